@@ -1,0 +1,51 @@
+// swift-tools-version:6.1
+// beacon — turn a Linux box into one or many iBeacons.
+// SPDX-License-Identifier: GPL-2.0-or-later
+import PackageDescription
+
+/// Our own targets build in Swift 6 language mode with strict concurrency; warnings are treated as
+/// a defect (CI builds with `-warnings-as-errors` for our modules only, see `.ci/run`).
+let package = Package(
+    name: "beacon",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "BeaconCodec", targets: ["BeaconCodec"]),
+        .library(name: "BeaconProfiles", targets: ["BeaconProfiles"]),
+        .library(name: "HCI", targets: ["HCI"]),
+        .executable(name: "beacon", targets: ["beacon"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // The shared iBeacon payload codec: no dependencies, no Foundation, no I/O.
+        .target(name: "BeaconCodec"),
+        // Profile files (YAML/JSON) → validated beacons.
+        .target(
+            name: "BeaconProfiles",
+            dependencies: ["BeaconCodec", .product(name: "Yams", package: "Yams")]
+        ),
+        // HCI packets (one spec command per file) and H4 framing.
+        .target(name: "HCI", dependencies: ["BeaconCodec"]),
+        // The command-line tool.
+        .executableTarget(
+            name: "beacon",
+            dependencies: [
+                "BeaconCodec", "BeaconProfiles", "HCI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "BeaconCodecTests",
+            dependencies: ["BeaconCodec", .product(name: "PropertyBased", package: "swift-property-based")],
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "HCITests", dependencies: ["HCI"]),
+        .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec"]),
+    ]
+)

@@ -1,0 +1,6 @@
+import ArgumentParser
+
+@main
+struct Beacon: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "beacon")
+}
