@@ -1,6 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 
+/// The `beacon` command: the root of every subcommand.
+///
+/// `main()` is our own rather than ArgumentParser's so that usage errors exit with 2 (the shell
+/// convention) instead of ArgumentParser's `EX_USAGE` (64); see ``ExitStatus``.
 @main
 struct Beacon: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "beacon")
+    static let configuration = CommandConfiguration(
+        commandName: "beacon",
+        abstract: "Turn a Linux box into one or many iBeacons, and encode, decode and check iBeacon payloads.",
+        discussion: """
+            Offline commands (encode, decode, validate, list) need no Bluetooth adapter.
+
+            Data goes to standard output, errors and diagnostics to standard error.
+
+            EXIT STATUS
+              0   success
+              1   runtime failure (unreadable file, I/O error)
+              2   usage error: unknown option, missing argument, or an out-of-range value
+                  such as --major 70000 or --power 200 (the message names the allowed range)
+              65  invalid payload or profile (sysexits EX_DATAERR): decode found no valid
+                  iBeacon, or validate/list/encode found an error in a profile file
+            """,
+        version: BeaconVersion.string,
+        subcommands: [
+            EncodeCommand.self,
+            DecodeCommand.self,
+            ValidateCommand.self,
+            ListCommand.self,
+        ]
+    )
+
+    static func main() async {
+        await ExitStatus.run(Self.self, arguments: Array(CommandLine.arguments.dropFirst()))
+    }
 }

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+/// The beacons one profile file declares, in file order (range entries expanded in place).
+public struct BeaconFleet: Sendable {
+    /// The file as it was named to the loader (or the `file:` label given to ``ProfileLoader/parse(_:file:)``).
+    public var file: String
+    /// The fleet's `name:`; `nil` for a single-beacon file or a fleet without one.
+    public var name: String?
+    public var beacons: [BeaconProfile]
+
+    public init(file: String, name: String? = nil, beacons: [BeaconProfile]) {
+        self.file = file
+        self.name = name
+        self.beacons = beacons
+    }
+}

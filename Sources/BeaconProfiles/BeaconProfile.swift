@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+
+/// One validated beacon: its iBeacon identity plus how to advertise it.
+public struct BeaconProfile: Hashable, Sendable {
+    public var name: String
+    /// UUID, major, minor and measured power (default −59 dBm at 1 m).
+    public var beacon: IBeacon
+    /// Advertising interval in milliseconds, 20…10240 (default 100). Decimals are allowed; the
+    /// controller works in 0.625 ms units, see ``intervalUnits``.
+    public var intervalMilliseconds: Double
+    /// Radio output power in dBm (−127…20), or `nil` to let the controller choose.
+    public var txPower: Int8?
+    /// A random static address (two most significant bits 11); derived from the identity when the
+    /// profile gives none, see ``derivedAddress(for:)``.
+    public var address: BluetoothAddress
+    /// Whether ``address`` was derived rather than written in the profile.
+    public var addressIsDerived: Bool
+    /// The Flags AD structure (default `0x06`).
+    public var flags: BeaconFlags
+    public var position: Position?
+    /// Where this beacon is declared (its mapping in the file, or its range entry).
+    public var location: SourceLocation
+
+    /// Builds a profile; without an `address` one is derived from the identity.
+    public init(
+        name: String,
+        beacon: IBeacon,
+        intervalMilliseconds: Double = BeaconProfile.defaultIntervalMilliseconds,
+        txPower: Int8? = nil,
+        address: BluetoothAddress? = nil,
+        flags: BeaconFlags = .generalDiscoverable,
+        position: Position? = nil,
+        location: SourceLocation = SourceLocation(file: "", line: 0, column: 0)
+    ) {
+        self.name = name
+        self.beacon = beacon
+        self.intervalMilliseconds = intervalMilliseconds
+        self.txPower = txPower
+        self.address = address ?? Self.derivedAddress(for: beacon)
+        self.addressIsDerived = address == nil
+        self.flags = flags
+        self.position = position
+        self.location = location
+    }
+
+    /// The interval in the 0.625 ms units HCI advertising parameters use (Core Vol 4 Part E
+    /// §7.8.5: Time = N × 0.625 ms), rounded to the nearest unit: 100 ms → 160.
+    public var intervalUnits: UInt32 {
+        UInt32((intervalMilliseconds / Self.millisecondsPerIntervalUnit).rounded(.toNearestOrAwayFromZero))
+    }
+}
+
+// What profile files may say, kept in one place so the loader's checks and messages agree.
+extension BeaconProfile {
+    /// 0.625 ms: one unit of Advertising_Interval_Min/Max.
+    public static let millisecondsPerIntervalUnit = 0.625
+    /// 20 ms (0x0020 units) to 10.24 s (0x4000 units): the legacy advertising interval range
+    /// (Core Vol 4 Part E §7.8.5).
+    public static let intervalRange: ClosedRange<Double> = 20...10240
+    public static let defaultIntervalMilliseconds: Double = 100
+    /// Apple's iBeacon examples calibrate to −59 dBm at 1 m.
+    public static let defaultMeasuredPower: Int8 = -59
+    /// Advertising_TX_Power of LE Set Extended Advertising Parameters (Core Vol 4 Part E §7.8.53):
+    /// −127…+20 dBm (0x7F, "no preference", is expressed by leaving `tx_power` out).
+    public static let txPowerRange: ClosedRange<Int> = -127...20
+}

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+
+/// Finds beacons that would be indistinguishable or clash on the air: the same identity
+/// (uuid, major, minor), the same address, and — within one fleet — the same name. Each clash is
+/// reported at the later declaration and names the earlier one.
+struct DuplicateCheck {
+    private struct Identity: Hashable {
+        var uuid: BeaconUUID
+        var major: UInt16
+        var minor: UInt16
+    }
+
+    private var identities: [Identity: BeaconDeclaration] = [:]
+    private var addresses: [BluetoothAddress: BeaconDeclaration] = [:]
+    private var names: [String: BeaconDeclaration] = [:]
+    /// Whether names must be unique (within a fleet) or not (across files).
+    let checksNames: Bool
+
+    init(checksNames: Bool) {
+        self.checksNames = checksNames
+    }
+
+    /// Records `declaration`, reporting any clash with one recorded before to `sink`. With
+    /// `skipSameFile`, clashes with declarations of the same file are ignored (they were reported
+    /// when that file was read).
+    mutating func add(_ declaration: BeaconDeclaration, to sink: inout IssueSink, skipSameFile: Bool = false) {
+        let profile = declaration.profile
+        func clash(_ earlier: BeaconDeclaration?) -> BeaconDeclaration? {
+            guard let earlier else { return nil }
+            if skipSameFile, earlier.profile.location.file == profile.location.file { return nil }
+            return earlier
+        }
+
+        let identity = Identity(uuid: profile.beacon.uuid, major: profile.beacon.major, minor: profile.beacon.minor)
+        if let earlier = clash(identities[identity]) {
+            sink.report(profile.location, field: "identity",
+                        value: "\(identity.uuid) major \(identity.major) minor \(identity.minor)",
+                        "the same uuid, major and minor as `\(earlier.profile.name)` (\(earlier.profile.location)); receivers could not tell them apart")
+        } else if identities[identity] == nil {
+            identities[identity] = declaration
+        }
+
+        if let earlier = clash(addresses[profile.address]) {
+            let derived = profile.addressIsDerived ? " (derived)" : ""
+            sink.report(declaration.addressLocation, field: "address", value: "\(profile.address)\(derived)",
+                        "the same address as `\(earlier.profile.name)` (\(earlier.addressLocation)); each beacon needs its own")
+        } else if addresses[profile.address] == nil {
+            addresses[profile.address] = declaration
+        }
+
+        if checksNames {
+            if let earlier = names[profile.name] {
+                sink.report(declaration.nameLocation, field: "name", value: profile.name,
+                            "the same name as the beacon declared at \(earlier.nameLocation); names must be unique in a fleet")
+            } else {
+                names[profile.name] = declaration
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+/// One problem in a profile file: where, which field, the value found, and what is allowed.
+public struct ProfileIssue: Error, Hashable, Sendable, CustomStringConvertible {
+    public var location: SourceLocation
+    /// The key at fault (`major`, `position.x`, `minor.to`), or a pseudo-field for problems that are
+    /// not one key's: `yaml` (syntax), `file` (unreadable, empty), `document` (wrong top-level shape),
+    /// `identity` (duplicate uuid/major/minor).
+    public var field: String
+    /// The offending value as written (`(missing)` when the key is absent).
+    public var value: String
+    /// What is wrong and what is allowed.
+    public var message: String
+
+    public init(location: SourceLocation, field: String, value: String, message: String) {
+        self.location = location
+        self.field = field
+        self.value = value
+        self.message = message
+    }
+
+    /// `file:line:column: field: value: message`, e.g.
+    /// `profiles/x.yaml:7:12: major: 70000: must be an integer from 0 to 65535`.
+    public var description: String { "\(location): \(field): \(value): \(message)" }
+}
+
+/// Every problem found in one or more profile files; thrown instead of stopping at the first.
+public struct ProfileErrors: Error, Sendable, CustomStringConvertible {
+    public var issues: [ProfileIssue]
+
+    public init(issues: [ProfileIssue]) {
+        self.issues = issues
+    }
+
+    /// One issue per line.
+    public var description: String { issues.map(\.description).joined(separator: "\n") }
+}

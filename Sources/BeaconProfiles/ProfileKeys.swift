@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+/// The keys each kind of mapping in a profile file accepts (docs/PROFILES.md lists the same).
+enum ProfileKeys {
+    /// Keys of one beacon, of a `beacons:` entry and of `defaults:`.
+    static let beacon = [
+        "name", "uuid", "major", "minor", "measured_power", "interval", "tx_power", "address", "flags", "position",
+    ]
+    /// Keys of a fleet file's top level.
+    static let fleet = ["name", "defaults", "beacons"]
+    /// Keys of a `major:`/`minor:` range.
+    static let range = ["from", "to", "count"]
+    /// Keys of `position:`.
+    static let position = ["x", "y", "z", "step"]
+    /// Keys of `position.step:`.
+    static let step = ["x", "y", "z"]
+}
+
+/// "Did you mean" for unknown keys.
+enum KeySuggestion {
+    /// The known key closest to `key`, if it is close enough to be a plausible typo. Case,
+    /// underscores and hyphens are ignored first, so `measuredPower` and `Measured-Power` both find
+    /// `measured_power`; then up to one edit per three characters (at least one) is tolerated.
+    static func closest(to key: String, among known: [String]) -> String? {
+        let wanted = normalized(key)
+        var best: (key: String, distance: Int)? = nil
+        for candidate in known {
+            let distance = editDistance(wanted, normalized(candidate))
+            if distance < (best?.distance ?? .max) { best = (candidate, distance) }
+        }
+        guard let best, best.distance <= max(1, wanted.count / 3) else { return nil }
+        return best.key
+    }
+
+    static func normalized(_ key: String) -> [Character] {
+        Array(key.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " })
+    }
+
+    /// Levenshtein distance (insert, delete, substitute each cost 1), two rows at a time.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

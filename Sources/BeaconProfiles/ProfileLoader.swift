@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Yams
+
+/// Reads profile files (YAML, or JSON, which YAML includes) into validated beacons. Every problem
+/// is collected and thrown together as ``ProfileErrors``, each with its file, line and column.
+/// docs/PROFILES.md describes the format.
+public enum ProfileLoader {
+    /// Parses the text of one profile file; `file` labels locations and names default beacon names.
+    public static func parse(_ text: String, file: String) throws(ProfileErrors) -> BeaconFleet {
+        let (fleet, declarations, issues) = read(text, file: file)
+        guard issues.isEmpty else { throw ProfileErrors(issues: issues) }
+        return BeaconFleet(file: fleet.file, name: fleet.name, beacons: declarations.map(\.profile))
+    }
+
+    /// Reads and parses one file. A file that cannot be read (missing, a directory, not UTF-8)
+    /// is reported as an issue at its line 1, column 1.
+    public static func load(contentsOf path: String) throws(ProfileErrors) -> BeaconFleet {
+        let text: String
+        switch readText(path) {
+        case .success(let contents): text = contents
+        case .failure(let issue): throw ProfileErrors(issues: [issue])
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Reads several files, reporting the issues of all of them, plus beacons that clash across
+    /// files (the same uuid/major/minor, or the same address); names only need to be unique
+    /// within their own file. Returns the fleets in the order of `paths`.
+    public static func load(paths: [String]) throws(ProfileErrors) -> [BeaconFleet] {
+        var fleets: [BeaconFleet] = []
+        var issues: [ProfileIssue] = []
+        var across = DuplicateCheck(checksNames: false)
+        var acrossSink = IssueSink(file: "")
+        for path in paths {
+            let text: String
+            switch readText(path) {
+            case .success(let contents): text = contents
+            case .failure(let issue):
+                issues.append(issue)
+                continue
+            }
+            let (fleet, declarations, fileIssues) = read(text, file: path)
+            issues += fileIssues
+            for declaration in declarations {
+                across.add(declaration, to: &acrossSink, skipSameFile: true)
+            }
+            fleets.append(fleet)
+        }
+        issues += acrossSink.issues
+        guard issues.isEmpty else { throw ProfileErrors(issues: issues) }
+        return fleets
+    }
+
+    /// Composes and reads `text`; the fleet is only meaningful when there are no issues.
+    static func read(_ text: String, file: String) -> (BeaconFleet, [BeaconDeclaration], [ProfileIssue]) {
+        let reader = ProfileReader(file: file)
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch {
+            reader.sink.reportSyntaxError(error, in: text)
+            return (BeaconFleet(file: file, beacons: []), [], reader.sink.sortedIssues)
+        }
+        let contents = reader.readDocument(root, fileStem: fileStem(file))
+        var duplicates = DuplicateCheck(checksNames: true)
+        for declaration in contents.declarations {
+            duplicates.add(declaration, to: &reader.sink)
+        }
+        let issues = reader.sink.sortedIssues
+        let fleet = BeaconFleet(file: file, name: contents.fleetName,
+                                beacons: issues.isEmpty ? contents.declarations.map(\.profile) : [])
+        return (fleet, issues.isEmpty ? contents.declarations : [], issues)
+    }
+
+    /// `profiles/room-2m.yaml` → `room-2m`: the prefix of default beacon names.
+    static func fileStem(_ file: String) -> String {
+        let base = file.split(separator: "/").last.map(String.init) ?? file
+        let stem = base.split(separator: ".", maxSplits: 1).first.map(String.init) ?? base
+        return stem.isEmpty ? "beacon" : stem
+    }
+
+    /// The file's text, or an issue saying why it cannot be had.
+    static func readText(_ path: String) -> Result<String, ProfileIssue> {
+        func failure(_ message: String) -> Result<String, ProfileIssue> {
+            .failure(ProfileIssue(location: SourceLocation(file: path, line: 1, column: 1), field: "file", value: path, message: message))
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return failure("cannot read: no such file")
+        }
+        if isDirectory.boolValue { return failure("cannot read: it is a directory") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return failure("cannot read: permission denied or I/O error")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return failure("cannot read: not UTF-8 text")
+        }
+        return .success(text)
+    }
+}

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Yams
+
+/// What a whole file declares, before duplicates are checked.
+struct DocumentContents {
+    var fleetName: String?
+    var declarations: [BeaconDeclaration]
+}
+
+extension ProfileReader {
+    /// Reads the file's root node: a single beacon (beacon keys at the top level) or a fleet
+    /// (`name`, `defaults`, `beacons`). The presence of `beacons:` or `defaults:` makes it a fleet.
+    func readDocument(_ root: Node?, fileStem: String) -> DocumentContents {
+        let empty = DocumentContents(fleetName: nil, declarations: [])
+        guard let root, !root.isNull else {
+            sink.report(
+                SourceLocation(file: sink.file, line: 1, column: 1), field: "file", value: "(empty)",
+                "declares no beacon; expected beacon keys (uuid, major, minor, ...) or a fleet with `beacons:`")
+            return empty
+        }
+        guard let top = root.mapping else {
+            sink.report(root, field: "document",
+                        "must be a mapping: beacon keys, or a fleet's `name`, `defaults` and `beacons`; not \(root.shapeName)")
+            return empty
+        }
+        let isFleet = top.keys.contains { $0.scalarText == "beacons" || $0.scalarText == "defaults" }
+        if isFleet { return readFleet(top, at: root, fileStem: fileStem) }
+
+        let entry = fields(of: top, at: root, allowed: ProfileKeys.beacon)
+        return DocumentContents(fleetName: nil, declarations: readEntry(entry, at: root, namePrefix: fileStem))
+    }
+
+    private func readFleet(_ top: Node.Mapping, at root: Node, fileStem: String) -> DocumentContents {
+        // Beacon keys at the top of a fleet are a common slip: say where they go.
+        var hints: [String: String] = [:]
+        for key in ProfileKeys.beacon where !ProfileKeys.fleet.contains(key) {
+            hints[key] = "in a fleet, beacon keys go under `defaults:` or in each entry of `beacons:`"
+        }
+        let keys = fields(of: top, at: root, allowed: ProfileKeys.fleet, hints: hints)
+
+        var fleetName: String? = nil
+        if let field = keys["name"], let text = scalar(field, path: "name", allowed: "is the fleet's name") {
+            fleetName = text
+            checkName(text, at: field.value)
+        }
+
+        var defaults: [String: Field] = [:]
+        if let field = keys["defaults"] {
+            if field.value.isNull {
+                sink.report(field.value, field: "defaults", "has no value; it must be a mapping of beacon keys")
+            } else if let mapping = mapping(field, path: "defaults", expected: "a mapping of beacon keys") {
+                defaults = fields(of: mapping, at: field.value, allowed: ProfileKeys.beacon, path: "",
+                                  hints: ["beacons": "`beacons:` belongs at the top level, not under `defaults:`"])
+            }
+        }
+
+        guard let list = keys["beacons"] else {
+            missing("beacons", in: root, "a fleet lists its beacons under `beacons:`")
+            return DocumentContents(fleetName: fleetName, declarations: [])
+        }
+        guard let sequence = list.value.sequence, !sequence.isEmpty else {
+            let found = list.value.isNull || list.value.sequence != nil ? "it is empty" : "not \(list.value.shapeName)"
+            sink.report(list.value, field: "beacons", "must be a list of at least one beacon; \(found)")
+            return DocumentContents(fleetName: fleetName, declarations: [])
+        }
+
+        var declarations: [BeaconDeclaration] = []
+        for item in sequence {
+            guard let mapping = item.mapping else {
+                sink.report(item, field: "beacons", "each entry must be a mapping of beacon keys, not \(item.shapeName)")
+                continue
+            }
+            let own = fields(of: mapping, at: item, allowed: ProfileKeys.beacon)
+            // An entry's own keys win over `defaults:`; inherited values keep their own position,
+            // so a bad default is reported where it is written.
+            let merged = defaults.merging(own) { _, entry in entry }
+            declarations += readEntry(merged, at: item, namePrefix: fleetName ?? fileStem)
+        }
+        return DocumentContents(fleetName: fleetName, declarations: declarations)
+    }
+}

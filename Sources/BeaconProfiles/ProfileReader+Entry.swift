@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import Yams
+
+/// One beacon as declared, with where its name and address came from, for duplicate reports.
+struct BeaconDeclaration {
+    var profile: BeaconProfile
+    var nameLocation: SourceLocation
+    var addressLocation: SourceLocation
+}
+
+extension ProfileReader {
+    /// The most beacons one entry may expand to: every minor of one major.
+    static let maximumEntrySize = 65536
+    /// Names end up in logs, status lines and file names: keep them short and printable.
+    static let maximumNameLength = 64
+
+    /// Reads one beacon entry (a single-beacon file's top level, or a `beacons:` item merged with
+    /// `defaults:`) and expands its ranges. Every field is checked even after a failure; beacons
+    /// are only produced when the whole entry is valid.
+    func readEntry(_ fields: [String: Field], at entry: Node, namePrefix: String) -> [BeaconDeclaration] {
+        let entryLocation = sink.location(of: entry)
+
+        var uuid: BeaconUUID? = nil
+        let uuidExample = "a UUID like E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 (32 hex digits, hyphens optional)"
+        if let f = fields["uuid"] {
+            if let text = scalar(f, path: "uuid", allowed: "must be " + uuidExample) {
+                uuid = BeaconUUID(text)
+                if uuid == nil { sink.report(f.value, field: "uuid", "must be " + uuidExample) }
+            }
+        } else {
+            missing("uuid", in: entry, uuidExample)
+        }
+
+        var majors: ClosedRange<Int>? = nil
+        var minors: ClosedRange<Int>? = nil
+        if let f = fields["major"] { majors = identityValues(f, path: "major") } else { missing("major", in: entry, "an integer from 0 to 65535") }
+        if let f = fields["minor"] { minors = identityValues(f, path: "minor") } else { missing("minor", in: entry, "an integer from 0 to 65535") }
+
+        var ok = true  // whether every optional field that is present is valid
+        func optional<T>(_ key: String, _ read: (Field) -> T?) -> T? {
+            guard let f = fields[key] else { return nil }
+            let value = read(f)
+            if value == nil { ok = false }
+            return value
+        }
+        let measuredPower = optional("measured_power") {
+            self.integer($0, path: "measured_power", range: Int(Int8.min)...Int(Int8.max), unit: "dBm at 1 m")
+        }
+        let interval = optional("interval") {
+            self.number($0, path: "interval", range: BeaconProfile.intervalRange, unit: "milliseconds")
+        }
+        let txPower = optional("tx_power") {
+            self.integer($0, path: "tx_power", range: BeaconProfile.txPowerRange, unit: "dBm")
+        }
+        let flags = optional("flags") { self.flags($0) }
+        let position = optional("position") { self.positionPlan($0) }
+        let nameTemplate = optional("name") { self.template($0, path: "name", allowsWidth: true) }
+        let addressTemplate = optional("address") { self.template($0, path: "address", allowsWidth: false) }
+
+        guard let uuid, let majors, let minors, ok else { return [] }
+
+        let count = majors.count * minors.count
+        if count > Self.maximumEntrySize {
+            sink.report(entryLocation, field: "minor", value: "\(count) beacons",
+                        "one entry may declare at most \(Self.maximumEntrySize) beacons (ranges on both major and minor multiply)")
+            return []
+        }
+        if count > 1 {
+            if let f = fields["name"], let nameTemplate, !nameTemplate.hasPlaceholders {
+                sink.report(f.value, field: "name",
+                            "this entry declares \(count) beacons, which cannot share one name; use {minor} or {index} in it")
+                ok = false
+            }
+            if let f = fields["address"], let addressTemplate, !addressTemplate.hasPlaceholders {
+                sink.report(f.value, field: "address",
+                            "this entry declares \(count) beacons, which cannot share one address; use {minor} or {index} in it, or leave it out to derive one each")
+                ok = false
+            }
+            guard ok else { return [] }
+        }
+
+        var declarations: [BeaconDeclaration] = []
+        declarations.reserveCapacity(count)
+        var index = 0
+        for major in majors {
+            for minor in minors {
+                let values = Template.Values(major: UInt16(major), minor: UInt16(minor), index: index)
+                let beacon = IBeacon(uuid: uuid, major: values.major, minor: values.minor,
+                                     measuredPower: measuredPower.map(Int8.init) ?? BeaconProfile.defaultMeasuredPower)
+
+                let name = nameTemplate?.renderDecimal(values) ?? "\(namePrefix)-\(major)-\(minor)"
+                let nameLocation = fields["name"].map { sink.location(of: $0.value) } ?? entryLocation
+                if let f = fields["name"], !checkName(name, at: f.value) { return [] }
+
+                var address: BluetoothAddress? = nil
+                let addressLocation = fields["address"].map { sink.location(of: $0.value) } ?? entryLocation
+                if let f = fields["address"], let addressTemplate {
+                    // One report per entry: a bad pattern is wrong for all its beacons alike.
+                    guard let parsed = staticAddress(addressTemplate.renderOctets(values), at: f.value) else { return [] }
+                    address = parsed
+                }
+
+                let profile = BeaconProfile(
+                    name: name, beacon: beacon,
+                    intervalMilliseconds: interval ?? BeaconProfile.defaultIntervalMilliseconds,
+                    txPower: txPower.map(Int8.init), address: address,
+                    flags: flags ?? .generalDiscoverable,
+                    position: position?.position(at: index), location: entryLocation)
+                declarations.append(BeaconDeclaration(profile: profile, nameLocation: nameLocation, addressLocation: addressLocation))
+                index += 1
+            }
+        }
+        return declarations
+    }
+
+    /// `0x06`, `0x1A` or `none` (and the other spellings ``BeaconFlags/init(text:)`` takes).
+    func flags(_ field: Field) -> BeaconFlags? {
+        let allowed = "must be 0x06 (LE General Discoverable, BR/EDR not supported), 0x1A (… plus simultaneous LE and BR/EDR) or none"
+        guard let text = scalar(field, path: "flags", allowed: allowed) else { return nil }
+        guard let flags = BeaconFlags(text: text) else {
+            sink.report(field.value, field: "flags", allowed)
+            return nil
+        }
+        return flags
+    }
+
+    /// A name or address text, with placeholders checked.
+    func template(_ field: Field, path: String, allowsWidth: Bool) -> Template? {
+        let allowed = path == "address"
+            ? "must be a random static address like C0:11:22:33:44:55 (placeholders allowed)"
+            : "must be a name (text; placeholders allowed)"
+        guard let text = scalar(field, path: path, allowed: allowed) else { return nil }
+        do throws(Template.SyntaxError) {
+            let template = try Template(parsing: text, allowsWidth: allowsWidth)
+            // A fixed address is checked here, once, rather than per beacon.
+            if path == "address", !template.hasPlaceholders, staticAddress(text, at: field.value) == nil { return nil }
+            return template
+        } catch {
+            sink.report(field.value, field: path, error.message)
+            return nil
+        }
+    }
+
+    /// Parses an address and requires it to be random static (Core Vol 6 Part B §1.3.2.1): a
+    /// beacon that invents its own address may only use that kind.
+    func staticAddress(_ text: String, at node: Node) -> BluetoothAddress? {
+        let rendered = text == node.scalarText ? node.displayValue : "\(node.displayValue) → \(text)"
+        guard let address = BluetoothAddress(text) else {
+            sink.report(sink.location(of: node), field: "address", value: rendered,
+                        "must be six hex octets like C0:11:22:33:44:55")
+            return nil
+        }
+        guard address.isStaticRandom else {
+            sink.report(sink.location(of: node), field: "address", value: rendered,
+                        "must be a random static address: first octet C0 to FF (top two bits 11), the other 46 bits neither all 0 nor all 1")
+            return nil
+        }
+        return address
+    }
+
+    /// Reports names that are empty, too long or hold control characters; `true` when fine.
+    @discardableResult
+    func checkName(_ name: String, at node: Node) -> Bool {
+        let problem: String?
+        if name.allSatisfy(\.isWhitespace) {
+            problem = "must not be empty"
+        } else if name.count > Self.maximumNameLength {
+            problem = "must be at most \(Self.maximumNameLength) characters (this one has \(name.count))"
+        } else if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            problem = "must not contain control characters (tabs, newlines, ...)"
+        } else {
+            problem = nil
+        }
+        guard let problem else { return true }
+        let shown = name == node.scalarText ? node.displayValue : "\(node.displayValue) → \(name)"
+        sink.report(sink.location(of: node), field: "name", value: shown, problem)
+        return false
+    }
+}

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Yams
+
+/// A key and its value, as found in a mapping (or inherited from `defaults:`), so issues can point
+/// at the value and messages can name the key.
+struct Field {
+    var key: Node
+    var value: Node
+}
+
+/// Reads one composed YAML document into beacon declarations, reporting every problem it finds to
+/// its ``IssueSink`` and carrying on, so one run shows all of them.
+///
+/// The work is split by concern across files: this one holds mappings and scalars;
+/// `ProfileReader+Document.swift` the file's shape; `ProfileReader+Entry.swift` one beacon entry;
+/// `ProfileReader+Range.swift` and `ProfileReader+Position.swift` the compact forms.
+final class ProfileReader {
+    var sink: IssueSink
+
+    init(file: String) {
+        sink = IssueSink(file: file)
+    }
+
+    /// The fields of a mapping, keyed by name. Keys not in `allowed` are reported (with the closest
+    /// known key, or with `hints[key]` for keys that belong somewhere else) and left out.
+    func fields(
+        of mapping: Node.Mapping, at node: Node, allowed: [String], path: String = "", hints: [String: String] = [:]
+    ) -> [String: Field] {
+        var result: [String: Field] = [:]
+        for (key, value) in mapping {
+            guard let name = key.scalarText, !key.isNull else {
+                sink.report(key, field: path.isEmpty ? "key" : path, "keys must be plain names, not \(key.shapeName)")
+                continue
+            }
+            let qualified = path.isEmpty ? name : "\(path).\(name)"
+            guard allowed.contains(name) else {
+                let message: String
+                if let hint = hints[name] {
+                    message = "unknown key here; \(hint)"
+                } else if let suggestion = KeySuggestion.closest(to: name, among: allowed) {
+                    message = "unknown key; did you mean `\(suggestion)`?"
+                } else {
+                    message = "unknown key; expected one of: " + allowed.joined(separator: ", ")
+                }
+                sink.report(sink.location(of: key), field: qualified, value: value.displayValue, message)
+                continue
+            }
+            result[name] = Field(key: key, value: value)
+        }
+        return result
+    }
+
+    /// The field's value as a mapping, or `nil` after reporting what it is instead.
+    func mapping(_ field: Field, path: String, expected: String) -> Node.Mapping? {
+        if let mapping = field.value.mapping { return mapping }
+        sink.report(field.value, field: path, "must be \(expected), not \(field.value.shapeName)")
+        return nil
+    }
+
+    /// An integer within `range`; `nil` after reporting anything else (quoted strings, fractions,
+    /// words, out-of-range values all get the same statement of what is allowed).
+    func integer(_ field: Field, path: String, range: ClosedRange<Int>, unit: String? = nil) -> Int? {
+        let allowed = "must be an integer from \(range.lowerBound) to \(range.upperBound)" + (unit.map { " (\($0))" } ?? "")
+        guard let text = scalar(field, path: path, allowed: allowed) else { return nil }
+        if field.value.isQuoted {
+            sink.report(field.value, field: path, allowed + ", not a quoted string")
+            return nil
+        }
+        switch NumberSyntax.integer(text) {
+        case .value(let value) where range.contains(value):
+            return value
+        case .value, .overflow:
+            sink.report(field.value, field: path, allowed)
+        case .fractional:
+            sink.report(field.value, field: path, allowed + "; fractions are not allowed")
+        case .notANumber:
+            sink.report(field.value, field: path, allowed)
+        }
+        return nil
+    }
+
+    /// A finite decimal number within `range`; `nil` after reporting anything else.
+    func number(_ field: Field, path: String, range: ClosedRange<Double>? = nil, unit: String? = nil) -> Double? {
+        var allowed = "must be a number"
+        if let unit { allowed += " of \(unit)" }
+        if let range { allowed += " from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))" }
+        guard let text = scalar(field, path: path, allowed: allowed) else { return nil }
+        guard !field.value.isQuoted, let value = NumberSyntax.decimal(text) else {
+            sink.report(field.value, field: path, allowed + (field.value.isQuoted ? ", not a quoted string" : ""))
+            return nil
+        }
+        if let range, !range.contains(value) {
+            sink.report(field.value, field: path, allowed)
+            return nil
+        }
+        return value
+    }
+
+    /// The text of a scalar value (quoted or not); `nil` after reporting a missing value or a
+    /// mapping or list where a scalar belongs.
+    func scalar(_ field: Field, path: String, allowed: String) -> String? {
+        if field.value.isNull {
+            sink.report(field.value, field: path, "has no value; it " + allowed)
+            return nil
+        }
+        guard let text = field.value.scalarText else {
+            sink.report(field.value, field: path, allowed + ", not \(field.value.shapeName)")
+            return nil
+        }
+        return text
+    }
+
+    /// Reports a required key that is absent, at the mapping that should hold it.
+    func missing(_ path: String, in node: Node, _ allowed: String) {
+        sink.report(sink.location(of: node), field: path, value: "(missing)", "required; " + allowed)
+    }
+
+    /// `20` rather than `20.0` in messages.
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import BeaconCodec
+
+/// `beacon decode HEX…`: reads iBeacon advertising data and prints its fields, or why it is not
+/// a valid iBeacon payload and at which byte.
+struct DecodeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Decode iBeacon advertising data given in hex.",
+        discussion: """
+            Each argument is one payload; with no arguments, standard input is read, one payload \
+            per line (blank lines are skipped). Hex may contain spaces, colons, hyphens or \
+            underscores between bytes and may start with 0x.
+
+            Text output is one line per valid payload on standard output; each invalid payload \
+            is reported on standard error as "error: INPUT: byte N: KIND: REASON". With --json, \
+            every input gives exactly one JSON object on standard output, in input order:
+              {"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"power":-59}
+              {"error":"length-overrun","offset":3,"reason":"…"}
+            (offset is the byte offset of the fault; for "invalid-hex" it is the character offset).
+
+            Exits with 65 if any input failed to decode.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Advertising data in hex (default: one payload per line on standard input).", valueName: "hex"))
+    var payloads: [String] = []
+
+    @Flag(help: "Print one JSON object per input.")
+    var json = false
+
+    @Flag(help: "Find an iBeacon in malformed or foreign data instead of refusing it.")
+    var lenient = false
+
+    @Flag(help: "Accept up to 254 bytes (one extended advertising fragment) instead of 31.")
+    var extended = false
+
+    var options: BeaconDecodingOptions {
+        if lenient { return .lenient }
+        return extended ? .strictExtended : .strict
+    }
+
+    mutating func run() async throws {
+        let inputs = payloads.isEmpty
+            ? Console.standardInputLines().filter { !$0.allSatisfy(\.isWhitespace) }
+            : payloads
+        var tally = ExitTally()
+        for input in inputs {
+            let text = input.trimmingWhitespace()
+            switch PayloadDecoding.decode(text, options: options) {
+            case .success(let beacon):
+                print(json ? PayloadDecoding.json(beacon).text : beacon.description)
+            case .failure(let failure):
+                tally.record(ExitStatus.dataError)
+                if json {
+                    print(failure.json.text)
+                } else {
+                    Console.error("error: \(text): byte \(failure.offset): \(failure.kind): \(failure.reason)")
+                }
+            }
+        }
+        try tally.finish()
+    }
+}
+
+/// Decoding one hex input, with a failure type that also covers text that is not hex.
+enum PayloadDecoding {
+    struct Failure: Error {
+        /// `invalid-hex` or a ``BeaconDecodingError/Kind`` raw value.
+        var kind: String
+        var offset: Int
+        var reason: String
+
+        var json: JSONValue {
+            .object([("error", .string(kind)), ("offset", .int(offset)), ("reason", .string(reason))])
+        }
+    }
+
+    static func decode(_ text: String, options: BeaconDecodingOptions) -> Result<IBeacon, Failure> {
+        guard let bytes = Hex.bytes(text) else {
+            let offset = firstHexFault(in: text)
+            return .failure(Failure(kind: "invalid-hex", offset: offset,
+                                    reason: "not hex: an odd number of digits or a character other than 0-9, A-F and separators"))
+        }
+        do {
+            return .success(try IBeacon(decoding: bytes, options: options))
+        } catch {
+            return .failure(Failure(kind: error.kind.rawValue, offset: error.offset, reason: error.reason))
+        }
+    }
+
+    static func json(_ beacon: IBeacon) -> JSONValue {
+        .object([
+            ("uuid", .string(beacon.uuid.description)),
+            ("major", .int(beacon.major)),
+            ("minor", .int(beacon.minor)),
+            ("power", .int(beacon.measuredPower)),
+        ])
+    }
+
+    /// The character offset where `text` stops being hex: the first character that is neither a
+    /// digit nor a separator, a separator splitting a byte, or the end for an odd digit count.
+    static func firstHexFault(in text: String) -> Int {
+        let characters = Array(text)
+        var start = 0
+        if characters.count >= 2, characters[0] == "0", characters[1] == "x" || characters[1] == "X" { start = 2 }
+        var pendingDigit = false
+        for i in start..<characters.count {
+            let c = characters[i]
+            if c == " " || c == ":" || c == "-" || c == "_" || c == "\t" {
+                if pendingDigit { return i }
+                continue
+            }
+            guard c.isHexDigit else { return i }
+            pendingDigit.toggle()
+        }
+        return characters.count
+    }
+}
+
+extension String {
+    /// The string without leading and trailing whitespace (and the `\r` of CRLF input).
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
+    }
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import BeaconCodec
+
+/// `beacon encode`: the advertising data of the beacons in a profile file, or of one beacon
+/// given on the command line, as hex, `hcitool` commands or JSON.
+struct EncodeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "encode",
+        abstract: "Print the advertising data of beacons from a profile file or from the command line.",
+        usage: """
+            beacon encode <profile> [--name <name>] [--format <format>] [--adapter <hciN>]
+            beacon encode --uuid <uuid> --major <major> --minor <minor> [--power <dBm>] [--flags <flags>] [--interval <ms>] [--address <address>] [--format <format>] [--adapter <hciN>]
+            """,
+        discussion: """
+            Formats:
+              hex      the advertising data in upper-case hex, one line per beacon
+              hcitool  per beacon, a "# name" line and the hcitool commands that advertise it on
+                       a BlueZ box: advertising off, LE Set Random Address (profiles, --address),
+                       LE Set Advertising Data, LE Set Advertising Parameters (ADV_NONCONN_IND,
+                       the beacon's interval, channels 37-39), advertising on
+              json     one JSON object per line: name, uuid, major, minor, power, flags,
+                       address, interval_ms, hex
+            """
+    )
+
+    @Argument(help: ArgumentHelp("A profile file (YAML or JSON).", valueName: "profile"))
+    var profile: String?
+
+    @Option(help: ArgumentHelp("Only the beacon with this name in the profile.", valueName: "name"))
+    var name: String?
+
+    @OptionGroup(title: "Beacon (instead of a profile)")
+    var fields: BeaconFieldOptions
+
+    @Option(help: "The output format.")
+    var format: EncodeFormat = .hex
+
+    @OptionGroup
+    var adapter: AdapterOptions
+
+    func validate() throws {
+        if profile != nil, fields.isAnyGiven {
+            let given = fields.givenOptionNames.joined(separator: ", ")
+            throw ValidationError("give either a profile file or --uuid/--major/--minor, not both (got a profile and \(given))")
+        }
+        if profile == nil, !fields.isAnyGiven {
+            throw ValidationError("give a profile file, or --uuid, --major and --minor")
+        }
+        if name != nil, profile == nil {
+            throw ValidationError("--name selects a beacon in a profile file; give the file")
+        }
+    }
+
+    mutating func run() async throws {
+        let transmissions = try selectedTransmissions()
+        let recipe = HCIToolRecipe(adapter: adapter.adapter)
+        for transmission in transmissions {
+            switch format {
+            case .hex:
+                print(transmission.payload.description)
+            case .hcitool:
+                print("# " + (transmission.name ?? "\(transmission.beacon.uuid) \(transmission.beacon.major) \(transmission.beacon.minor)"))
+                for line in recipe.lines(for: transmission) { print(line) }
+            case .json:
+                print(Self.json(transmission).text)
+            }
+        }
+    }
+
+    /// The beacons to print: the command-line one, or the profile's (all, or the one named).
+    private func selectedTransmissions() throws -> [BeaconTransmission] {
+        guard let profile else {
+            // validate() has made sure the fields are complete and in range.
+            return fields.transmission().map { [$0] } ?? []
+        }
+        let fleet = try ProfileFiles.load(profile).get()
+        var beacons = fleet.beacons
+        if let name {
+            beacons = beacons.filter { $0.name == name }
+            if beacons.isEmpty {
+                let names = fleet.beacons.map(\.name).joined(separator: ", ")
+                Console.error("error: \(profile): no beacon named '\(name)' (the file has: \(names.isEmpty ? "none" : names))")
+                throw ExitStatus.usage
+            }
+        }
+        return try beacons.map { beacon in
+            guard let transmission = BeaconTransmission(profile: beacon) else {
+                Console.error("\(beacon.location): interval: \(beacon.intervalUnits): outside the advertising interval range 0x0020-0x4000 units")
+                throw ExitStatus.dataError
+            }
+            return transmission
+        }
+    }
+
+    static func json(_ t: BeaconTransmission) -> JSONValue {
+        .object([
+            ("name", .string(t.name)),
+            ("uuid", .string(t.beacon.uuid.description)),
+            ("major", .int(t.beacon.major)),
+            ("minor", .int(t.beacon.minor)),
+            ("power", .int(t.beacon.measuredPower)),
+            ("flags", .string(t.flags.description)),
+            ("address", .string(t.address?.description)),
+            ("interval_ms", .double(t.intervalMilliseconds)),
+            ("hex", .string(t.payload.description)),
+        ])
+    }
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import BeaconCodec
+import BeaconProfiles
+
+/// `beacon list FILE…`: the beacons of profile files as a table or JSON.
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the beacons in profile files.",
+        discussion: """
+            The table has one row per beacon: name, UUID, major, minor, measured power (dBm), \
+            advertising interval (ms), radio TX power (dBm, "-" if unset), address ("*" after a \
+            derived one) and position (x,y[,z], "-" if unset); with more than one file, a first \
+            column names the file. --json prints one object per beacon and line instead.
+
+            Files with issues are reported on standard error (as validate does) and make the \
+            exit status 65; the beacons of the valid files are still listed.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Profile files (YAML or JSON).", valueName: "file"))
+    var files: [String]
+
+    @Flag(help: "Print one JSON object per beacon.")
+    var json = false
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one profile file") }
+    }
+
+    mutating func run() async throws {
+        var tally = ExitTally()
+        var fleets: [BeaconFleet] = []
+        for file in files {
+            switch ProfileFiles.load(file) {
+            case .success(let fleet): fleets.append(fleet)
+            case .failure(let code): tally.record(code)
+            }
+        }
+        if json {
+            for fleet in fleets {
+                for beacon in fleet.beacons { print(Self.json(beacon, file: fleet.file).text) }
+            }
+        } else if !fleets.isEmpty {
+            for line in Self.table(fleets, showFile: files.count > 1).lines { print(line) }
+        }
+        try tally.finish()
+    }
+
+    static func table(_ fleets: [BeaconFleet], showFile: Bool) -> TextTable {
+        let headers = ["NAME", "UUID", "MAJOR", "MINOR", "POWER", "INTERVAL", "TX", "ADDRESS", "POSITION"]
+        var table = TextTable(headers: (showFile ? ["FILE"] : []) + headers)
+        for fleet in fleets {
+            for b in fleet.beacons {
+                let row = [
+                    b.name,
+                    b.beacon.uuid.description,
+                    String(b.beacon.major),
+                    String(b.beacon.minor),
+                    String(b.beacon.measuredPower),
+                    NumberText.string(b.intervalMilliseconds),
+                    b.txPower.map { String($0) } ?? "-",
+                    b.address.description + (b.addressIsDerived ? "*" : ""),
+                    b.position.map(positionText) ?? "-",
+                ]
+                table.append((showFile ? [fleet.file] : []) + row)
+            }
+        }
+        return table
+    }
+
+    static func positionText(_ p: Position) -> String {
+        ([p.x, p.y] + (p.z.map { [$0] } ?? [])).map(NumberText.string).joined(separator: ",")
+    }
+
+    static func json(_ b: BeaconProfile, file: String) -> JSONValue {
+        let position: JSONValue = b.position.map { p in
+            .object([("x", .double(p.x)), ("y", .double(p.y)), ("z", p.z.map { .double($0) } ?? .null)])
+        } ?? .null
+        return .object([
+            ("file", .string(file)),
+            ("name", .string(b.name)),
+            ("uuid", .string(b.beacon.uuid.description)),
+            ("major", .int(b.beacon.major)),
+            ("minor", .int(b.beacon.minor)),
+            ("power", .int(b.beacon.measuredPower)),
+            ("flags", .string(b.flags.description)),
+            ("interval_ms", .double(b.intervalMilliseconds)),
+            ("interval_units", .int(b.intervalUnits)),
+            ("tx_power", .int(b.txPower)),
+            ("address", .string(b.address.description)),
+            ("address_derived", .bool(b.addressIsDerived)),
+            ("position", position),
+            ("location", .string(b.location.description)),
+        ])
+    }
+}
