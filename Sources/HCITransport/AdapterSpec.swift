@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+/// What `-i/--adapter` names: which controller to talk to, and how.
+public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
+    /// `hci0` or `0`: the kernel's raw HCI socket.
+    case kernel(id: UInt16)
+    /// `user:hci0`: the kernel's exclusive HCI user channel.
+    case userChannel(id: UInt16)
+    /// `tcp:HOST:PORT`: H4 over TCP.
+    case tcp(host: String, port: UInt16)
+    /// `serial:/dev/ttyACM0[@BAUD][,rtscts]`: H4 over a UART (default 1000000 baud, no flow control).
+    case serial(path: String, baud: Int, flowControl: Bool)
+    /// `virtual[:key=value,…]`: the built-in virtual controller (keys: `sets`, `version`,
+    /// `extended`=yes|no, `legacy` as a shorthand for extended=no).
+    case virtual(options: [String: String])
+    /// `all`: every kernel adapter.
+    case allKernel
+
+    /// Parses one adapter (no commas; see ``list(_:)`` for several).
+    public init(parsing text: String) throws(TransportError) {
+        let t = text.trimmingSpaces
+        if t == "all" { self = .allKernel; return }
+        if let id = Self.hciID(t) { self = .kernel(id: id); return }
+        if t.hasPrefix("user:") {
+            guard let id = Self.hciID(String(t.dropFirst(5))) else {
+                throw .invalidAdapter(text, reason: "user: needs a kernel adapter name, e.g. user:hci0")
+            }
+            self = .userChannel(id: id)
+            return
+        }
+        if t.hasPrefix("tcp:") {
+            let rest = t.dropFirst(4)
+            guard let colon = rest.lastIndex(of: ":"), let port = UInt16(rest[rest.index(after: colon)...]), port > 0 else {
+                throw .invalidAdapter(text, reason: "tcp: needs HOST:PORT with a port from 1 to 65535, e.g. tcp:127.0.0.1:9000")
+            }
+            var host = String(rest[..<colon])
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            guard !host.isEmpty else { throw .invalidAdapter(text, reason: "tcp: needs a host, e.g. tcp:127.0.0.1:9000") }
+            self = .tcp(host: host, port: port)
+            return
+        }
+        if t.hasPrefix("serial:") {
+            var rest = Substring(t.dropFirst(7))
+            var flow = false
+            if rest.hasSuffix(",rtscts") { flow = true; rest = rest.dropLast(7) }
+            var baud = 1_000_000
+            if let at = rest.lastIndex(of: "@") {
+                guard let b = Int(rest[rest.index(after: at)...]), b > 0 else {
+                    throw .invalidAdapter(text, reason: "the baud rate after @ must be a number, e.g. serial:/dev/ttyACM0@1000000")
+                }
+                baud = b
+                rest = rest[..<at]
+            }
+            guard rest.hasPrefix("/") else { throw .invalidAdapter(text, reason: "serial: needs a device path, e.g. serial:/dev/ttyACM0") }
+            self = .serial(path: String(rest), baud: baud, flowControl: flow)
+            return
+        }
+        if t == "virtual" || t.hasPrefix("virtual:") {
+            var options: [String: String] = [:]
+            for item in t.dropFirst(8).split(separator: ",") where !item.isEmpty {
+                let kv = item.split(separator: "=", maxSplits: 1)
+                options[String(kv[0])] = kv.count == 2 ? String(kv[1]) : "yes"
+            }
+            self = .virtual(options: options)
+            return
+        }
+        throw .invalidAdapter(text, reason: "not an adapter name")
+    }
+
+    /// Parses `hci0,hci1` or `virtual` or `all` into adapters. Virtual options use commas too, so
+    /// a `virtual:…` item takes the rest of the list.
+    public static func list(_ text: String) throws(TransportError) -> [AdapterSpec] {
+        if text.hasPrefix("virtual") { return [try AdapterSpec(parsing: text)] }
+        var out: [AdapterSpec] = []
+        for part in text.split(separator: ",") {
+            out.append(try AdapterSpec(parsing: String(part)))
+        }
+        guard !out.isEmpty else { throw .invalidAdapter(text, reason: "empty adapter list") }
+        return out
+    }
+
+    static func hciID(_ t: String) -> UInt16? {
+        if let n = UInt16(t) { return n }
+        if t.hasPrefix("hci"), let n = UInt16(t.dropFirst(3)) { return n }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case let .kernel(id): return "hci\(id)"
+        case let .userChannel(id): return "user:hci\(id)"
+        case let .tcp(host, port): return host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"
+        case let .serial(path, baud, flow): return "serial:\(path)@\(baud)" + (flow ? ",rtscts" : "")
+        case let .virtual(options):
+            return options.isEmpty ? "virtual" : "virtual:" + options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+        case .allKernel: return "all"
+        }
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// The only file that sees BlueZ's C types. Everything it returns is a Swift value.
+import CBlueZ
+import BeaconCodec
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Bluetooth adapter the kernel knows, from HCIGETDEVLIST/HCIGETDEVINFO.
+public struct KernelAdapter: Hashable, Sendable {
+    public var id: UInt16
+    public var name: String
+    public var address: BluetoothAddress
+    public var isUp: Bool
+    public var isRunning: Bool
+}
+
+/// Wrappers over libbluetooth and the kernel's HCI socket ioctls.
+enum BlueZ {
+    static let channelRaw: UInt16 = 0
+    static let channelUser: UInt16 = 1
+
+    static func openSocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError> {
+        let fd = beacon_hci_socket()
+        guard fd >= 0 else { return .failure(SystemCallError(call: "socket(AF_BLUETOOTH)", errno: .current)) }
+        if filterEvents, beacon_hci_set_event_filter(fd) < 0 {
+            let e = Errno.current
+            Glibc.close(fd)
+            return .failure(SystemCallError(call: "setsockopt(HCI_FILTER)", errno: e))
+        }
+        guard beacon_hci_bind(fd, device, channel) == 0 else {
+            let e = Errno.current
+            Glibc.close(fd)
+            return .failure(SystemCallError(call: channel == channelUser ? "bind(HCI_CHANNEL_USER)" : "bind(hci\(device))", errno: e))
+        }
+        return .success(fd)
+    }
+
+    /// Runs `body` with an unbound control socket for the adapter ioctls.
+    static func withControlSocket<T>(_ body: (Int32) -> Result<T, SystemCallError>) -> Result<T, SystemCallError> {
+        let fd = beacon_hci_socket()
+        guard fd >= 0 else { return .failure(SystemCallError(call: "socket(AF_BLUETOOTH)", errno: .current)) }
+        defer { Glibc.close(fd) }
+        return body(fd)
+    }
+
+    /// Every adapter the kernel has.
+    static func adapters() -> Result<[KernelAdapter], SystemCallError> {
+        withControlSocket { fd in
+            var ids = [UInt16](repeating: 0, count: 16)
+            let n = ids.withUnsafeMutableBufferPointer { beacon_hci_device_list(fd, $0.baseAddress, Int32($0.count)) }
+            guard n >= 0 else { return .failure(SystemCallError(call: "ioctl(HCIGETDEVLIST)", errno: .current)) }
+            var out: [KernelAdapter] = []
+            for id in ids.prefix(Int(n)) {
+                switch info(fd: fd, id: id) {
+                case .success(let a): out.append(a)
+                case .failure(let e): return .failure(e)
+                }
+            }
+            return .success(out)
+        }
+    }
+
+    static func info(fd: Int32, id: UInt16) -> Result<KernelAdapter, SystemCallError> {
+        var di = beacon_device_info()
+        guard beacon_hci_device_info(fd, id, &di) == 0 else {
+            return .failure(SystemCallError(call: "ioctl(HCIGETDEVINFO hci\(id))", errno: .current))
+        }
+        let name = withUnsafeBytes(of: di.name) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        let address = withUnsafeBytes(of: di.address) { BluetoothAddress(littleEndianBytes: $0) }
+        return .success(KernelAdapter(id: di.id, name: name, address: address, isUp: di.up != 0, isRunning: di.running != 0))
+    }
+
+    /// Brings an adapter up; already up is success.
+    static func up(_ id: UInt16) -> Result<Void, SystemCallError> {
+        withControlSocket { fd in
+            if beacon_hci_device_up(fd, id) == 0 || errno == EALREADY { return .success(()) }
+            return .failure(SystemCallError(call: "ioctl(HCIDEVUP hci\(id))", errno: .current))
+        }
+    }
+
+    /// Takes an adapter down (the user channel needs it down).
+    static func down(_ id: UInt16) -> Result<Void, SystemCallError> {
+        withControlSocket { fd in
+            if beacon_hci_device_down(fd, id) == 0 { return .success(()) }
+            return .failure(SystemCallError(call: "ioctl(HCIDEVDOWN hci\(id))", errno: .current))
+        }
+    }
+}

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// H4 over a UART: HCI-UART dongles such as Zephyr's `hci_uart` sample on an nRF52.
+public enum SerialTransport {
+    /// Opens `path` in raw mode (8N1, no echo, no line discipline) at `baud`, with RTS/CTS
+    /// hardware flow control when `flowControl` is set.
+    public static func open(path: String, baud: Int, flowControl: Bool, system: any SystemCalls = LiveSystemCalls()) throws(TransportError) -> FileDescriptorTransport {
+        let name = "serial:\(path)@\(baud)"
+        guard let speed = speedConstant(baud) else {
+            throw .invalidAdapter(name, reason: "unsupported baud rate \(baud) (use 9600…4000000, e.g. 115200 or 1000000)")
+        }
+        let fd = Glibc.open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { throw .system(SystemCallError(call: "open(\(path))", errno: .current), adapter: name) }
+        var t = termios()
+        guard tcgetattr(fd, &t) == 0 else {
+            let e = Errno.current
+            Glibc.close(fd)
+            throw .system(SystemCallError(call: "tcgetattr", errno: e), adapter: name)
+        }
+        cfmakeraw(&t)
+        cfsetispeed(&t, speed)
+        cfsetospeed(&t, speed)
+        t.c_cflag |= tcflag_t(CLOCAL | CREAD)
+        if flowControl { t.c_cflag |= tcflag_t(CRTSCTS) } else { t.c_cflag &= ~tcflag_t(CRTSCTS) }
+        guard tcsetattr(fd, TCSANOW, &t) == 0 else {
+            let e = Errno.current
+            Glibc.close(fd)
+            throw .system(SystemCallError(call: "tcsetattr", errno: e), adapter: name)
+        }
+        _ = tcflush(fd, TCIOFLUSH)
+        return FileDescriptorTransport(fd: fd, adapterName: name, system: system)
+    }
+
+    static func speedConstant(_ baud: Int) -> speed_t? {
+        switch baud {
+        case 9600: return speed_t(B9600)
+        case 19200: return speed_t(B19200)
+        case 38400: return speed_t(B38400)
+        case 57600: return speed_t(B57600)
+        case 115200: return speed_t(B115200)
+        case 230400: return speed_t(B230400)
+        case 460800: return speed_t(B460800)
+        case 921600: return speed_t(B921600)
+        case 1000000: return speed_t(B1000000)
+        case 2000000: return speed_t(B2000000)
+        case 3000000: return speed_t(B3000000)
+        case 4000000: return speed_t(B4000000)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The thin layer over the system calls the transports make, so tests can replace it (for example
+/// to make `socket` fail with EAFNOSUPPORT, as on a kernel without Bluetooth). Like swift-system,
+/// every call returns a typed `Errno` instead of reading the global.
+public protocol SystemCalls: Sendable {
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno>
+    func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) -> Result<Int, Errno>
+    /// Waits until `fd` is readable (or hung up) for at most `milliseconds` (−1: forever).
+    /// `true` if readable, `false` on timeout.
+    func pollReadable(_ fd: Int32, milliseconds: Int32) -> Result<Bool, Errno>
+    func close(_ fd: Int32)
+    /// A kernel raw HCI socket bound to `device` on `channel` (0 raw, 1 user).
+    func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError>
+}
+
+/// A failed system call: which call, and the error number.
+public struct SystemCallError: Error, Hashable, Sendable {
+    public var call: String
+    public var errno: Errno
+    public init(call: String, errno: Errno) {
+        self.call = call
+        self.errno = errno
+    }
+}
+
+/// The real system calls.
+public struct LiveSystemCalls: SystemCalls {
+    public init() {}
+
+    public func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return .success(n) }
+            if errno == EINTR { continue }
+            return .failure(.current)
+        }
+    }
+
+    public func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) -> Result<Int, Errno> {
+        while true {
+            let n = Glibc.write(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return .success(n) }
+            if errno == EINTR { continue }
+            return .failure(.current)
+        }
+    }
+
+    public func pollReadable(_ fd: Int32, milliseconds: Int32) -> Result<Bool, Errno> {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let r = poll(&p, 1, milliseconds)
+            if r > 0 { return .success(true) }
+            if r == 0 { return .success(false) }
+            if errno == EINTR { continue }
+            return .failure(.current)
+        }
+    }
+
+    public func close(_ fd: Int32) { _ = Glibc.close(fd) }
+
+    public func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError> {
+        BlueZ.openSocket(device: device, channel: channel, filterEvents: filterEvents)
+    }
+}

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+/// Why a transport could not be opened or used, with advice a user can act on.
+public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A system call failed.
+    case system(SystemCallError, adapter: String)
+    /// The peer closed the connection (TCP), the device went away (UART, kernel).
+    case closed(adapter: String)
+    /// `-i` names nothing we know how to open.
+    case invalidAdapter(String, reason: String)
+    /// No such kernel adapter; lists the ones that exist.
+    case noSuchAdapter(String, existing: [String])
+    /// A TCP connection did not complete in time.
+    case connectTimeout(adapter: String, seconds: Double)
+
+    public var description: String {
+        switch self {
+        case let .system(e, adapter):
+            return "\(adapter): \(e.call) failed: \(e.errno) (errno \(e.errno.rawValue)). \(Self.advice(for: e, adapter: adapter))"
+        case let .closed(adapter):
+            return "\(adapter): the controller closed the connection"
+        case let .invalidAdapter(text, reason):
+            return "invalid adapter '\(text)': \(reason). Use hci0 (or 0), user:hci0, tcp:HOST:PORT, serial:/dev/ttyACM0[@BAUD], virtual, or a comma-separated list"
+        case let .noSuchAdapter(name, existing):
+            let list = existing.isEmpty ? "this machine has no Bluetooth adapters" : "adapters here: " + existing.joined(separator: ", ")
+            return "\(name): no such adapter (\(list))"
+        case let .connectTimeout(adapter, seconds):
+            return "\(adapter): no connection within \(seconds) s (is the controller listening?)"
+        }
+    }
+
+    /// Plain-words guidance for the system errors users meet with Bluetooth sockets.
+    static func advice(for e: SystemCallError, adapter: String) -> String {
+        switch e.errno {
+        case .addressFamilyNotSupported:
+            return "This kernel has no Bluetooth support (AF_BLUETOOTH is missing): load the bluetooth module (modprobe bluetooth), use a kernel built with CONFIG_BT, or use -i tcp:HOST:PORT / -i virtual."
+        case .notPermitted, .permissionDenied:
+            return "Raw HCI access needs CAP_NET_RAW and CAP_NET_ADMIN: run as root, or grant them once with: sudo setcap cap_net_raw,cap_net_admin+eip \"$(command -v beacon)\""
+        case .noSuchDevice:
+            return "No such adapter: run 'beacon adapters' to see which exist."
+        case .networkDown:
+            return "The adapter is down: bring it up with 'sudo hciconfig \(adapter) up' or 'bluetoothctl power on'."
+        case .resourceBusy:
+            return "The adapter is busy: the user channel needs it down and unused by bluetoothd (sudo systemctl stop bluetooth; sudo hciconfig \(adapter) down), or another program holds it."
+        case .radioKilled:
+            return "The radio is blocked by rfkill: run 'rfkill unblock bluetooth'."
+        case .connectionRefused:
+            return "Nothing is listening there: start the controller (for example Bumble's controller) first."
+        case .noSuchFile:
+            return "No such device file: check the serial port path (ls /dev/ttyACM* /dev/ttyUSB*)."
+        default:
+            return ""
+        }
+    }
+}

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Testing
+import HCITransport
+
+@Suite struct AdapterSpecTests {
+    @Test(arguments: [
+        ("hci0", AdapterSpec.kernel(id: 0)), ("0", .kernel(id: 0)), ("hci12", .kernel(id: 12)),
+        ("user:hci1", .userChannel(id: 1)), ("user:2", .userChannel(id: 2)),
+        ("tcp:127.0.0.1:9000", .tcp(host: "127.0.0.1", port: 9000)), ("tcp:[::1]:7", .tcp(host: "::1", port: 7)),
+        ("serial:/dev/ttyACM0", .serial(path: "/dev/ttyACM0", baud: 1_000_000, flowControl: false)),
+        ("serial:/dev/ttyUSB0@115200,rtscts", .serial(path: "/dev/ttyUSB0", baud: 115_200, flowControl: true)),
+        ("virtual", .virtual(options: [:])), ("virtual:sets=4,legacy", .virtual(options: ["sets": "4", "legacy": "yes"])),
+        ("all", .allKernel),
+    ])
+    func parses(text: String, expected: AdapterSpec) throws {
+        #expect(try AdapterSpec(parsing: text) == expected)
+        // Printing gives back something that parses to the same adapter.
+        #expect(try AdapterSpec(parsing: expected.description) == expected)
+    }
+
+    @Test(arguments: ["", "hciX", "tcp:host", "tcp:host:0", "tcp::9000", "tcp:h:70000", "serial:ttyACM0", "serial:/dev/x@fast", "user:wlan0", "bluetooth"])
+    func rejects(text: String) {
+        #expect(throws: TransportError.self) { try AdapterSpec(parsing: text) }
+    }
+
+    @Test func listsSeveral() throws {
+        #expect(try AdapterSpec.list("hci0,hci1") == [.kernel(id: 0), .kernel(id: 1)])
+        #expect(try AdapterSpec.list("virtual:sets=2,version=4.2") == [.virtual(options: ["sets": "2", "version": "4.2"])])
+    }
+
+    @Test func invalidAdapterMessageListsTheForms() {
+        let e = TransportError.invalidAdapter("bluetooth", reason: "not an adapter name")
+        #expect(e.description.contains("tcp:HOST:PORT"))
+        #expect(e.description.contains("virtual"))
+    }
+}

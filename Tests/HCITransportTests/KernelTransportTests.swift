@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Testing
+import HCITransport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// System calls that fail the way a given machine would, to check the advice users get.
+struct FailingSystemCalls: SystemCalls {
+    var socketError: Errno
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> { .failure(socketError) }
+    func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) -> Result<Int, Errno> { .failure(socketError) }
+    func pollReadable(_ fd: Int32, milliseconds: Int32) -> Result<Bool, Errno> { .failure(socketError) }
+    func close(_ fd: Int32) {}
+    func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError> {
+        .failure(SystemCallError(call: "socket(AF_BLUETOOTH)", errno: socketError))
+    }
+}
+
+@Suite struct KernelTransportTests {
+    /// On this kernel (no Bluetooth) the real call must say so in plain words; on a machine that
+    /// has Bluetooth, hci250 does not exist and the message must list the real adapters.
+    @Test func realKernelGivesPlainWords() {
+        let error = #expect(throws: TransportError.self) { _ = try KernelTransport.openRaw(id: 250) }
+        let text = error?.description ?? ""
+        let noBluetooth = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue), 1) < 0 && errno == EAFNOSUPPORT
+        if noBluetooth {
+            #expect(text.contains("This kernel has no Bluetooth support"))
+            #expect(text.hasPrefix("hci250:"))
+        } else {
+            #expect(text.contains("no such adapter"))
+        }
+    }
+
+    @Test(arguments: [
+        (Errno.notPermitted, "setcap cap_net_raw,cap_net_admin+eip"),
+        (Errno.permissionDenied, "CAP_NET_RAW"),
+        (Errno.networkDown, "hciconfig hci0 up"),
+        (Errno.resourceBusy, "systemctl stop bluetooth"),
+        (Errno.addressFamilyNotSupported, "no Bluetooth support"),
+        (Errno.noSuchDevice, "beacon adapters"),
+    ])
+    func systemErrorsBecomeAdvice(errno: Errno, advice: String) {
+        let e = TransportError.system(SystemCallError(call: "bind(hci0)", errno: errno), adapter: "hci0")
+        #expect(e.description.contains(advice))
+        #expect(e.description.contains("bind(hci0)"))
+    }
+
+    @Test func replaceableSystemCallsReachTheTransport() {
+        let t = FileDescriptorTransport(fd: -1, adapterName: "hci0", system: FailingSystemCalls(socketError: .networkDown))
+        let error = #expect(throws: TransportError.self) { _ = try t.receive(timeout: .milliseconds(10)) }
+        #expect(error?.description.contains("adapter is down") == true)
+    }
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Testing
+import Foundation
+import HCITransport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A loopback TCP listener on a free port, for failure-path tests. Real sockets, no mocks.
+final class LoopbackListener: @unchecked Sendable {
+    let fd: Int32
+    let port: UInt16
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 4) == 0 else { throw Errno(rawValue: errno) }
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
+        self.fd = fd
+        self.port = UInt16(bigEndian: addr.sin_port)
+    }
+
+    func accept() -> Int32 { Glibc.accept(fd, nil, nil) }
+    deinit { Glibc.close(fd) }
+}
+
+@Suite struct TCPTransportTests {
+    @Test func connectionRefusedSaysNothingIsListening() throws {
+        let port: UInt16
+        do { let l = try LoopbackListener(); port = l.port }  // closed again: nothing listens there now
+        let error = #expect(throws: TransportError.self) {
+            _ = try TCPTransport.connect(host: "127.0.0.1", port: port)
+        }
+        #expect(error?.description.contains("Nothing is listening") == true)
+    }
+
+    @Test func silentPeerTimesOutWithoutHanging() throws {
+        let listener = try LoopbackListener()
+        let transport = try TCPTransport.connect(host: "127.0.0.1", port: listener.port)
+        let peer = listener.accept()
+        defer { close(peer) }
+        let start = ContinuousClock.now
+        #expect(try transport.receive(timeout: .milliseconds(300)) == nil)
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
+    @Test func bytesArriveAndPeerCloseIsAnError() throws {
+        let listener = try LoopbackListener()
+        let transport = try TCPTransport.connect(host: "127.0.0.1", port: listener.port)
+        let peer = listener.accept()
+        let bytes: [UInt8] = [0x04, 0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00]
+        _ = bytes.withUnsafeBytes { write(peer, $0.baseAddress, $0.count) }
+        var got: [UInt8] = []
+        while got.count < bytes.count, let chunk = try transport.receive(timeout: .seconds(2)) { got += chunk }
+        #expect(got == bytes)
+        try transport.send([0x01, 0x03, 0x0C, 0x00])
+        var sent = [UInt8](repeating: 0, count: 4)
+        #expect(sent.withUnsafeMutableBytes { read(peer, $0.baseAddress, 4) } == 4)
+        #expect(sent == [0x01, 0x03, 0x0C, 0x00])
+        close(peer)
+        #expect(throws: TransportError.closed(adapter: "tcp:127.0.0.1:\(listener.port)")) {
+            _ = try transport.receive(timeout: .seconds(2))
+        }
+    }
+
+    @Test func closeFromAnotherThreadEndsAReceive() async throws {
+        let listener = try LoopbackListener()
+        let transport = try TCPTransport.connect(host: "127.0.0.1", port: listener.port)
+        let peer = listener.accept()
+        defer { close(peer) }
+        Task.detached { try? await Task.sleep(for: .milliseconds(100)); transport.close() }
+        let start = ContinuousClock.now
+        #expect(throws: TransportError.self) { _ = try transport.receive(timeout: .seconds(5)) }
+        #expect(ContinuousClock.now - start < .seconds(1))
+    }
+}
