@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "BeaconCodec", targets: ["BeaconCodec"]),
         .library(name: "BeaconProfiles", targets: ["BeaconProfiles"]),
         .library(name: "HCI", targets: ["HCI"]),
+        .library(name: "HCITransport", targets: ["HCITransport"]),
         .executable(name: "beacon", targets: ["beacon"]),
     ],
     dependencies: [
@@ -30,6 +31,10 @@ let package = Package(
         ),
         // HCI packets (one spec command per file) and H4 framing.
         .target(name: "HCI", dependencies: ["BeaconCodec"]),
+        // BlueZ's libbluetooth and the kernel HCI socket ioctls; only HCITransport sees it.
+        .systemLibrary(name: "CBlueZ", pkgConfig: nil, providers: [.apt(["libbluetooth-dev"])]),
+        // Transports (kernel socket, user channel, H4 over TCP/UART) and the controller session.
+        .target(name: "HCITransport", dependencies: ["BeaconCodec", "CBlueZ"]),
         // The command-line tool.
         .executableTarget(
             name: "beacon",
@@ -46,6 +51,7 @@ let package = Package(
         ),
         .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
-        .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec"]),
+        .testTarget(name: "HCITransportTests", dependencies: ["HCITransport"]),
+        .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles"]),
     ]
 )
