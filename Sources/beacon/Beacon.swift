@@ -18,10 +18,11 @@ struct Beacon: AsyncParsableCommand {
             EXIT STATUS
               0   success
               1   runtime failure (unreadable file, I/O error)
-              2   usage error: unknown option, missing argument, or an out-of-range value
-                  such as --major 70000 or --power 200 (the message names the allowed range)
-              65  invalid payload or profile (sysexits EX_DATAERR): decode found no valid
-                  iBeacon, or validate/list/encode found an error in a profile file
+              2   usage error: an unknown option, a missing argument, or an
+                  out-of-range value such as --major 70000 or --power 200
+                  (the message names the allowed range)
+              65  invalid payload or profile (sysexits EX_DATAERR): decode found
+                  no valid iBeacon, or a profile file has issues
             """,
         version: BeaconVersion.string,
         subcommands: [

@@ -15,12 +15,16 @@ struct EncodeCommand: AsyncParsableCommand {
         discussion: """
             Formats:
               hex      the advertising data in upper-case hex, one line per beacon
-              hcitool  per beacon, a "# name" line and the hcitool commands that advertise it on
-                       a BlueZ box: advertising off, LE Set Random Address (profiles, --address),
-                       LE Set Advertising Data, LE Set Advertising Parameters (ADV_NONCONN_IND,
-                       the beacon's interval, channels 37-39), advertising on
-              json     one JSON object per line: name, uuid, major, minor, power, flags,
-                       address, interval_ms, hex
+              hcitool  per beacon, a "# name" line, then the hcitool commands that
+                       make a BlueZ box advertise it: advertising off, LE Set Random
+                       Address (profiles and --address), LE Set Advertising Data,
+                       LE Set Advertising Parameters (ADV_NONCONN_IND, the
+                       beacon's interval, channels 37-39), advertising on
+              json     one JSON object per line: name, uuid, major, minor, power,
+                       flags, address, interval_ms, hex
+
+            Out-of-range values (--major 70000, --power 200) are usage errors
+            (exit 2); a profile with issues exits with 65.
             """
     )
 
