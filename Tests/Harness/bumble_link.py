@@ -1,0 +1,313 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Two Bumble virtual controllers on one link: A is served to `beacon` as H4 over TCP, B scans.
+
+Prints JSON lines on stdout (and nothing else there; logs go to stderr). See README.md for the
+protocol. Exits on SIGTERM/SIGINT, on EOF of a piped stdin, when the parent process dies, or after
+`--duration` seconds.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ctypes
+import importlib.metadata
+import json
+import logging
+import os
+import signal
+import socket
+import stat
+import sys
+import time
+from typing import Any
+
+from bumble import hci
+from bumble.device import Advertisement, Device
+from bumble.link import LocalLink
+from bumble.snoop import BtSnooper, Snooper
+from bumble.transport.common import PacketParser
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from spec_controller import BUMBLE_VERSION, CommandRecord, SpecController  # noqa: E402
+
+#: Controller A's public address (what `beacon` reads with Read BD_ADDR).
+ADVERTISER_ADDRESS = "F0:F1:F2:F3:F4:0A"
+#: Controller B's public address and the scanner host's static random address.
+SCANNER_ADDRESS = "F0:F1:F2:F3:F4:0B"
+SCANNER_RANDOM_ADDRESS = "C0:5C:A2:00:00:0B"
+
+
+class Emitter:
+    """Writes one JSON object per line to stdout, flushed at once (the Swift side reads a pipe)."""
+
+    def __init__(self) -> None:
+        self.closed = False
+
+    def emit(self, event: str, **fields: Any) -> None:
+        if self.closed:
+            return
+        line = json.dumps({"event": event, **fields}, separators=(",", ":"))
+        try:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+        except (BrokenPipeError, ValueError):
+            self.closed = True  # nobody is listening any more
+
+
+class FlushingBtSnooper(BtSnooper):
+    """Bumble's BtSnooper never flushes, so its file is empty until it is closed; this one flushes
+    every record, so the capture survives a SIGKILL and can be read while the harness runs."""
+
+    def snoop(self, hci_packet: bytes, direction: Snooper.Direction) -> None:
+        super().snoop(hci_packet, direction)
+        self.output.flush()
+
+
+def parse_hci_version(text: str) -> int:
+    """`5.0`, `4.2`, … or the raw HCI version number (`9` is 5.0)."""
+    if "." in text:
+        name = "BLUETOOTH_CORE_" + text.replace(".", "_")
+        for member in hci.SpecificationVersion:
+            if member.name == name or member.name.startswith(name + "_"):
+                return int(member)
+        raise argparse.ArgumentTypeError(f"unknown Bluetooth version {text}")
+    return int(text, 0)
+
+
+# --------------------------------------------------------------------------------------------------
+class H4Server:
+    """Serves controller A as H4 over TCP. One host at a time: a new connection replaces the old."""
+
+    def __init__(self, controller: SpecController, emitter: Emitter, snooper: Snooper | None) -> None:
+        self.controller = controller
+        self.emitter = emitter
+        self.snooper = snooper
+        self.transport: asyncio.Transport | None = None
+        self.server: asyncio.base_events.Server | None = None
+        controller.host = self  # controller → host packets arrive in on_packet
+
+    # Controller → host.
+    def on_packet(self, packet: bytes) -> None:
+        if self.snooper:
+            self.snooper.snoop(packet, Snooper.Direction.CONTROLLER_TO_HOST)
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(packet)
+
+    async def start(self, port: int) -> int:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
+        self.server = await asyncio.get_running_loop().create_server(lambda: _H4Protocol(self), sock=sock)
+        return sock.getsockname()[1]
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+        if self.server is not None:
+            self.server.close()
+
+
+class _H4Protocol(asyncio.Protocol):
+    def __init__(self, server: H4Server) -> None:
+        self.server = server
+        self.parser = PacketParser(self)
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport) -> None:
+        old = self.server.transport
+        if old is not None and not old.is_closing():
+            old.close()
+        self.transport = transport
+        self.server.transport = transport
+        transport.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.server.emitter.emit("connected", time=time.monotonic())
+
+    def connection_lost(self, exc) -> None:
+        if self.server.transport is self.transport:
+            self.server.transport = None
+        self.server.emitter.emit("disconnected", time=time.monotonic())
+
+    def data_received(self, data: bytes) -> None:
+        try:
+            self.parser.feed_data(data)
+        except Exception as error:  # a bad packet type byte: H4 framing is lost for good
+            self.server.emitter.emit("error", message=f"H4 framing: {error}", time=time.monotonic())
+            self.parser.reset()
+            if self.transport:
+                self.transport.close()
+
+    # Host → controller, one whole H4 packet at a time (called by the parser).
+    def on_packet(self, packet: bytes) -> None:
+        if self.server.snooper:
+            self.server.snooper.snoop(packet, Snooper.Direction.HOST_TO_CONTROLLER)
+        try:
+            self.server.controller.on_packet(packet)
+        except Exception as error:  # e.g. a command whose parameters Bumble cannot parse
+            self.server.emitter.emit(
+                "error", message=f"{type(error).__name__}: {error}", packet=packet.hex().upper(), time=time.monotonic()
+            )
+
+
+# --------------------------------------------------------------------------------------------------
+class Scanner:
+    """The Bumble host on controller B: scans passively and emits one `adv` line per advertisement
+    (fragments of one extended advertisement are joined first)."""
+
+    def __init__(self, device: Device, emitter: Emitter) -> None:
+        self.device = device
+        self.emitter = emitter
+        self.partial: dict[tuple[str, int, int], bytes] = {}
+        device.on("advertisement", self.on_advertisement)
+
+    def on_advertisement(self, adv: Advertisement) -> None:
+        key = (adv.address.to_string(False), adv.address.address_type, adv.sid)
+        data = self.partial.pop(key, b"") + adv.data_bytes
+        if not adv.is_complete and not adv.is_truncated:
+            self.partial[key] = data
+            return
+        self.emitter.emit(
+            "adv",
+            address=adv.address.to_string(False),
+            address_type=int(adv.address.address_type),
+            legacy=adv.is_legacy,
+            connectable=adv.is_connectable,
+            scannable=adv.is_scannable,
+            directed=adv.is_directed,
+            scan_response=adv.is_scan_response,
+            sid=None if adv.is_legacy else adv.sid,
+            tx_power=None if adv.tx_power == Advertisement.TX_POWER_NOT_AVAILABLE else adv.tx_power,
+            truncated=adv.is_truncated,
+            data=data.hex().upper(),
+            rssi=adv.rssi,
+            time=time.monotonic(),
+        )
+
+
+# --------------------------------------------------------------------------------------------------
+def set_parent_death_signal() -> None:
+    """Ask Linux to SIGTERM us if the process that started us dies (a crashed test run)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+
+
+async def run(args: argparse.Namespace) -> int:
+    loop = asyncio.get_running_loop()
+    emitter = Emitter()
+    stop = asyncio.Event()
+    reason = {"value": "duration"}
+
+    def request_stop(why: str) -> None:
+        if not stop.is_set():
+            reason["value"] = why
+            stop.set()
+
+    snoop_file = open(args.btsnoop, "wb") if args.btsnoop else None
+    snooper = FlushingBtSnooper(snoop_file) if snoop_file else None
+
+    link = LocalLink()
+
+    def on_command(record: CommandRecord) -> None:
+        emitter.emit(
+            "cmd",
+            opcode=f"0x{record.opcode:04X}",
+            name=record.name,
+            params=record.parameters.hex().upper(),
+            status=record.status,
+            time=time.monotonic(),
+        )
+
+    def emit_sets(why: str) -> None:
+        emitter.emit("sets", reason=why, **advertiser.sets_snapshot(), time=time.monotonic())
+
+    extended = args.extended and args.hci_version >= hci.HCI_VERSION_BLUETOOTH_CORE_5_0
+    advertiser = SpecController(
+        "A",
+        link=link,
+        public_address=ADVERTISER_ADDRESS,
+        max_sets=args.max_sets,
+        extended=extended,
+        hci_version=args.hci_version,
+        command_observer=on_command,
+        on_sets_changed=lambda: emit_sets("change"),
+    )
+    server = H4Server(advertiser, emitter, snooper)
+
+    scanner_controller = SpecController("B", link=link, public_address=SCANNER_ADDRESS)
+    device = Device.with_hci("scanner", hci.Address(SCANNER_RANDOM_ADDRESS), scanner_controller, scanner_controller)
+    scanner = Scanner(device, emitter)
+    await device.power_on()
+    await device.start_scanning(legacy=args.scan == "legacy", active=False, filter_duplicates=False)
+
+    port = await server.start(args.port)
+
+    for sig, why in ((signal.SIGTERM, "sigterm"), (signal.SIGINT, "sigint")):
+        loop.add_signal_handler(sig, request_stop, why)
+    loop.add_signal_handler(signal.SIGUSR1, emit_sets, "sigusr1")
+    loop.call_later(args.duration, request_stop, "duration")
+
+    # Stdin EOF ends us only when stdin is a pipe (the Swift side's handle); a terminal or
+    # /dev/null would otherwise end us at once.
+    if args.stdin_watch and stat.S_ISFIFO(os.fstat(0).st_mode):
+        def on_stdin() -> None:
+            if not os.read(0, 4096):
+                loop.remove_reader(0)
+                request_stop("stdin-eof")
+
+        loop.add_reader(0, on_stdin)
+
+    emitter.emit(
+        "ready",
+        port=port,
+        address=ADVERTISER_ADDRESS,
+        scanner=scanner_controller.public_address.to_string(False),
+        extended=extended,
+        max_sets=args.max_sets,
+        hci_version=args.hci_version,
+        scan=args.scan,
+        pid=os.getpid(),
+        time=time.monotonic(),
+    )
+    del scanner  # kept alive by the device's listener
+
+    await stop.wait()
+    server.close()
+    await asyncio.sleep(0.01)  # let the closed connection report itself before the last lines
+    emit_sets("exit")
+    emitter.emit("exit", reason=reason["value"], time=time.monotonic())
+    emitter.closed = True  # "exit" is always the last line
+    if snoop_file:
+        snoop_file.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (0: pick a free one)")
+    parser.add_argument("--max-sets", type=int, default=16, help="advertising sets controller A supports (1–240)")
+    parser.add_argument("--no-extended", dest="extended", action="store_false", help="controller A has no LE Extended Advertising")
+    parser.add_argument("--hci-version", type=parse_hci_version, default=hci.HCI_VERSION_BLUETOOTH_CORE_5_0,
+                        help="HCI version A reports: 4.2, 5.0, 5.3 … or a number (default 5.0); below 5.0 implies --no-extended")
+    parser.add_argument("--btsnoop", metavar="FILE", help="write A's HCI traffic to FILE (btsnoop, flushed per packet)")
+    parser.add_argument("--scan", choices=("extended", "legacy"), default="extended", help="how B scans (default extended)")
+    parser.add_argument("--duration", type=float, default=120.0, help="exit after this many seconds (default 120)")
+    parser.add_argument("--no-stdin-watch", dest="stdin_watch", action="store_false", help="do not exit on stdin EOF")
+    parser.add_argument("--verbose", action="store_true", help="Bumble debug logs on stderr")
+    args = parser.parse_args(argv)
+    if not 1 <= args.max_sets <= 240:
+        parser.error("--max-sets must be 1–240")
+
+    logging.basicConfig(stream=sys.stderr, level=logging.DEBUG if args.verbose else logging.WARNING)
+    installed = importlib.metadata.version("bumble")
+    if installed != BUMBLE_VERSION:
+        print(f"warning: bumble {installed} installed; the patches were checked against {BUMBLE_VERSION}", file=sys.stderr)
+    set_parent_death_signal()
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,644 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A Bumble 0.0.236 virtual controller with the advertising/scanning behaviour the Core spec asks for.
+
+Bumble's `bumble.controller.Controller` is built for connection tests; as an advertiser and a scanner
+it cuts corners that would let a broken `beacon` pass (see README.md, "Patches"). Rather than
+monkey-patching Bumble's module globally, `SpecController` subclasses it and overrides only the
+advertising and scanning handlers; every other command keeps Bumble's own behaviour.
+
+Spec references are to the Bluetooth Core Specification, Vol 4 Part E (HCI) unless stated.
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from typing import Callable
+
+from bumble import hci, ll
+from bumble.controller import AdvertisingSet, Controller, LegacyAdvertiser
+
+logger = logging.getLogger(__name__)
+
+E = hci.HCI_ErrorCode
+ExtProps = hci.HCI_LE_Set_Extended_Advertising_Parameters_Command.AdvertisingProperties
+LegacyType = hci.HCI_LE_Set_Advertising_Parameters_Command.AdvertisingType
+ExtReportType = hci.HCI_LE_Extended_Advertising_Report_Event.EventType
+LegacyReportType = hci.HCI_LE_Advertising_Report_Event.EventType
+
+#: Bumble's version these overrides were written against (checked by `bumble_link.py`).
+BUMBLE_VERSION = "0.0.236"
+
+#: Advertising handles range 0x00–0xEF (§7.8.53).
+MAX_ADVERTISING_HANDLE = 0xEF
+
+#: One LE Extended Advertising Report carries at most 229 data bytes: 255 bytes of event parameters
+#: minus the subevent code, Num_Reports and the 24 fixed bytes of one report (§7.7.65.13).
+MAX_EXTENDED_REPORT_DATA = 229
+
+#: Extended advertising event properties that are valid with "use legacy PDUs" (§7.8.53, Table 7.2).
+LEGACY_EVENT_PROPERTIES = {
+    0b0010011: LegacyType.ADV_IND,
+    0b0010101: LegacyType.ADV_DIRECT_IND_LOW_DUTY,
+    0b0011101: LegacyType.ADV_DIRECT_IND,
+    0b0010010: LegacyType.ADV_SCAN_IND,
+    0b0010000: LegacyType.ADV_NONCONN_IND,
+}
+
+#: Legacy advertising types → the properties an extended report of them carries (§7.7.65.13).
+LEGACY_REPORT_PROPERTIES = {
+    LegacyType.ADV_IND: 0b0010011,
+    LegacyType.ADV_DIRECT_IND: 0b0010101,
+    LegacyType.ADV_DIRECT_IND_LOW_DUTY: 0b0010101,
+    LegacyType.ADV_SCAN_IND: 0b0010010,
+    LegacyType.ADV_NONCONN_IND: 0b0010000,
+}
+
+#: Legacy advertising types → LE Advertising Report event types (§7.7.65.2).
+LEGACY_REPORT_EVENT = {
+    LegacyType.ADV_IND: LegacyReportType.ADV_IND,
+    LegacyType.ADV_DIRECT_IND: LegacyReportType.ADV_DIRECT_IND,
+    LegacyType.ADV_DIRECT_IND_LOW_DUTY: LegacyReportType.ADV_DIRECT_IND,
+    LegacyType.ADV_SCAN_IND: LegacyReportType.ADV_SCAN_IND,
+    LegacyType.ADV_NONCONN_IND: LegacyReportType.ADV_NONCONN_IND,
+}
+
+
+def _opcodes(*names: str) -> frozenset[int]:
+    return frozenset(getattr(hci, n) for n in names if hasattr(hci, n))
+
+
+#: Commands that exist only with the LE Extended Advertising feature (and the periodic advertising
+#: and extended scanning/initiating built on it). With `--no-extended` they are unknown commands.
+EXTENDED_OPCODES = _opcodes(
+    "HCI_LE_SET_ADVERTISING_SET_RANDOM_ADDRESS_COMMAND",
+    "HCI_LE_SET_EXTENDED_ADVERTISING_PARAMETERS_COMMAND",
+    "HCI_LE_SET_EXTENDED_ADVERTISING_PARAMETERS_V2_COMMAND",
+    "HCI_LE_SET_EXTENDED_ADVERTISING_DATA_COMMAND",
+    "HCI_LE_SET_EXTENDED_SCAN_RESPONSE_DATA_COMMAND",
+    "HCI_LE_SET_EXTENDED_ADVERTISING_ENABLE_COMMAND",
+    "HCI_LE_READ_MAXIMUM_ADVERTISING_DATA_LENGTH_COMMAND",
+    "HCI_LE_READ_NUMBER_OF_SUPPORTED_ADVERTISING_SETS_COMMAND",
+    "HCI_LE_REMOVE_ADVERTISING_SET_COMMAND",
+    "HCI_LE_CLEAR_ADVERTISING_SETS_COMMAND",
+    "HCI_LE_SET_PERIODIC_ADVERTISING_PARAMETERS_COMMAND",
+    "HCI_LE_SET_PERIODIC_ADVERTISING_PARAMETERS_V2_COMMAND",
+    "HCI_LE_SET_PERIODIC_ADVERTISING_DATA_COMMAND",
+    "HCI_LE_SET_PERIODIC_ADVERTISING_ENABLE_COMMAND",
+    "HCI_LE_SET_EXTENDED_SCAN_PARAMETERS_COMMAND",
+    "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND",
+    "HCI_LE_EXTENDED_CREATE_CONNECTION_COMMAND",
+    "HCI_LE_EXTENDED_CREATE_CONNECTION_V2_COMMAND",
+    "HCI_LE_PERIODIC_ADVERTISING_CREATE_SYNC_COMMAND",
+    "HCI_LE_PERIODIC_ADVERTISING_CREATE_SYNC_CANCEL_COMMAND",
+    "HCI_LE_PERIODIC_ADVERTISING_TERMINATE_SYNC_COMMAND",
+    "HCI_LE_ADD_DEVICE_TO_PERIODIC_ADVERTISER_LIST_COMMAND",
+    "HCI_LE_REMOVE_DEVICE_FROM_PERIODIC_ADVERTISER_LIST_COMMAND",
+    "HCI_LE_CLEAR_PERIODIC_ADVERTISER_LIST_COMMAND",
+    "HCI_LE_READ_PERIODIC_ADVERTISER_LIST_SIZE_COMMAND",
+    "HCI_LE_SET_PERIODIC_ADVERTISING_RECEIVE_ENABLE_COMMAND",
+    "HCI_LE_PERIODIC_ADVERTISING_SYNC_TRANSFER_COMMAND",
+    "HCI_LE_PERIODIC_ADVERTISING_SET_INFO_TRANSFER_COMMAND",
+    "HCI_LE_SET_PERIODIC_ADVERTISING_SYNC_TRANSFER_PARAMETERS_COMMAND",
+    "HCI_LE_SET_DEFAULT_PERIODIC_ADVERTISING_SYNC_TRANSFER_PARAMETERS_COMMAND",
+)
+
+#: The extended advertising commands a 5.0 controller with feature bit 12 lists in its Supported
+#: Commands bitmask (§6.27). Bumble 0.0.236 handles them but leaves them out of its bitmask.
+EXTENDED_ADVERTISING_OPCODES = _opcodes(
+    "HCI_LE_SET_ADVERTISING_SET_RANDOM_ADDRESS_COMMAND",
+    "HCI_LE_SET_EXTENDED_ADVERTISING_PARAMETERS_COMMAND",
+    "HCI_LE_SET_EXTENDED_ADVERTISING_DATA_COMMAND",
+    "HCI_LE_SET_EXTENDED_SCAN_RESPONSE_DATA_COMMAND",
+    "HCI_LE_SET_EXTENDED_ADVERTISING_ENABLE_COMMAND",
+    "HCI_LE_READ_MAXIMUM_ADVERTISING_DATA_LENGTH_COMMAND",
+    "HCI_LE_READ_NUMBER_OF_SUPPORTED_ADVERTISING_SETS_COMMAND",
+    "HCI_LE_REMOVE_ADVERTISING_SET_COMMAND",
+    "HCI_LE_CLEAR_ADVERTISING_SETS_COMMAND",
+    "HCI_LE_SET_EXTENDED_SCAN_PARAMETERS_COMMAND",
+    "HCI_LE_SET_EXTENDED_SCAN_ENABLE_COMMAND",
+)
+
+#: Commands whose completion can change which advertising exists; `SpecController.on_sets_changed`
+#: is checked after each of these.
+ADVERTISING_STATE_OPCODES = _opcodes(
+    "HCI_RESET_COMMAND",
+    "HCI_LE_SET_ADVERTISING_ENABLE_COMMAND",
+    "HCI_LE_SET_EXTENDED_ADVERTISING_PARAMETERS_COMMAND",
+    "HCI_LE_SET_EXTENDED_ADVERTISING_ENABLE_COMMAND",
+    "HCI_LE_REMOVE_ADVERTISING_SET_COMMAND",
+    "HCI_LE_CLEAR_ADVERTISING_SETS_COMMAND",
+)
+
+
+# --------------------------------------------------------------------------------------------------
+# Link-layer PDUs Bumble's `ll` module lacks. The LocalLink passes Python objects, not bytes, so a
+# PDU is just a dataclass; each carries the advertising type so the scanner can report it exactly.
+# --------------------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class AdvScanInd(ll.AdvertisingPdu):
+    """ADV_SCAN_IND: scannable, not connectable (Core Vol 6 Part B §2.3.1.4)."""
+
+    advertiser_address: hci.Address
+    data: bytes
+
+
+@dataclasses.dataclass
+class ExtendedPdu(ll.AdvExtInd):
+    """An extended advertising event (ADV_EXT_IND + AUX_ADV_IND chain, collapsed into one object)
+    that also carries what the report needs: the event properties, TX power and PHYs."""
+
+    properties: int = 0
+    primary_phy: int = 1
+    secondary_phy: int = 1
+
+
+def legacy_pdu_type(pdu: ll.AdvertisingPdu) -> int | None:
+    """The legacy advertising type a PDU was sent as, or None for a non-legacy extended PDU."""
+    if isinstance(pdu, ExtendedPdu):
+        if pdu.properties & ExtProps.USE_LEGACY_ADVERTISING_PDUS:
+            return LEGACY_EVENT_PROPERTIES.get(pdu.properties & 0x1F)
+        return None
+    if isinstance(pdu, ll.AdvExtInd):  # stock Bumble sender: no properties known
+        return None
+    if isinstance(pdu, ll.AdvNonConnInd):
+        return LegacyType.ADV_NONCONN_IND
+    if isinstance(pdu, AdvScanInd):
+        return LegacyType.ADV_SCAN_IND
+    if isinstance(pdu, ll.AdvDirectInd):
+        return LegacyType.ADV_DIRECT_IND
+    if isinstance(pdu, ll.AdvInd):
+        return LegacyType.ADV_IND
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class SpecLegacyAdvertiser(LegacyAdvertiser):
+    """Legacy advertiser that sends the PDU type it was configured with, every interval."""
+
+    # Defaults after power-on or Reset (§7.8.5): 1.28 s, ADV_IND, public, all three channels.
+    advertising_interval_min: int = 0x0800
+    advertising_interval_max: int = 0x0800
+    advertising_channel_map: int = 0x07
+
+    @property
+    def interval_seconds(self) -> float:
+        # Patch: Bumble divides by 1000 (milliseconds); the spec unit is 0.625 ms. We advertise at
+        # the minimum interval and leave out the 0–10 ms advDelay so tests can time events.
+        return self.advertising_interval_min * 0.625 / 1000.0
+
+    def _on_timer_fired(self) -> None:
+        self.send_advertising_data()
+        self.timer_handle = asyncio.get_running_loop().call_later(self.interval_seconds, self._on_timer_fired)
+
+    def send_advertising_data(self) -> None:
+        # Patch: Bumble sends ADV_IND only and drops every other type silently.
+        if not self.enabled:
+            return
+        t = self.advertising_type
+        if t == LegacyType.ADV_IND:
+            pdu: ll.AdvertisingPdu = ll.AdvInd(advertiser_address=self.address, data=self.advertising_data)
+        elif t == LegacyType.ADV_NONCONN_IND:
+            pdu = ll.AdvNonConnInd(advertiser_address=self.address, data=self.advertising_data)
+        elif t == LegacyType.ADV_SCAN_IND:
+            pdu = AdvScanInd(advertiser_address=self.address, data=self.advertising_data)
+        else:
+            pdu = ll.AdvDirectInd(advertiser_address=self.address, target_address=self.peer_address)
+        self.controller.send_advertising_pdu(pdu)
+
+
+class SpecAdvertisingSet(AdvertisingSet):
+    """Extended advertising set whose PDUs carry their event properties."""
+
+    def send_extended_advertising_data(self) -> None:
+        p = self.parameters
+        if self.controller.link is None or p is None or self.address is None:
+            return
+        include_power = p.advertising_event_properties & ExtProps.INCLUDE_TX_POWER
+        power = p.advertising_tx_power  # a signed byte; 0x7F means "no preference"
+        power = 0 if power == 0x7F else (power - 256 if power > 127 else power)
+        self.controller.send_advertising_pdu(
+            ExtendedPdu(
+                advertiser_address=self.address,
+                data=bytes(self.data),
+                sid=p.advertising_sid,
+                tx_power=power if include_power else None,
+                properties=p.advertising_event_properties,
+                primary_phy=p.primary_advertising_phy,
+                secondary_phy=p.secondary_advertising_phy,
+            )
+        )
+
+
+# --------------------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class CommandRecord:
+    """What `SpecController` tells its observer about each command it received."""
+
+    opcode: int
+    name: str
+    parameters: bytes
+    status: int | None  # None when the reply was not a status (e.g. a pending Command Status)
+
+
+class SpecController(Controller):
+    """A Bumble controller whose advertising and scanning follow the spec (see module docstring).
+
+    - `max_sets`: what LE Read Number of Supported Advertising Sets returns, and the most sets that
+      can exist at once (creating one more fails with Memory Capacity Exceeded, 0x07).
+    - `extended`: whether the LE Extended Advertising feature (LE feature bit 12) exists.
+    - `hci_version`: HCI/LMP version reported by Read Local Version Information.
+    - `command_observer`: called after every HCI command with a `CommandRecord`.
+    - `on_sets_changed`: called when the set of existing/enabled advertising changes.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        link,
+        public_address: str,
+        max_sets: int = 16,
+        extended: bool = True,
+        hci_version: int = hci.HCI_VERSION_BLUETOOTH_CORE_5_0,
+        command_observer: Callable[[CommandRecord], None] | None = None,
+        on_sets_changed: Callable[[], None] | None = None,
+    ) -> None:
+        super().__init__(name, link=link, public_address=public_address)
+        self.max_sets = max_sets
+        self.extended = extended
+        self.hci_version = hci_version
+        self.lmp_version = hci_version
+        self.command_observer = command_observer
+        self.on_sets_changed = on_sets_changed
+        self.le_legacy_advertiser = SpecLegacyAdvertiser(self)
+        self.scan_mode: str | None = None  # "legacy" or "extended" while scanning
+        self.reported: set[tuple[bytes, int, bytes]] = set()  # for Filter_Duplicates
+        self._last_sets_snapshot = self.sets_snapshot()
+
+        # Instance copies, so the class-level defaults other controllers use stay untouched.
+        commands = set(Controller.supported_commands)
+        if extended:
+            commands |= EXTENDED_ADVERTISING_OPCODES
+            self.le_features = Controller.le_features
+        else:
+            commands -= EXTENDED_OPCODES
+            self.le_features = Controller.le_features & ~(
+                hci.LeFeatureMask.LE_EXTENDED_ADVERTISING | hci.LeFeatureMask.LE_PERIODIC_ADVERTISING
+            )
+        self.supported_commands = commands
+
+    # ------------------------------------------------------------------------------------------
+    # Introspection for the harness
+    # ------------------------------------------------------------------------------------------
+    def sets_snapshot(self) -> dict:
+        """Which advertising exists right now: the legacy advertiser and the extended sets."""
+        return {
+            "legacy_enabled": self.le_legacy_advertiser.enabled,
+            "existing": sorted(self.advertising_sets),
+            "active": sorted(h for h, s in self.advertising_sets.items() if s.enabled),
+        }
+
+    def _check_sets_changed(self) -> None:
+        snapshot = self.sets_snapshot()
+        if snapshot != self._last_sets_snapshot:
+            self._last_sets_snapshot = snapshot
+            if self.on_sets_changed:
+                self.on_sets_changed()
+
+    # ------------------------------------------------------------------------------------------
+    # Command dispatch
+    # ------------------------------------------------------------------------------------------
+    def _complete(self, command: hci.HCI_Command, params: hci.HCI_ReturnParameters) -> None:
+        self.send_hci_packet(
+            hci.HCI_Command_Complete_Event(
+                num_hci_command_packets=1, command_opcode=command.op_code, return_parameters=params
+            )
+        )
+
+    def on_hci_command_packet(self, command: hci.HCI_Command) -> None:
+        status: int | None
+        handler = getattr(self, f"on_{command.name.lower()}", None)
+        unknown = (
+            (not self.extended and command.op_code in EXTENDED_OPCODES)
+            or handler is None
+            or type(command) is hci.HCI_Command  # an opcode Bumble cannot even parse
+        )
+        if unknown:
+            # Patch: Bumble answers nothing at all for an opcode it has no class for (the host
+            # waits forever). Real controllers answer Command Complete, Unknown HCI Command.
+            status = E.UNKNOWN_HCI_COMMAND_ERROR
+            self._complete(command, hci.HCI_StatusReturnParameters(status))
+        else:
+            result = handler(command)
+            status = getattr(result, "status", None)
+            if isinstance(command, hci.HCI_SyncCommand):
+                if result is None:
+                    logger.error("no return parameters for %s", command.name)
+                    status = E.UNSPECIFIED_ERROR_ERROR
+                    result = hci.HCI_StatusReturnParameters(status)
+                self._complete(command, result)
+            elif result is not None:
+                # An async command Bumble does not implement: say so with a Command Status.
+                self._send_hci_command_status(result.status, command.op_code)
+        if self.command_observer:
+            self.command_observer(CommandRecord(command.op_code, command.name, bytes(command.parameters), status))
+        if command.op_code in ADVERTISING_STATE_OPCODES:
+            self._check_sets_changed()
+
+    # ------------------------------------------------------------------------------------------
+    # Reset
+    # ------------------------------------------------------------------------------------------
+    def on_hci_reset_command(self, _command) -> hci.HCI_StatusReturnParameters:
+        # Patch: Bumble's Reset is a no-op ("TODO"); advertising kept going. §7.3.2: the controller
+        # returns to its power-on state — no advertising, no sets, no random address, no scanning.
+        self.le_legacy_advertiser.stop()
+        self.le_legacy_advertiser = SpecLegacyAdvertiser(self)
+        for advertising_set in self.advertising_sets.values():
+            advertising_set.stop()
+        self.advertising_sets.clear()
+        self._random_address = hci.Address("00:00:00:00:00:00")
+        self.le_scan_enable = False
+        self.scan_mode = None
+        self.filter_duplicates = False
+        self.reported.clear()
+        self.event_mask = 0
+        self.le_event_mask = 0
+        return hci.HCI_StatusReturnParameters(E.SUCCESS)
+
+    def on_hci_read_local_version_information_command(self, command):
+        self.lmp_version = self.hci_version
+        return super().on_hci_read_local_version_information_command(command)
+
+    # ------------------------------------------------------------------------------------------
+    # Legacy advertising (§7.8.4–7.8.9)
+    # ------------------------------------------------------------------------------------------
+    def on_hci_le_set_random_address_command(self, command):
+        # §7.8.4: disallowed while legacy advertising or scanning is enabled.
+        if self.le_legacy_advertiser.enabled or self.le_scan_enable:
+            return hci.HCI_StatusReturnParameters(E.COMMAND_DISALLOWED_ERROR)
+        return super().on_hci_le_set_random_address_command(command)
+
+    def on_hci_le_set_advertising_parameters_command(self, command):
+        # Patch: Bumble stores any values and answers success.
+        if self.le_legacy_advertiser.enabled:
+            return hci.HCI_StatusReturnParameters(E.COMMAND_DISALLOWED_ERROR)
+        t = command.advertising_type
+        invalid = (
+            t > LegacyType.ADV_DIRECT_IND_LOW_DUTY
+            or command.own_address_type > 3
+            or command.peer_address_type > 1
+            or not 0 < command.advertising_channel_map <= 0x07
+            or command.advertising_filter_policy > 3
+        )
+        if t != LegacyType.ADV_DIRECT_IND:  # high duty cycle directed ignores the interval
+            lo, hi = command.advertising_interval_min, command.advertising_interval_max
+            invalid = invalid or not (0x0020 <= lo <= hi <= 0x4000)
+            # Before Core 5.0, scannable and non-connectable undirected advertising had a 100 ms
+            # floor (Core 4.2 Vol 2 Part E §7.8.5); 5.0 lowered it to 20 ms like the other types.
+            if self.hci_version < hci.HCI_VERSION_BLUETOOTH_CORE_5_0 and t in (
+                LegacyType.ADV_SCAN_IND,
+                LegacyType.ADV_NONCONN_IND,
+            ):
+                invalid = invalid or lo < 0x00A0
+        if invalid:
+            return hci.HCI_StatusReturnParameters(E.INVALID_COMMAND_PARAMETERS_ERROR)
+        return super().on_hci_le_set_advertising_parameters_command(command)
+
+    @staticmethod
+    def _valid_legacy_data_command(command) -> bool:
+        # The parameter is always 32 bytes: a length (≤ 31) and 31 significant-or-padding bytes.
+        # Bumble parses a shorter or over-long one without complaint.
+        p = bytes(command.parameters)
+        return len(p) == 32 and p[0] <= 31
+
+    def on_hci_le_set_advertising_data_command(self, command):
+        if not self._valid_legacy_data_command(command):
+            return hci.HCI_StatusReturnParameters(E.INVALID_COMMAND_PARAMETERS_ERROR)
+        return super().on_hci_le_set_advertising_data_command(command)
+
+    def on_hci_le_set_scan_response_data_command(self, command):
+        if not self._valid_legacy_data_command(command):
+            return hci.HCI_StatusReturnParameters(E.INVALID_COMMAND_PARAMETERS_ERROR)
+        return super().on_hci_le_set_scan_response_data_command(command)
+
+    def on_hci_le_set_advertising_enable_command(self, command):
+        if command.advertising_enable > 1:
+            return hci.HCI_StatusReturnParameters(E.INVALID_COMMAND_PARAMETERS_ERROR)
+        adv = self.le_legacy_advertiser
+        # §7.8.9: advertising from a random address that was never set is invalid.
+        if command.advertising_enable and adv.own_address_type in (1, 3) and bytes(self.random_address) == bytes(6):
+            return hci.HCI_StatusReturnParameters(E.INVALID_COMMAND_PARAMETERS_ERROR)
+        return super().on_hci_le_set_advertising_enable_command(command)
+
+    # ------------------------------------------------------------------------------------------
+    # Extended advertising (§7.8.52–7.8.60)
+    # ------------------------------------------------------------------------------------------
+    def on_hci_le_set_advertising_set_random_address_command(self, command):
+        # Patch: Bumble creates the set here; §7.8.52 says an unknown set is an error.
+        if command.advertising_handle not in self.advertising_sets:
+            return hci.HCI_StatusReturnParameters(E.UNKNOWN_ADVERTISING_IDENTIFIER_ERROR)
+        return super().on_hci_le_set_advertising_set_random_address_command(command)
+
+    def on_hci_le_set_extended_advertising_parameters_command(self, command):
+        def fail(status: int):
+            return hci.HCI_LE_Set_Extended_Advertising_Parameters_ReturnParameters(status=status, selected_tx_power=0)
+
+        handle = command.advertising_handle
+        props = command.advertising_event_properties
+        if handle > MAX_ADVERTISING_HANDLE:
+            return fail(E.INVALID_COMMAND_PARAMETERS_ERROR)
+        existing = self.advertising_sets.get(handle)
+        if existing is not None and existing.enabled:
+            return fail(E.COMMAND_DISALLOWED_ERROR)
+        if props & ExtProps.USE_LEGACY_ADVERTISING_PDUS:
+            invalid = props not in LEGACY_EVENT_PROPERTIES
+            if existing is not None and len(existing.data) > 31:
+                invalid = True
+        else:
+            both = ExtProps.CONNECTABLE_ADVERTISING | ExtProps.SCANNABLE_ADVERTISING
+            invalid = (props & both) == both or bool(
+                props & ExtProps.HIGH_DUTY_CYCLE_DIRECTED_CONNECTABLE_ADVERTISING
+            )
+            invalid = invalid or command.secondary_advertising_phy not in (1, 2, 3)
+        high_duty = bool(props & ExtProps.HIGH_DUTY_CYCLE_DIRECTED_CONNECTABLE_ADVERTISING)
+        lo, hi = command.primary_advertising_interval_min, command.primary_advertising_interval_max
+        invalid = (
+            invalid
+            or (not high_duty and not 0x20 <= lo <= hi)
+            or not 0 < command.primary_advertising_channel_map <= 0x07
+            or command.own_address_type > 3
+            or command.advertising_filter_policy > 3
+            or command.primary_advertising_phy not in (1, 3)
+            or command.advertising_sid > 0x0F
+        )
+        if invalid:
+            return fail(E.INVALID_COMMAND_PARAMETERS_ERROR)
+        if existing is None:
+            if len(self.advertising_sets) >= self.max_sets:
+                return fail(E.MEMORY_CAPACITY_EXCEEDED_ERROR)
+            existing = self.advertising_sets[handle] = SpecAdvertisingSet(controller=self, handle=handle)
+        existing.parameters = command
+        power = command.advertising_tx_power
+        selected = 0 if power == 0x7F else (power - 256 if power > 127 else power)
+        return hci.HCI_LE_Set_Extended_Advertising_Parameters_ReturnParameters(
+            status=E.SUCCESS, selected_tx_power=selected & 0xFF
+        )
+
+    def _is_legacy_set(self, handle: int) -> bool:
+        s = self.advertising_sets.get(handle)
+        return bool(s and s.parameters and s.parameters.advertising_event_properties & ExtProps.USE_LEGACY_ADVERTISING_PDUS)
+
+    def on_hci_le_set_extended_advertising_data_command(self, command):
+        Op = hci.HCI_LE_Set_Extended_Advertising_Data_Command.Operation
+        if command.advertising_handle not in self.advertising_sets:
+            return hci.HCI_StatusReturnParameters(E.UNKNOWN_ADVERTISING_IDENTIFIER_ERROR)
+        if command.operation > Op.UNCHANGED_DATA or len(command.advertising_data) > 251:
+            return hci.HCI_StatusReturnParameters(E.INVALID_COMMAND_PARAMETERS_ERROR)
+        # §7.8.54: legacy-PDU sets take ≤ 31 bytes in one Complete operation.
+        if self._is_legacy_set(command.advertising_handle) and (
+            command.operation != Op.COMPLETE_DATA or len(command.advertising_data) > 31
+        ):
+            return hci.HCI_StatusReturnParameters(E.INVALID_COMMAND_PARAMETERS_ERROR)
+        if command.operation == Op.UNCHANGED_DATA:
+            return hci.HCI_StatusReturnParameters(E.SUCCESS)
+        return super().on_hci_le_set_extended_advertising_data_command(command)
+
+    def on_hci_le_set_extended_scan_response_data_command(self, command):
+        if self._is_legacy_set(command.advertising_handle) and len(command.scan_response_data) > 31:
+            return hci.HCI_StatusReturnParameters(E.INVALID_COMMAND_PARAMETERS_ERROR)
+        return super().on_hci_le_set_extended_scan_response_data_command(command)
+
+    def on_hci_le_set_extended_advertising_enable_command(self, command):
+        # Patch: Bumble ignores unknown handles, enables sets with no address (its timer then dies
+        # on an assert), and ignores Duration / Max_Extended_Advertising_Events.
+        handles = list(command.advertising_handles)
+        if command.enable > 1 or (command.enable and not handles) or len(handles) > self.max_sets:
+            return hci.HCI_StatusReturnParameters(E.INVALID_COMMAND_PARAMETERS_ERROR)
+        if any(h not in self.advertising_sets for h in handles):
+            return hci.HCI_StatusReturnParameters(E.UNKNOWN_ADVERTISING_IDENTIFIER_ERROR)
+        if command.enable:
+            for h in handles:
+                s = self.advertising_sets[h]
+                if s.parameters is None or (s.parameters.own_address_type in (1, 3) and s.random_address is None):
+                    return hci.HCI_StatusReturnParameters(E.INVALID_COMMAND_PARAMETERS_ERROR)
+            for h, duration in zip(handles, command.durations):
+                s = self.advertising_sets[h]
+                s.stop()
+                s.start()
+                if duration:
+                    # Duration is in 10 ms units (§7.8.56); at its end the set stops and the host
+                    # hears LE Advertising Set Terminated with Advertising Timeout (0x3C).
+                    asyncio.get_running_loop().call_later(duration / 100.0, self._advertising_timeout, s)
+            return hci.HCI_StatusReturnParameters(E.SUCCESS)
+        return super().on_hci_le_set_extended_advertising_enable_command(command)
+
+    def _advertising_timeout(self, advertising_set: AdvertisingSet) -> None:
+        if not advertising_set.enabled or self.advertising_sets.get(advertising_set.handle) is not advertising_set:
+            return
+        advertising_set.stop()
+        self.send_hci_packet(
+            hci.HCI_LE_Advertising_Set_Terminated_Event(
+                status=E.ADVERTISING_TIMEOUT_ERROR,
+                advertising_handle=advertising_set.handle,
+                connection_handle=0,
+                num_completed_extended_advertising_events=0,
+            )
+        )
+        self._check_sets_changed()
+
+    def on_hci_le_remove_advertising_set_command(self, command):
+        s = self.advertising_sets.get(command.advertising_handle)
+        if s is None:
+            return hci.HCI_StatusReturnParameters(E.UNKNOWN_ADVERTISING_IDENTIFIER_ERROR)
+        if s.enabled:  # §7.8.59: an enabled set cannot be removed
+            return hci.HCI_StatusReturnParameters(E.COMMAND_DISALLOWED_ERROR)
+        return super().on_hci_le_remove_advertising_set_command(command)
+
+    def on_hci_le_clear_advertising_sets_command(self, command):
+        if any(s.enabled for s in self.advertising_sets.values()):  # §7.8.60
+            return hci.HCI_StatusReturnParameters(E.COMMAND_DISALLOWED_ERROR)
+        return super().on_hci_le_clear_advertising_sets_command(command)
+
+    def on_hci_le_read_number_of_supported_advertising_sets_command(self, _command):
+        return hci.HCI_LE_Read_Number_Of_Supported_Advertising_Sets_ReturnParameters(
+            status=E.SUCCESS, num_supported_advertising_sets=self.max_sets
+        )
+
+    # ------------------------------------------------------------------------------------------
+    # Scanning: which command family enabled it decides the report format.
+    # ------------------------------------------------------------------------------------------
+    def on_hci_le_set_scan_enable_command(self, command):
+        result = super().on_hci_le_set_scan_enable_command(command)
+        self.scan_mode = "legacy" if self.le_scan_enable else None
+        self.reported.clear()
+        return result
+
+    def on_hci_le_set_extended_scan_enable_command(self, command):
+        result = super().on_hci_le_set_extended_scan_enable_command(command)
+        self.scan_mode = "extended" if self.le_scan_enable else None
+        self.reported.clear()
+        return result
+
+    def on_ll_advertising_pdu(self, packet: ll.AdvertisingPdu) -> None:
+        if isinstance(packet, ll.ConnectInd):
+            super().on_ll_advertising_pdu(packet)
+        elif self.le_scan_enable:
+            self._report(packet)
+
+    def _report(self, pdu) -> None:
+        # Patch: Bumble reports everything as connectable ADV_IND and follows it with an invented
+        # SCAN_RSP carrying the same data. Here the report says what was sent. Scanning is passive
+        # in this harness, so there are no scan responses.
+        legacy_type = legacy_pdu_type(pdu)
+        data = bytes(getattr(pdu, "data", b""))
+        address: hci.Address = pdu.advertiser_address
+        if self.filter_duplicates:
+            key = (bytes(address), address.address_type, data)
+            if key in self.reported:
+                return
+            self.reported.add(key)
+        if self.scan_mode == "legacy":
+            if legacy_type is None:
+                return  # legacy scanning cannot see extended advertising PDUs
+            report = hci.HCI_LE_Advertising_Report_Event.Report(
+                event_type=LEGACY_REPORT_EVENT[legacy_type],
+                address_type=address.address_type,
+                address=address,
+                data=data,
+                rssi=-50,
+            )
+            self.send_hci_packet(hci.HCI_LE_Advertising_Report_Event([report]))
+            return
+
+        if legacy_type is not None:
+            event_type = LEGACY_REPORT_PROPERTIES[legacy_type]
+            sid, secondary_phy, tx_power = 0xFF, 0, 0x7F  # no ADI, no secondary channel
+            primary_phy = 1
+        else:
+            props = getattr(pdu, "properties", 0)
+            event_type = props & 0x07  # connectable, scannable, directed
+            sid = pdu.sid
+            primary_phy = getattr(pdu, "primary_phy", 1)
+            secondary_phy = getattr(pdu, "secondary_phy", 1)
+            tx_power = 0x7F if pdu.tx_power is None else pdu.tx_power & 0xFF
+        direct = getattr(pdu, "target_address", None)
+        chunks = [data[i : i + MAX_EXTENDED_REPORT_DATA] for i in range(0, len(data), MAX_EXTENDED_REPORT_DATA)] or [b""]
+        for index, chunk in enumerate(chunks):
+            more = index < len(chunks) - 1
+            report = hci.HCI_LE_Extended_Advertising_Report_Event.Report(
+                event_type=event_type | ((hci.HCI_LE_Extended_Advertising_Report_Event.DATA_INCOMPLETE_MORE_TO_COME << 5) if more else 0),
+                address_type=address.address_type,
+                address=address,
+                primary_phy=primary_phy,
+                secondary_phy=secondary_phy,
+                advertising_sid=sid,
+                tx_power=tx_power,
+                rssi=-50,
+                periodic_advertising_interval=0,
+                direct_address_type=direct.address_type if direct else 0,
+                direct_address=direct or hci.Address.ANY,
+                data=chunk,
+            )
+            self.send_hci_packet(hci.HCI_LE_Extended_Advertising_Report_Event([report]))
