@@ -35,6 +35,8 @@ let package = Package(
         .systemLibrary(name: "CBlueZ", pkgConfig: nil, providers: [.apt(["libbluetooth-dev"])]),
         // Transports (kernel socket, user channel, H4 over TCP/UART) and the controller session.
         .target(name: "HCITransport", dependencies: ["BeaconCodec", "CBlueZ"]),
+        // The built-in virtual LE controller: strict spec rules and an air log.
+        .target(name: "VirtualController", dependencies: ["HCI", "HCITransport", "BeaconCodec"]),
         // The command-line tool.
         .executableTarget(
             name: "beacon",
@@ -52,6 +54,10 @@ let package = Package(
         .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
         .testTarget(name: "HCITransportTests", dependencies: ["HCITransport"]),
+        .testTarget(
+            name: "VirtualControllerTests",
+            dependencies: ["VirtualController", "HCI", "HCITransport", "BeaconCodec"]
+        ),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles"]),
     ]
 )
