@@ -302,6 +302,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--max-sets must be 1–240")
 
     logging.basicConfig(stream=sys.stderr, level=logging.DEBUG if args.verbose else logging.WARNING)
+    if not args.verbose:
+        # bumble.hci logs every unparseable packet; the controller answers those itself and the
+        # `cmd` line names them UNPARSEABLE_COMMAND.
+        logging.getLogger("bumble.hci").setLevel(logging.CRITICAL)
     installed = importlib.metadata.version("bumble")
     if installed != BUMBLE_VERSION:
         print(f"warning: bumble {installed} installed; the patches were checked against {BUMBLE_VERSION}", file=sys.stderr)

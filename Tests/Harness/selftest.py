@@ -282,6 +282,22 @@ async def test_max_sets(r: Results) -> None:
         r.check("set 5 created", await status_of(host, ext_params(5, 0x10, own=0)) == 0)
         r.check("third set → 0x07", await status_of(host, ext_params(7, 0x10, own=0)) == E.MEMORY_CAPACITY_EXCEEDED_ERROR)
         r.check("re-parameterising an existing set still works", await status_of(host, ext_params(5, 0x00, own=0)) == 0)
+        # A Duration of 20 × 10 ms ends set 0 by itself, with LE Advertising Set Terminated.
+        terminated = asyncio.get_running_loop().create_future()
+        host.on("advertising_set_termination", lambda *a: terminated.done() or terminated.set_result(a))
+        mark = h.mark()
+        enable = hci.HCI_LE_Set_Extended_Advertising_Enable_Command(
+            enable=1, advertising_handles=[0], durations=[20], max_extended_advertising_events=[0])
+        r.check("enable with a duration", await status_of(host, enable) == 0)
+        await h.wait(lambda l: l["event"] == "sets" and l["active"] == [0], 2, mark)
+        started = time.monotonic()
+        sets = await h.wait(lambda l: l["event"] == "sets" and l["active"] == [] and l["existing"] == [0, 5], 2, mark)
+        r.check("duration ends the set after ~200 ms", 0.1 < time.monotonic() - started + 0.05 < 0.5, sets)
+        try:
+            args = await asyncio.wait_for(terminated, 1)
+            r.check("LE Advertising Set Terminated, Advertising Timeout", args[0] == E.ADVERTISING_TIMEOUT_ERROR and args[1] == 0, args)
+        except asyncio.TimeoutError:
+            r.check("LE Advertising Set Terminated, Advertising Timeout", False, "no event")
         # Stdin EOF ends the harness.
         assert h.proc.stdin
         h.proc.stdin.close()
@@ -313,6 +329,20 @@ async def test_no_extended(r: Results) -> None:
         except TimeoutError:
             r.check("legacy scanner sees ADV_NONCONN_IND", False, "nothing received")
         await transport.close()
+
+        # Raw H4: an opcode Bumble has no class for gets Command Complete, Unknown HCI Command.
+        reader, writer = await asyncio.open_connection("127.0.0.1", h.port)
+        writer.write(bytes.fromhex("0101FC00"))
+        reply = await asyncio.wait_for(reader.readexactly(7), 2)
+        r.check("unknown vendor opcode → Command Complete 0x01", reply == bytes.fromhex("040E040101FC01"), reply.hex())
+        writer.write(bytes.fromhex("010A2000"))  # LE Set Advertising Enable without its parameter
+        reply = await asyncio.wait_for(reader.readexactly(7), 2)
+        r.check("malformed standard command → Command Complete 0x12", reply == bytes.fromhex("040E04010A2012"), reply.hex())
+        mark = h.mark()
+        writer.write(b"\x09")  # not an H4 packet type
+        line = await h.wait(lambda l: l["event"] == "error", 2, mark)
+        r.check("bad H4 packet type reported as an error line", "framing" in line["message"], line)
+        writer.close()
 
 
 async def main() -> int:

@@ -317,13 +317,37 @@ class SpecController(Controller):
             )
         )
 
+    def on_packet(self, packet: bytes) -> None:
+        try:
+            parsed = hci.HCI_Packet.from_bytes(packet)
+        except Exception:
+            if packet[:1] != bytes([hci.HCI_COMMAND_PACKET]) or len(packet) < 4:
+                raise
+            # Patch: a command Bumble cannot parse raised out of the transport and got no reply.
+            # Vendor opcodes (OGF 0x3F) may parse as a *host driver's* vendor command class
+            # (importing bumble.device registers Intel/Realtek ones) and fail; they are unknown
+            # to this controller. A standard command with malformed parameters is invalid.
+            opcode = int.from_bytes(packet[1:3], "little")
+            vendor = opcode >> 10 == 0x3F
+            status = E.UNKNOWN_HCI_COMMAND_ERROR if vendor else E.INVALID_COMMAND_PARAMETERS_ERROR
+            self.send_hci_packet(
+                hci.HCI_Command_Complete_Event(
+                    num_hci_command_packets=1, command_opcode=opcode, return_parameters=hci.HCI_StatusReturnParameters(status)
+                )
+            )
+            if self.command_observer:
+                self.command_observer(CommandRecord(opcode, "UNPARSEABLE_COMMAND", packet[4:], status))
+            return
+        self.on_hci_packet(parsed)
+
     def on_hci_command_packet(self, command: hci.HCI_Command) -> None:
         status: int | None
         handler = getattr(self, f"on_{command.name.lower()}", None)
         unknown = (
             (not self.extended and command.op_code in EXTENDED_OPCODES)
             or handler is None
-            or type(command) is hci.HCI_Command  # an opcode Bumble cannot even parse
+            or type(command) is hci.HCI_Command  # an opcode Bumble has no class for
+            or command.op_code >> 10 == 0x3F  # vendor-specific: this controller has none
         )
         if unknown:
             # Patch: Bumble answers nothing at all for an opcode it has no class for (the host
@@ -483,7 +507,7 @@ class SpecController(Controller):
         power = command.advertising_tx_power
         selected = 0 if power == 0x7F else (power - 256 if power > 127 else power)
         return hci.HCI_LE_Set_Extended_Advertising_Parameters_ReturnParameters(
-            status=E.SUCCESS, selected_tx_power=selected & 0xFF
+            status=E.SUCCESS, selected_tx_power=selected
         )
 
     def _is_legacy_set(self, handle: int) -> bool:

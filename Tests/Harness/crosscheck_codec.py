@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Cross-checks `beacon encode` / `beacon decode --json` against independent Python parsers.
+
+    crosscheck_codec.py BEACON_BINARY [--count 300] [--seed N]
+    crosscheck_codec.py --parsers-only          # no binary: check the Python side alone
+
+Encode: random beacons (UUID, major, minor, power, flags) go through
+`BEACON_BINARY encode --uuid U --major M --minor m --power P --flags F --format hex`; the hex is
+parsed with Bumble's `AdvertisingData.from_bytes` and with a direct `struct.unpack('>16sHHb', …)` of
+the manufacturer data, and compared with the fields asked for and with the bytes the iBeacon format
+prescribes. Decode: payloads built here (valid ones, and malformed ones whose fault is known) go
+through `BEACON_BINARY decode --json HEX…` and the answers must match this file's reference decoder.
+
+Prints one line per failure and a closing `N passed, N failed`; exits 1 on any failure.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import struct
+import subprocess
+import sys
+import uuid as uuidlib
+from dataclasses import dataclass
+
+from bumble.core import AdvertisingData
+
+APPLE = 0x004C
+FLAG_CHOICES = {"0x06": 0x06, "0x1A": 0x1A, "none": None}
+LEGACY_MAXIMUM = 31
+
+
+@dataclass(frozen=True)
+class Beacon:
+    uuid: bytes  # 16 bytes, on-air (big-endian) order
+    major: int
+    minor: int
+    power: int  # signed dBm
+
+    @property
+    def uuid_text(self) -> str:
+        return str(uuidlib.UUID(bytes=self.uuid)).upper()
+
+    def as_json(self) -> dict:
+        return {"uuid": self.uuid_text, "major": self.major, "minor": self.minor, "power": self.power}
+
+
+def manufacturer_structure(b: Beacon) -> bytes:
+    """`1A FF 4C 00 02 15` + UUID + major + minor + power: Apple's iBeacon layout, built from the
+    format's definition (big-endian fields after a little-endian company identifier)."""
+    body = struct.pack("<H", APPLE) + bytes([0x02, 0x15]) + struct.pack(">16sHHb", b.uuid, b.major, b.minor, b.power)
+    return bytes([len(body) + 1, 0xFF]) + body
+
+
+def payload(b: Beacon, flags: int | None) -> bytes:
+    head = b"" if flags is None else bytes([0x02, 0x01, flags])
+    return head + manufacturer_structure(b)
+
+
+# --------------------------------------------------------------------------------------------------
+# Reference parsers
+# --------------------------------------------------------------------------------------------------
+def parse_with_bumble(data: bytes) -> tuple[int | None, Beacon]:
+    """Flags and beacon via Bumble's AD parser, then `struct.unpack` of the manufacturer data.
+    Bumble's parser is lenient (a structure cut short is kept short), so lengths are checked here."""
+    ad = AdvertisingData.from_bytes(data)
+    structures = [(int(t), bytes(v)) for t, v in ad.ad_structures]
+    flags = [v for t, v in structures if t == 0x01]
+    makers = [v for t, v in structures if t == 0xFF]
+    if len(makers) != 1 or len(flags) > 1:
+        raise ValueError(f"expected one manufacturer structure and at most one flags, got {structures}")
+    m = makers[0]
+    if len(m) != 25 or struct.unpack_from("<H", m)[0] != APPLE or m[2:4] != b"\x02\x15":
+        raise ValueError(f"not an iBeacon manufacturer structure: {m.hex()}")
+    uuid, major, minor, power = struct.unpack(">16sHHb", m[4:])
+    if flags and len(flags[0]) != 1:
+        raise ValueError(f"flags structure of {len(flags[0])} bytes")
+    return (flags[0][0] if flags else None), Beacon(uuid, major, minor, power)
+
+
+def reference_decode(data: bytes) -> dict:
+    """What `beacon decode --json` must print for `data` in strict legacy mode, from the documented
+    error kinds (Sources/BeaconCodec/BeaconDecodingError.swift): the beacon's fields, or
+    `{"error": kind, "offset": n}`. Written from the AD format, not from the Swift code."""
+
+    def error(kind: str, offset: int) -> dict:
+        return {"error": kind, "offset": offset}
+
+    if len(data) > LEGACY_MAXIMUM:
+        return error("too-long", LEGACY_MAXIMUM)
+    i, seen_flags, found = 0, False, None
+    while i < len(data):
+        length = data[i]
+        if length == 0:  # end of significant data; only padding may follow
+            if any(data[i + 1 :]):
+                return error("zero-length-followed-by-data", i)
+            break
+        if i + 1 >= len(data):
+            return error("truncated-structure", i)
+        if i + 1 + length > len(data):
+            return error("length-overrun", i)
+        ad_type, body = data[i + 1], data[i + 2 : i + 1 + length]
+        if ad_type == 0x01:
+            if seen_flags:
+                return error("duplicate-flags", i)
+            seen_flags = True
+        elif ad_type == 0xFF:
+            if len(body) < 2:
+                return error("manufacturer-data-too-short", i)
+            if body[:2] == b"\x4C\x00":
+                if len(body) < 4 or body[2:4] != b"\x02\x15":
+                    return error("not-ibeacon-type", i)
+                if length != 0x1A:
+                    return error("wrong-manufacturer-length", i)
+                if found is not None:
+                    return error("duplicate-ibeacon", i)
+                uuid, major, minor, power = struct.unpack(">16sHHb", body[4:])
+                found = Beacon(uuid, major, minor, power).as_json()
+        i += 1 + length
+    return found if found is not None else error("no-ibeacon", len(data))
+
+
+# --------------------------------------------------------------------------------------------------
+def random_beacon(rng: random.Random) -> Beacon:
+    # Edge values often, so 0, 65535, -128 and 127 are always covered.
+    def u16() -> int:
+        return rng.choice([0, 1, 0xFF, 0x100, 0xFFFF, rng.randrange(0x10000), rng.randrange(0x10000)])
+
+    power = rng.choice([-128, -59, 0, 127, rng.randrange(-128, 128), rng.randrange(-128, 128)])
+    uuid = rng.choice([bytes(16), b"\xff" * 16, rng.randbytes(16), rng.randbytes(16)])
+    return Beacon(uuid, u16(), u16(), power)
+
+
+def decode_cases(rng: random.Random, count: int) -> list[bytes]:
+    """Valid payloads in several shapes, then malformed ones of every documented kind."""
+    cases: list[bytes] = []
+    for _ in range(count):
+        b = random_beacon(rng)
+        flags = rng.choice([0x06, 0x1A, None])
+        p = payload(b, flags)
+        shape = rng.randrange(5)
+        if shape == 1:
+            p = p + bytes(LEGACY_MAXIMUM - len(p))  # zero padding, as HCI carries it
+        elif shape == 2 and flags is None:
+            p = bytes([0x02, 0x0A, rng.randrange(256)]) + p  # a TX Power Level structure first
+        elif shape == 3 and flags is None:
+            p = p + bytes([0x03, 0xFF, 0x59, 0x00])  # another company's manufacturer data
+        cases.append(p)
+    good = payload(random_beacon(rng), 0x06)
+    bare = manufacturer_structure(random_beacon(rng))
+    cases += [
+        good[:-1],  # length-overrun at 3
+        good[:3] + b"\x1A",  # truncated-structure at 3
+        good[:3],  # flags only: no-ibeacon at 3
+        b"",  # no-ibeacon at 0
+        good + bytes(2),  # too-long at 31
+        bare + b"\x00\x00\x01",  # zero-length-followed-by-data at 27
+        bytes.fromhex("020106020106"),  # duplicate-flags at 3
+        bytes.fromhex("02FF4C") + bare,  # manufacturer-data-too-short at 0
+        bare[:4] + b"\x03" + bare[5:],  # not-ibeacon-type at 0 (type byte 03)
+        bare[:5] + b"\x16" + bare[6:],  # not-ibeacon-type at 0 (length byte 16)
+        bytes([0x1B]) + bare[1:] + b"\x00",  # wrong-manufacturer-length at 0 (iBeacon + one byte)
+        bytes.fromhex("1AFF590002") + bare[5:],  # another company's data only: no-ibeacon
+    ]
+    return cases
+
+
+def run(cmd: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, ok: bool, what: str) -> None:
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print(f"FAIL {what}")
+
+
+def check_parsers(t: Tally, rng: random.Random, count: int) -> None:
+    """The Python side alone: both parsers agree with the payload builder."""
+    for _ in range(count):
+        b = random_beacon(rng)
+        name = rng.choice(list(FLAG_CHOICES))
+        p = payload(b, FLAG_CHOICES[name])
+        flags, parsed = parse_with_bumble(p)
+        t.check(parsed == b and flags == FLAG_CHOICES[name], f"parsers: {p.hex()}: {parsed} {flags}")
+        t.check(reference_decode(p) == b.as_json(), f"reference decoder: {p.hex()}")
+    # The reference decoder's error cases, checked against hand-worked expectations.
+    good = payload(Beacon(bytes(16), 1, 2, -59), 0x06)
+    for data, expected in [
+        (good[:-1], ("length-overrun", 3)),
+        (good[:3] + b"\x1A", ("truncated-structure", 3)),
+        (good + bytes(2), ("too-long", 31)),
+        (bytes.fromhex("020106020106"), ("duplicate-flags", 3)),
+        (good[:3], ("no-ibeacon", 3)),
+    ]:
+        got = reference_decode(data)
+        t.check((got.get("error"), got.get("offset")) == expected, f"reference decoder on {data.hex()}: {got}")
+
+
+def check_encode(t: Tally, binary: str, rng: random.Random, count: int) -> None:
+    for _ in range(count):
+        b = random_beacon(rng)
+        name = rng.choice(list(FLAG_CHOICES))
+        uuid_arg = rng.choice([b.uuid_text, b.uuid_text.lower(), b.uuid.hex().upper()])
+        cmd = [binary, "encode", "--uuid", uuid_arg, "--major", str(b.major), "--minor", str(b.minor),
+               "--power", str(b.power), "--flags", name, "--format", "hex"]
+        r = run(cmd)
+        what = " ".join(cmd[1:])
+        lines = r.stdout.splitlines()
+        if r.returncode != 0 or len(lines) != 1:
+            t.check(False, f"{what}: exit {r.returncode}, stdout {r.stdout!r}, stderr {r.stderr.strip()!r}")
+            continue
+        text = lines[0].strip()
+        t.check(text == text.upper() and all(c in "0123456789ABCDEF" for c in text), f"{what}: not upper-case hex: {text}")
+        try:
+            data = bytes.fromhex(text)
+            flags, parsed = parse_with_bumble(data)
+        except ValueError as error:
+            t.check(False, f"{what}: {text}: {error}")
+            continue
+        t.check(parsed == b, f"{what}: fields {parsed} != {b}")
+        t.check(flags == FLAG_CHOICES[name], f"{what}: flags {flags} != {name}")
+        t.check(data == payload(b, FLAG_CHOICES[name]), f"{what}: bytes {text} != {payload(b, FLAG_CHOICES[name]).hex().upper()}")
+
+
+def check_decode(t: Tally, binary: str, rng: random.Random, count: int) -> None:
+    cases = decode_cases(rng, count)
+    hexes = [c.hex().upper() for c in cases]
+    # A few spellings the CLI documents: lower case, separators, a 0x prefix.
+    extra = {"0x" + hexes[0]: cases[0], " ".join(hexes[1][i : i + 2] for i in range(0, len(hexes[1]), 2)).lower(): cases[1]}
+    inputs = hexes + list(extra)
+    expected_for = cases + list(extra.values())
+    r = run([binary, "decode", "--json", *inputs])
+    lines = r.stdout.splitlines()
+    t.check(len(lines) == len(inputs), f"decode: {len(inputs)} inputs gave {len(lines)} lines; stderr {r.stderr.strip()[:200]!r}")
+    any_error = False
+    for text, data, line in zip(inputs, expected_for, lines):
+        expected = reference_decode(data)
+        any_error = any_error or "error" in expected
+        try:
+            got = json.loads(line)
+        except json.JSONDecodeError:
+            t.check(False, f"decode {text}: not JSON: {line!r}")
+            continue
+        if "error" in expected:
+            ok = got.get("error") == expected["error"] and got.get("offset") == expected["offset"]
+        else:
+            ok = {k: got.get(k) for k in expected} == expected and "error" not in got
+        t.check(ok, f"decode {text}: got {got}, expected {expected}")
+    # Documented: exit 65 when any input failed to decode.
+    t.check(r.returncode == (65 if any_error else 0), f"decode exit status {r.returncode}")
+    r = run([binary, "decode", "--json", "0G"])
+    got = json.loads(r.stdout.splitlines()[0]) if r.stdout.strip() else {}
+    t.check(got.get("error") == "invalid-hex" and got.get("offset") == 1, f"decode 0G: {got}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("binary", nargs="?", help="the beacon executable")
+    parser.add_argument("--count", type=int, default=300, help="random beacons to encode and to decode (default 300)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: random, printed)")
+    parser.add_argument("--parsers-only", action="store_true", help="only check the Python parsers (no binary)")
+    args = parser.parse_args()
+    if not args.binary and not args.parsers_only:
+        parser.error("give BEACON_BINARY, or --parsers-only")
+    seed = args.seed if args.seed is not None else random.randrange(1 << 32)
+    print(f"seed {seed}")
+    rng = random.Random(seed)
+    t = Tally()
+    check_parsers(t, rng, args.count)
+    if args.binary:
+        check_encode(t, args.binary, rng, args.count)
+        check_decode(t, args.binary, rng, args.count)
+    print(f"{t.passed} passed, {t.failed} failed")
+    return 1 if t.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
