@@ -33,7 +33,8 @@ struct DuplicateCheck {
         }
 
         let identity = Identity(uuid: profile.beacon.uuid, major: profile.beacon.major, minor: profile.beacon.minor)
-        if let earlier = clash(identities[identity]) {
+        let sameIdentity = clash(identities[identity])
+        if let earlier = sameIdentity {
             sink.report(profile.location, field: "identity",
                         value: "\(identity.uuid) major \(identity.major) minor \(identity.minor)",
                         "the same uuid, major and minor as `\(earlier.profile.name)` (\(earlier.profile.location)); receivers could not tell them apart")
@@ -41,7 +42,10 @@ struct DuplicateCheck {
             identities[identity] = declaration
         }
 
-        if let earlier = clash(addresses[profile.address]) {
+        // Two derived addresses of one identity are equal by construction: that clash is the
+        // identity clash already reported, not a second problem.
+        let bothDerived = profile.addressIsDerived && sameIdentity?.profile.addressIsDerived == true
+        if let earlier = clash(addresses[profile.address]), !bothDerived {
             let derived = profile.addressIsDerived ? " (derived)" : ""
             sink.report(declaration.addressLocation, field: "address", value: "\(profile.address)\(derived)",
                         "the same address as `\(earlier.profile.name)` (\(earlier.addressLocation)); each beacon needs its own")

@@ -20,7 +20,8 @@ enum ProfileKeys {
 enum KeySuggestion {
     /// The known key closest to `key`, if it is close enough to be a plausible typo. Case,
     /// underscores and hyphens are ignored first, so `measuredPower` and `Measured-Power` both find
-    /// `measured_power`; then up to one edit per three characters (at least one) is tolerated.
+    /// `measured_power`; then up to one edit per three characters is tolerated (so none for keys
+    /// of one or two characters, where any other short key would be "close").
     static func closest(to key: String, among known: [String]) -> String? {
         let wanted = normalized(key)
         var best: (key: String, distance: Int)? = nil
@@ -28,7 +29,7 @@ enum KeySuggestion {
             let distance = editDistance(wanted, normalized(candidate))
             if distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }
-        guard let best, best.distance <= max(1, wanted.count / 3) else { return nil }
+        guard let best, best.distance <= wanted.count / 3 else { return nil }
         return best.key
     }
 

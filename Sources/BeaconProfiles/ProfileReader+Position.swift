@@ -24,7 +24,7 @@ extension ProfileReader {
         guard let positionMapping = mapping(field, path: "position", expected: "a mapping like `{x: 1.5, y: 0, z: 2.4}` (metres)")
         else { return nil }
         let keys = fields(of: positionMapping, at: field.value, allowed: ProfileKeys.position, path: "position")
-        let coordinate = "the coordinates x and y (metres) are required, z is optional"
+        let coordinate = "a position needs x and y (metres); z is optional"
         // Every coordinate is read (and reported) before giving up, so all problems show at once.
         var isValid = true
         func read(_ key: String, in keys: [String: Field], path: String) -> Double? {

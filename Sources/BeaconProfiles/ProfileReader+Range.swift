@@ -30,7 +30,9 @@ extension ProfileReader {
             return from...to
         case (nil, .some(let countField)):
             guard let from else { return nil }
-            guard let count = integer(countField, path: "\(path).count", range: 1...(full.upperBound - from + 1)) else {
+            let most = full.upperBound - from + 1
+            guard let count = integer(countField, path: "\(path).count", range: 1...most,
+                                      unit: most < full.count ? "the range must end by 65535" : nil) else {
                 return nil
             }
             return from...(from + count - 1)

@@ -34,7 +34,9 @@ extension IssueSink {
     /// The line an error is on, trimmed and cut short, so the report shows what was written.
     static func lineText(_ line: Int, in text: String) -> String {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-        guard line >= 1, line <= lines.count else { return "(end of file)" }
+        guard line >= 1, line <= lines.count, !(line == lines.count && lines[line - 1].isEmpty) else {
+            return "(end of file)"
+        }
         let trimmed = lines[line - 1].trimmingPrefix(while: \.isWhitespace)
         let shown = trimmed.count > 60 ? String(trimmed.prefix(57)) + "..." : String(trimmed)
         return shown.isEmpty ? "(blank line)" : shown

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Testing
+@testable import BeaconProfiles
+
+@Suite struct LoaderTests {
+    static let uuid = "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"
+
+    /// A fresh directory for files this test writes.
+    static func scratchDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-profiles-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func unreadableFilesAreIssues() throws {
+        let directory = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = directory.appendingPathComponent("nope.yaml").path
+        let error = try #require(throws: ProfileErrors.self) { try ProfileLoader.load(contentsOf: missing) }
+        #expect(error.description == "\(missing):1:1: file: \(missing): cannot read: no such file")
+
+        let binary = directory.appendingPathComponent("binary.yaml")
+        try Data([0xFF, 0xFE, 0x00, 0xC3]).write(to: binary)
+        let both = try #require(throws: ProfileErrors.self) { try ProfileLoader.load(paths: [missing, directory.path, binary.path]) }
+        #expect(both.issues.map(\.field) == ["file", "file", "file"])
+        #expect(both.issues[1].message.contains("directory"))
+        #expect(both.issues[2].message.contains("UTF-8"))
+    }
+
+    @Test func loadingSeveralFilesReportsEveryFileAndCrossFileClashes() throws {
+        let directory = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func write(_ name: String, _ text: String) throws -> String {
+            let url = directory.appendingPathComponent(name)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            return url.path
+        }
+        let a = try write("a.yaml", "name: door\nuuid: \(Self.uuid)\nmajor: 1\nminor: 1\naddress: C0:00:00:00:00:01\n")
+        // Same identity as a.yaml (other address), and a.yaml's address (other identity).
+        let b = try write("b.yaml", """
+            defaults: {uuid: \(Self.uuid), major: 1}
+            beacons:
+              - {name: door, minor: 1, address: "C0:00:00:00:00:02"}
+              - {minor: 2, address: "C0:00:00:00:00:01"}
+            """)
+        let c = try write("c.yaml", "uuid: \(Self.uuid)\nmajor: 99999\nminor: 1\n")
+        let error = try #require(throws: ProfileErrors.self) { try ProfileLoader.load(paths: [a, b, c]) }
+        let summary = error.issues.map { "\(($0.location.file as NSString).lastPathComponent):\($0.location.line):\($0.location.column) \($0.field)" }
+        // The same name in two files is fine; names are unique per fleet.
+        #expect(summary.sorted() == ["b.yaml:3:5 identity", "b.yaml:4:25 address", "c.yaml:2:8 major"].sorted())
+        #expect(error.issues.first { $0.field == "identity" }?.message.contains("a.yaml:1:1") == true)
+
+        // Without the bad file and with distinct beacons, all fleets come back in order.
+        let d = try write("d.yaml", "uuid: \(Self.uuid)\nmajor: 2\nminor: 1\n")
+        let fleets = try ProfileLoader.load(paths: [a, d])
+        #expect(fleets.map { ($0.file as NSString).lastPathComponent } == ["a.yaml", "d.yaml"])
+        #expect(fleets.map(\.beacons.count) == [1, 1])
+    }
+
+    @Test func syntaxErrorsHaveAPosition() throws {
+        let yaml = "uuid: \(Self.uuid)\nmajor: 1\n  minor: 1\n"
+        let error = try #require(throws: ProfileErrors.self) { try ProfileLoader.parse(yaml, file: "s.yaml") }
+        let issue = try #require(error.issues.first)
+        #expect(error.issues.count == 1)
+        #expect(issue.field == "yaml")
+        #expect(issue.location.line == 3)
+        #expect(issue.message.hasPrefix("YAML syntax error: "))
+    }
+
+    @Test func twoDocumentsAreAnError() throws {
+        let yaml = "uuid: \(Self.uuid)\nmajor: 1\nminor: 1\n---\nuuid: \(Self.uuid)\nmajor: 1\nminor: 2\n"
+        let error = try #require(throws: ProfileErrors.self) { try ProfileLoader.parse(yaml, file: "two.yaml") }
+        #expect(error.issues.map(\.field) == ["yaml"])
+        #expect(error.issues.first?.location.line == 4)
+    }
+
+    @Test func fileStemNamesDefaultBeacons() {
+        #expect(ProfileLoader.fileStem("profiles/room-2m.yaml") == "room-2m")
+        #expect(ProfileLoader.fileStem("a/b.c/hall.profile.json") == "hall")
+        #expect(ProfileLoader.fileStem("") == "beacon")
+    }
+}
