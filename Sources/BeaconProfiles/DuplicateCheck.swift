@@ -11,8 +11,10 @@ struct DuplicateCheck {
         var minor: UInt16
     }
 
-    private var identities: [Identity: BeaconDeclaration] = [:]
-    private var addresses: [BluetoothAddress: BeaconDeclaration] = [:]
+    /// What was declared first, and in which of the loaded files (its index).
+    private typealias Earlier = (declaration: BeaconDeclaration, source: Int)
+    private var identities: [Identity: Earlier] = [:]
+    private var addresses: [BluetoothAddress: Earlier] = [:]
     private var names: [String: BeaconDeclaration] = [:]
     /// Whether names must be unique (within a fleet) or not (across files).
     let checksNames: Bool
@@ -21,15 +23,15 @@ struct DuplicateCheck {
         self.checksNames = checksNames
     }
 
-    /// Records `declaration`, reporting any clash with one recorded before to `sink`. With
-    /// `skipSameFile`, clashes with declarations of the same file are ignored (they were reported
-    /// when that file was read).
-    mutating func add(_ declaration: BeaconDeclaration, to sink: inout IssueSink, skipSameFile: Bool = false) {
+    /// Records `declaration`, from the `source`-th file loaded, reporting any clash with one
+    /// recorded before to `sink`. With `acrossSourcesOnly`, clashes within one source are ignored
+    /// (they were reported when that file was read); the same file loaded twice does clash.
+    mutating func add(_ declaration: BeaconDeclaration, source: Int = 0, to sink: inout IssueSink, acrossSourcesOnly: Bool = false) {
         let profile = declaration.profile
-        func clash(_ earlier: BeaconDeclaration?) -> BeaconDeclaration? {
+        func clash(_ earlier: Earlier?) -> BeaconDeclaration? {
             guard let earlier else { return nil }
-            if skipSameFile, earlier.profile.location.file == profile.location.file { return nil }
-            return earlier
+            if acrossSourcesOnly, earlier.source == source { return nil }
+            return earlier.declaration
         }
 
         let identity = Identity(uuid: profile.beacon.uuid, major: profile.beacon.major, minor: profile.beacon.minor)
@@ -39,7 +41,7 @@ struct DuplicateCheck {
                         value: "\(identity.uuid) major \(identity.major) minor \(identity.minor)",
                         "the same uuid, major and minor as `\(earlier.profile.name)` (\(earlier.profile.location)); receivers could not tell them apart")
         } else if identities[identity] == nil {
-            identities[identity] = declaration
+            identities[identity] = (declaration, source)
         }
 
         // Two derived addresses of one identity are equal by construction: that clash is the
@@ -50,7 +52,7 @@ struct DuplicateCheck {
             sink.report(declaration.addressLocation, field: "address", value: "\(profile.address)\(derived)",
                         "the same address as `\(earlier.profile.name)` (\(earlier.addressLocation)); each beacon needs its own")
         } else if addresses[profile.address] == nil {
-            addresses[profile.address] = declaration
+            addresses[profile.address] = (declaration, source)
         }
 
         if checksNames {

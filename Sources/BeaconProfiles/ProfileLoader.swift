@@ -25,14 +25,15 @@ public enum ProfileLoader {
     }
 
     /// Reads several files, reporting the issues of all of them, plus beacons that clash across
-    /// files (the same uuid/major/minor, or the same address); names only need to be unique
-    /// within their own file. Returns the fleets in the order of `paths`.
+    /// files (the same uuid/major/minor, or the same address — so a file named twice clashes with
+    /// itself); names only need to be unique within their own file. Returns the fleets in the
+    /// order of `paths`.
     public static func load(paths: [String]) throws(ProfileErrors) -> [BeaconFleet] {
         var fleets: [BeaconFleet] = []
         var issues: [ProfileIssue] = []
         var across = DuplicateCheck(checksNames: false)
         var acrossSink = IssueSink(file: "")
-        for path in paths {
+        for (source, path) in paths.enumerated() {
             let text: String
             switch readText(path) {
             case .success(let contents): text = contents
@@ -43,7 +44,7 @@ public enum ProfileLoader {
             let (fleet, declarations, fileIssues) = read(text, file: path)
             issues += fileIssues
             for declaration in declarations {
-                across.add(declaration, to: &acrossSink, skipSameFile: true)
+                across.add(declaration, source: source, to: &acrossSink, acrossSourcesOnly: true)
             }
             fleets.append(fleet)
         }

@@ -39,7 +39,7 @@ extension ProfileReader {
         let keys = fields(of: top, at: root, allowed: ProfileKeys.fleet, hints: hints)
 
         var fleetName: String? = nil
-        if let field = keys["name"], let text = scalar(field, path: "name", allowed: "is the fleet's name") {
+        if let field = keys["name"], let text = scalar(field, path: "name", allowed: "must be the fleet's name (text)") {
             fleetName = text
             checkName(text, at: field.value)
         }

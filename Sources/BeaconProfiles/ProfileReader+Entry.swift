@@ -116,7 +116,7 @@ extension ProfileReader {
 
     /// `0x06`, `0x1A` or `none` (and the other spellings ``BeaconFlags/init(text:)`` takes).
     func flags(_ field: Field) -> BeaconFlags? {
-        let allowed = "must be 0x06 (LE General Discoverable, BR/EDR not supported), 0x1A (… plus simultaneous LE and BR/EDR) or none"
+        let allowed = "must be 0x06 (LE General Discoverable, BR/EDR Not Supported), 0x1A (LE General Discoverable, simultaneous LE and BR/EDR) or none"
         guard let text = scalar(field, path: "flags", allowed: allowed) else { return nil }
         guard let flags = BeaconFlags(text: text) else {
             sink.report(field.value, field: "flags", allowed)

@@ -56,6 +56,12 @@ import Testing
         let fleets = try ProfileLoader.load(paths: [a, d])
         #expect(fleets.map { ($0.file as NSString).lastPathComponent } == ["a.yaml", "d.yaml"])
         #expect(fleets.map(\.beacons.count) == [1, 1])
+
+        // The same file twice would advertise every beacon twice. (Its derived address clashes
+        // too, but that follows from the identity and is not reported separately.)
+        let twice = try #require(throws: ProfileErrors.self) { try ProfileLoader.load(paths: [d, d]) }
+        #expect(twice.issues.map(\.field) == ["identity"])
+        #expect(twice.issues.first?.location.file == d)
     }
 
     @Test func syntaxErrorsHaveAPosition() throws {
