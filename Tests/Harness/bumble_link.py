@@ -3,18 +3,22 @@
 """Two Bumble virtual controllers on one link: A is served to `beacon` as H4 over TCP, B scans.
 
 Prints JSON lines on stdout (and nothing else there; logs go to stderr). See README.md for the
-protocol. Exits on SIGTERM/SIGINT, on EOF of a piped stdin, when the parent process dies, or after
+protocol. Exits on SIGTERM/SIGINT, on EOF of a piped stdin, when its parent process dies, or after
 `--duration` seconds.
 """
 from __future__ import annotations
 
+import os
+
+#: Our parent at start-up, read before the slow imports below so a parent that dies while we start
+#: is still noticed.
+PARENT_PID = os.getppid()
+
 import argparse
 import asyncio
-import ctypes
 import importlib.metadata
 import json
 import logging
-import os
 import signal
 import socket
 import stat
@@ -185,16 +189,6 @@ class Scanner:
 
 
 # --------------------------------------------------------------------------------------------------
-def set_parent_death_signal() -> None:
-    """Ask Linux to SIGTERM us if the process that started us dies (a crashed test run)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        PR_SET_PDEATHSIG = 1
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    except (OSError, AttributeError):
-        pass
-
-
 async def run(args: argparse.Namespace) -> int:
     loop = asyncio.get_running_loop()
     emitter = Emitter()
@@ -239,7 +233,7 @@ async def run(args: argparse.Namespace) -> int:
 
     scanner_controller = SpecController("B", link=link, public_address=SCANNER_ADDRESS)
     device = Device.with_hci("scanner", hci.Address(SCANNER_RANDOM_ADDRESS), scanner_controller, scanner_controller)
-    scanner = Scanner(device, emitter)
+    Scanner(device, emitter)  # stays alive as the device's "advertisement" listener
     await device.power_on()
     await device.start_scanning(legacy=args.scan == "legacy", active=False, filter_duplicates=False)
 
@@ -249,6 +243,17 @@ async def run(args: argparse.Namespace) -> int:
         loop.add_signal_handler(sig, request_stop, why)
     loop.add_signal_handler(signal.SIGUSR1, emit_sets, "sigusr1")
     loop.call_later(args.duration, request_stop, "duration")
+
+    # If the process that started us dies (a crashed test run), we are re-parented: stop. Polled
+    # rather than PR_SET_PDEATHSIG, which fires when the spawning *thread* exits — a Swift
+    # concurrency pool thread may, long before the test ends.
+    def watch_parent() -> None:
+        if os.getppid() != PARENT_PID:
+            request_stop("parent-exit")
+        else:
+            loop.call_later(0.25, watch_parent)
+
+    loop.call_later(0.25, watch_parent)
 
     # Stdin EOF ends us only when stdin is a pipe (the Swift side's handle); a terminal or
     # /dev/null would otherwise end us at once.
@@ -272,7 +277,6 @@ async def run(args: argparse.Namespace) -> int:
         pid=os.getpid(),
         time=time.monotonic(),
     )
-    del scanner  # kept alive by the device's listener
 
     await stop.wait()
     server.close()
@@ -309,7 +313,6 @@ def main(argv: list[str] | None = None) -> int:
     installed = importlib.metadata.version("bumble")
     if installed != BUMBLE_VERSION:
         print(f"warning: bumble {installed} installed; the patches were checked against {BUMBLE_VERSION}", file=sys.stderr)
-    set_parent_death_signal()
     return asyncio.run(run(args))
 
 

@@ -190,7 +190,15 @@ class SpecLegacyAdvertiser(LegacyAdvertiser):
 
     def _on_timer_fired(self) -> None:
         self.send_advertising_data()
-        self.timer_handle = asyncio.get_running_loop().call_later(self.interval_seconds, self._on_timer_fired)
+        # Scheduled on the absolute timeline (Bumble re-arms relative to "now", so every late
+        # wake-up on a busy machine stretched all later intervals).
+        loop = asyncio.get_running_loop()
+        self.next_event = max(getattr(self, "next_event", loop.time()) + self.interval_seconds, loop.time())
+        self.timer_handle = loop.call_at(self.next_event, self._on_timer_fired)
+
+    def start(self) -> None:
+        self.next_event = asyncio.get_running_loop().time()
+        super().start()
 
     def send_advertising_data(self) -> None:
         # Patch: Bumble sends ADV_IND only and drops every other type silently.
@@ -210,6 +218,21 @@ class SpecLegacyAdvertiser(LegacyAdvertiser):
 
 class SpecAdvertisingSet(AdvertisingSet):
     """Extended advertising set whose PDUs carry their event properties."""
+
+    def start(self) -> None:
+        self.enabled = True
+        self.next_event = asyncio.get_running_loop().time()
+        self.timer_handle = asyncio.get_running_loop().call_soon(self._on_extended_advertising_timer_fired)
+
+    def _on_extended_advertising_timer_fired(self) -> None:
+        # As SpecLegacyAdvertiser: a fixed timeline instead of Bumble's drifting call_later.
+        if not self.enabled:
+            return
+        self.send_extended_advertising_data()
+        loop = asyncio.get_running_loop()
+        interval = self.parameters.primary_advertising_interval_min * 0.625 / 1000.0 if self.parameters else 1.0
+        self.next_event = max(self.next_event + interval, loop.time())
+        self.timer_handle = loop.call_at(self.next_event, self._on_extended_advertising_timer_fired)
 
     def send_extended_advertising_data(self) -> None:
         p = self.parameters
