@@ -219,6 +219,14 @@ class SpecLegacyAdvertiser(LegacyAdvertiser):
 class SpecAdvertisingSet(AdvertisingSet):
     """Extended advertising set whose PDUs carry their event properties."""
 
+    duration_handle: asyncio.TimerHandle | None = None
+
+    def stop(self) -> None:
+        super().stop()
+        if self.duration_handle is not None:  # a Duration from an earlier enable no longer applies
+            self.duration_handle.cancel()
+            self.duration_handle = None
+
     def start(self) -> None:
         self.enabled = True
         self.next_event = asyncio.get_running_loop().time()
@@ -378,7 +386,13 @@ class SpecController(Controller):
             status = E.UNKNOWN_HCI_COMMAND_ERROR
             self._complete(command, hci.HCI_StatusReturnParameters(status))
         else:
-            result = handler(command)
+            try:
+                result = handler(command)
+            except Exception:
+                # A harness or Bumble bug: still answer, so the host under test does not hang, then
+                # let the transport report the exception.
+                self._complete(command, hci.HCI_StatusReturnParameters(E.UNSPECIFIED_ERROR_ERROR))
+                raise
             status = getattr(result, "status", None)
             if isinstance(command, hci.HCI_SyncCommand):
                 if result is None:
@@ -577,11 +591,12 @@ class SpecController(Controller):
                 if duration:
                     # Duration is in 10 ms units (§7.8.56); at its end the set stops and the host
                     # hears LE Advertising Set Terminated with Advertising Timeout (0x3C).
-                    asyncio.get_running_loop().call_later(duration / 100.0, self._advertising_timeout, s)
+                    s.duration_handle = asyncio.get_running_loop().call_later(duration / 100.0, self._advertising_timeout, s)
             return hci.HCI_StatusReturnParameters(E.SUCCESS)
         return super().on_hci_le_set_extended_advertising_enable_command(command)
 
     def _advertising_timeout(self, advertising_set: AdvertisingSet) -> None:
+        advertising_set.duration_handle = None
         if not advertising_set.enabled or self.advertising_sets.get(advertising_set.handle) is not advertising_set:
             return
         advertising_set.stop()
