@@ -34,7 +34,7 @@ let package = Package(
         // BlueZ's libbluetooth and the kernel HCI socket ioctls; only HCITransport sees it.
         .systemLibrary(name: "CBlueZ", pkgConfig: nil, providers: [.apt(["libbluetooth-dev"])]),
         // Transports (kernel socket, user channel, H4 over TCP/UART) and the controller session.
-        .target(name: "HCITransport", dependencies: ["BeaconCodec", "CBlueZ"]),
+        .target(name: "HCITransport", dependencies: ["HCI", "BeaconCodec", "CBlueZ"]),
         // The built-in virtual LE controller: strict spec rules and an air log.
         .target(name: "VirtualController", dependencies: ["HCI", "HCITransport", "BeaconCodec"]),
         // The command-line tool.
@@ -53,7 +53,7 @@ let package = Package(
         ),
         .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
-        .testTarget(name: "HCITransportTests", dependencies: ["HCITransport"]),
+        .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI"]),
         .testTarget(
             name: "VirtualControllerTests",
             dependencies: ["VirtualController", "HCI", "HCITransport", "BeaconCodec"]
