@@ -23,6 +23,9 @@ struct EncodeCommand: AsyncParsableCommand {
               json     one JSON object per line: name, uuid, major, minor, power,
                        flags, address, interval_ms, hex
 
+            Legacy advertising carries one payload at a time: running the hcitool
+            recipes of several beacons one after another leaves the last one on air.
+
             Out-of-range values (--major 70000, --power 200) are usage errors
             (exit 2); a profile with issues exits with 65.
             """
