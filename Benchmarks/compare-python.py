@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Time the iBeacon decode in Python and set it beside the Swift codec, measured in one run.
+
+Runs, one after the other (never at the same time: the machine has 2 cores):
+
+1. the Swift ``CodecBenchmarks`` decode and AD-walker benchmarks (``swift package benchmark``),
+   unless ``--swift-output FILE`` gives the text output of an earlier run, or ``--no-swift``;
+2. a plain Python decoder (a strict AD walk plus ``struct.unpack_from``) on the same payloads;
+3. Bumble's ``AdvertisingData.from_bytes`` parser on the same payloads, then the same unpack of
+   the Apple manufacturer data it returns.
+
+and prints a Markdown table of median nanoseconds per operation and the Python/Swift ratios.
+
+The payloads are built here exactly as ``Benchmarks/CodecBenchmarks/BenchmarkPayloads.swift``
+builds them; keep the two in step.
+
+Usage (from the Benchmarks/ directory)::
+
+    python3 compare-python.py                     # runs the Swift benchmarks too (~1 min + build)
+    python3 compare-python.py --swift-output run.txt   # reuse an earlier `swift package benchmark` output
+    python3 compare-python.py --no-swift          # Python figures only
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import struct
+import subprocess
+import sys
+import timeit
+
+# --- The payloads (see BenchmarkPayloads.swift) -------------------------------------------------
+
+UUID = bytes.fromhex("E2C56DB5DFFB48D2B060D0F5A71096E0")
+# Apple manufacturer structure: length 0x1A, type 0xFF, company 0x004C little-endian, iBeacon
+# type 0x02, length 0x15, UUID, major 1 and minor 2 big-endian, measured power -59 dBm.
+IBEACON_STRUCTURE = bytes([0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15]) + UUID + struct.pack(">HHb", 1, 2, -59)
+FLAGS = bytes([0x02, 0x01, 0x06])
+SERVICE_UUIDS = bytes([0x03, 0x03, 0x0F, 0x18])  # Complete List of 16-bit UUIDs: Battery, 0x180F
+
+PAYLOAD_30 = FLAGS + IBEACON_STRUCTURE
+PAYLOAD_31 = SERVICE_UUIDS + IBEACON_STRUCTURE
+FRAGMENT_254 = PAYLOAD_30 + b"".join(
+    bytes([0x06, 0x16, 0xAA, 0xFE, i, (i * 7) & 0xFF, 0x00]) for i in range(32)
+)
+assert len(PAYLOAD_30) == 30 and len(PAYLOAD_31) == 31 and len(FRAGMENT_254) == 254
+
+EXPECTED = (
+    int.from_bytes(UUID[:8], "big"),
+    int.from_bytes(UUID[8:], "big"),
+    1,
+    2,
+    -59,
+)
+
+# --- Plain Python: what a small script would write -----------------------------------------------
+
+_IBEACON = struct.Struct(">QQHHb")  # UUID high, UUID low, major, minor, power: the Swift result
+
+
+def decode_plain(data: bytes, maximum: int = 31):
+    """Strict decode, with the checks the Swift strict decoder makes; returns the unpacked fields."""
+    n = len(data)
+    if n > maximum:
+        raise ValueError("too long")
+    offset = 0
+    saw_flags = False
+    found = None
+    while offset < n:
+        length = data[offset]
+        if length == 0:
+            if any(data[offset + 1 :]):
+                raise ValueError("zero length followed by data")
+            break
+        if offset + 1 >= n:
+            raise ValueError("truncated structure")
+        if offset + 1 + length > n:
+            raise ValueError("length overrun")
+        ad_type = data[offset + 1]
+        if ad_type == 0x01:
+            if saw_flags:
+                raise ValueError("duplicate flags")
+            saw_flags = True
+        elif ad_type == 0xFF:
+            if length < 3:
+                raise ValueError("manufacturer data too short")
+            if data[offset + 2] == 0x4C and data[offset + 3] == 0x00:
+                if length < 5 or data[offset + 4] != 0x02 or data[offset + 5] != 0x15:
+                    raise ValueError("not an iBeacon")
+                if length != 0x1A:
+                    raise ValueError("wrong manufacturer length")
+                if found is not None:
+                    raise ValueError("duplicate iBeacon")
+                found = _IBEACON.unpack_from(data, offset + 6)
+        offset += 1 + length
+    if found is None:
+        raise ValueError("no iBeacon")
+    return found
+
+
+def walk_plain(data: bytes) -> int:
+    """Counts the AD structures, touching each one's type and last byte (the Swift walker benchmark)."""
+    offset = 0
+    n = len(data)
+    count = 0
+    checksum = 0
+    while offset < n:
+        length = data[offset]
+        if length == 0 or offset + 1 + length > n:
+            break
+        checksum += data[offset + 1] + data[offset + length]
+        count += 1
+        offset += 1 + length
+    return count
+
+
+# --- Bumble --------------------------------------------------------------------------------------
+
+
+def bumble_decoders():
+    from bumble.core import AdvertisingData
+
+    manufacturer = AdvertisingData.MANUFACTURER_SPECIFIC_DATA
+
+    def decode_bumble(data: bytes):
+        ad = AdvertisingData.from_bytes(data)
+        for company, payload in ad.get_all(manufacturer):
+            if company == 0x004C and len(payload) == 23 and payload[0] == 0x02 and payload[1] == 0x15:
+                return _IBEACON.unpack_from(payload, 2)
+        raise ValueError("no iBeacon")
+
+    def walk_bumble(data: bytes) -> int:
+        return len(AdvertisingData.from_bytes(data).ad_structures)
+
+    return decode_bumble, walk_bumble
+
+
+# --- Timing --------------------------------------------------------------------------------------
+
+
+def ns_per_call(function, argument, repeats: int) -> float:
+    """Median over `repeats` runs of ~0.2 s each, in nanoseconds per call."""
+    timer = timeit.Timer(lambda: function(argument))
+    number, _ = timer.autorange()  # enough calls for 0.2 s
+    runs = timer.repeat(repeat=repeats, number=number)
+    return statistics.median(runs) / number * 1e9
+
+
+# --- The Swift side ------------------------------------------------------------------------------
+
+SWIFT_CASES = {
+    # Python case → Swift benchmark name (as CodecBenchmarks names them).
+    "strict 30": "Decode strict: 30 B flags+iBeacon",
+    "strict 31": "Decode strict: 31 B UUIDs then iBeacon",
+    "lenient 30": "Decode lenient: 30 B flags+iBeacon",
+    "lenient 31": "Decode lenient: 31 B UUIDs then iBeacon",
+    "walk 254": "AD walker: 254 B extended fragment (34 structures)",
+}
+
+
+def run_swift(directory: str) -> str:
+    command = [
+        "swift", "package", "--disable-sandbox", "benchmark",
+        "--filter", "^(Decode (strict|lenient): 3[01] B|AD walker)", "--no-progress",
+    ]
+    print("+ " + " ".join(command), file=sys.stderr)
+    result = subprocess.run(command, cwd=directory, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.stderr.write(result.stdout[-4000:] + result.stderr[-4000:])
+        raise SystemExit("swift package benchmark failed")
+    return result.stdout
+
+
+def parse_swift(text: str) -> dict[str, tuple[int, int]]:
+    """Benchmark name → (p0, p50) wall-clock nanoseconds per operation, from the text tables."""
+    results: dict[str, tuple[int, int]] = {}
+    name = None
+    for line in re.sub(r"\x1b\[[0-9;]*m", "", text).splitlines():
+        stripped = line.strip()
+        if stripped and not stripped[0] in "│╒╞├╘=" and not stripped.startswith("Metric"):
+            name = stripped
+        match = re.match(r"│ Time \(wall clock\) \(ns\) \*\s*│(.*)", stripped)
+        if match and name:
+            cells = [c.strip() for c in match.group(1).split("│") if c.strip()]
+            results[name] = (int(cells[0]), int(cells[2]))  # p0, p50
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--swift-output", help="text output of an earlier `swift package benchmark` run")
+    group.add_argument("--no-swift", action="store_true", help="time the Python decoders only")
+    parser.add_argument("--save-swift-output", help="write the Swift benchmark output to this file")
+    parser.add_argument("--repeats", type=int, default=7, help="timing runs per case (default 7)")
+    args = parser.parse_args()
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    swift: dict[str, tuple[int, int]] = {}
+    if args.swift_output:
+        with open(args.swift_output, encoding="utf-8") as f:
+            swift = parse_swift(f.read())
+    elif not args.no_swift:
+        text = run_swift(here)
+        if args.save_swift_output:
+            with open(args.save_swift_output, "w", encoding="utf-8") as f:
+                f.write(text)
+        swift = parse_swift(text)
+
+    decode_bumble, walk_bumble = bumble_decoders()
+    # Both decoders must produce what the Swift decoder produces, or the comparison means nothing.
+    for payload in (PAYLOAD_30, PAYLOAD_31):
+        assert decode_plain(payload) == EXPECTED, decode_plain(payload)
+        assert decode_bumble(payload) == EXPECTED, decode_bumble(payload)
+    assert walk_plain(FRAGMENT_254) == 34 and walk_bumble(FRAGMENT_254) == 34
+
+    import bumble  # for the version line only
+
+    cases = [
+        ("strict 30", "decode, 30 B flags+iBeacon", decode_plain, decode_bumble, PAYLOAD_30),
+        ("strict 31", "decode, 31 B UUIDs then iBeacon", decode_plain, decode_bumble, PAYLOAD_31),
+        ("walk 254", "AD walk, 254 B fragment (34 structures)", walk_plain, walk_bumble, FRAGMENT_254),
+    ]
+    overhead = ns_per_call(lambda _: None, None, args.repeats)
+    print(f"Python {sys.version.split()[0]}, Bumble {getattr(bumble, '__version__', '?')}; "
+          f"median of {args.repeats} runs; Python call overhead {overhead:.0f} ns (included below)\n")
+    print("| Operation | Swift p50 (min) ns | plain Python ns | Bumble ns | plain Python ÷ Swift | Bumble ÷ Swift |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for key, label, plain, bumble_fn, payload in cases:
+        plain_ns = ns_per_call(plain, payload, args.repeats)
+        bumble_ns = ns_per_call(bumble_fn, payload, args.repeats)
+        swift_cell, plain_ratio, bumble_ratio = "not run", "–", "–"
+        if SWIFT_CASES[key] in swift:
+            p0, p50 = swift[SWIFT_CASES[key]]
+            swift_cell = f"{p50} ({p0})"
+            if p50 > 0:
+                plain_ratio = f"{plain_ns / p50:.0f}×"
+                bumble_ratio = f"{bumble_ns / p50:.0f}×"
+        print(f"| {label} | {swift_cell} | {plain_ns:.0f} | {bumble_ns:.0f} | {plain_ratio} | {bumble_ratio} |")
+    for key in ("lenient 30", "lenient 31"):
+        if SWIFT_CASES[key] in swift:
+            p0, p50 = swift[SWIFT_CASES[key]]
+            print(f"| Swift {SWIFT_CASES[key]} (no Python counterpart) | {p50} ({p0}) | | | | |")
+
+
+if __name__ == "__main__":
+    main()
