@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import HCI
+import Synchronization
+
+/// A Bluetooth LE controller in memory that answers HCI commands exactly as the Core
+/// specification says, strictly: where the specification tells a controller to refuse
+/// something, this one does, with the specified error code. It is the strict counterpart to
+/// permissive emulators, for tests that must see refusals (and for trying `beacon` anywhere).
+///
+/// It keeps an air log: one entry per advertising event it would transmit (PDU type, address,
+/// data, set), computed from an injectable clock. Thread-safe: commands, reads of the log and
+/// event polling may come from any thread.
+///
+/// ```swift
+/// let controller = VirtualController()
+/// controller.submit(HCIReset().h4Bytes)
+/// let reply = controller.takeEvent()  // 04 0E 04 01 03 0C 00
+/// ```
+public final class VirtualController: Sendable {
+    public let configuration: Configuration
+    let clock: any VirtualClock
+    let core: Mutex<ControllerCore>
+
+    public init(configuration: Configuration = Configuration(), clock: any VirtualClock = SystemVirtualClock()) {
+        precondition((1...0xF0).contains(configuration.advertisingSets), "1…240 advertising sets (Core Vol 4 Part E §7.8.58)")
+        precondition((31...1650).contains(configuration.maximumAdvertisingDataLength), "31…1650 bytes (Core Vol 4 Part E §7.8.57)")
+        self.configuration = configuration
+        self.clock = clock
+        core = Mutex(ControllerCore(configuration: configuration))
+    }
+
+    /// A controller configured by `-i virtual:…` options.
+    public convenience init(options: [String: String], clock: any VirtualClock = SystemVirtualClock()) throws(VirtualControllerConfigurationError) {
+        self.init(configuration: try Configuration(options: options), clock: clock)
+    }
+
+    /// Takes one H4 packet from the host (indicator first) and queues the events it causes.
+    /// Only command packets are answered.
+    public func submit(_ packet: [UInt8]) {
+        let now = clock.now
+        core.withLock { $0.receive(packet, at: now) }
+    }
+
+    /// The oldest queued H4 event packet (indicator first), or `nil` when none is waiting.
+    public func takeEvent() -> [UInt8]? {
+        let now = clock.now
+        return core.withLock { core in
+            core.advance(to: now)
+            return core.outgoing.isEmpty ? nil : core.outgoing.removeFirst()
+        }
+    }
+
+    /// Submits one packet and returns every event waiting afterwards: for tests and tools that
+    /// drive the controller directly.
+    public func exchange(_ packet: [UInt8]) -> [[UInt8]] {
+        let now = clock.now
+        return core.withLock { core in
+            core.receive(packet, at: now)
+            defer { core.outgoing.removeAll() }
+            return core.outgoing
+        }
+    }
+
+    // MARK: Air log
+
+    /// Air log entries with `sequence` at least `sequence`, oldest first (only the newest
+    /// `configuration.airLogCapacity` are kept).
+    public func airLog(since sequence: UInt64 = 0) -> [AirLogEntry] {
+        let now = clock.now
+        return core.withLock { core in
+            core.advance(to: now)
+            return core.airLog.entries(since: sequence)
+        }
+    }
+
+    /// The sequence number the next air log entry will get: pass it to `airLog(since:)` later to
+    /// read only what happened in between.
+    public var airLogEnd: UInt64 {
+        let now = clock.now
+        return core.withLock { core in
+            core.advance(to: now)
+            return core.airLog.nextSequence
+        }
+    }
+
+    /// How many advertising events each advertiser sent since the controller was created
+    /// (counts survive Reset and the log's capacity).
+    public func advertisingEventCounts() -> [VirtualAdvertiser: Int] {
+        let now = clock.now
+        return core.withLock { core in
+            core.advance(to: now)
+            return core.airLog.counts
+        }
+    }
+
+    /// The advertisers enabled right now.
+    public func activeAdvertisers() -> [VirtualAdvertiser] {
+        let now = clock.now
+        return core.withLock { core in
+            core.advance(to: now)
+            var active: [VirtualAdvertiser] = core.legacy.enabled == nil ? [] : [.legacy]
+            active += core.sets.keys.sorted().filter { core.sets[$0]!.isEnabled }.map { .set($0) }
+            return active
+        }
+    }
+}
