@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import HCI
+import Testing
+
+@Suite("Status codes and versions")
+struct StatusAndVersionTests {
+    @Test func everyAssignedCodeHasANameAndAnExplanation() {
+        // Core Vol 1 Part F §1.3 assigns 0x00–0x48 except the reserved 0x2B, 0x31, 0x33 and the
+        // retired 0x3F: 73 − 4 = 69 codes.
+        #expect(HCIStatus.allNamed.count == 69)
+        for status in HCIStatus.allNamed {
+            #expect(!(status.name ?? "").isEmpty, "\(status.rawValue) has no name")
+            #expect((status.explanation ?? "").count > 20, "\(status) has no usable explanation")
+        }
+        for reserved: UInt8 in [0x2B, 0x31, 0x33, 0x3F, 0x49, 0xFF] {
+            #expect(HCIStatus(rawValue: reserved).name == nil)
+        }
+    }
+
+    @Test func theCodesABeaconMeetsSayWhatToDo() {
+        #expect(HCIStatus.unknownCommand.name == "Unknown HCI Command")
+        #expect(HCIStatus.unknownCommand.explanation?.contains("extended advertising") == true)
+        #expect(HCIStatus.memoryCapacityExceeded.rawValue == 0x07)
+        #expect(HCIStatus.memoryCapacityExceeded.explanation?.contains("advertising set") == true)
+        #expect(HCIStatus.commandDisallowed.rawValue == 0x0C)
+        #expect(HCIStatus.commandDisallowed.explanation?.contains("beacon stop") == true)
+        #expect(HCIStatus.commandDisallowed.explanation?.contains("legacy and extended") == true)
+        #expect(HCIStatus.unsupportedFeatureOrParameter.rawValue == 0x11)
+        #expect(HCIStatus.invalidCommandParameters.rawValue == 0x12)
+        #expect(HCIStatus.invalidCommandParameters.explanation?.contains("range") == true)
+        #expect(HCIStatus.advertisingTimeout.rawValue == 0x3C)
+        #expect(HCIStatus.unknownAdvertisingIdentifier.rawValue == 0x42)
+        #expect(HCIStatus.limitReached.rawValue == 0x43)
+        #expect(HCIStatus.packetTooLong.rawValue == 0x45)
+    }
+
+    @Test func descriptions() {
+        #expect(HCIStatus.commandDisallowed.description == "Command Disallowed (0x0C)")
+        #expect(HCIStatus(rawValue: 0x2B).description == "Reserved error code (0x2B)")
+        #expect(HCIStatus(rawValue: 0x3F).description == "Previously used code (0x3F)")
+        #expect(HCIStatus.limitReached.userMessage.hasPrefix("Limit Reached (0x43): "))
+        #expect(HCIStatus(rawValue: 0x90).userMessage.contains("does not know"))
+    }
+
+    @Test func versions() {
+        #expect(HCIVersion(rawValue: 0x06).name == "4.0")
+        #expect(HCIVersion.v5_0.rawValue == 0x09)
+        #expect(HCIVersion(rawValue: 0x0D).name == "5.4")
+        #expect(HCIVersion(rawValue: 0x0E).name == "6.0")
+        #expect(HCIVersion.v4_2 < .v5_0)
+        #expect(HCIVersion.v5_0.description == "Bluetooth 5.0 (0x09)")
+        #expect(HCIVersion(rawValue: 0x30).description == "unknown version (0x30)")
+    }
+}
