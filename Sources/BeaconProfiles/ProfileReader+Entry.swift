@@ -67,14 +67,18 @@ extension ProfileReader {
             return []
         }
         if count > 1 {
-            if let f = fields["name"], let nameTemplate, !nameTemplate.hasPlaceholders {
+            // Placeholders that do not follow every range would repeat a name or an address.
+            let needed = [majors.count > 1 ? "{major}" : nil, minors.count > 1 ? "{minor}" : nil]
+                .compactMap { $0 }.joined(separator: " and ") + " (or {index})"
+            if let f = fields["name"], let nameTemplate, !nameTemplate.isDistinct(majors: majors.count, minors: minors.count) {
                 sink.report(f.value, field: "name",
-                            "this entry declares \(count) beacons, which cannot share one name; use {minor} or {index} in it")
+                            "this entry declares \(count) beacons, which cannot share names; use \(needed) in it")
                 ok = false
             }
-            if let f = fields["address"], let addressTemplate, !addressTemplate.hasPlaceholders {
+            if let f = fields["address"], let addressTemplate,
+               !addressTemplate.isDistinct(majors: majors.count, minors: minors.count) {
                 sink.report(f.value, field: "address",
-                            "this entry declares \(count) beacons, which cannot share one address; use {minor} or {index} in it, or leave it out to derive one each")
+                            "this entry declares \(count) beacons, which cannot share addresses; use \(needed) in it, or leave it out to derive one each")
                 ok = false
             }
             guard ok else { return [] }

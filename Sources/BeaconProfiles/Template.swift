@@ -16,9 +16,19 @@ struct Template: Hashable {
 
     var parts: [Part]
 
-    /// Whether the text varies from beacon to beacon.
-    var hasPlaceholders: Bool {
-        parts.contains { if case .placeholder = $0 { true } else { false } }
+    /// The placeholders the text uses.
+    var placeholders: Set<Placeholder> {
+        Set(parts.compactMap { if case .placeholder(let p, _) = $0 { p } else { nil } })
+    }
+
+    var hasPlaceholders: Bool { !placeholders.isEmpty }
+
+    /// Whether the text comes out different for every beacon of an entry with these ranges:
+    /// `{index}` always does; otherwise each range with more than one value needs its placeholder.
+    func isDistinct(majors: Int, minors: Int) -> Bool {
+        let used = placeholders
+        return used.contains(.index)
+            || ((majors <= 1 || used.contains(.major)) && (minors <= 1 || used.contains(.minor)))
     }
 
     /// Why a template's text is refused.
