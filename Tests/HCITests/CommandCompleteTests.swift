@@ -111,3 +111,31 @@ struct CommandCompleteTests {
         #expect(event.status == nil)
     }
 }
+
+@Suite("Supported_Commands bit positions")
+struct SupportedCommandBitTests {
+    @Test func extendedAdvertisingBits() {
+        // Core Vol 4 Part E §6.27: octet 36 bit 2 is LE Set Extended Advertising Parameters,
+        // octet 25 bit 5 LE Set Advertising Parameters, octet 5 bit 7 Reset.
+        var mask = HCIReadLocalSupportedCommands.ReturnParameters(octets: [])
+        #expect(mask.supports(LESetExtendedAdvertisingParameters.self) == false)
+        mask.insert(LESetExtendedAdvertisingParameters.self)
+        #expect(mask.octets[36] == 0b0000_0100)
+        #expect(mask.supports(LESetExtendedAdvertisingParameters.self) == true)
+        mask.insert(LESetAdvertisingParameters.self)
+        mask.insert(HCIReset.self)
+        #expect(mask.octets[25] == 0b0010_0000)
+        #expect(mask.octets[5] == 0b1000_0000)
+        #expect(mask.supports(HCIReadLocalSupportedCommands.self) == true)
+    }
+
+    @Test func everyCommandButReadLocalSupportedCommandsHasADistinctBit() {
+        var seen: Set<Int> = []
+        for command in HCICommandRegistry.all where command != HCIReadLocalSupportedCommands.self {
+            let position = HCIReadLocalSupportedCommands.ReturnParameters.position(of: command.opcode)
+            #expect(position != nil, "\(command.name) has no bit")
+            if let position { #expect(seen.insert(position.octet * 8 + position.bit).inserted) }
+        }
+        #expect(seen.count == 25)
+    }
+}
