@@ -83,6 +83,14 @@ struct ValidationTests {
         let legacy = #expect(throws: HCIValidationError.invalidLegacyEventProperties(0x11)) { try command.validate(for: bluetooth50) }
         #expect(legacy?.description.contains("0x0010 (non-connectable)") == true)
 
+        // TxPower in the extended header is impossible with legacy PDUs.
+        command.eventProperties = [.useLegacyPDUs, .includeTxPower]
+        #expect(throws: HCIValidationError.invalidLegacyEventProperties(0x50)) { try command.validate(for: bluetooth50) }
+        for allowed in LEAdvertisingEventProperties.allowedLegacyCombinations {
+            command.eventProperties = allowed
+            try command.validate(for: bluetooth50)
+        }
+
         command = good
         command.sid = 0x10
         #expect(throws: HCIValidationError.valueOutOfRange(field: "Advertising_SID", value: 0x10, allowed: "0x00…0x0F")) {

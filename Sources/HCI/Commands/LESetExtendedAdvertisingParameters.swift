@@ -118,7 +118,8 @@ public struct LESetExtendedAdvertisingParameters: HCICommand {
         try HCIValidation.checkExtendedAdvertising(Self.name, on: controller)
         try HCIValidation.checkHandle(handle)
         if eventProperties.contains(.useLegacyPDUs),
-           !LEAdvertisingEventProperties.allowedLegacyCombinations.contains(eventProperties.subtracting([.includeTxPower])) {
+           // Table 7.2 lists five values; bits 5 and 6 (anonymous, include TxPower) are not among them.
+           !LEAdvertisingEventProperties.allowedLegacyCombinations.contains(eventProperties) {
             throw .invalidLegacyEventProperties(eventProperties.rawValue)
         }
         try HCIValidation.checkRange("Advertising_Event_Properties", eventProperties.rawValue, 0...0x7F, "bits 0–6 only")
