@@ -116,3 +116,27 @@ struct EventTests {
         }
     }
 }
+
+@Suite("Advertising reports without building the event")
+struct ReportVisitorTests {
+    @Test func visitsEveryReportInOrder() throws {
+        let packet = bytes("3E 19 02 02  00 00 06 05 04 03 02 01 03 02 01 06 D8  04 01 55 44 33 22 11 C0 00 7F")
+        var seen: [LEAdvertisingReportEvent.Report] = []
+        #expect(try LEAdvertisingReportEvent.forEachReport(inEventBytes: packet[...]) { seen.append($0) })
+        guard case let .leAdvertisingReport(event) = try HCIEvent(bytes: packet) else {
+            Issue.record("not an advertising report")
+            return
+        }
+        #expect(seen == event.reports)
+    }
+
+    @Test func otherEventsAreSkippedAndBadOnesThrow() throws {
+        var calls = 0
+        #expect(try !LEAdvertisingReportEvent.forEachReport(inEventBytes: bytes("0E 04 01 03 0C 00")[...]) { _ in calls += 1 })
+        #expect(try !LEAdvertisingReportEvent.forEachReport(inEventBytes: bytes("3E 06 12 3C 01 00 00 05")[...]) { _ in calls += 1 })
+        #expect(calls == 0)
+        #expect(throws: HCIDecodingError.truncated(field: "RSSI", needed: 1, available: 0)) {
+            try LEAdvertisingReportEvent.forEachReport(inEventBytes: bytes("3E 0B 02 01 00 00 00 00 00 00 00 00 00")[...]) { _ in }
+        }
+    }
+}

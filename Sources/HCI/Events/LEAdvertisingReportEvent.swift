@@ -60,23 +60,47 @@ public struct LEAdvertisingReportEvent: LEMetaSubevent {
         let count = Int(try reader.readUInt8("Num_Reports"))
         var reports: [Report] = []
         reports.reserveCapacity(count)
-        for _ in 0..<count {
-            let eventType = EventType(rawValue: try reader.readUInt8("Event_Type"))
-            let addressType = LEAddressType(rawValue: try reader.readUInt8("Address_Type"))
-            let address = try reader.readAddress("Address")
-            let length = Int(try reader.readUInt8("Data_Length"))
-            guard length <= AdvertisingPayload.capacity else {
-                throw .invalidValue(field: "Data_Length", value: UInt64(length), allowed: "0…31")
-            }
-            let bytes = try reader.readBytes(length, "Data")
-            let data = AdvertisingPayload(filling: { raw in
-                for (i, b) in bytes.enumerated() { raw[i] = b }
-                return length
-            })
-            reports.append(Report(eventType: eventType, addressType: addressType, address: address, data: data,
-                                  rssi: try reader.readInt8("RSSI")))
-        }
+        for _ in 0..<count { reports.append(try Self.readReport(&reader)) }
         self.reports = reports
+    }
+
+    /// Calls `body` with each report of an event packet's bytes (event code onwards, as
+    /// `H4Packet.bytes` holds them) without building the event or an array: the scanner's hot
+    /// path. Returns `false`, without calling `body`, when the packet is another event.
+    @inlinable
+    public static func forEachReport(inEventBytes bytes: ArraySlice<UInt8>, _ body: (Report) -> Void) throws(HCIDecodingError) -> Bool {
+        var reader = HCIReader(bytes)
+        guard try reader.readUInt8("event code") == HCIEventCode.leMeta else { return false }
+        let length = Int(try reader.readUInt8("event parameter length"))
+        guard reader.remaining == length else { throw .lengthMismatch(declared: length, actual: reader.remaining) }
+        guard try reader.readUInt8("Subevent_Code") == subeventCode else { return false }
+        let count = try reader.readUInt8("Num_Reports")
+        for _ in 0..<count { body(try readReport(&reader)) }
+        return true
+    }
+
+    /// One report: Event_Type, Address_Type, Address, Data_Length, Data, RSSI.
+    @inlinable
+    static func readReport(_ reader: inout HCIReader) throws(HCIDecodingError) -> Report {
+        let eventType = EventType(rawValue: try reader.readUInt8("Event_Type"))
+        let addressType = LEAddressType(rawValue: try reader.readUInt8("Address_Type"))
+        let address = try reader.readAddress("Address")
+        let length = Int(try reader.readUInt8("Data_Length"))
+        guard length <= AdvertisingPayload.capacity else {
+            throw .invalidValue(field: "Data_Length", value: UInt64(length), allowed: "0…31")
+        }
+        let bytes = try reader.readBytes(length, "Data")
+        // Copied straight into the payload's inline storage: no heap allocation per report.
+        let data = AdvertisingPayload(filling: { raw in
+            var i = 0
+            for b in bytes {
+                raw[i] = b
+                i += 1
+            }
+            return length
+        })
+        return Report(eventType: eventType, addressType: addressType, address: address, data: data,
+                      rssi: try reader.readInt8("RSSI"))
     }
 
     @inlinable
