@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "BeaconProfiles", targets: ["BeaconProfiles"]),
         .library(name: "HCI", targets: ["HCI"]),
         .library(name: "HCITransport", targets: ["HCITransport"]),
+        .library(name: "BeaconEmulator", targets: ["BeaconEmulator"]),
         .executable(name: "beacon", targets: ["beacon"]),
     ],
     dependencies: [
@@ -37,6 +38,11 @@ let package = Package(
         .target(name: "HCITransport", dependencies: ["HCI", "BeaconCodec", "CBlueZ"]),
         // The built-in virtual LE controller: strict spec rules and an air log.
         .target(name: "VirtualController", dependencies: ["HCI", "HCITransport", "BeaconCodec"]),
+        // Plans and runs a fleet: extended sets, rotation, several adapters.
+        .target(
+            name: "BeaconEmulator",
+            dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "VirtualController"]
+        ),
         // The command-line tool.
         .executableTarget(
             name: "beacon",

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import HCI
+import HCITransport
+import VirtualController
+
+/// An open controller: the HCI session and, for the built-in virtual controller, the controller
+/// itself (to read its air log).
+public struct AdapterConnection: Sendable {
+    public var spec: AdapterSpec
+    public var hci: HCIController
+    public var virtual: VirtualController?
+
+    /// Whether we own the controller and may reset it: not on the shared kernel raw socket, where
+    /// bluetoothd and the kernel use it too.
+    public var mayReset: Bool {
+        if case .kernel = spec { return false }
+        return true
+    }
+
+    /// Opens one adapter. Never falls back to another adapter (the virtual one included).
+    public static func open(_ spec: AdapterSpec, commandTimeout: Duration = .seconds(2), btsnoop: BTSnoopWriter? = nil) throws -> AdapterConnection {
+        switch spec {
+        case .kernel(let id):
+            return AdapterConnection(spec: spec, hci: HCIController(transport: try KernelTransport.openRaw(id: id), commandTimeout: commandTimeout, btsnoop: btsnoop))
+        case .userChannel(let id):
+            return AdapterConnection(spec: spec, hci: HCIController(transport: try KernelTransport.openUserChannel(id: id), commandTimeout: commandTimeout, btsnoop: btsnoop))
+        case let .tcp(host, port):
+            return AdapterConnection(spec: spec, hci: HCIController(transport: try TCPTransport.connect(host: host, port: port, timeout: commandTimeout), commandTimeout: commandTimeout, btsnoop: btsnoop))
+        case let .serial(path, baud, flow):
+            return AdapterConnection(spec: spec, hci: HCIController(transport: try SerialTransport.open(path: path, baud: baud, flowControl: flow), commandTimeout: commandTimeout, btsnoop: btsnoop))
+        case .virtual(let options):
+            let controller = VirtualController(configuration: try VirtualController.Configuration(options: options))
+            let transport = VirtualTransport(controller: controller, adapterName: spec.description)
+            return AdapterConnection(spec: spec, hci: HCIController(transport: transport, commandTimeout: commandTimeout, btsnoop: btsnoop), virtual: controller)
+        case .allKernel:
+            preconditionFailure("expand 'all' with AdapterConnection.expand first")
+        }
+    }
+
+    /// Replaces `all` with every kernel adapter; an error when there are none.
+    public static func expand(_ specs: [AdapterSpec]) throws(TransportError) -> [AdapterSpec] {
+        var out: [AdapterSpec] = []
+        for s in specs {
+            if s == .allKernel {
+                let ids = try KernelTransport.adapters().map(\.id)
+                if ids.isEmpty { throw .noSuchAdapter("all", existing: []) }
+                out += ids.map { AdapterSpec.kernel(id: $0) }
+            } else {
+                out.append(s)
+            }
+        }
+        return out
+    }
+}

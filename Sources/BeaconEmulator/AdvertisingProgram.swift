@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import HCI
+
+/// The HCI commands that carry out one ``AdapterPlan``: a clean start, the setup that puts the
+/// first slot on air, the commands for each later slot, and the teardown.
+///
+/// Every step is the difference between two states of the controller, so each slot sends only
+/// what must change: data alone when address and parameters stay; disable → parameters/address →
+/// data → enable when they do not (they may not change while advertising is enabled).
+public struct AdvertisingProgram: Sendable {
+    public var extended: Bool
+    /// Leaves the controller with nothing on air and no sets, whatever an earlier (killed) run left.
+    public var preamble: [any HCICommand]
+    /// From nothing to slot 0 on air.
+    public var setup: [any HCICommand]
+    /// `slots[k]`: from slot k−1 to slot k (slot 0 follows the last one). Empty when nothing rotates.
+    public var slots: [[any HCICommand]]
+    /// Advertising off and every set removed.
+    public var teardown: [any HCICommand]
+    /// What is on air in each slot, per handle.
+    public var states: [[UInt8: AdvertisingSetConfiguration]]
+
+    public init(plan: AdapterPlan) {
+        let extended = plan.mode != .legacy
+        self.extended = extended
+        let count = max(1, plan.slotsPerCycle)
+        let states: [[UInt8: AdvertisingSetConfiguration]] = (0..<count).map { slot in
+            var s: [UInt8: AdvertisingSetConfiguration] = [:]
+            for adv in plan.advertisers {
+                if let b = adv.beacon(inSlot: slot) { s[adv.handle] = AdvertisingSetConfiguration(handle: adv.handle, beacon: b) }
+            }
+            return s
+        }
+        self.states = states
+        preamble = Self.clean(extended: extended)
+        teardown = Self.clean(extended: extended)
+        setup = Self.steps(from: [:], to: states[0], extended: extended)
+        slots = count > 1 ? (0..<count).map { k in Self.steps(from: states[(k + count - 1) % count], to: states[k], extended: extended) } : []
+    }
+
+    /// Advertising off, sets gone. Disabling what is already disabled is harmless (Core Vol 4
+    /// Part E §7.8.9, §7.8.56), so this is safe to send at any time in the controller's mode.
+    static func clean(extended: Bool) -> [any HCICommand] {
+        extended ? [LESetExtendedAdvertisingEnable.disableAll, LEClearAdvertisingSets()] : [LESetAdvertisingEnable(false)]
+    }
+
+    /// The fewest commands that take the controller from `old` to `new`.
+    public static func steps(from old: [UInt8: AdvertisingSetConfiguration], to new: [UInt8: AdvertisingSetConfiguration], extended: Bool) -> [any HCICommand] {
+        extended ? extendedSteps(from: old, to: new) : legacySteps(from: old[0], to: new[0])
+    }
+
+    static func extendedSteps(from old: [UInt8: AdvertisingSetConfiguration], to new: [UInt8: AdvertisingSetConfiguration]) -> [any HCICommand] {
+        let removed = old.keys.filter { new[$0] == nil }.sorted()
+        let added = new.keys.filter { old[$0] == nil }.sorted()
+        let changed = new.keys.filter { old[$0] != nil && old[$0] != new[$0] }.sorted()
+        // A set's parameters and random address may change only while it is disabled.
+        let restarted = changed.filter { old[$0]!.parameters != new[$0]!.parameters || old[$0]!.address != new[$0]!.address }
+        var steps: [any HCICommand] = []
+        let off = (removed + restarted).sorted()
+        if !off.isEmpty { steps.append(LESetExtendedAdvertisingEnable(false, sets: off.map { .init(handle: $0) })) }
+        for h in removed { steps.append(LERemoveAdvertisingSet(handle: h)) }
+        for h in added { steps.append(new[h]!.extendedParameters) }
+        for h in restarted where old[h]!.parameters != new[h]!.parameters { steps.append(new[h]!.extendedParameters) }
+        for h in added { steps.append(new[h]!.extendedAddress) }
+        for h in restarted where old[h]!.address != new[h]!.address { steps.append(new[h]!.extendedAddress) }
+        for h in added { steps.append(new[h]!.extendedData) }
+        // Data of a set with legacy PDUs may be replaced while it is enabled (operation 0x03, §7.8.54).
+        for h in changed where old[h]!.data != new[h]!.data { steps.append(new[h]!.extendedData) }
+        let on = (added + restarted).sorted()
+        if !on.isEmpty { steps.append(LESetExtendedAdvertisingEnable(true, sets: on.map { .init(handle: $0) })) }
+        return steps
+    }
+
+    static func legacySteps(from old: AdvertisingSetConfiguration?, to new: AdvertisingSetConfiguration?) -> [any HCICommand] {
+        guard let new else { return old == nil ? [] : [LESetAdvertisingEnable(false)] }
+        guard let old else {
+            return [new.legacyAddress, new.legacyParameters, new.legacyData, LESetAdvertisingEnable(true)]
+        }
+        if old == new { return [] }
+        if old.parameters == new.parameters, old.address == new.address {
+            return old.data == new.data ? [] : [new.legacyData]  // data may change while enabled (§7.8.7)
+        }
+        var steps: [any HCICommand] = [LESetAdvertisingEnable(false)]
+        if old.address != new.address { steps.append(new.legacyAddress) }
+        if old.parameters != new.parameters { steps.append(new.legacyParameters) }
+        if old.data != new.data { steps.append(new.legacyData) }
+        steps.append(LESetAdvertisingEnable(true))
+        return steps
+    }
+
+    /// Every command in the order a full cycle sends them.
+    public var allCommands: [any HCICommand] { preamble + setup + slots.dropFirst().flatMap { $0 } + teardown }
+}

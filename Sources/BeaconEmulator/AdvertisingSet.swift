@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import BeaconProfiles
+import HCI
+
+/// What one advertiser puts on air: its handle, address, parameters and data (as Bumble's
+/// `AdvertisingSet` owns them). Two configurations that compare equal need no command between them.
+public struct AdvertisingSetConfiguration: Hashable, Sendable {
+    public var handle: UInt8
+    public var address: BluetoothAddress
+    /// Advertising interval in 0.625 ms units (min = max).
+    public var intervalUnits: UInt32
+    /// Requested radio output power, dBm; nil = no preference (0x7F).
+    public var txPower: Int8?
+    public var data: AdvertisingPayload
+    /// The beacon it carries, for status lines.
+    public var beaconName: String
+
+    public init(handle: UInt8, beacon: BeaconProfile) {
+        self.handle = handle
+        self.address = beacon.address
+        self.intervalUnits = beacon.intervalUnits
+        self.txPower = beacon.txPower
+        self.data = beacon.beacon.advertisingData(flags: beacon.flags)
+        self.beaconName = beacon.name
+    }
+
+    /// Parameters that may change only while the advertiser is disabled.
+    struct Parameters: Hashable {
+        var intervalUnits: UInt32
+        var txPower: Int8?
+    }
+
+    var parameters: Parameters { Parameters(intervalUnits: intervalUnits, txPower: txPower) }
+
+    // MARK: Commands (extended advertising)
+
+    /// ADV_NONCONN_IND through an extended set: event properties 0x0010 (legacy PDUs, neither
+    /// connectable nor scannable), own address type random, the set's interval and TX power.
+    var extendedParameters: LESetExtendedAdvertisingParameters {
+        LESetExtendedAdvertisingParameters(
+            handle: handle, eventProperties: .legacyNonConnectable, intervalMin: intervalUnits, intervalMax: intervalUnits,
+            ownAddressType: .random, txPower: txPower ?? HCIValidation.txPowerNoPreference)
+    }
+
+    var extendedAddress: LESetAdvertisingSetRandomAddress { LESetAdvertisingSetRandomAddress(handle: handle, address: address) }
+
+    var extendedData: LESetExtendedAdvertisingData {
+        LESetExtendedAdvertisingData(handle: handle, operation: .complete, avoidFragmentation: true, data: Array(data))
+    }
+
+    // MARK: Commands (legacy advertising)
+
+    var legacyParameters: LESetAdvertisingParameters {
+        let units = UInt16(clamping: intervalUnits)
+        return LESetAdvertisingParameters(intervalMin: units, intervalMax: units, advertisingType: .nonConnectableUndirected, ownAddressType: .random)
+    }
+
+    var legacyAddress: LESetRandomAddress { LESetRandomAddress(address) }
+    var legacyData: LESetAdvertisingData { LESetAdvertisingData(data) }
+}

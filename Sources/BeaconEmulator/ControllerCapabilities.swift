@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import HCI
+
+/// What a controller can do for advertising, as probed (or assumed for `--dry-run`).
+public struct ControllerCapabilities: Hashable, Sendable {
+    public var adapter: String
+    public var hciVersion: HCIVersion
+    public var lmpVersion: HCIVersion?
+    public var manufacturer: UInt16?
+    public var address: BluetoothAddress?
+    public var leFeatures: LEFeatures
+    /// Advertising sets (LE Read Number of Supported Advertising Sets); 0 without extended advertising.
+    public var advertisingSets: Int
+    /// LE Read Maximum Advertising Data Length; 31 without extended advertising.
+    public var maximumDataLength: Int
+    /// LE Read Transmit Power (extended) or the fixed advertising channel power (legacy).
+    public var txPowerRange: ClosedRange<Int8>?
+
+    public init(adapter: String, hciVersion: HCIVersion, lmpVersion: HCIVersion? = nil, manufacturer: UInt16? = nil,
+                address: BluetoothAddress? = nil, leFeatures: LEFeatures, advertisingSets: Int, maximumDataLength: Int,
+                txPowerRange: ClosedRange<Int8>? = nil) {
+        self.adapter = adapter
+        self.hciVersion = hciVersion
+        self.lmpVersion = lmpVersion
+        self.manufacturer = manufacturer
+        self.address = address
+        self.leFeatures = leFeatures
+        self.advertisingSets = advertisingSets
+        self.maximumDataLength = maximumDataLength
+        self.txPowerRange = txPowerRange
+    }
+
+    /// Extended advertising, from LE feature bit 12 (not from the HCI version: many 5.x
+    /// controllers lack it, and a few 4.2 ones with vendor firmware have it).
+    public var hasExtendedAdvertising: Bool { leFeatures.contains(.leExtendedAdvertising) && advertisingSets > 0 }
+
+    /// Legacy non-connectable advertising below 100 ms is allowed only from Bluetooth 5.0 on.
+    public var allowsFastLegacyAdvertising: Bool { hciVersion >= .v5_0 }
+
+    /// The information HCI validation uses.
+    public var hciInfo: HCIControllerInfo { HCIControllerInfo(hciVersion: hciVersion, leFeatures: leFeatures) }
+
+    /// An assumed Bluetooth 5 controller with `sets` advertising sets (for `--dry-run`).
+    public static func assumedExtended(adapter: String, sets: Int) -> ControllerCapabilities {
+        ControllerCapabilities(adapter: adapter, hciVersion: .v5_0, leFeatures: [.leExtendedAdvertising], advertisingSets: sets,
+                               maximumDataLength: 251)
+    }
+
+    /// An assumed legacy-only controller (for `--dry-run --legacy`).
+    public static func assumedLegacy(adapter: String, version: HCIVersion = .v4_2) -> ControllerCapabilities {
+        ControllerCapabilities(adapter: adapter, hciVersion: version, leFeatures: [], advertisingSets: 0, maximumDataLength: 31)
+    }
+}

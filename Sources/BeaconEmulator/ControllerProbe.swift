@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import HCI
+import HCITransport
+
+/// Asks a controller what it can do. Sends only commands that are neither legacy nor extended
+/// advertising commands, plus the extended read-outs when feature bit 12 says they exist, so
+/// probing never commits the controller to one advertising mode (Core Vol 4 Part E §3.1.1).
+public enum ControllerProbe {
+    /// Probes `hci`; with `reset` (our own controller: user channel, TCP, UART, virtual) it first
+    /// sends HCI Reset so the legacy/extended choice starts fresh.
+    public static func probe(_ hci: HCIController, reset: Bool) async throws(HCIControllerError) -> ControllerCapabilities {
+        if reset { try await hci.send(HCIReset()) }
+        let version = try await hci.send(HCIReadLocalVersionInformation())
+        let features = try await hci.send(LEReadLocalSupportedFeatures()).features
+        let address = try? await hci.send(HCIReadBDADDR()).address
+        var caps = ControllerCapabilities(
+            adapter: hci.adapterName, hciVersion: version.hciVersion, lmpVersion: version.lmpVersion,
+            manufacturer: version.manufacturer, address: address, leFeatures: features,
+            advertisingSets: 0, maximumDataLength: 31)
+        if features.contains(.leExtendedAdvertising) {
+            caps.advertisingSets = Int(try await hci.send(LEReadNumberOfSupportedAdvertisingSets()).numberOfSets)
+            caps.maximumDataLength = Int(try await hci.send(LEReadMaximumAdvertisingDataLength()).maximumLength)
+            // LE Read Transmit Power is optional (Bluetooth 5.0+); a controller without it says 0x01.
+            if let power = try? await hci.send(LEReadTransmitPower()) {
+                caps.txPowerRange = power.minimum...max(power.minimum, power.maximum)
+            }
+        }
+        hci.info = caps.hciInfo
+        return caps
+    }
+
+    /// The legacy advertising channel TX power. Only for controllers driven in legacy mode: this
+    /// is a legacy advertising command, so it would lock an extended-capable controller out of
+    /// extended advertising until the next reset.
+    public static func legacyTxPower(_ hci: HCIController) async -> Int8? {
+        try? await hci.send(LEReadAdvertisingPhysicalChannelTxPower()).txPowerLevel
+    }
+}
