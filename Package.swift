@@ -47,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "beacon",
             dependencies: [
-                "BeaconCodec", "BeaconProfiles", "HCI",
+                "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconEmulator", "VirtualController",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -60,6 +60,11 @@ let package = Package(
         .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI"]),
         .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["BeaconEmulator", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec"]
+        ),
+        .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconProfiles", "HCI", "VirtualController", "BeaconCodec"]),
         .testTarget(
             name: "VirtualControllerTests",
             dependencies: ["VirtualController", "HCI", "HCITransport", "BeaconCodec"]
