@@ -47,7 +47,12 @@ PAYLOAD_31 = SERVICE_UUIDS + IBEACON_STRUCTURE
 FRAGMENT_254 = PAYLOAD_30 + b"".join(
     bytes([0x06, 0x16, 0xAA, 0xFE, i, (i * 7) & 0xFF, 0x00]) for i in range(32)
 )
-assert len(PAYLOAD_30) == 30 and len(PAYLOAD_31) == 31 and len(FRAGMENT_254) == 254
+# No iBeacon: flags, Eddystone service UUID 0xFEAA, Eddystone-UID service data (see eddystoneUID31).
+EDDYSTONE_31 = (
+    bytes([0x02, 0x01, 0x06, 0x03, 0x03, 0xAA, 0xFE, 0x17, 0x16, 0xAA, 0xFE, 0x00, 0xE7])
+    + bytes(range(10)) + bytes(0xA0 + i for i in range(6)) + bytes(2)
+)
+assert len(PAYLOAD_30) == 30 and len(PAYLOAD_31) == 31 and len(FRAGMENT_254) == 254 and len(EDDYSTONE_31) == 31
 
 EXPECTED = (
     int.from_bytes(UUID[:8], "big"),
@@ -102,6 +107,15 @@ def decode_plain(data: bytes, maximum: int = 31):
     return found
 
 
+def fails_plain(data: bytes) -> bool:
+    """A failed decode, as a scanner meets it for most advertisements; True when it failed."""
+    try:
+        decode_plain(data)
+        return False
+    except ValueError:
+        return True
+
+
 def walk_plain(data: bytes) -> int:
     """Counts the AD structures, touching each one's type and last byte (the Swift walker benchmark)."""
     offset = 0
@@ -136,18 +150,25 @@ def bumble_decoders():
     def walk_bumble(data: bytes) -> int:
         return len(AdvertisingData.from_bytes(data).ad_structures)
 
-    return decode_bumble, walk_bumble
+    def fails_bumble(data: bytes) -> bool:
+        try:
+            decode_bumble(data)
+            return False
+        except ValueError:
+            return True
+
+    return decode_bumble, walk_bumble, fails_bumble
 
 
 # --- Timing --------------------------------------------------------------------------------------
 
 
-def ns_per_call(function, argument, repeats: int) -> float:
-    """Median over `repeats` runs of ~0.2 s each, in nanoseconds per call."""
+def ns_per_call(function, argument, repeats: int) -> tuple[float, float]:
+    """(median, minimum) over `repeats` runs of ~0.2 s each, in nanoseconds per call."""
     timer = timeit.Timer(lambda: function(argument))
     number, _ = timer.autorange()  # enough calls for 0.2 s
     runs = timer.repeat(repeat=repeats, number=number)
-    return statistics.median(runs) / number * 1e9
+    return statistics.median(runs) / number * 1e9, min(runs) / number * 1e9
 
 
 # --- The Swift side ------------------------------------------------------------------------------
@@ -159,13 +180,15 @@ SWIFT_CASES = {
     "lenient 30": "Decode lenient: 30 B flags+iBeacon",
     "lenient 31": "Decode lenient: 31 B UUIDs then iBeacon",
     "walk 254": "AD walker: 254 B extended fragment (34 structures)",
+    "none 31": "No iBeacon, strict, typed catch: 31 B Eddystone-UID",
 }
 
 
 def run_swift(directory: str) -> str:
     command = [
         "swift", "package", "--disable-sandbox", "benchmark",
-        "--filter", "^(Decode (strict|lenient): 3[01] B|AD walker)", "--no-progress",
+        # The harness matches the whole name against the expression.
+        "--filter", "(Decode (strict|lenient): 3[01] B|AD walker|No iBeacon, strict, typed).*", "--no-progress",
     ]
     print("+ " + " ".join(command), file=sys.stderr)
     result = subprocess.run(command, cwd=directory, capture_output=True, text=True)
@@ -211,12 +234,13 @@ def main() -> None:
                 f.write(text)
         swift = parse_swift(text)
 
-    decode_bumble, walk_bumble = bumble_decoders()
+    decode_bumble, walk_bumble, fails_bumble = bumble_decoders()
     # Both decoders must produce what the Swift decoder produces, or the comparison means nothing.
     for payload in (PAYLOAD_30, PAYLOAD_31):
         assert decode_plain(payload) == EXPECTED, decode_plain(payload)
         assert decode_bumble(payload) == EXPECTED, decode_bumble(payload)
     assert walk_plain(FRAGMENT_254) == 34 and walk_bumble(FRAGMENT_254) == 34
+    assert fails_plain(EDDYSTONE_31) and fails_bumble(EDDYSTONE_31)
 
     import bumble  # for the version line only
 
@@ -224,15 +248,17 @@ def main() -> None:
         ("strict 30", "decode, 30 B flags+iBeacon", decode_plain, decode_bumble, PAYLOAD_30),
         ("strict 31", "decode, 31 B UUIDs then iBeacon", decode_plain, decode_bumble, PAYLOAD_31),
         ("walk 254", "AD walk, 254 B fragment (34 structures)", walk_plain, walk_bumble, FRAGMENT_254),
+        ("none 31", "decode failing: 31 B Eddystone-UID, no iBeacon", fails_plain, fails_bumble, EDDYSTONE_31),
     ]
-    overhead = ns_per_call(lambda _: None, None, args.repeats)
+    overhead, _ = ns_per_call(lambda _: None, None, args.repeats)
     print(f"Python {sys.version.split()[0]}, Bumble {getattr(bumble, '__version__', '?')}; "
-          f"median of {args.repeats} runs; Python call overhead {overhead:.0f} ns (included below)\n")
-    print("| Operation | Swift p50 (min) ns | plain Python ns | Bumble ns | plain Python ÷ Swift | Bumble ÷ Swift |")
+          f"median (minimum) of {args.repeats} runs; Swift: p50 (p0) of the harness's samples; "
+          f"ratios of the medians; Python call overhead {overhead:.0f} ns (included)\n")
+    print("| Operation | Swift ns | plain Python ns | Bumble ns | plain Python ÷ Swift | Bumble ÷ Swift |")
     print("|---|---:|---:|---:|---:|---:|")
     for key, label, plain, bumble_fn, payload in cases:
-        plain_ns = ns_per_call(plain, payload, args.repeats)
-        bumble_ns = ns_per_call(bumble_fn, payload, args.repeats)
+        plain_ns, plain_min = ns_per_call(plain, payload, args.repeats)
+        bumble_ns, bumble_min = ns_per_call(bumble_fn, payload, args.repeats)
         swift_cell, plain_ratio, bumble_ratio = "not run", "–", "–"
         if SWIFT_CASES[key] in swift:
             p0, p50 = swift[SWIFT_CASES[key]]
@@ -240,7 +266,8 @@ def main() -> None:
             if p50 > 0:
                 plain_ratio = f"{plain_ns / p50:.0f}×"
                 bumble_ratio = f"{bumble_ns / p50:.0f}×"
-        print(f"| {label} | {swift_cell} | {plain_ns:.0f} | {bumble_ns:.0f} | {plain_ratio} | {bumble_ratio} |")
+        print(f"| {label} | {swift_cell} | {plain_ns:.0f} ({plain_min:.0f}) | {bumble_ns:.0f} ({bumble_min:.0f}) "
+              f"| {plain_ratio} | {bumble_ratio} |")
     for key in ("lenient 30", "lenient 31"):
         if SWIFT_CASES[key] in swift:
             p0, p50 = swift[SWIFT_CASES[key]]

@@ -39,6 +39,19 @@ enum BenchmarkPayloads {
         return bytes
     }
 
+    /// 31 bytes with no iBeacon, as most advertisements a scanner sees: flags, the Eddystone
+    /// service UUID (0xFEAA) and an Eddystone-UID frame (service data: frame type 0x00, Tx power
+    /// −25 dBm, 10-byte namespace, 6-byte instance, 2 reserved bytes).
+    static var eddystoneUID31: [UInt8] {
+        var bytes: [UInt8] = [0x02, 0x01, 0x06, 0x03, 0x03, 0xAA, 0xFE, 0x17, 0x16, 0xAA, 0xFE, 0x00, 0xE7]
+        bytes += (0..<10).map { UInt8($0) } + (0..<6).map { UInt8(0xA0 + $0) } + [0x00, 0x00]
+        precondition(bytes.count == IBeaconFormat.legacyMaximum)
+        return bytes
+    }
+
+    /// Offset of the last instance byte in ``eddystoneUID31``, rewritten on every iteration.
+    static let eddystoneInstanceLastByte = 28
+
     /// The UUID spellings the parser accepts, in rotation so no iteration parses a constant.
     static var uuidTexts: [String] {
         [uuidText, uuidText.lowercased(), "F7826DA64FA24E988024BC5B71E0893E", "2f234454-cf6d-4a0f-adf2-f4911ba9ffa6"]

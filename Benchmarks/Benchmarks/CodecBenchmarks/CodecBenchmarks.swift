@@ -28,5 +28,6 @@ let benchmarks: @Sendable () -> Void = {
     encodeBenchmarks()
     decodeBenchmarks()
     walkerBenchmarks()
+    failureBenchmarks()
     uuidBenchmarks()
 }
