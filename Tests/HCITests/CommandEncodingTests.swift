@@ -5,6 +5,11 @@ import Testing
 
 /// One command and its H4 bytes, written by hand from Core Vol 4 Part E §7 (indicator 0x01,
 /// opcode little-endian, parameter length, parameters).
+///
+/// Cross-checked once against Bumble 0.0.236's encoder (`bytes(HCI_LE_…_Command(...))`), which
+/// produced the same bytes for opcodes 0x2005, 0x2006, 0x2008, 0x2035, 0x2036, 0x2037, 0x2039 (two
+/// sets), 0x2041 (both PHYs) and 0x2042, and parsed the advertising report vectors in EventTests
+/// to the same fields.
 struct CommandVector: Sendable, CustomTestStringConvertible {
     let command: any HCICommand
     let h4: String
@@ -184,6 +189,12 @@ struct CommandEncodingTests {
         #expect(throws: HCIDecodingError.opcodeMismatch(expected: HCIReset.opcode, actual: LEClearAdvertisingSets.opcode)) {
             try HCIReset(packet: LEClearAdvertisingSets().packet)
         }
+    }
+
+    @Test func extendedDataFromALegacyPayload() {
+        let command = LESetExtendedAdvertisingData(handle: 4, payload: AdvertisingPayload(appleExampleAdvertisingData)!)
+        // < HCI Command: LE Set Extended Advertising Data (0x08|0x0037) plen 34 — Handle 4, Complete, no fragmentation, length 30
+        #expect(command.h4Bytes == bytes("01 37 20 22 04 03 01 1E") + appleExampleAdvertisingData)
     }
 
     @Test func extendedIntervalsUseThreeOctets() throws {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 
 /// LE Set Extended Advertising Data — Core Vol 4 Part E §7.8.54, opcode 0x2037.
 ///
@@ -40,6 +41,12 @@ public struct LESetExtendedAdvertisingData: HCICommand {
         self.operation = operation
         self.avoidFragmentation = avoidFragmentation
         self.data = data
+    }
+
+    /// The whole legacy-sized payload in one command (what an iBeacon set sends).
+    @inlinable
+    public init(handle: UInt8, payload: AdvertisingPayload) {
+        self.init(handle: handle, operation: .complete, avoidFragmentation: true, data: Array(payload))
     }
 
     @inlinable
