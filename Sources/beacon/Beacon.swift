@@ -30,6 +30,7 @@ struct Beacon: AsyncParsableCommand {
             DecodeCommand.self,
             ValidateCommand.self,
             ListCommand.self,
+            AdvertiseCommand.self,
         ]
     )
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import HCITransport
+import VirtualController
 
 /// `--adapter hciN`: which Bluetooth controller a command talks about (shared by every command
 /// that prints or drives HCI).
 struct AdapterOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The Bluetooth adapter, as BlueZ names it.", valueName: "hciN"))
+    @Option(name: [.customShort("i"), .long], help: ArgumentHelp("The Bluetooth adapter, as BlueZ names it.", valueName: "hciN"))
     var adapter = "hci0"
 
     /// The adapter's index (`hci3` → 3).
@@ -13,6 +15,43 @@ struct AdapterOptions: ParsableArguments {
     func validate() throws {
         guard let index, index >= 0, index <= 0xFFFE else {
             throw ValidationError("--adapter must be an adapter name such as hci0 (got '\(adapter)')")
+        }
+    }
+}
+
+/// `-i ADAPTER` and `--btsnoop FILE` for the commands that drive a controller (advertise, cycle,
+/// stop, doctor): which controllers, and where to record every packet exchanged with them.
+struct ControllerOptions: ParsableArguments {
+    @Option(
+        name: [.customShort("i"), .long],
+        help: ArgumentHelp(
+            "The controller: hci0 (or 0), user:hci0, tcp:HOST:PORT, serial:/dev/ttyACM0[@BAUD][,rtscts], virtual[:sets=N,version=4.2,legacy,…], a list such as hci0,hci1, or all (default: the first kernel adapter).",
+            valueName: "adapter"))
+    var adapter: String?
+
+    @Option(help: ArgumentHelp("Write every HCI packet, both directions, to this btsnoop file (Wireshark opens it).", valueName: "file"))
+    var btsnoop: String?
+
+    /// The adapters `-i` names (`all` not yet expanded); `nil` when `-i` was not given.
+    var specs: [AdapterSpec]? {
+        guard let adapter else { return nil }
+        return try? AdapterSpec.list(adapter)
+    }
+
+    /// The adapter name `hcitool -i` should use when printing commands: the kernel adapter `-i`
+    /// names, or hci0 for anything else.
+    var hcitoolAdapter: String {
+        if let first = specs?.first, case .kernel(let id) = first { return "hci\(id)" }
+        return "hci0"
+    }
+
+    func validate() throws {
+        guard let adapter else { return }
+        let specs: [AdapterSpec]
+        do { specs = try AdapterSpec.list(adapter) } catch { throw ValidationError("-i: \(error)") }
+        // Bad virtual controller options are a usage error too, caught before anything runs.
+        for case .virtual(let options) in specs {
+            do { _ = try VirtualController.Configuration(options: options) } catch { throw ValidationError("-i: \(error)") }
         }
     }
 }

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import BeaconEmulator
+import BeaconProfiles
+import HCI
+import HCITransport
+import VirtualController
+
+/// `beacon advertise PROFILE…`: puts the beacons of profile files on air until the duration
+/// passes or Ctrl-C, then takes them off again.
+struct AdvertiseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "advertise",
+        abstract: "Advertise the beacons of profile files.",
+        discussion: """
+            The profiles are checked first: with any issue, every issue is printed, the exit \
+            status is 65 and no adapter is opened. Then beacon probes the controllers, plans \
+            the beacons across them (one extended advertising set per beacon where there are \
+            enough; otherwise beacons take turns of --slot on a set, or on the one legacy \
+            advertiser), prints the plan on standard error and advertises.
+
+            While running: on a terminal a live table; otherwise one line per change (--json: \
+            one JSON object per event). With -i virtual, every advertising event the virtual \
+            controller puts on air is printed as an "air …" line.
+
+            SIGINT (Ctrl-C) or SIGTERM stop: advertising off, sets removed, exit 0; a second \
+            one quits at once (130). SIGHUP reloads the profile files: if their beacons \
+            changed, the run restarts with them (a short pause on air); if the files have \
+            issues, they are printed and the old beacons stay on air.
+
+            --dry-run opens nothing: it prints every HCI command a run would send (preamble, \
+            setup, each turn of one rotation cycle, teardown) as H4 bytes and as hcitool lines, \
+            for an assumed controller (extended advertising with --max-sets sets, default 16; \
+            Bluetooth 4.2 legacy with --legacy; or the virtual controller -i virtual:… describes).
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Profile files (YAML or JSON).", valueName: "profile"))
+    var files: [String]
+
+    @OptionGroup var controller: ControllerOptions
+
+    @Option(help: ArgumentHelp("How long to advertise: 30s, 500ms, 2m, or seconds (default: until Ctrl-C).", valueName: "duration"))
+    var duration: DurationArgument?
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Advertise only the beacons with these names.", valueName: "name"))
+    var only: [String] = []
+
+    @Flag(help: "Use legacy advertising (one advertiser, beacons take turns) even where extended advertising exists.")
+    var legacy = false
+
+    @Option(help: ArgumentHelp("How long each beacon stays on air in its turn when beacons take turns (default: three of its intervals, at least 100 ms).", valueName: "duration"))
+    var slot: DurationArgument?
+
+    @Option(name: .customLong("max-sets"), help: ArgumentHelp("Use at most this many extended advertising sets per controller (--dry-run assumes 16).", valueName: "n"))
+    var maxSets: Int?
+
+    @Flag(help: "Probe the controllers, print the plan (a table; --json: JSON) and exit.")
+    var plan = false
+
+    @Flag(name: .customLong("dry-run"), help: "Open no adapter; print every HCI command a run would send.")
+    var dryRun = false
+
+    @Flag(help: "JSON output: the plan, the dry-run commands, or one event per line while running.")
+    var json = false
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one profile file") }
+        if let maxSets, !(1...240).contains(maxSets) { throw ValidationError("--max-sets must be from 1 to 240 (got \(maxSets))") }
+        if plan && dryRun { throw ValidationError("--plan and --dry-run exclude each other (--dry-run prints the plan's commands)") }
+        if let slot, slot.duration < .milliseconds(20) { throw ValidationError("--slot must be at least 20ms (got \(slot))") }
+    }
+
+    var planner: FleetPlanner {
+        FleetPlanner(forceLegacy: legacy, slotDuration: slot?.duration, maximumSets: maxSets)
+    }
+
+    mutating func run() async throws {
+        let files = self.files
+        let only = self.only
+        let beacons = try ProfileFiles.loadBeacons(files).flatMap { ProfileFiles.select($0, only: only) }.get()
+        guard !beacons.isEmpty else { throw CommandFailure.exit("the profile files define no beacons") }
+        if dryRun {
+            try DryRun(controller: controller, planner: planner, legacy: legacy, maxSets: maxSets, json: json).print(beacons)
+            return
+        }
+        let connections = try AdapterChoice.openAll(controller).get()
+        let style: RunStatusBoard.Style = json ? .json : (LineOutput.standardOutputIsTerminal && !connections.contains { $0.virtual != nil } ? .table : .lines)
+        try await Self.advertise(
+            beacons, on: connections, planner: planner, style: style, planOnly: plan, json: json,
+            duration: duration?.duration, showsOffAir: true,
+            reload: { ProfileFiles.loadBeacons(files).flatMap { ProfileFiles.select($0, only: only) }.success })
+    }
+
+    /// Plans `beacons` on the open `connections` and runs them (shared with `cycle`).
+    static func advertise(
+        _ beacons: [BeaconProfile], on connections: [AdapterConnection], planner: FleetPlanner, style: RunStatusBoard.Style,
+        planOnly: Bool, json: Bool, duration: Duration?, showsOffAir: Bool, reload: @escaping @Sendable () -> [BeaconProfile]?
+    ) async throws(ExitCode) {
+        let board = RunStatusBoard(style: style, showsOffAir: showsOffAir)
+        let followers = connections.compactMap { c in
+            c.virtual.map { AirLogFollower(controller: $0, adapter: c.hci.adapterName, json: json) }
+        }
+        let fleet = Fleet(connections: connections, planner: planner) { event in
+            // The air log up to the teardown first, so "advertising stopped" is the last word.
+            if case .stopped = event { for f in followers { f.drain() } }
+            board.record(event)
+        }
+        let plan: FleetPlan
+        let runners: [AdapterRunner]
+        do throws(HCIControllerError) { (plan, runners) = try await fleet.plan(beacons) } catch {
+            throw CommandFailure.exit("\(error)")
+        }
+        if planOnly {
+            if json { LineOutput.out(PlanReport.json(plan).text) } else { for line in PlanReport.summary(plan) { LineOutput.out(line) } }
+            return
+        }
+        let showPlan: @Sendable (FleetPlan) -> Void = { plan in
+            for line in PlanReport.summary(plan) { LineOutput.err(line) }
+            if json {
+                LineOutput.out(JSONValue.object([("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("plan")), ("plan", PlanReport.json(plan))]).text)
+            }
+        }
+        showPlan(plan)
+        let session = FleetSession(fleet: fleet, board: board, followers: followers, duration: duration, reload: reload, showPlan: showPlan)
+        try await session.run(beacons: beacons, plan: plan, runners: runners)
+    }
+}
+
+extension Result {
+    /// The value, or nil on failure.
+    var success: Success? { if case .success(let v) = self { v } else { nil } }
+}

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import BeaconEmulator
+import HCITransport
+
+/// Which controllers a command opens, and opening them, with every failure explained.
+enum AdapterChoice {
+    /// How long a command may wait for its reply. A controller that does not answer (a silent
+    /// TCP peer, a UART at the wrong baud rate) fails after this long, naming the command.
+    static let commandTimeout: Duration = .seconds(2)
+
+    /// The adapters `-i` names, `all` expanded; without `-i`, the first kernel adapter. Never
+    /// falls back to the virtual controller: a user who wants it says `-i virtual`.
+    static func specs(_ options: ControllerOptions) -> Result<[AdapterSpec], ExitCode> {
+        do throws(TransportError) {
+            if let given = options.adapter {
+                return .success(try AdapterConnection.expand(try AdapterSpec.list(given)))
+            }
+            guard let first = try KernelTransport.adapters().first else {
+                throw TransportError.noSuchAdapter("hci0", existing: [])
+            }
+            return .success([.kernel(id: first.id)])
+        } catch {
+            return .failure(CommandFailure.exit(withDefaultHint(error.description, options: options)))
+        }
+    }
+
+    /// Adds, when `-i` was not given, what the user can do instead of a kernel adapter.
+    static func withDefaultHint(_ message: String, options: ControllerOptions) -> String {
+        guard options.adapter == nil, !message.contains("-i virtual") else { return message }
+        return message + ". Without -i, beacon uses the first kernel adapter; name another with -i tcp:HOST:PORT or serial:/dev/ttyACM0, or try beacon without Bluetooth hardware with -i virtual"
+    }
+
+    /// The btsnoop writer `--btsnoop` asks for.
+    static func snoop(_ options: ControllerOptions) -> Result<BTSnoopWriter?, ExitCode> {
+        guard let path = options.btsnoop else { return .success(nil) }
+        do throws(TransportError) {
+            return .success(try BTSnoopWriter(path: path))
+        } catch {
+            return .failure(CommandFailure.exit("--btsnoop: cannot create \(path): \(error)"))
+        }
+    }
+
+    /// Opens every adapter; on the first failure the ones already open are closed and the error
+    /// (with its advice) is printed.
+    static func open(_ specs: [AdapterSpec], snoop: BTSnoopWriter?) -> Result<[AdapterConnection], ExitCode> {
+        var open: [AdapterConnection] = []
+        for spec in specs {
+            do {
+                open.append(try AdapterConnection.open(spec, commandTimeout: commandTimeout, btsnoop: snoop))
+            } catch {
+                for c in open { c.hci.close() }
+                return .failure(CommandFailure.exit("\(error)"))
+            }
+        }
+        return .success(open)
+    }
+
+    /// `specs`, `snoop` and `open` in one step, for the commands that need nothing in between.
+    static func openAll(_ options: ControllerOptions) -> Result<[AdapterConnection], ExitCode> {
+        specs(options).flatMap { specs in snoop(options).flatMap { open(specs, snoop: $0) } }
+    }
+}

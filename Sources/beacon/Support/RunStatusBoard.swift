@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import BeaconEmulator
+import Synchronization
+
+/// What a running fleet shows, fed by its ``EmulatorEvent``s: on a terminal, a live table redrawn
+/// four times a second; elsewhere, one log line per change; with `--json`, one JSON object per
+/// event and line.
+final class RunStatusBoard: Sendable {
+    enum Style: Sendable {
+        /// The live table (standard output is a terminal).
+        case table
+        /// One line per change (a pipe, a file, or the air log is being printed).
+        case lines
+        /// JSON Lines.
+        case json
+    }
+
+    /// One beacon's row.
+    struct Row: Sendable {
+        var beacon: String
+        var adapter: String
+        var advertiser: String
+        var address: BluetoothAddress
+        var state = "waiting"
+        /// How many times it went on air.
+        var turns = 0
+        var lastError = "-"
+    }
+
+    struct State: Sendable {
+        var rows: [Row] = []
+        /// Rotation slots carried out per adapter.
+        var slots: [String: Int] = [:]
+        /// Lines of the table drawn last, to move the cursor back over them.
+        var drawnLines = 0
+    }
+
+    let style: Style
+    /// Whether "off air" changes are printed as lines (`cycle` shows only who goes on air).
+    let showsOffAir: Bool
+    let start = ContinuousClock.now
+    private let state = Mutex(State())
+
+    init(style: Style, showsOffAir: Bool = true) {
+        self.style = style
+        self.showsOffAir = showsOffAir
+    }
+
+    /// Seconds since the board was made, as the lines print it: `+1.234 s`.
+    var elapsed: Double { (ContinuousClock.now - start).seconds }
+
+    static func stamp(_ seconds: Double) -> String {
+        let ms = Int((seconds * 1000).rounded())
+        let fraction = String(ms % 1000)
+        return "+\(ms / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
+    }
+
+    /// Starts over with the beacons of `plan` (a new run, or a reload).
+    func reset(_ plan: FleetPlan) {
+        state.withLock { s in
+            s.rows = plan.placements.map { p in
+                Row(beacon: p.beacon.name, adapter: p.adapter, advertiser: PlanReport.advertiserText(p), address: p.beacon.address)
+            }
+            s.slots = [:]
+        }
+    }
+
+    /// Takes one event (called from the runners' tasks).
+    func record(_ event: EmulatorEvent) {
+        let now = elapsed
+        state.withLock { s in
+            switch event {
+            case let .onAir(beacon, adapter, _, address, _):
+                if let i = s.rows.firstIndex(where: { $0.beacon == beacon && $0.adapter == adapter }) {
+                    s.rows[i].state = "on air"
+                    s.rows[i].turns += 1
+                    s.rows[i].address = address
+                }
+            case let .offAir(beacon, adapter, _):
+                if let i = s.rows.firstIndex(where: { $0.beacon == beacon && $0.adapter == adapter }) {
+                    s.rows[i].state = "waiting"
+                }
+            case let .slot(adapter, _, _, _):
+                s.slots[adapter, default: 0] += 1
+            case let .error(adapter, message):
+                for i in s.rows.indices where s.rows[i].adapter == adapter { s.rows[i].lastError = message }
+            case let .stopped(adapter):
+                for i in s.rows.indices where s.rows[i].adapter == adapter { s.rows[i].state = "stopped" }
+            }
+        }
+        switch style {
+        case .table:
+            // The table shows it at the next redraw; errors and the end are worth a line too.
+            if case .error(let adapter, let message) = event { LineOutput.err("\(adapter): error: \(message)") }
+        case .lines:
+            if let line = Self.line(event, showsOffAir: showsOffAir) { LineOutput.out("\(Self.stamp(now)) \(line)") }
+        case .json:
+            LineOutput.out(Self.json(event, time: now).text)
+        }
+    }
+
+    /// A free-form message (reloads, stopping): a line, or a JSON `note`.
+    func note(_ message: String) {
+        switch style {
+        case .table: LineOutput.err(message)
+        case .lines: LineOutput.out("\(Self.stamp(elapsed)) \(message)")
+        case .json: LineOutput.out(JSONValue.object([("time", .double(Self.round(elapsed))), ("event", .string("note")), ("message", .string(message))]).text)
+        }
+    }
+
+    static func line(_ event: EmulatorEvent, showsOffAir: Bool) -> String? {
+        switch event {
+        case let .onAir(beacon, adapter, advertiser, address, power):
+            let tx = power.map { ", TX \($0) dBm" } ?? ""
+            return "\(beacon) on air: \(adapter) advertiser \(advertiser), \(address)\(tx)"
+        case let .offAir(beacon, adapter, advertiser):
+            return showsOffAir ? "\(beacon) off air: \(adapter) advertiser \(advertiser)" : nil
+        case let .slot(adapter, index, _, lateness):
+            // Only late turns are news; on time is the normal case.
+            let ms = lateness.seconds * 1000
+            return ms > 20 ? "\(adapter): turn \(index) started \(Int(ms.rounded())) ms late" : nil
+        case let .error(adapter, message):
+            return "\(adapter): error: \(message)"
+        case let .stopped(adapter):
+            return "\(adapter): advertising stopped (advertising off, sets removed)"
+        }
+    }
+
+    static func json(_ event: EmulatorEvent, time: Double) -> JSONValue {
+        var members: [(String, JSONValue)] = [("time", .double(round(time)))]
+        switch event {
+        case let .onAir(beacon, adapter, advertiser, address, power):
+            members += [("event", .string("on_air")), ("beacon", .string(beacon)), ("adapter", .string(adapter)),
+                        ("advertiser", .int(advertiser)), ("address", .string(address.description)), ("selected_tx_power", .int(power))]
+        case let .offAir(beacon, adapter, advertiser):
+            members += [("event", .string("off_air")), ("beacon", .string(beacon)), ("adapter", .string(adapter)), ("advertiser", .int(advertiser))]
+        case let .slot(adapter, index, commands, lateness):
+            members += [("event", .string("slot")), ("adapter", .string(adapter)), ("index", .int(index)), ("commands", .int(commands)),
+                        ("lateness_ms", .double(round(lateness.seconds * 1000)))]
+        case let .error(adapter, message):
+            members += [("event", .string("error")), ("adapter", .string(adapter)), ("message", .string(message))]
+        case let .stopped(adapter):
+            members += [("event", .string("stopped")), ("adapter", .string(adapter))]
+        }
+        return .object(members)
+    }
+
+    static func round(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+    // MARK: The live table
+
+    /// The table as it stands.
+    func tableLines() -> [String] {
+        let s = state.withLock { $0 }
+        var table = TextTable(headers: ["BEACON", "ADAPTER", "ADVERTISER", "ADDRESS", "STATE", "TURNS", "LAST ERROR"])
+        for r in s.rows {
+            table.append([r.beacon, r.adapter, r.advertiser, r.address.description, r.state, String(r.turns), r.lastError])
+        }
+        let slots = s.slots.keys.sorted().map { "\($0) \(s.slots[$0]!) turns" }.joined(separator: ", ")
+        let header = "beacon \(Self.stamp(elapsed))" + (slots.isEmpty ? "" : " — \(slots)") + " — Ctrl-C stops"
+        return [header] + table.lines
+    }
+
+    /// Draws the table over the previous one: the cursor goes up over what was drawn, the
+    /// screen below it is cleared (ANSI CUU and ED), then the new table is written.
+    func redraw() {
+        let lines = tableLines()
+        let up = state.withLock { s in
+            defer { s.drawnLines = lines.count }
+            return s.drawnLines
+        }
+        let move = up > 0 ? "\u{1B}[\(up)A\r\u{1B}[J" : ""
+        LineOutput.rawOut(move + lines.joined(separator: "\n") + "\n")
+    }
+
+    /// Redraws four times a second until the task is cancelled (table style only).
+    func redrawing() -> Task<Void, Never>? {
+        guard style == .table else { return nil }
+        return Task { [self] in
+            while !Task.isCancelled {
+                redraw()
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+    }
+}
