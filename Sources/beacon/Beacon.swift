@@ -31,6 +31,10 @@ struct Beacon: AsyncParsableCommand {
             ValidateCommand.self,
             ListCommand.self,
             AdvertiseCommand.self,
+            CycleCommand.self,
+            StopCommand.self,
+            AdaptersCommand.self,
+            DoctorCommand.self,
         ]
     )
 

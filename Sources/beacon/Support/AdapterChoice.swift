@@ -10,8 +10,19 @@ enum AdapterChoice {
     static let commandTimeout: Duration = .seconds(2)
 
     /// The adapters `-i` names, `all` expanded; without `-i`, the first kernel adapter. Never
-    /// falls back to the virtual controller: a user who wants it says `-i virtual`.
+    /// falls back to the virtual controller: a user who wants it says `-i virtual`. A failure
+    /// is printed.
     static func specs(_ options: ControllerOptions) -> Result<[AdapterSpec], ExitCode> {
+        resolve(options).mapError { CommandFailure.exit($0.message) }
+    }
+
+    /// Why no adapter could be chosen, with the advice.
+    struct Unavailable: Error {
+        var message: String
+    }
+
+    /// ``specs(_:)`` without printing.
+    static func resolve(_ options: ControllerOptions) -> Result<[AdapterSpec], Unavailable> {
         do throws(TransportError) {
             if let given = options.adapter {
                 return .success(try AdapterConnection.expand(try AdapterSpec.list(given)))
@@ -21,7 +32,7 @@ enum AdapterChoice {
             }
             return .success([.kernel(id: first.id)])
         } catch {
-            return .failure(CommandFailure.exit(withDefaultHint(error.description, options: options)))
+            return .failure(Unavailable(message: withDefaultHint(error.description, options: options)))
         }
     }
 

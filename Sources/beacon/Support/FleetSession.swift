@@ -93,7 +93,7 @@ struct FleetSession {
                     return
                 }
                 if control.reload(beacons) {
-                    board.note("the beacons changed: restarting with \(beacons.count)")
+                    board.note("the beacons changed: restarting with \(beacons.count) \(beacons.count == 1 ? "beacon" : "beacons")")
                 } else {
                     board.note("the beacons are unchanged")
                 }

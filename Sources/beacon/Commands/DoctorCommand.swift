@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import BeaconEmulator
+import HCI
+import HCITransport
+
+/// `beacon doctor`: what the controller can do and what on this machine stands in the way.
+struct DoctorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check an adapter and this machine for advertising.",
+        discussion: """
+            The adapter (probed without a reset): address, HCI and LMP versions, manufacturer, \
+            extended advertising (from LE feature bit 12), the number of advertising sets, the \
+            maximum advertising data length and the TX power range. The host: kernel Bluetooth \
+            support (AF_BLUETOOTH), bluetoothd, rfkill, and this process's CAP_NET_RAW and \
+            CAP_NET_ADMIN. Then advice in words. Exit status 1 when the adapter cannot be used.
+            """
+    )
+
+    @OptionGroup var controller: ControllerOptions
+
+    @Flag(help: "Print the report as one JSON object.")
+    var json = false
+
+    /// What was learned about one adapter.
+    struct AdapterReport {
+        var name: String
+        var capabilities: ControllerCapabilities?
+        /// The legacy advertising channel power (read only when there is no extended advertising).
+        var legacyTxPower: Int8?
+        var error: String?
+        var isKernelRaw: Bool
+    }
+
+    mutating func run() async throws {
+        var reports: [AdapterReport] = []
+        switch AdapterChoice.resolve(controller) {
+        case .failure(let unavailable):
+            reports.append(AdapterReport(name: controller.adapter ?? "(the first kernel adapter)", error: unavailable.message, isKernelRaw: false))
+        case .success(let specs):
+            let snoop = try AdapterChoice.snoop(controller).get()
+            for spec in specs { reports.append(await Self.examine(spec, snoop: snoop)) }
+        }
+        let host = HostDiagnosis.examine()
+        let advice = Self.advice(reports, host)
+        if json {
+            LineOutput.out(Self.json(reports, host, advice).text)
+        } else {
+            for line in Self.text(reports, host, advice) { LineOutput.out(line) }
+        }
+        if reports.contains(where: { $0.error != nil }) { throw ExitStatus.runtimeFailure }
+    }
+
+    static func examine(_ spec: AdapterSpec, snoop: BTSnoopWriter?) async -> AdapterReport {
+        var report = AdapterReport(name: spec.description, isKernelRaw: { if case .kernel = spec { true } else { false } }())
+        let connection: AdapterConnection
+        do { connection = try AdapterConnection.open(spec, commandTimeout: AdapterChoice.commandTimeout, btsnoop: snoop) } catch {
+            report.error = "\(error)"
+            return report
+        }
+        defer { connection.hci.close() }
+        do throws(HCIControllerError) {
+            let caps = try await ControllerProbe.probe(connection.hci, reset: false)
+            report.capabilities = caps
+            // A legacy-only controller has no mode to lose by a legacy command.
+            if !caps.hasExtendedAdvertising { report.legacyTxPower = await ControllerProbe.legacyTxPower(connection.hci) }
+        } catch {
+            report.error = "\(error)"
+        }
+        return report
+    }
+
+    static func versionText(_ v: HCIVersion?) -> String {
+        guard let v else { return "unknown" }
+        return v.description
+    }
+
+    static func adapterLines(_ r: AdapterReport) -> [(String, String)] {
+        guard let caps = r.capabilities else { return [("error", r.error ?? "unknown")] }
+        var rows: [(String, String)] = [
+            ("address", caps.address.map { "\($0) (public)" } ?? "unknown"),
+            ("HCI version", versionText(caps.hciVersion)),
+            ("LMP version", versionText(caps.lmpVersion)),
+            ("manufacturer", caps.manufacturer.map(CompanyNames.describe) ?? "unknown"),
+            ("extended advertising", (caps.hasExtendedAdvertising ? "yes" : "no") + " (from LE feature bit 12)"),
+        ]
+        if caps.hasExtendedAdvertising {
+            rows.append(("advertising sets", String(caps.advertisingSets)))
+            rows.append(("max advertising data", "\(caps.maximumDataLength) bytes"))
+            rows.append(("TX power range", caps.txPowerRange.map { "\($0.lowerBound) to \($0.upperBound) dBm" } ?? "not reported"))
+        } else {
+            rows.append(("advertising sets", "none: one legacy advertiser (beacons take turns)"))
+            rows.append(("max advertising data", "31 bytes (legacy)"))
+            rows.append(("TX power", r.legacyTxPower.map { "\($0) dBm (fixed, legacy advertising channel)" } ?? "not reported"))
+        }
+        return rows
+    }
+
+    static func hostLines(_ h: HostDiagnosis) -> [(String, String)] {
+        let socket: String = switch h.bluetoothSocket {
+        case true?: "yes"
+        case false?: "no: this kernel has no Bluetooth support"
+        case nil: "unknown (\(h.socketError.map { "\($0)" } ?? "the check failed"))"
+        }
+        let daemon = h.bluetoothd.isEmpty ? "not running" : "running (pid \(h.bluetoothd.map(String.init).joined(separator: ", ")))"
+        let rfkill = h.rfkill.isEmpty ? "no Bluetooth rfkill switch"
+            : h.rfkill.map { "\($0.name): " + ($0.hard ? "hard blocked" : $0.soft ? "soft blocked" : "not blocked") }.joined(separator: "; ")
+        func yes(_ b: Bool?) -> String { b.map { $0 ? "yes" : "no" } ?? "unknown" }
+        let caps = "CAP_NET_RAW \(yes(h.hasNetRaw)), CAP_NET_ADMIN \(yes(h.hasNetAdmin))" + (h.isRoot ? " (root)" : "")
+        return [("AF_BLUETOOTH", socket), ("bluetoothd", daemon), ("rfkill", rfkill), ("capabilities", caps)]
+    }
+
+    static func advice(_ reports: [AdapterReport], _ h: HostDiagnosis) -> [String] {
+        var out: [String] = []
+        if h.bluetoothSocket == false, let e = h.socketError {
+            out.append("This kernel has no Bluetooth support, so no kernel adapter (hci0, user:hci0) can work here. \(e)")
+        }
+        for r in reports {
+            if let error = r.error, h.bluetoothSocket != false || !error.contains("AF_BLUETOOTH") {
+                out.append("\(r.name) could not be used: \(error)")
+            }
+            if let caps = r.capabilities, !caps.hasExtendedAdvertising {
+                out.append("\(r.name) has no extended advertising: one beacon is on air at a time, and several take turns (see beacon advertise --plan).")
+            }
+        }
+        if !h.bluetoothd.isEmpty, reports.contains(where: \.isKernelRaw) {
+            out.append("bluetoothd is running and also drives the kernel adapter: it can change or stop beacon's advertising (for example when it powers the adapter off). For exclusive use run 'sudo systemctl stop bluetooth', or use -i user:hci0.")
+        }
+        if h.rfkill.contains(where: \.hard) {
+            out.append("A Bluetooth radio is hard blocked: a hardware switch or a firmware setting turns it off; rfkill cannot unblock it.")
+        }
+        if h.rfkill.contains(where: { $0.soft && !$0.hard }) {
+            out.append("A Bluetooth radio is soft blocked: run 'rfkill unblock bluetooth'.")
+        }
+        if !h.isRoot, h.hasNetRaw == false || h.hasNetAdmin == false {
+            out.append("Kernel adapters need CAP_NET_RAW and CAP_NET_ADMIN: run beacon as root, or grant them once with: \(HostDiagnosis.setcapCommand)")
+        }
+        if out.isEmpty { out.append("Nothing to fix: beacon can advertise here.") }
+        return out
+    }
+
+    static func text(_ reports: [AdapterReport], _ h: HostDiagnosis, _ advice: [String]) -> [String] {
+        func block(_ title: String, _ rows: [(String, String)]) -> [String] {
+            let width = rows.map(\.0.count).max() ?? 0
+            return [title] + rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
+        }
+        var lines: [String] = []
+        for r in reports { lines += block("adapter \(r.name)", adapterLines(r)) }
+        lines += block("host", hostLines(h))
+        lines.append("advice")
+        lines += advice.map { "  - " + $0 }
+        return lines
+    }
+
+    static func json(_ reports: [AdapterReport], _ h: HostDiagnosis, _ advice: [String]) -> JSONValue {
+        let adapters: [JSONValue] = reports.map { r in
+            var members: [(String, JSONValue)] = [("adapter", .string(r.name)), ("error", .string(r.error))]
+            if let caps = r.capabilities {
+                members += [
+                    ("address", .string(caps.address?.description)),
+                    ("hci_version", .string(caps.hciVersion.name ?? caps.hciVersion.description)),
+                    ("lmp_version", .string(caps.lmpVersion.map { $0.name ?? $0.description })),
+                    ("manufacturer", .int(caps.manufacturer)),
+                    ("manufacturer_name", .string(caps.manufacturer.flatMap { CompanyNames.known[$0] })),
+                    ("extended_advertising", .bool(caps.hasExtendedAdvertising)),
+                    ("le_features", .string("0x" + String(caps.leFeatures.rawValue, radix: 16, uppercase: true))),
+                    ("advertising_sets", .int(caps.advertisingSets)),
+                    ("maximum_data_length", .int(caps.maximumDataLength)),
+                    ("tx_power_min", .int(caps.txPowerRange?.lowerBound)),
+                    ("tx_power_max", .int(caps.txPowerRange?.upperBound)),
+                    ("legacy_tx_power", .int(r.legacyTxPower)),
+                ]
+            }
+            return .object(members)
+        }
+        let host: JSONValue = .object([
+            ("af_bluetooth", h.bluetoothSocket.map { .bool($0) } ?? .null),
+            ("bluetoothd_pids", .array(h.bluetoothd.map { .int($0) })),
+            ("rfkill", .array(h.rfkill.map { .object([("name", .string($0.name)), ("soft", .bool($0.soft)), ("hard", .bool($0.hard))]) })),
+            ("cap_net_raw", h.hasNetRaw.map { .bool($0) } ?? .null),
+            ("cap_net_admin", h.hasNetAdmin.map { .bool($0) } ?? .null),
+            ("root", .bool(h.isRoot)),
+        ])
+        return .object([("adapters", .array(adapters)), ("host", host), ("advice", .array(advice.map { .string($0) }))])
+    }
+}

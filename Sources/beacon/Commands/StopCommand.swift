@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import BeaconEmulator
+import HCI
+import HCITransport
+
+/// `beacon stop`: advertising off and every advertising set removed, including what a killed
+/// run left behind.
+struct StopCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stop",
+        abstract: "Turn advertising off and remove every advertising set.",
+        discussion: """
+            For what a killed run (kill -9, a crash) left on air. The controller is probed \
+            without a reset; with extended advertising (LE feature bit 12) beacon sends LE Set \
+            Extended Advertising Enable (disable all) and LE Clear Advertising Sets. A \
+            controller that refuses those with Command Disallowed (0x0C) was driven with the \
+            legacy commands since its last reset; it, and any controller without extended \
+            advertising, gets LE Set Advertising Enable (off). --reset sends HCI Reset instead, \
+            which clears everything (on hci0, the kernel and bluetoothd see their controller \
+            reset too).
+
+            On a kernel adapter this also stops advertising that bluetoothd set up.
+            """
+    )
+
+    @OptionGroup var controller: ControllerOptions
+
+    @Flag(help: "Send HCI Reset instead of the advertising commands.")
+    var reset = false
+
+    mutating func run() async throws {
+        let connections = try AdapterChoice.openAll(controller).get()
+        var tally = ExitTally()
+        for connection in connections {
+            do throws(HCIControllerError) {
+                for line in try await Self.stop(connection.hci, reset: reset) { LineOutput.out("\(connection.hci.adapterName): \(line)") }
+            } catch {
+                LineOutput.err("error: \(error)")
+                tally.record(ExitStatus.runtimeFailure)
+            }
+            connection.hci.close()
+        }
+        try tally.finish()
+    }
+
+    /// Stops one controller; returns what was done, one line per step.
+    static func stop(_ hci: HCIController, reset: Bool) async throws(HCIControllerError) -> [String] {
+        if reset {
+            try await hci.send(HCIReset())
+            return ["sent HCI Reset: advertising off, every set removed, the controller back to its power-on state"]
+        }
+        let caps = try await ControllerProbe.probe(hci, reset: false)
+        var done: [String] = []
+        if caps.hasExtendedAdvertising {
+            do throws(HCIControllerError) {
+                try await hci.send(LESetExtendedAdvertisingEnable.disableAll)
+                done.append("every advertising set disabled (LE Set Extended Advertising Enable, all sets off)")
+                try await hci.send(LEClearAdvertisingSets())
+                done.append("every advertising set removed (LE Clear Advertising Sets)")
+                return done
+            } catch where error.status == .commandDisallowed {
+                done.append("the extended commands were refused with Command Disallowed (0x0C): the controller has been in legacy advertising mode since its last reset")
+            }
+        } else {
+            done.append("no extended advertising (LE feature bit 12 clear)")
+        }
+        try await hci.send(LESetAdvertisingEnable(false))
+        done.append("legacy advertising off (LE Set Advertising Enable, off)")
+        return done
+    }
+}
