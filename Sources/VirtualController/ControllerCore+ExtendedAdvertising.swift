@@ -21,13 +21,11 @@ extension ControllerCore {
     /// LE Set Advertising Set Random Address (§7.8.52).
     mutating func setAdvertisingSetRandomAddress(_ c: LESetAdvertisingSetRandomAddress) throws(Refusal) -> HCINoReturnParameters {
         var set = try existingSet(c.handle)
-        if set.isEnabled {
-            // From 5.2 on only a connectable enabled set refuses a new address ("is using
-            // connectable advertising and is enabled"), so non-connectable beacons can rotate
-            // addresses while advertising; 5.0 and 5.1 refused it for any enabled set.
-            let connectable = set.parameters.eventProperties.contains(.connectable)
-            if connectable || configuration.hciVersion < .v5_2 { throw Refusal(.commandDisallowed) }
-        }
+        // "If the Host issues this command while the advertising set identified by the
+        // Advertising_Handle parameter is using connectable advertising and is enabled, …
+        // Command Disallowed (0x0C)." (Core 5.0 already limited it to connectable advertising.)
+        // Non-connectable beacons may therefore rotate their address while advertising.
+        if set.isEnabled, set.parameters.eventProperties.contains(.connectable) { throw Refusal(.commandDisallowed) }
         set.randomAddress = c.address
         sets[c.handle] = set
         return .init()

@@ -146,7 +146,7 @@ import Testing
         #expect(bench.controller.activeAdvertisers().isEmpty)
     }
 
-    /// A non-connectable set may change its random address while enabled (5.2+): later events
+    /// A non-connectable set may change its random address while enabled (§7.8.52): later events
     /// use the new one.
     @Test func addressRotationWhileEnabled() {
         let bench = Bench()

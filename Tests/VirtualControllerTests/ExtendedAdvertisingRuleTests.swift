@@ -23,9 +23,9 @@ import Testing
                       LESetExtendedAdvertisingEnable(false, sets: [.init(handle: 1)]), nonConnectableSet(1, interval: 0x0100))
     }
 
-    /// §7.8.52 (5.2 and later): the random address of an enabled set may change unless the set
-    /// is connectable; 5.0 and 5.1 refused it for any enabled set.
-    @Test func randomAddressOfEnabledSet() throws {
+    /// §7.8.52: the random address of an enabled set may change unless the set is connectable
+    /// (legacy ADV_IND included).
+    @Test func randomAddressOfEnabledSet() {
         let bench = Bench()
         advertisingSet(bench, 1)
         bench.succeed(LESetAdvertisingSetRandomAddress(handle: 1, address: staticAddress2))
@@ -38,9 +38,12 @@ import Testing
         bench.succeed(LESetExtendedAdvertisingEnable(false, sets: [.init(handle: 2)]),
                       LESetAdvertisingSetRandomAddress(handle: 2, address: staticAddress2))
 
-        let v50 = try Bench(options: ["version": "5.0"])
-        advertisingSet(v50, 1)
-        #expect(v50.status(LESetAdvertisingSetRandomAddress(handle: 1, address: staticAddress2)) == .commandDisallowed)
+        // Extended (non-legacy) connectable advertising likewise.
+        var extendedConnectable = nonConnectableSet(3, ownAddressType: .random)
+        extendedConnectable.eventProperties = .connectable
+        bench.succeed(extendedConnectable, LESetAdvertisingSetRandomAddress(handle: 3, address: staticAddress1),
+                      LESetExtendedAdvertisingEnable(true, sets: [.init(handle: 3)]))
+        #expect(bench.status(LESetAdvertisingSetRandomAddress(handle: 3, address: staticAddress2)) == .commandDisallowed)
     }
 
     /// §7.8.52/§7.8.54/§7.8.56/§7.8.59: a set that was never created is Unknown Advertising
