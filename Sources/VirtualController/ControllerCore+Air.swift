@@ -17,7 +17,9 @@ extension ControllerCore {
     mutating func advance(to now: Duration) {
         guard now > computedUntil else { return }
         skipUnobservedEvents(before: now)
-        while let (time, happening) = nextHappening(before: now) {
+        // Sets are only disabled while catching up, never created: sort the handles once.
+        let handles = sets.keys.sorted()
+        while let (time, happening) = nextHappening(before: now, handles: handles) {
             switch happening {
             case let .event(advertiser): fire(advertiser, at: time)
             case let .timeout(advertiser): stop(advertiser, status: .advertisingTimeout)
@@ -28,7 +30,7 @@ extension ControllerCore {
 
     /// The earliest event or timeout before `now`; ties go to the legacy advertiser, then to
     /// the lowest handle, so the log is deterministic.
-    private func nextHappening(before now: Duration) -> (Duration, Happening)? {
+    private func nextHappening(before now: Duration, handles: [UInt8]) -> (Duration, Happening)? {
         var best: (Duration, Happening)? = nil
         func consider(_ enabled: EnabledAdvertising?, _ advertiser: VirtualAdvertiser) {
             guard let enabled else { return }
@@ -38,7 +40,7 @@ extension ControllerCore {
             if best == nil || candidate.0 < best!.0 { best = candidate }
         }
         consider(legacy.enabled, .legacy)
-        for handle in sets.keys.sorted() { consider(sets[handle]!.enabled, .set(handle)) }
+        for handle in handles { consider(sets[handle]?.enabled, .set(handle)) }
         return best
     }
 

@@ -158,3 +158,21 @@ import Testing
         #expect(bench.controller.airLog().map(\.address) == [staticAddress1, staticAddress1, staticAddress2])
     }
 }
+
+/// Legacy high duty cycle directed advertising: ADV_DIRECT_IND every 3.75 ms, no data, and it
+/// stops by itself after 1.28 s (Core Vol 6 Part B §4.4.2.4.3).
+@Suite struct HighDutyCycleDirectedTests {
+    @Test func stopsAfter1280Milliseconds() {
+        let bench = Bench()
+        bench.succeed(LESetAdvertisingParameters(intervalMin: 0, intervalMax: 0, advertisingType: .connectableHighDutyCycleDirected,
+                                                 peerAddress: staticAddress2),
+                      LESetAdvertisingData(AdvertisingPayload(beaconData())!), LESetAdvertisingEnable(true))
+        bench.advance(.seconds(2))
+        let log = bench.controller.airLog()
+        // Events at 0, 3.75, … below 1280 ms: 1280 / 3.75 = 341.3 → 342 events.
+        #expect(log.count == 342)
+        #expect(log.last?.time == .microseconds(341 * 3750))
+        #expect(log.allSatisfy { $0.pdu == .advDirectInd && $0.data.isEmpty })
+        #expect(bench.controller.activeAdvertisers().isEmpty)
+    }
+}
