@@ -58,7 +58,7 @@ let package = Package(
             resources: [.copy("Vectors")]
         ),
         .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "HCITests", dependencies: ["HCI"]),
+        .testTarget(name: "HCITests", dependencies: ["HCI", "BeaconCodec"]),
         .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI"]),
         .testTarget(
             name: "IntegrationTests",

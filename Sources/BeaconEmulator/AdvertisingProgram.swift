@@ -27,7 +27,11 @@ public struct AdvertisingProgram: Sendable {
         let states: [[UInt8: AdvertisingSetConfiguration]] = (0..<count).map { slot in
             var s: [UInt8: AdvertisingSetConfiguration] = [:]
             for adv in plan.advertisers {
-                if let b = adv.beacon(inSlot: slot) { s[adv.handle] = AdvertisingSetConfiguration(handle: adv.handle, beacon: b) }
+                if let b = adv.beacon(inSlot: slot) {
+                    var config = AdvertisingSetConfiguration(handle: adv.handle, beacon: b)
+                    if let shared = adv.sharedAddress { config.address = shared }
+                    s[adv.handle] = config
+                }
             }
             return s
         }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import BeaconProfiles
 
 /// How a fleet of beacons goes on air: per adapter, which advertiser carries which beacons, and
@@ -51,6 +52,9 @@ public struct Advertiser: Sendable {
     /// The advertising set handle (0…0xEF); 0 for the legacy advertiser.
     public var handle: UInt8
     public var beacons: [BeaconProfile]
+    /// When set, every beacon of this advertiser goes on air from this address, so a rotation
+    /// slot needs only new data (one command) instead of disable → address → data → enable.
+    public var sharedAddress: BluetoothAddress? = nil
 
     /// The beacon on air in `slot`.
     public func beacon(inSlot slot: Int) -> BeaconProfile? {

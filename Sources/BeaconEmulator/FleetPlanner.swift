@@ -10,11 +10,16 @@ public struct FleetPlanner: Sendable {
     public var slotDuration: Duration?
     /// Use at most this many extended sets per controller (nil = all it has).
     public var maximumSets: Int?
+    /// Rotating beacons on one advertiser share its first beacon's address (`--share-address`):
+    /// one command per slot instead of four, but a scanner sees one address per advertiser.
+    /// Phones ranging iBeacons never see addresses (iOS hides them), so this is often fine.
+    public var shareAddresses: Bool
 
-    public init(forceLegacy: Bool = false, slotDuration: Duration? = nil, maximumSets: Int? = nil) {
+    public init(forceLegacy: Bool = false, slotDuration: Duration? = nil, maximumSets: Int? = nil, shareAddresses: Bool = false) {
         self.forceLegacy = forceLegacy
         self.slotDuration = slotDuration
         self.maximumSets = maximumSets
+        self.shareAddresses = shareAddresses
     }
 
     /// A rotating beacon should get at least three advertising events per turn, so a scanner
@@ -81,6 +86,11 @@ public struct FleetPlanner: Sendable {
         if !caps.allowsFastLegacyAdvertising {
             for b in beacons where b.intervalMilliseconds < 100 {
                 warnings.append("\(b.name): interval \(b.intervalMilliseconds) ms is below 100 ms, which a Bluetooth \(caps.hciVersion) controller refuses for non-connectable advertising (5.0 or later needed)")
+            }
+        }
+        if shareAddresses {
+            for i in advertisers.indices where advertisers[i].beacons.count > 1 {
+                advertisers[i].sharedAddress = advertisers[i].beacons[0].address
             }
         }
         let mode: AdapterPlan.Mode = !extended ? .legacy : (beacons.count > sets ? .extendedRotation : .extendedSets)

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Testing
+import BeaconEmulator
+import BeaconProfiles
+import HCI
+
+@Suite struct FleetPlannerTests {
+    @Test func fleetThatFitsGetsOneSetPerBeacon() {
+        let plan = FleetPlanner().plan(beacons(4), on: [extended(16)])
+        #expect(plan.adapters.count == 1)
+        #expect(plan.adapters[0].mode == .extendedSets)
+        #expect(plan.adapters[0].advertisers.map(\.handle) == [0, 1, 2, 3])
+        #expect(plan.adapters[0].advertisers.allSatisfy { $0.beacons.count == 1 })
+        #expect(!plan.adapters[0].rotates)
+        #expect(plan.warnings.isEmpty)
+        #expect(plan.placements.allSatisfy { $0.eventsPerSecond == 10 })
+    }
+
+    @Test func moreBeaconsThanSetsRotate() {
+        let plan = FleetPlanner(slotDuration: .milliseconds(300)).plan(beacons(10), on: [extended(4)])
+        let a = plan.adapters[0]
+        #expect(a.mode == .extendedRotation)
+        #expect(a.advertisers.map(\.beacons.count) == [3, 3, 2, 2])
+        #expect(a.slotsPerCycle == 3)
+        #expect(a.cycleDuration == .milliseconds(900))
+        // Each beacon is on air one slot in three: 10 events/s while on air → 3.3 per second.
+        #expect(abs(plan.placements[0].eventsPerSecond - 10.0 / 3) < 1e-9)
+        #expect(plan.placements[0].longestGap == .milliseconds(700))
+    }
+
+    @Test func legacyControllerHasOneAdvertiser() {
+        let plan = FleetPlanner().plan(beacons(3, txPower: 4), on: [.assumedLegacy(adapter: "old")])
+        #expect(plan.adapters[0].mode == .legacy)
+        #expect(plan.adapters[0].advertisers.count == 1)
+        #expect(plan.adapters[0].advertisers[0].beacons.count == 3)
+        #expect(plan.warnings.contains { $0.contains("tx_power 4 dBm is ignored") })
+    }
+
+    @Test func forcedLegacyIgnoresExtendedSets() {
+        let plan = FleetPlanner(forceLegacy: true).plan(beacons(2), on: [extended(16)])
+        #expect(plan.adapters[0].mode == .legacy)
+    }
+
+    @Test func severalAdaptersShareTheFleetByCapacity() {
+        let plan = FleetPlanner().plan(beacons(12), on: [extended(8, adapter: "hci0"), extended(4, adapter: "hci1")])
+        #expect(plan.adapters.map { $0.advertisers.flatMap(\.beacons).count } == [8, 4])
+        #expect(plan.adapters.allSatisfy { $0.mode == .extendedSets })
+        #expect(Set(plan.placements.map(\.beacon.name)).count == 12)
+    }
+
+    @Test func rareBeaconsAndFastLegacyIntervalsAreWarned() {
+        let plan = FleetPlanner().plan(beacons(20, interval: 50), on: [.assumedLegacy(adapter: "old", version: .v4_2)])
+        #expect(plan.warnings.contains { $0.contains("interval 50.0 ms is below 100 ms") })
+        #expect(plan.warnings.contains { $0.contains("fewer than once a second") })
+    }
+
+    @Test func defaultSlotGivesThreeEventsAndAtLeast100ms() {
+        #expect(FleetPlanner.defaultSlot(for: beacons(2, interval: 100)) == .milliseconds(300))
+        #expect(FleetPlanner.defaultSlot(for: beacons(2, interval: 20)) == .milliseconds(100))
+    }
+}

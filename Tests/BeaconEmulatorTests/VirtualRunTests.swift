@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Testing
+import BeaconCodec
+import BeaconEmulator
+import BeaconProfiles
+import HCI
+import HCITransport
+import VirtualController
+
+/// Runs plans on the built-in virtual controller: the strict controller (it refuses what the
+/// spec refuses), so these prove the order of our commands is legal, and its air log shows what
+/// would go on air.
+@Suite(.serialized) struct VirtualRunTests {
+    func run(_ fleet: [BeaconProfile], options: [String: String], planner: FleetPlanner = FleetPlanner(), for duration: Duration) async throws -> (AdapterConnection, FleetPlan) {
+        let connection = try AdapterConnection.open(.virtual(options: options))
+        let runner = Fleet(connections: [connection], planner: planner)
+        let (plan, runners) = try await runner.plan(fleet)
+        try await Fleet.run(runners, duration: duration)
+        return (connection, plan)
+    }
+
+    /// Every beacon appears in the air log as ADV_NONCONN_IND from its own address with its own data.
+    func expectOnAir(_ fleet: [BeaconProfile], in log: [AirLogEntry], sharedAddress: Bool = false) {
+        for b in fleet {
+            let data = Array(b.beacon.advertisingData(flags: b.flags))
+            let events = log.filter { $0.data == data }
+            #expect(!events.isEmpty, "\(b.name) never went on air")
+            #expect(events.allSatisfy { $0.pdu == .advNonconnInd && $0.addressType == .random })
+            if !sharedAddress { #expect(events.allSatisfy { $0.address == b.address }, "\(b.name) from the wrong address") }
+        }
+    }
+
+    @Test func roomOnFourExtendedSets() async throws {
+        let fleet = beacons(4)
+        let (c, plan) = try await run(fleet, options: ["sets": "16"], for: .milliseconds(500))
+        #expect(plan.adapters[0].mode == .extendedSets)
+        let log = c.virtual!.airLog()
+        expectOnAir(fleet, in: log)
+        #expect(Set(log.map(\.advertiser)) == [.set(0), .set(1), .set(2), .set(3)])
+        #expect(c.virtual!.activeAdvertisers().isEmpty)
+        // Teardown removed the sets: enabling one now is an unknown identifier.
+        let error = await #expect(throws: HCIControllerError.self) {
+            try await c.hci.send(LESetExtendedAdvertisingEnable(true, sets: [.init(handle: 0)]))
+        }
+        #expect(error?.status == .unknownAdvertisingIdentifier)
+        c.hci.close()
+    }
+
+    @Test func fortyBeaconsRotateOnFourSets() async throws {
+        let fleet = beacons(40)
+        let planner = FleetPlanner(slotDuration: .milliseconds(100))
+        let (c, plan) = try await run(fleet, options: ["sets": "4"], planner: planner, for: .milliseconds(1300))
+        #expect(plan.adapters[0].mode == .extendedRotation)
+        #expect(plan.adapters[0].cycleDuration == .milliseconds(1000))
+        expectOnAir(fleet, in: c.virtual!.airLog())
+        #expect(c.virtual!.activeAdvertisers().isEmpty)
+        c.hci.close()
+    }
+
+    @Test func legacyOnlyControllerRotates() async throws {
+        let fleet = beacons(3)
+        let (c, plan) = try await run(fleet, options: ["legacy": "yes", "version": "4.2"], planner: FleetPlanner(slotDuration: .milliseconds(150)), for: .milliseconds(600))
+        #expect(plan.adapters[0].mode == .legacy)
+        let log = c.virtual!.airLog()
+        expectOnAir(fleet, in: log)
+        #expect(Set(log.map(\.advertiser)) == [.legacy])
+        #expect(c.virtual!.activeAdvertisers().isEmpty)
+        c.hci.close()
+    }
+
+    @Test func sharedAddressRotation() async throws {
+        let fleet = beacons(4)
+        let planner = FleetPlanner(slotDuration: .milliseconds(100), shareAddresses: true)
+        let (c, _) = try await run(fleet, options: ["sets": "2"], planner: planner, for: .milliseconds(500))
+        expectOnAir(fleet, in: c.virtual!.airLog(), sharedAddress: true)
+        c.hci.close()
+    }
+
+    @Test func fastIntervalOnOldControllerIsRefusedBeforeAnythingIsSent() async throws {
+        let connection = try AdapterConnection.open(.virtual(options: ["version": "4.2"]))
+        let (_, runners) = try await Fleet(connections: [connection]).plan(beacons(1, interval: 50))
+        let error = await #expect(throws: HCIControllerError.self) { try await Fleet.run(runners, duration: .milliseconds(100)) }
+        #expect(error?.description.contains("not sent") == true)
+        #expect(connection.virtual!.airLog().isEmpty)
+        connection.hci.close()
+    }
+
+    @Test func cancellingTheRunStopsAdvertising() async throws {
+        let connection = try AdapterConnection.open(.virtual(options: [:]))
+        let (_, runners) = try await Fleet(connections: [connection]).plan(beacons(2))
+        let task = Task { try await Fleet.run(runners, duration: nil) }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(connection.virtual!.activeAdvertisers().count == 2)
+        let cancelled = ContinuousClock.now
+        task.cancel()
+        try await task.value
+        #expect(ContinuousClock.now - cancelled < .milliseconds(100))
+        #expect(connection.virtual!.activeAdvertisers().isEmpty)
+        connection.hci.close()
+    }
+}
