@@ -24,15 +24,25 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConv
         self.value = v
     }
 
-    /// Parses `C0:11:22:33:44:55` (or with `-`), most-significant byte first, any case.
+    /// Parses `C0:11:22:33:44:55` (or with `-`), most-significant byte first, any case: exactly
+    /// six two-digit groups and one kind of separator.
     public init?(_ text: some StringProtocol) {
-        let parts = text.split(whereSeparator: { $0 == ":" || $0 == "-" })
-        guard parts.count == 6 else { return nil }
+        // Read the 17 characters by hand: `split` would drop empty groups (`C0::11:22:33:44:55:`)
+        // and `UInt8(_:radix:)` would accept a sign (`+1`).
         var v: UInt64 = 0
-        for p in parts {
-            guard p.utf8.count == 2, let b = UInt8(p, radix: 16) else { return nil }
-            v = v << 8 | UInt64(b)
+        var separator: UInt8? = nil
+        var position = 0
+        for c in text.utf8 {
+            defer { position += 1 }
+            if position % 3 == 2 {
+                guard c == UInt8(ascii: ":") || c == UInt8(ascii: "-"), separator == nil || separator == c else { return nil }
+                separator = c
+                continue
+            }
+            guard let digit = HexDigit.value(c) else { return nil }
+            v = v << 4 | UInt64(digit)
         }
+        guard position == 17 else { return nil }
         self.value = v
     }
 

@@ -8,9 +8,9 @@ public struct BeaconDecodingOptions: Hashable, Sendable {
         case strict
         /// Find an iBeacon in otherwise odd data: skip malformed or foreign structures, ignore the
         /// size limit, duplicate flags and junk after the end; if walking the structures finds no
-        /// iBeacon, search the raw bytes for the `1A FF 4C 00 02 15` signature. The only errors are
-        /// ``BeaconDecodingError/Kind/noIBeacon`` and, when nothing else is found,
-        /// ``BeaconDecodingError/Kind/duplicateIBeacon`` is never raised (the first one wins).
+        /// iBeacon, search the raw bytes for the `FF 4C 00 02 15` signature (whatever the length
+        /// byte before it says). The only error is ``BeaconDecodingError/Kind/noIBeacon``, at the
+        /// end of the data; of several iBeacons the first one wins.
         case lenient
     }
 
