@@ -35,7 +35,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
         case .addressFamilyNotSupported:
             return "This kernel has no Bluetooth support (AF_BLUETOOTH is missing): load the bluetooth module (modprobe bluetooth), use a kernel built with CONFIG_BT, or use -i tcp:HOST:PORT / -i virtual."
         case .notPermitted, .permissionDenied:
-            return "Raw HCI access needs CAP_NET_RAW and CAP_NET_ADMIN: run as root, or grant them once with: sudo setcap cap_net_raw,cap_net_admin+eip \"$(command -v beacon)\""
+            return "Raw HCI access needs CAP_NET_RAW and CAP_NET_ADMIN: run as root, or grant them once with: sudo setcap cap_net_raw,cap_net_admin+eip \"$(readlink -f \"$(command -v beacon)\")\" (setcap needs the file itself, not a symlink)"
         case .noSuchDevice:
             return "No such adapter: run 'beacon adapters' to see which exist."
         case .networkDown:

@@ -11,18 +11,28 @@ struct Beacon: AsyncParsableCommand {
         commandName: "beacon",
         abstract: "Turn a Linux box into one or many iBeacons, and encode, decode and check iBeacon payloads.",
         discussion: """
-            Offline commands (encode, decode, validate, list) need no Bluetooth adapter.
+            Offline commands (encode, decode, validate, list) need no Bluetooth adapter. \
+            advertise, cycle, stop and doctor drive a controller, chosen with -i: hci0 (or 0), \
+            user:hci0, tcp:HOST:PORT, serial:/dev/ttyACM0, virtual (the built-in virtual \
+            controller, no hardware needed), hci0,hci1 or all; without -i, the first kernel \
+            adapter. adapters lists the kernel's adapters.
+
+            Try it without hardware:
+              beacon advertise profiles/room-2m.yaml -i virtual --duration 5
 
             Data goes to standard output, errors and diagnostics to standard error.
 
             EXIT STATUS
               0   success
-              1   runtime failure (unreadable file, I/O error)
+              1   runtime failure (unreadable file, I/O error, an adapter that
+                  cannot be opened or does not answer)
               2   usage error: an unknown option, a missing argument, or an
                   out-of-range value such as --major 70000 or --power 200
                   (the message names the allowed range)
               65  invalid payload or profile (sysexits EX_DATAERR): decode found
                   no valid iBeacon, or a profile file has issues
+              130 a second Ctrl-C while advertising stops without waiting
+                  for the teardown
             """,
         version: BeaconVersion.string,
         subcommands: [

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `stop`, `doctor`, `adapters`, and how adapter failures read.
+@Suite struct ControllerCommandTests {
+    /// Whether this kernel has Bluetooth sockets (AF_BLUETOOTH is 31, BTPROTO_HCI 1).
+    static let kernelHasBluetooth: Bool = {
+        let fd = socket(31, Int32(SOCK_RAW.rawValue), 1)
+        if fd >= 0 { close(fd); return true }
+        return errno != EAFNOSUPPORT
+    }()
+
+    @Test func stopOnTheVirtualControllerClearsExtendedSets() throws {
+        let result = try BeaconExecutable.run(["stop", "-i", "virtual"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.contains { $0.contains("LE Set Extended Advertising Enable") }, "\(result)")
+        #expect(result.lines.contains { $0.contains("LE Clear Advertising Sets") }, "\(result)")
+    }
+
+    @Test func stopOnALegacyControllerUsesTheLegacyCommand() throws {
+        let result = try BeaconExecutable.run(["stop", "-i", "virtual:legacy"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.contains { $0.contains("LE Set Advertising Enable") }, "\(result)")
+        #expect(!result.stdout.contains("LE Clear Advertising Sets"), "\(result)")
+        let reset = try BeaconExecutable.run(["stop", "-i", "virtual", "--reset"])
+        #expect(reset.status == 0 && reset.stdout.contains("HCI Reset"), "\(reset)")
+    }
+
+    @Test func stopWritesEveryPacketToBtsnoop() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-snoop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("stop.btsnoop").path
+        let result = try BeaconExecutable.run(["stop", "-i", "virtual", "--btsnoop", path])
+        #expect(result.status == 0, "\(result)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        // "btsnoop\0", version 1, datalink 1002 (H4), then records.
+        #expect(bytes.starts(with: Array("btsnoop".utf8) + [0, 0, 0, 0, 1, 0, 0, 0x03, 0xEA]))
+        // At least the probe and the two commands, each with its reply: 24-byte record headers.
+        #expect(bytes.count > 16 + 10 * 24, "\(bytes.count) bytes")
+    }
+
+    @Test func doctorReportsTheVirtualControllersCapabilities() throws {
+        let text = try BeaconExecutable.run(["doctor", "-i", "virtual:sets=7,version=5.2"])
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdout.contains("Bluetooth 5.2"), "\(text)")
+        #expect(text.stdout.contains("yes (from LE feature bit 12)"), "\(text)")
+        #expect(text.lines.contains { $0.contains("advertising sets") && $0.hasSuffix(" 7") }, "\(text)")
+
+        let json = try BeaconExecutable.run(["doctor", "-i", "virtual:sets=7,version=5.2", "--json"])
+        #expect(json.status == 0, "\(json)")
+        let report = try BeaconExecutable.jsonObject(json.stdout)
+        let adapter = try #require((report["adapters"] as? [[String: Any]])?.first)
+        #expect(adapter["hci_version"] as? String == "5.2")
+        #expect(adapter["extended_advertising"] as? Bool == true)
+        #expect(adapter["advertising_sets"] as? Int == 7)
+        #expect(adapter["manufacturer"] as? Int == 0xFFFF)
+        #expect(report["host"] is [String: Any])
+        #expect(!((report["advice"] as? [String]) ?? []).isEmpty)
+
+        let legacy = try BeaconExecutable.run(["doctor", "-i", "virtual:version=4.2"])
+        #expect(legacy.stdout.contains("no (from LE feature bit 12)"), "\(legacy)")
+    }
+
+    @Test(.enabled(if: !kernelHasBluetooth, "this kernel has Bluetooth"))
+    func doctorSaysPlainlyThatTheKernelHasNoBluetooth() throws {
+        let result = try BeaconExecutable.run(["doctor", "-i", "hci0"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("this kernel has no Bluetooth support"), "\(result)")
+        #expect(result.stdout.contains("-i virtual"), "\(result)")
+        let adapters = try BeaconExecutable.run(["adapters"])
+        #expect(adapters.status == 1, "\(adapters)")
+        #expect(adapters.stderr.contains("This kernel has no Bluetooth support"), "\(adapters)")
+    }
+
+    @Test(.enabled(if: !kernelHasBluetooth, "this kernel has Bluetooth"))
+    func withoutAKernelAdapterAdvertiseNeverFallsBackToTheVirtualController() throws {
+        let result = try BeaconExecutable.run(["advertise", "profiles/room-2m.yaml", "--duration", "1"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("-i virtual"), "\(result)")
+        #expect(!result.stdout.contains("air "), "\(result)")
+        #expect(!result.stderr.contains("plan:"), "\(result)")
+    }
+
+    @Test func nothingListeningIsSaidInWords() throws {
+        for command in [["doctor"], ["stop"], ["advertise", "profiles/room-2m.yaml"]] {
+            let result = try BeaconExecutable.run(command + ["-i", "tcp:127.0.0.1:1"])
+            #expect(result.status == 1, "\(command): \(result)")
+            #expect((result.stdout + result.stderr).contains("Nothing is listening"), "\(command): \(result)")
+        }
+    }
+
+    @Test func aSilentPeerTimesOutNamingTheCommand() throws {
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let started = ContinuousClock.now
+        let result = try BeaconExecutable.run(["advertise", "profiles/room-2m.yaml", "-i", "tcp:127.0.0.1:\(listener.port)"])
+        let elapsed = ContinuousClock.now - started
+        #expect(result.status == 1, "\(result)")
+        #expect(elapsed < .seconds(3), "took \(elapsed)")
+        // The first command of the probe is HCI Reset (we own a TCP controller).
+        #expect(result.stderr.contains("no reply to Reset (0x03|0x0003) within 2000 ms"), "\(result)")
+    }
+
+    @Test func badAdapterNamesAreUsageErrors() throws {
+        for adapter in ["eth0", "tcp:host", "virtual:bogus=1", "virtual:sets=0"] {
+            let result = try BeaconExecutable.run(["stop", "-i", adapter])
+            #expect(result.status == 2, "\(adapter): \(result)")
+        }
+    }
+}
+
+/// A TCP listener on 127.0.0.1 that accepts (the kernel does, from its backlog) and never answers.
+struct SilentListener {
+    let fd: Int32
+    let port: UInt16
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.fd = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 4) == 0 else { throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    func close() { _ = Glibc.close(fd) }
+}
