@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+/// The RSSI samples of one beacon in the last `length` of time, and their mean.
+///
+/// iOS ranges in cycles of about one second and reports, per beacon, an RSSI smoothed over the
+/// cycle; this is the same idea as a sliding window: the arithmetic mean of every sample no older
+/// than `length` (sample times within `(now − length, now]`). A beacon with no sample in the
+/// window has no RSSI (`nil`), so its proximity becomes unknown, as on a phone.
+public struct RSSIWindow: Hashable, Sendable {
+    public struct Sample: Hashable, Sendable {
+        public var time: ContinuousClock.Instant
+        public var rssi: Int8
+    }
+
+    public let length: Duration
+    /// Samples oldest first, none older than `length` before the newest ``add(_:at:)`` or ``trim(at:)``.
+    public private(set) var samples: [Sample] = []
+
+    /// - Precondition: `length > .zero`.
+    public init(length: Duration = .seconds(1)) {
+        precondition(length > .zero, "the RSSI window must be longer than zero")
+        self.length = length
+    }
+
+    /// Adds a sample; samples must come in time order (a sample older than the newest is dropped).
+    public mutating func add(_ rssi: Int8, at time: ContinuousClock.Instant) {
+        if let last = samples.last, time < last.time { return }
+        samples.append(Sample(time: time, rssi: rssi))
+        trim(at: time)
+    }
+
+    /// Drops the samples that have left the window at `now`.
+    public mutating func trim(at now: ContinuousClock.Instant) {
+        let cutoff = now - length
+        if let keep = samples.firstIndex(where: { $0.time > cutoff }) {
+            if keep > 0 { samples.removeFirst(keep) }
+        } else {
+            samples.removeAll()
+        }
+    }
+
+    /// The mean RSSI of the samples in the window at `now`; `nil` without any.
+    public func mean(at now: ContinuousClock.Instant) -> Double? {
+        let cutoff = now - length
+        var sum = 0
+        var count = 0
+        for s in samples where s.time > cutoff && s.time <= now {
+            sum += Int(s.rssi)
+            count += 1
+        }
+        return count == 0 ? nil : Double(sum) / Double(count)
+    }
+
+    /// How many samples are in the window at `now`.
+    public func count(at now: ContinuousClock.Instant) -> Int {
+        let cutoff = now - length
+        return samples.reduce(0) { $0 + ($1.time > cutoff && $1.time <= now ? 1 : 0) }
+    }
+
+    /// Samples per second in the window at `now`.
+    public func rate(at now: ContinuousClock.Instant) -> Double {
+        Double(count(at: now)) / length.seconds
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    public var seconds: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) / 1e18
+    }
+}

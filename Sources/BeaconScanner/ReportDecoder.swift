@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import HCI
+
+/// Turns advertising report events into iBeacon sightings with the shared codec, strictly: data
+/// that is not a well-formed iBeacon advertisement (another company's, a malformed structure,
+/// two iBeacons in one payload) is not a beacon, as on a phone.
+public enum ReportDecoder {
+    /// The RSSI value meaning "not available" in both report formats (Core Vol 4 Part E §7.7.65.2, §7.7.65.13).
+    public static let rssiNotAvailable: Int8 = 127
+
+    /// Every iBeacon in `event`; none for any other event.
+    ///
+    /// Extended reports whose Data_Status is not "complete" (a fragment with more to come, or a
+    /// truncated one) are skipped: an iBeacon fits in one legacy PDU, and a fragment cannot be
+    /// judged strictly on its own.
+    public static func sightings(in event: HCIEvent, at time: ContinuousClock.Instant) -> [BeaconSighting] {
+        switch event {
+        case .leAdvertisingReport(let e):
+            return e.reports.compactMap { r in
+                guard let beacon = try? IBeacon(decoding: r.data, options: .strict) else { return nil }
+                return BeaconSighting(beacon: beacon, rssi: rssi(r.rssi), address: r.address, addressType: r.addressType,
+                                      extendedReport: false, time: time)
+            }
+        case .leExtendedAdvertisingReport(let e):
+            return e.reports.compactMap { r in
+                guard r.eventType.dataStatus == 0 else { return nil }
+                // A legacy PDU carries at most 31 bytes; an extended one up to 254 in one fragment.
+                let options: BeaconDecodingOptions = r.eventType.contains(.legacyPDU) ? .strict : .strictExtended
+                guard let beacon = try? IBeacon(decoding: r.data, options: options) else { return nil }
+                return BeaconSighting(beacon: beacon, rssi: rssi(r.rssi), address: r.address, addressType: r.addressType,
+                                      extendedReport: true, time: time)
+            }
+        default:
+            return []
+        }
+    }
+
+    static func rssi(_ value: Int8) -> Int8? { value == rssiNotAvailable ? nil : value }
+}

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import HCI
+
+/// The scan's logic without any I/O: HCI events in, reports, ranging updates and region events
+/// out. Only beacons of the regions are reported and ranged. Every call takes the time.
+public struct ScanEngine: Sendable {
+    public private(set) var ranger: BeaconRanger
+    public private(set) var monitor: RegionMonitor
+
+    /// - Parameter regions: what to report, range and monitor; `[.any]` for every iBeacon.
+    public init(regions: [BeaconRegion], ranging: RangingConfiguration = RangingConfiguration(), exitAfter: Duration = .seconds(30)) {
+        ranger = BeaconRanger(configuration: ranging)
+        monitor = RegionMonitor(regions: regions, exitAfter: exitAfter)
+    }
+
+    /// One event from the controller at `time`: its iBeacon reports, and the enters/exits they cause.
+    public mutating func ingest(_ event: HCIEvent, at time: ContinuousClock.Instant) -> [ScanUpdate] {
+        var updates: [ScanUpdate] = []
+        for sighting in ReportDecoder.sightings(in: event, at: time) {
+            let identity = sighting.identity
+            guard monitor.regions.contains(where: { $0.contains(identity) }) else { continue }
+            updates.append(.report(sighting))
+            ranger.record(sighting)
+            updates += monitor.observe(identity, at: time).map(ScanUpdate.region)
+        }
+        return updates
+    }
+
+    /// The periodic update at `now`: the exits due, then the ranging list.
+    public mutating func tick(at now: ContinuousClock.Instant) -> [ScanUpdate] {
+        monitor.check(at: now).map(ScanUpdate.region) + [.ranging(ranger.update(at: now), at: now)]
+    }
+}
