@@ -43,11 +43,13 @@ let package = Package(
             name: "BeaconEmulator",
             dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "VirtualController"]
         ),
+        // Scanning like a phone: reports → iBeacons, ranging, region monitoring.
+        .target(name: "BeaconScanner", dependencies: ["BeaconCodec", "HCI", "HCITransport"]),
         // The command-line tool.
         .executableTarget(
             name: "beacon",
             dependencies: [
-                "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconEmulator", "VirtualController",
+                "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconEmulator", "VirtualController", "BeaconScanner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -69,6 +71,7 @@ let package = Package(
             name: "VirtualControllerTests",
             dependencies: ["VirtualController", "HCI", "HCITransport", "BeaconCodec"]
         ),
+        .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconCodec", "HCI"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles"]),
     ]
 )
