@@ -4,8 +4,7 @@
 
 Runs, one after the other (never at the same time: the machine has 2 cores):
 
-1. the Swift ``CodecBenchmarks`` decode and AD-walker benchmarks (``swift package benchmark``),
-   unless ``--swift-output FILE`` gives the text output of an earlier run, or ``--no-swift``;
+1. the Swift ``CodecBenchmarks`` suite (``swift package benchmark``, all of it), unless ``--swift-output FILE`` gives the text output of an earlier run, or ``--no-swift``;
 2. a plain Python decoder (a strict AD walk plus ``struct.unpack_from``) on the same payloads;
 3. Bumble's ``AdvertisingData.from_bytes`` parser on the same payloads, then the same unpack of
    the Apple manufacturer data it returns.
@@ -17,7 +16,7 @@ builds them; keep the two in step.
 
 Usage (from the Benchmarks/ directory)::
 
-    python3 compare-python.py                     # runs the Swift benchmarks too (~1 min + build)
+    python3 compare-python.py --save-swift-output swift.txt   # Swift suite, then Python (~2 min + build)
     python3 compare-python.py --swift-output run.txt   # reuse an earlier `swift package benchmark` output
     python3 compare-python.py --no-swift          # Python figures only
 """
@@ -185,11 +184,8 @@ SWIFT_CASES = {
 
 
 def run_swift(directory: str) -> str:
-    command = [
-        "swift", "package", "--disable-sandbox", "benchmark",
-        # The harness matches the whole name against the expression.
-        "--filter", "(Decode (strict|lenient): 3[01] B|AD walker|No iBeacon, strict, typed).*", "--no-progress",
-    ]
+    # The whole suite, so that --save-swift-output keeps every figure BENCHMARKS.md reports.
+    command = ["swift", "package", "--disable-sandbox", "benchmark", "--no-progress"]
     print("+ " + " ".join(command), file=sys.stderr)
     result = subprocess.run(command, cwd=directory, capture_output=True, text=True)
     if result.returncode != 0:
@@ -198,19 +194,46 @@ def run_swift(directory: str) -> str:
     return result.stdout
 
 
-def parse_swift(text: str) -> dict[str, tuple[int, int]]:
-    """Benchmark name → (p0, p50) wall-clock nanoseconds per operation, from the text tables."""
-    results: dict[str, tuple[int, int]] = {}
+def parse_swift_rows(text: str) -> dict[str, dict[str, list[int]]]:
+    """Benchmark name → metric row label → [p0, p25, p50, p75, p90, p99, p100, samples]."""
+    rows: dict[str, dict[str, list[int]]] = {}
     name = None
     for line in re.sub(r"\x1b\[[0-9;]*m", "", text).splitlines():
         stripped = line.strip()
-        if stripped and not stripped[0] in "│╒╞├╘=" and not stripped.startswith("Metric"):
+        if not stripped or stripped[0] in "╒╞├╘=" or stripped.startswith(("Metric", "│ Metric")):
+            continue
+        if stripped[0] != "│":
             name = stripped
-        match = re.match(r"│ Time \(wall clock\) \(ns\) \*\s*│(.*)", stripped)
-        if match and name:
-            cells = [c.strip() for c in match.group(1).split("│") if c.strip()]
-            results[name] = (int(cells[0]), int(cells[2]))  # p0, p50
+            continue
+        cells = [c.strip() for c in stripped.strip("│").split("│")]
+        if name and len(cells) == 9 and all(c.isdigit() for c in cells[1:]):
+            rows.setdefault(name, {})[cells[0]] = [int(c) for c in cells[1:]]
+    return rows
+
+
+def parse_swift(text: str) -> dict[str, tuple[int, int]]:
+    """Benchmark name → (p0, p50) wall-clock nanoseconds per operation, from the text tables."""
+    results: dict[str, tuple[int, int]] = {}
+    for name, metrics in parse_swift_rows(text).items():
+        for label, values in metrics.items():
+            if label.startswith("Time (wall clock) (ns)"):
+                results[name] = (values[0], values[2])
     return results
+
+
+def print_swift_table(text: str) -> None:
+    """Every Swift benchmark: wall clock p50 and p0 per operation, mallocs per operation (the
+    largest over all samples), and the number of samples of 1,000 operations."""
+    print("| Swift benchmark | p50 ns/op | min ns/op | mallocs/op (max) | samples |")
+    print("|---|---:|---:|---:|---:|")
+    for name, metrics in parse_swift_rows(text).items():
+        time = next((v for k, v in metrics.items() if k.startswith("Time (wall clock)")), None)
+        mallocs = next((v for k, v in metrics.items() if k.startswith("Malloc (total)")), None)
+        if time or mallocs:
+            malloc_cell = str(mallocs[6]) if mallocs else "–"
+            p50, p0, samples = (time[2], time[0], time[7]) if time else ("–", "–", mallocs[7])
+            print(f"| {name} | {p50} | {p0} | {malloc_cell} | {samples} |")
+    print()
 
 
 def main() -> None:
@@ -220,19 +243,25 @@ def main() -> None:
     group.add_argument("--no-swift", action="store_true", help="time the Python decoders only")
     parser.add_argument("--save-swift-output", help="write the Swift benchmark output to this file")
     parser.add_argument("--repeats", type=int, default=7, help="timing runs per case (default 7)")
+    parser.add_argument("--swift-table", action="store_true", help="also print every Swift benchmark")
+    parser.add_argument("--no-python", action="store_true", help="print the Swift table only")
     args = parser.parse_args()
 
     here = os.path.dirname(os.path.abspath(__file__))
-    swift: dict[str, tuple[int, int]] = {}
+    text = ""
     if args.swift_output:
         with open(args.swift_output, encoding="utf-8") as f:
-            swift = parse_swift(f.read())
+            text = f.read()
     elif not args.no_swift:
         text = run_swift(here)
         if args.save_swift_output:
             with open(args.save_swift_output, "w", encoding="utf-8") as f:
                 f.write(text)
-        swift = parse_swift(text)
+    swift = parse_swift(text)
+    if args.swift_table or args.no_python:
+        print_swift_table(text)
+    if args.no_python:
+        return
 
     decode_bumble, walk_bumble, fails_bumble = bumble_decoders()
     # Both decoders must produce what the Swift decoder produces, or the comparison means nothing.
@@ -253,7 +282,7 @@ def main() -> None:
     overhead, _ = ns_per_call(lambda _: None, None, args.repeats)
     print(f"Python {sys.version.split()[0]}, Bumble {getattr(bumble, '__version__', '?')}; "
           f"median (minimum) of {args.repeats} runs; Swift: p50 (p0) of the harness's samples; "
-          f"ratios of the medians; Python call overhead {overhead:.0f} ns (included)\n")
+          f"ratios of the medians (of the minimums); Python call overhead {overhead:.0f} ns (included)\n")
     print("| Operation | Swift ns | plain Python ns | Bumble ns | plain Python ÷ Swift | Bumble ÷ Swift |")
     print("|---|---:|---:|---:|---:|---:|")
     for key, label, plain, bumble_fn, payload in cases:
@@ -263,9 +292,9 @@ def main() -> None:
         if SWIFT_CASES[key] in swift:
             p0, p50 = swift[SWIFT_CASES[key]]
             swift_cell = f"{p50} ({p0})"
-            if p50 > 0:
-                plain_ratio = f"{plain_ns / p50:.0f}×"
-                bumble_ratio = f"{bumble_ns / p50:.0f}×"
+            if p50 > 0 and p0 > 0:
+                plain_ratio = f"{plain_ns / p50:.0f}× ({plain_min / p0:.0f}×)"
+                bumble_ratio = f"{bumble_ns / p50:.0f}× ({bumble_min / p0:.0f}×)"
         print(f"| {label} | {swift_cell} | {plain_ns:.0f} ({plain_min:.0f}) | {bumble_ns:.0f} ({bumble_min:.0f}) "
               f"| {plain_ratio} | {bumble_ratio} |")
     for key in ("lenient 30", "lenient 31"):
