@@ -1,0 +1,287 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The checks of the real-kernel test, run inside the QEMU guest by scripts/kernel-test (as root,
+# on the host's own root file system; see guest-init.sh). The environment gives BEACON (the beacon
+# binary), REPO (this repository), KT (scripts/kernel), PY (/usr/bin/python3), RESULTS (the
+# results share) and GUEST_TEST (this file).
+#
+# The setting: btvirt (bluez-test-tools) makes two emulated LE controllers, hci0 and hci1, that
+# hear each other. hci0 sends, hci1 receives: hci_scan.py scans on hci1 through a raw HCI socket
+# and match_reports.py compares what arrived with the profile, byte for byte, without trusting
+# beacon's encoder. Facts about btvirt (BlueZ 5.66 emulator/btdev.c) the checks rely on:
+#   - HCI 5.0, extended advertising with 3 sets (a 4th set: Memory Capacity Exceeded, 0x07);
+#   - it reports an advertisement once per enable, not at every interval, so the receiver must be
+#     scanning before the sender enables;
+#   - LE Set Advertising Enable with the state it already has answers Command Disallowed (0x0C)
+#     (the spec says disabling when disabled "has no effect");
+#   - it does not enforce the rule against mixing legacy and extended advertising commands;
+#   - btmon 5.66 mis-decodes iBeacon fields: never take its decoding as a verdict.
+#
+# TO ADD A CHECK: write `check_NAME() { …; }` below (return 0 to pass; call `why "…"` before
+# failing) and add NAME to CHECKS at the bottom, in order. The helpers are in guest-lib.sh.
+# Checks of beacon commands still being written call `need_subcommand CMD` first, so they FAIL
+# (never pass) until the command exists, and start passing as it lands.
+
+# shellcheck source=guest-lib.sh
+. "$KT/guest-lib.sh"
+cd "$REPO" || exit 1
+
+BM1=profiles/bm1.yaml
+ROOM=profiles/room-2m.yaml
+# How long a receiver may listen at most; each stops early once its sender is done.
+LISTEN=90
+
+# --- the kernel and the emulated controllers -------------------------------------------------
+
+check_modules_load() {
+    # btvirt needs AF_ALG (its LE crypto goes through the kernel's) and /dev/vhci.
+    show modprobe -a bluetooth hci_vhci af_alg algif_hash algif_skcipher || { why "modprobe failed: $OUT"; return 1; }
+    local m
+    for m in bluetooth hci_vhci af_alg algif_hash algif_skcipher; do
+        [ -d "/sys/module/$m" ] || { why "module $m is not loaded"; return 1; }
+    done
+    [ -c /dev/vhci ] || { why "/dev/vhci does not exist"; return 1; }
+}
+
+check_btvirt_makes_hci0_and_hci1() {
+    setsid -f btvirt -l2 >"$STATE/btvirt.log" 2>&1
+    if ! wait_for 20 '[ -e /sys/class/bluetooth/hci0 ] && [ -e /sys/class/bluetooth/hci1 ]'; then
+        sed 's/^/    /' "$STATE/btvirt.log"
+        why "btvirt -l2 did not make hci0 and hci1 within 20 s (found: $(ls /sys/class/bluetooth 2>/dev/null | xargs))"
+        return 1
+    fi
+    # The kernel runs its own init sequence on a new controller before it can be brought up.
+    wait_for 20 'adapter_up hci0 2>/dev/null' || { why "hciconfig hci0 up failed"; return 1; }
+    wait_for 20 'adapter_up hci1 2>/dev/null' || { why "hciconfig hci1 up failed"; return 1; }
+    show hciconfig
+}
+
+check_controller_is_le_5_0_with_3_sets() {
+    show hciconfig hci0 version
+    printf '%s\n' "$OUT" | grep -q 'HCI Version: 5.0' || { why "hci0 is not HCI 5.0"; return 1; }
+    # LE Read Number of Supported Advertising Sets (OGF 0x08, OCF 0x003B).
+    hci_cmd 0 0x08 0x003B || { why "LE Read Number of Supported Advertising Sets got no answer"; return 1; }
+    [ "$HCI_STATUS" = 0x00 ] && [ "$HCI_RETURN" = 03 ] \
+        || { why "LE Read Number of Supported Advertising Sets: status $HCI_STATUS, sets 0x$HCI_RETURN (expected 0x00, 03)"; return 1; }
+}
+
+# --- beacon in the guest ---------------------------------------------------------------------
+
+check_beacon_runs_in_guest() {
+    # The Swift runtime and libbluetooth must load in the guest as they do on the host.
+    show "$BEACON" --version || { why "beacon --version failed"; return 1; }
+    show "$BEACON" encode "$BM1" || { why "beacon encode $BM1 failed"; return 1; }
+    [[ "$OUT" =~ ^[0-9A-F]{60}$ ]] || { why "beacon encode printed '$OUT', not 30 bytes of hex"; return 1; }
+}
+
+# --- the air path, proven without beacon's radio code -----------------------------------------
+
+check_hcitool_recipe_received_on_hci1() {
+    # The classic recipe beacon prints (encode --format hcitool), sent with BlueZ's hcitool.
+    scan_start recipe 1 legacy "$LISTEN" || return 1
+    send_hcitool_recipe hci0 "$BM1" || { scan_stop recipe; return 1; }
+    scan_stop recipe || return 1
+    hcitool -i hci0 cmd 0x08 0x000a 00 >/dev/null
+    expect_received recipe "$BM1" --event le_advertising_report
+}
+
+check_receiver_rejects_other_profile() {
+    # The comparison must be able to fail: what hci0 sent is not room-2m's beacons.
+    if "$PY" "$KT/match_reports.py" --beacon "$BEACON" --profile "$ROOM" --reports "$STATE/recipe.jsonl" \
+        >"$STATE/negative.log" 2>&1; then
+        sed 's/^/    /' "$STATE/negative.log"
+        why "match_reports.py accepted room-2m's beacons from reports that carry bm1's"
+        return 1
+    fi
+    grep -q MISSING "$STATE/negative.log" || { sed 's/^/    /' "$STATE/negative.log"; why "match_reports.py failed for another reason"; return 1; }
+    echo "  match_reports.py rejects them, as it must"
+}
+
+check_extended_set_received_on_hci1() {
+    # An extended advertising set (ADV_EXT_IND) with bm1's bytes, sent by hci_ext_adv.py, under
+    # extended scanning: proves the receiver's extended path before beacon's is judged with it.
+    local address data
+    address=$("$BEACON" list --json "$BM1" | sed -n 's/.*"address":"\([0-9A-F:]*\)".*/\1/p')
+    data=$("$BEACON" encode "$BM1")
+    scan_start extended 1 extended "$LISTEN" || return 1
+    show "$PY" "$KT/hci_ext_adv.py" --dev 0 --handle 0 --address "$address" --data "$data" \
+        || { scan_stop extended; why "hci_ext_adv.py could not advertise: $OUT"; return 1; }
+    scan_stop extended || return 1
+    show "$PY" "$KT/hci_ext_adv.py" --dev 0 --handle 0 --remove
+    expect_received extended "$BM1" --event le_extended_advertising_report
+}
+
+# --- beacon on the kernel's Bluetooth stack (hooks for the commands being written) -------------
+
+check_doctor_reports_emulated_controller() {
+    need_subcommand doctor || return 1
+    show "$BEACON" doctor -i hci0 || { why "beacon doctor -i hci0 exited $STATUS"; return 1; }
+    local lower=${OUT,,}
+    [[ $lower == *hci0* ]] || { why "doctor does not name hci0"; return 1; }
+    [[ $lower == *5.0* ]] || { why "doctor does not report the controller's HCI version 5.0"; return 1; }
+    [[ $lower == *extended* ]] || { why "doctor does not report extended advertising"; return 1; }
+    [[ $lower =~ (^|[^0-9])3[^0-9]*(advertising )?sets|sets?[^0-9]{0,20}3([^0-9]|$) ]] \
+        || { why "doctor does not report 3 advertising sets"; return 1; }
+}
+
+# Advertise profile $2 with `beacon advertise … -i $1 --duration 5` (more arguments follow) and
+# expect every beacon of it on hci1. The receiver scans extended, which hears both extended sets
+# and, from btvirt, legacy advertising done with the extended commands.
+advertise_and_receive() {
+    local adapter=$1 profile=$2 label=$3
+    shift 3
+    scan_start "$label" 1 extended "$LISTEN" || return 1
+    show "$BEACON" advertise "$profile" -i "$adapter" --duration 5 "$@"
+    local status=$STATUS
+    scan_stop "$label" || return 1
+    [ "$status" = 0 ] || { why "beacon advertise $profile -i $adapter exited $status"; return 1; }
+    expect_received "$label" "$profile"
+}
+
+check_advertise_received_on_hci1() {
+    need_subcommand advertise || return 1
+    advertise_and_receive hci0 "$BM1" advertise
+}
+
+check_advertise_user_channel_received_on_hci1() {
+    need_subcommand advertise || return 1
+    # The user channel needs the adapter down (the kernel lets go of it).
+    adapter_down hci0 || { why "hciconfig hci0 down failed"; return 1; }
+    advertise_and_receive user:hci0 "$BM1" user-channel
+    local status=$?
+    adapter_up hci0 || { why "hciconfig hci0 up failed after the user channel"; return 1; }
+    return $status
+}
+
+check_room_of_4_rotates_on_3_sets() {
+    need_subcommand advertise || return 1
+    # room-2m has 4 beacons and the controller 3 sets: all 4 must be heard, so beacon must rotate.
+    [ "$("$BEACON" list --json "$ROOM" | grep -c '"uuid"')" = 4 ] || { why "$ROOM does not list 4 beacons"; return 1; }
+    advertise_and_receive hci0 "$ROOM" room
+}
+
+check_stop_leaves_no_sets() {
+    need_subcommand advertise || return 1
+    need_subcommand stop || return 1
+    "$BEACON" advertise "$ROOM" -i hci0 --duration 60 >"$STATE/long-advertise.log" 2>&1 &
+    local advertiser=$!
+    sleep 5
+    show "$BEACON" stop -i hci0
+    local status=$STATUS
+    sleep 1
+    kill -0 "$advertiser" 2>/dev/null && { echo "  (beacon advertise still runs after stop; ending it)"; kill "$advertiser"; }
+    wait "$advertiser"
+    [ "$status" = 0 ] || { why "beacon stop -i hci0 exited $status"; return 1; }
+    # LE Remove Advertising Set answers Unknown Advertising Identifier (0x42) for a handle with
+    # no set; btvirt allows handles 0x00-0xEF. (A set found is removed: the check fails anyway.)
+    show "$PY" "$KT/hci_cmd.py" --dev 0 --probe-sets || { why "probing the advertising sets failed"; return 1; }
+    [[ $OUT == *"sets: none"* ]] || { why "advertising sets remain after beacon stop: $OUT"; return 1; }
+}
+
+check_scan_hears_hcitool_recipe() {
+    need_subcommand scan || return 1
+    "$BEACON" scan -i hci1 --json --duration 12 >"$STATE/beacon-scan.jsonl" 2>"$STATE/beacon-scan.err" &
+    local scanner=$!
+    # beacon scan gives no "ready" sign, and btvirt reports once per enable: enable a few times.
+    send_hcitool_recipe hci0 "$BM1" || { kill "$scanner"; return 1; }
+    local i
+    for i in 1 2 3 4; do
+        sleep 2
+        hcitool -i hci0 cmd 0x08 0x000a 00 >/dev/null
+        hcitool -i hci0 cmd 0x08 0x000a 01 >/dev/null
+    done
+    hcitool -i hci0 cmd 0x08 0x000a 00 >/dev/null
+    wait "$scanner"
+    local status=$?
+    sed 's/^/    /' "$STATE/beacon-scan.jsonl" "$STATE/beacon-scan.err"
+    [ "$status" = 0 ] || { why "beacon scan -i hci1 --json exited $status"; return 1; }
+    local want
+    want=$("$BEACON" list --json "$BM1")
+    "$PY" - "$STATE/beacon-scan.jsonl" "$want" <<'EOF' || { why "beacon scan did not report bm1 (uuid, major, minor, power)"; return 1; }
+import json, sys
+want = json.loads(sys.argv[2])
+for line in open(sys.argv[1]):
+    try:
+        got = json.loads(line)
+    except ValueError:
+        continue
+    if all(str(got.get(k)).upper() == str(want[k]).upper() for k in ("uuid", "major", "minor", "power")):
+        sys.exit(0)
+sys.exit(1)
+EOF
+}
+
+# The message checks: beacon must fail (non-zero, not a crash) and say what is wrong.
+expect_message() {
+    local pattern=$1 what=$2
+    shift 2
+    show "$@"
+    if [ "$STATUS" = 0 ]; then why "'$*' succeeded; $what expected"; return 1; fi
+    if [ "$STATUS" -ge 128 ]; then why "'$*' crashed (exit status $STATUS)"; return 1; fi
+    printf '%s\n' "$OUT" | grep -Eqi "$pattern" || { why "'$*' did not say /$pattern/ ($what)"; return 1; }
+}
+
+check_message_unknown_adapter() {
+    need_subcommand advertise || return 1
+    expect_message 'hci9' "an error naming hci9" "$BEACON" advertise "$BM1" -i hci9 --duration 1
+}
+
+check_message_adapter_down() {
+    need_subcommand advertise || return 1
+    adapter_down hci0 || { why "hciconfig hci0 down failed"; return 1; }
+    expect_message 'down' "advice that hci0 is down" "$BEACON" advertise "$BM1" -i hci0 --duration 1
+    local status=$?
+    adapter_up hci0 || { why "hciconfig hci0 up failed"; return 1; }
+    return $status
+}
+
+check_message_no_capabilities() {
+    need_subcommand advertise || return 1
+    # As nobody, without capabilities: the kernel refuses HCI commands (EPERM).
+    expect_message 'setcap' "the setcap line to grant CAP_NET_RAW/CAP_NET_ADMIN" \
+        setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
+        "$BEACON" advertise "$BM1" -i hci0 --duration 1
+}
+
+check_doctor_warns_about_bluetoothd() {
+    need_subcommand doctor || return 1
+    # bluetoothd needs the system bus. Last check: bluetoothd takes over the adapters.
+    mkdir -p /run/dbus
+    # (Its output must not go into show's pipe: the forked daemon would hold it open.)
+    dbus-daemon --system --fork --nopidfile </dev/null >"$STATE/dbus.log" 2>&1 \
+        || { why "dbus-daemon --system failed: $(cat "$STATE/dbus.log")"; return 1; }
+    setsid /usr/libexec/bluetooth/bluetoothd -n >"$STATE/bluetoothd.log" 2>&1 &
+    local daemon=$!
+    wait_for 15 '[ -e /proc/$daemon ] && busctl --system status org.bluez >/dev/null 2>&1' \
+        || { sed 's/^/    /' "$STATE/bluetoothd.log"; why "bluetoothd did not come up"; return 1; }
+    show "$BEACON" doctor -i hci0
+    kill "$daemon"
+    [[ ${OUT,,} == *bluetoothd* ]] || { why "doctor says nothing about the running bluetoothd"; return 1; }
+}
+
+CHECKS=(
+    modules_load
+    btvirt_makes_hci0_and_hci1
+    controller_is_le_5_0_with_3_sets
+    beacon_runs_in_guest
+    hcitool_recipe_received_on_hci1
+    receiver_rejects_other_profile
+    extended_set_received_on_hci1
+    doctor_reports_emulated_controller
+    advertise_received_on_hci1
+    advertise_user_channel_received_on_hci1
+    room_of_4_rotates_on_3_sets
+    stop_leaves_no_sets
+    scan_hears_hcitool_recipe
+    message_unknown_adapter
+    message_adapter_down
+    message_no_capabilities
+    doctor_warns_about_bluetoothd
+)
+
+if [ "${1:-}" = --run-check ]; then
+    "check_$2"
+    exit
+fi
+run_checks "${CHECKS[@]}"
