@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Two Bumble virtual controllers on one link: A is served to `beacon` as H4 over TCP, B scans.
+"""Two Bumble virtual controllers on one link: A is served to `beacon` as H4 over TCP, B scans
+(driven by a Bumble host, or with `--scanner-port` served as a second H4-over-TCP server).
 
 Prints JSON lines on stdout (and nothing else there; logs go to stderr). See README.md for the
 protocol. Exits on SIGTERM/SIGINT, on EOF of a piped stdin, when its parent process dies, or after
@@ -81,12 +82,14 @@ def parse_hci_version(text: str) -> int:
 
 # --------------------------------------------------------------------------------------------------
 class H4Server:
-    """Serves controller A as H4 over TCP. One host at a time: a new connection replaces the old."""
+    """Serves a controller as H4 over TCP. One host at a time: a new connection replaces the old.
+    `label` (e.g. "B") is added to its `connected`/`disconnected` lines; A's carry none."""
 
-    def __init__(self, controller: SpecController, emitter: Emitter, snooper: Snooper | None) -> None:
+    def __init__(self, controller: SpecController, emitter: Emitter, snooper: Snooper | None, label: str | None = None) -> None:
         self.controller = controller
         self.emitter = emitter
         self.snooper = snooper
+        self.label = {"controller": label} if label else {}
         self.transport: asyncio.Transport | None = None
         self.server: asyncio.base_events.Server | None = None
         controller.host = self  # controller → host packets arrive in on_packet
@@ -125,12 +128,12 @@ class _H4Protocol(asyncio.Protocol):
         self.transport = transport
         self.server.transport = transport
         transport.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.server.emitter.emit("connected", time=time.monotonic())
+        self.server.emitter.emit("connected", **self.server.label, time=time.monotonic())
 
     def connection_lost(self, exc) -> None:
         if self.server.transport is self.transport:
             self.server.transport = None
-        self.server.emitter.emit("disconnected", time=time.monotonic())
+        self.server.emitter.emit("disconnected", **self.server.label, time=time.monotonic())
 
     def data_received(self, data: bytes) -> None:
         try:
@@ -232,12 +235,18 @@ async def run(args: argparse.Namespace) -> int:
     server = H4Server(advertiser, emitter, snooper)
 
     scanner_controller = SpecController("B", link=link, public_address=SCANNER_ADDRESS)
-    device = Device.with_hci("scanner", hci.Address(SCANNER_RANDOM_ADDRESS), scanner_controller, scanner_controller)
-    Scanner(device, emitter)  # stays alive as the device's "advertisement" listener
-    await device.power_on()
-    await device.start_scanning(legacy=args.scan == "legacy", active=False, filter_duplicates=False)
+    scanner_server: H4Server | None = None
+    if args.scanner_port is None:
+        device = Device.with_hci("scanner", hci.Address(SCANNER_RANDOM_ADDRESS), scanner_controller, scanner_controller)
+        Scanner(device, emitter)  # stays alive as the device's "advertisement" listener
+        await device.power_on()
+        await device.start_scanning(legacy=args.scan == "legacy", active=False, filter_duplicates=False)
+    else:
+        # B is left to a host over TCP (`beacon scan`): no Bumble host, so no `adv` lines.
+        scanner_server = H4Server(scanner_controller, emitter, None, label="B")
 
     port = await server.start(args.port)
+    scanner_port = await scanner_server.start(args.scanner_port) if scanner_server else None
 
     for sig, why in ((signal.SIGTERM, "sigterm"), (signal.SIGINT, "sigint")):
         loop.add_signal_handler(sig, request_stop, why)
@@ -273,13 +282,16 @@ async def run(args: argparse.Namespace) -> int:
         extended=extended,
         max_sets=args.max_sets,
         hci_version=args.hci_version,
-        scan=args.scan,
+        scan=args.scan if scanner_server is None else None,
+        scanner_port=scanner_port,
         pid=os.getpid(),
         time=time.monotonic(),
     )
 
     await stop.wait()
     server.close()
+    if scanner_server:
+        scanner_server.close()
     await asyncio.sleep(0.01)  # let the closed connection report itself before the last lines
     emit_sets("exit")
     emitter.emit("exit", reason=reason["value"], time=time.monotonic())
@@ -297,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hci-version", type=parse_hci_version, default=hci.HCI_VERSION_BLUETOOTH_CORE_5_0,
                         help="HCI version A reports: 4.2, 5.0, 5.3 … or a number (default 5.0); below 5.0 implies --no-extended")
     parser.add_argument("--btsnoop", metavar="FILE", help="write A's HCI traffic to FILE (btsnoop, flushed per packet)")
+    parser.add_argument("--scanner-port", type=int, metavar="P",
+                        help="serve controller B as H4 over TCP on 127.0.0.1:P (0: pick a free one) instead of scanning with a Bumble host")
     parser.add_argument("--scan", choices=("extended", "legacy"), default="extended", help="how B scans (default extended)")
     parser.add_argument("--duration", type=float, default=120.0, help="exit after this many seconds (default 120)")
     parser.add_argument("--no-stdin-watch", dest="stdin_watch", action="store_false", help="do not exit on stdin EOF")
