@@ -45,6 +45,7 @@ struct Beacon: AsyncParsableCommand {
             StopCommand.self,
             AdaptersCommand.self,
             DoctorCommand.self,
+            ScanCommand.self,
         ]
     )
 

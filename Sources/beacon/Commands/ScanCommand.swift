@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import BeaconCodec
+import BeaconEmulator
+import BeaconScanner
+import HCITransport
+
+/// `beacon scan`: listens for iBeacons the way a phone does — ranging (smoothed RSSI, distance,
+/// proximity, nearest first) and region monitoring (enter/exit) — until the duration passes or
+/// Ctrl-C, then turns scanning off again.
+struct ScanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Scan for iBeacons: ranging and region enter/exit, like a phone.",
+        discussion: """
+            Scans passively on one controller (extended scanning where the controller has LE \
+            Extended Advertising, legacy scanning otherwise; a controller beacon owns — user:, \
+            tcp:, serial:, virtual — is reset first) and decodes every advertising report \
+            strictly as an iBeacon.
+
+            --uuid [--major [--minor]] define the region (as CLBeaconRegion does); without them \
+            every iBeacon is in it. Only the region's beacons are reported and ranged. A beacon \
+            enters when it is first heard and exits after --exit-after of silence (default 30s); \
+            the region enters with its first beacon and exits with its last.
+
+            Ranging, about once a second: per beacon the mean RSSI of the reports of the last \
+            second, the measured power, an accuracy in metres (--model altbeacon: AltBeacon's \
+            curve fit, the default; pathloss: log-distance path loss with \
+            --path-loss-exponent, default 2), the proximity (immediate < 0.5 m, near < 3 m, far; \
+            unknown without a report in the last second), when it was last seen and its reports \
+            per second; nearest first. docs/RANGING.md explains the models.
+
+            On a terminal: a live table. Otherwise, and with --json: JSON Lines — "scanning", \
+            then "report" (every iBeacon report), "ranging" (the list, about once a second), \
+            "enter" and "exit", and "stopped" last.
+
+            SIGINT (Ctrl-C) or SIGTERM stop: scanning off, exit 0.
+            """
+    )
+
+    @OptionGroup var controller: ControllerOptions
+
+    @Option(help: ArgumentHelp("Only beacons with this proximity UUID (the region).", valueName: "uuid"))
+    var uuid: String?
+
+    @Option(help: ArgumentHelp("Only beacons with this major, 0 to 65535 (needs --uuid).", valueName: "major"))
+    var major: Int?
+
+    @Option(help: ArgumentHelp("Only beacons with this minor, 0 to 65535 (needs --major).", valueName: "minor"))
+    var minor: Int?
+
+    @Option(help: ArgumentHelp("How long to scan: 10s, 500ms, 2m, or seconds (default: until Ctrl-C).", valueName: "duration"))
+    var duration: DurationArgument?
+
+    @Flag(help: "JSON Lines output even on a terminal.")
+    var json = false
+
+    @Option(help: ArgumentHelp("The distance model: altbeacon or pathloss.", valueName: "model"))
+    var model: ScanDistanceModel = .altbeacon
+
+    @Option(name: .customLong("path-loss-exponent"), help: ArgumentHelp("The path-loss exponent n for --model pathloss, above 0 and at most 10 (2 is free space).", valueName: "n"))
+    var pathLossExponent: Double = 2
+
+    @Option(name: .customLong("exit-after"), help: ArgumentHelp("How long a beacon must be silent before it exits.", valueName: "duration"))
+    var exitAfter = DurationArgument(argument: "30s")!
+
+    func validate() throws {
+        if let uuid, BeaconUUID(uuid) == nil {
+            throw ValidationError("--uuid must be a UUID such as E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 or 32 hex digits (got '\(uuid)')")
+        }
+        for (option, value) in [("--major", major), ("--minor", minor)] {
+            if let value, !(0...Int(UInt16.max)).contains(value) {
+                throw ValidationError("\(option) must be from 0 to 65535 (got \(value))")
+            }
+        }
+        if major != nil, uuid == nil { throw ValidationError("--major needs --uuid (a region is a UUID, then a major, then a minor)") }
+        if minor != nil, major == nil { throw ValidationError("--minor needs --major (a region is a UUID, then a major, then a minor)") }
+        guard pathLossExponent.isFinite, pathLossExponent > 0, pathLossExponent <= 10 else {
+            throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
+        }
+        if let specs = controller.specs, specs.count != 1 || specs == [.allKernel] {
+            throw ValidationError("-i: scan listens on one controller (got '\(controller.adapter ?? "")')")
+        }
+    }
+
+    var region: BeaconRegion {
+        // validate() has checked the constraints.
+        (try? BeaconRegion(uuid: uuid.flatMap { BeaconUUID($0) }, major: major.map { UInt16($0) }, minor: minor.map { UInt16($0) })) ?? .any
+    }
+
+    var distanceModel: DistanceModel {
+        switch model {
+        case .altbeacon: .altBeacon
+        case .pathloss: .pathLoss(exponent: pathLossExponent)
+        }
+    }
+
+    mutating func run() async throws {
+        let connection = try AdapterChoice.openAll(controller).get()[0]
+        let style: ScanOutput.Style = json || !LineOutput.standardOutputIsTerminal ? .json : .table
+        let output = ScanOutput(style: style, adapter: connection.spec.description, region: region, model: distanceModel)
+        let session = ScanSession(
+            hci: connection.hci, owned: connection.mayReset, regions: [region],
+            ranging: RangingConfiguration(model: distanceModel), exitAfter: exitAfter.duration)
+        let duration = self.duration?.duration
+        try await ScanRun.run(session, duration: duration, output: output)
+        connection.hci.close()
+    }
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import BeaconScanner
+import Synchronization
+
+/// What `beacon scan` prints: on a terminal a live table (nearest first) redrawn with every
+/// ranging update, with the latest enters and exits under it; otherwise (and with `--json`) one
+/// JSON object per line for every report, ranging update and enter/exit.
+final class ScanOutput: Sendable {
+    enum Style: Sendable {
+        case table
+        case json
+    }
+
+    struct State: Sendable {
+        var drawnLines = 0
+        /// The latest enter/exit lines, newest last, for the table's footer.
+        var recent: [String] = []
+        var mode: ScanMode?
+    }
+
+    let style: Style
+    let adapter: String
+    let region: BeaconRegion
+    let model: DistanceModel
+    let start: ContinuousClock.Instant
+    private let state = Mutex(State())
+    /// How many enter/exit lines the table keeps under it.
+    static let recentLimit = 6
+
+    init(style: Style, adapter: String, region: BeaconRegion, model: DistanceModel, start: ContinuousClock.Instant = .now) {
+        self.style = style
+        self.adapter = adapter
+        self.region = region
+        self.model = model
+        self.start = start
+    }
+
+    /// Seconds since the scan began, to the millisecond.
+    func seconds(_ instant: ContinuousClock.Instant) -> Double { Self.round((instant - start).seconds, places: 3) }
+
+    static func round(_ value: Double, places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return (value * scale).rounded() / scale
+    }
+
+    func handle(_ update: ScanUpdate, now: ContinuousClock.Instant = .now) {
+        switch style {
+        case .json: if let line = json(update, now: now) { LineOutput.out(line.text) }
+        case .table: table(update, now: now)
+        }
+    }
+
+    // MARK: JSON lines
+
+    var regionJSON: JSONValue {
+        .object([("uuid", .string(region.uuid?.description)), ("major", .int(region.major)), ("minor", .int(region.minor))])
+    }
+
+    var modelJSON: JSONValue {
+        switch model {
+        case .altBeacon: .object([("name", .string("altbeacon"))])
+        case .pathLoss(let n): .object([("name", .string("pathloss")), ("exponent", .double(n))])
+        }
+    }
+
+    static func identity(_ id: BeaconIdentity) -> [(String, JSONValue)] {
+        [("uuid", .string(id.uuid.description)), ("major", .int(Int(id.major))), ("minor", .int(Int(id.minor)))]
+    }
+
+    func json(_ update: ScanUpdate, now: ContinuousClock.Instant) -> JSONValue? {
+        switch update {
+        case .started(let mode):
+            return .object([("time", .double(seconds(now))), ("event", .string("scanning")), ("adapter", .string(adapter)),
+                            ("mode", .string(mode.rawValue)), ("region", regionJSON), ("model", modelJSON)])
+        case .report(let s):
+            return .object([("time", .double(seconds(s.time))), ("event", .string("report"))] + Self.identity(s.identity) + [
+                ("power", .int(Int(s.beacon.measuredPower))), ("rssi", .int(s.rssi)), ("address", .string(s.address.description)),
+                ("address_type", .int(Int(s.addressType.rawValue))), ("extended", .bool(s.extendedReport)),
+            ])
+        case let .ranging(beacons, at):
+            let list = beacons.map { b in
+                JSONValue.object(Self.identity(b.identity) + [
+                    ("power", .int(Int(b.measuredPower))),
+                    ("rssi", b.rssi.map { .double(Self.round($0, places: 1)) } ?? .null),
+                    ("accuracy", b.accuracy.map { .double(Self.round($0, places: 2)) } ?? .null),
+                    ("proximity", .string(b.proximity.rawValue)),
+                    ("last_seen", .double(Self.round((at - b.lastSeen).seconds, places: 3))),
+                    ("reports_per_second", .double(Self.round(b.reportsPerSecond, places: 1))),
+                    ("address", .string(b.address.description)),
+                ])
+            }
+            return .object([("time", .double(seconds(at))), ("event", .string("ranging")), ("beacons", .array(list))])
+        case .region(let e):
+            return .object([("time", .double(seconds(e.time))), ("event", .string(e.kind.rawValue))] + Self.identity(e.beacon) + [
+                ("region", .object([("uuid", .string(e.region.uuid?.description)), ("major", .int(e.region.major)),
+                                    ("minor", .int(e.region.minor))])),
+                ("region_changed", .bool(e.regionChanged)),
+            ])
+        case .stopped:
+            return .object([("time", .double(seconds(now))), ("event", .string("stopped"))])
+        }
+    }
+
+    // MARK: The live table
+
+    static let headers = ["UUID", "MAJOR", "MINOR", "RSSI", "POWER", "ACCURACY", "PROXIMITY", "LAST SEEN", "REPORTS/S"]
+
+    /// The table's lines for one ranging update.
+    static func tableLines(_ beacons: [RangedBeacon], at now: ContinuousClock.Instant) -> [String] {
+        var table = TextTable(headers: headers)
+        for b in beacons {
+            table.append([
+                b.identity.uuid.description, String(b.identity.major), String(b.identity.minor),
+                b.rssi.map { String(round($0, places: 1)) } ?? "-",
+                String(b.measuredPower),
+                b.accuracy.map { "\(formatted($0)) m" } ?? "-",
+                b.proximity.rawValue,
+                "\(formatted((now - b.lastSeen).seconds)) s ago",
+                formatted(b.reportsPerSecond, places: 1),
+            ])
+        }
+        return table.lines
+    }
+
+    /// A number with `places` decimals (2 by default), zero-padded: `1.50`.
+    static func formatted(_ value: Double, places: Int = 2) -> String {
+        let rounded = round(value, places: places)
+        var text = String(rounded)
+        if text.contains("e") { return text }
+        if !text.contains(".") { text += "." }
+        let decimals = text.count - (text.firstIndex(of: ".").map { text.distance(from: text.startIndex, to: $0) } ?? 0) - 1
+        return text + String(repeating: "0", count: max(0, places - decimals))
+    }
+
+    private func table(_ update: ScanUpdate, now: ContinuousClock.Instant) {
+        switch update {
+        case .started(let mode):
+            state.withLock { $0.mode = mode }
+            LineOutput.err("scanning on \(adapter) (\(mode.rawValue) scanning), region \(region), model \(model); Ctrl-C stops")
+        case .report:
+            break  // the table shows them once a second
+        case let .ranging(beacons, at):
+            let mode = state.withLock { $0.mode }
+            var lines = ["\(beacons.count) \(beacons.count == 1 ? "beacon" : "beacons") at +\(Self.formatted(seconds(at), places: 1)) s (\(mode?.rawValue ?? "?"))"]
+            lines += Self.tableLines(beacons, at: at)
+            lines += state.withLock { $0.recent }
+            redraw(lines)
+        case .region(let e):
+            let what = e.kind == .enter ? "entered" : "exited"
+            let region = e.regionChanged ? " (region \(e.region) \(e.kind == .enter ? "entered" : "exited"))" : ""
+            let line = "+\(Self.formatted(seconds(e.time), places: 1)) s \(e.beacon.uuid) \(e.beacon.major) \(e.beacon.minor) \(what)\(region)"
+            state.withLock { s in
+                s.recent.append(line)
+                if s.recent.count > Self.recentLimit { s.recent.removeFirst(s.recent.count - Self.recentLimit) }
+            }
+        case .stopped:
+            LineOutput.out("scanning stopped")
+        }
+    }
+
+    private func redraw(_ lines: [String]) {
+        let up = state.withLock { s in
+            defer { s.drawnLines = lines.count }
+            return s.drawnLines
+        }
+        let move = up > 0 ? "\u{1B}[\(up)A\r\u{1B}[J" : ""
+        LineOutput.rawOut(move + lines.joined(separator: "\n") + "\n")
+    }
+}

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import BeaconScanner
+import Synchronization
+
+/// Runs a ``ScanSession`` until its duration passes or SIGINT/SIGTERM arrives, and turns its
+/// failure into the exit status (1, with the reason on standard error).
+enum ScanRun {
+    static func run(_ session: ScanSession, duration: Duration?, output: ScanOutput) async throws(ExitCode) {
+        let task = Task { () async -> ScanSession.Failure? in
+            do throws(ScanSession.Failure) {
+                try await session.run(duration: duration) { update in output.handle(update) }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let trap = SignalTrap(
+            onStop: { number in
+                LineOutput.err("\(SignalTrap.name(number)): stopping (again to quit at once)")
+                task.cancel()
+            },
+            onReload: {})
+        defer { trap.cancel() }
+        if let failure = await task.value {
+            throw CommandFailure.exit(failure.description)
+        }
+    }
+}
