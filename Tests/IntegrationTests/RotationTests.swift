@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import BeaconEmulator
+import BeaconProfiles
+import Testing
+
+extension BumbleIntegration {
+    /// More beacons than advertisers: the plan rotates, every beacon gets its turn, and each slot
+    /// sends only the commands the change needs.
+    @Suite("Rotation")
+    struct RotationTests {
+        @Test("40 beacons on 4 sets: all received within a cycle, 10 commands per slot")
+        func fortyOnFourSets() async throws {
+            let profiles = BeaconExpectations.generated(40)
+            #expect(Set(profiles.map(\.address)).count == 40)
+            try await withBumble(["--max-sets", "4"]) { link in
+                let harness = try FleetHarness(link)
+                defer { harness.close() }
+                let (plan, runners) = try await harness.fleet().plan(profiles)
+                let adapter = try #require(plan.adapters.first)
+                #expect(adapter.mode == .extendedRotation)
+                #expect(adapter.advertisers.count == 4)
+                #expect(adapter.slotsPerCycle == 10)
+                #expect(adapter.slotDuration == .milliseconds(300), "three 100 ms events per turn")
+                #expect(adapter.cycleDuration == .seconds(3))
+                let program = try #require(runners.first?.program)
+                // Every beacon has its own address, so each set is restarted each slot: one disable
+                // for all sets, an address and data per set, one enable for all. Parameters stay.
+                let perSlot = 1 + 2 * adapter.advertisers.count + 1
+                #expect(program.slots.count == 10)
+                for (k, slot) in program.slots.enumerated() {
+                    #expect(slot.count == perSlot, "slot \(k): \(slot.count) commands")
+                    #expect(slot.map { type(of: $0).opcode.rawValue } == [0x2039, 0x2035, 0x2035, 0x2035, 0x2035, 0x2037, 0x2037, 0x2037, 0x2037, 0x2039])
+                }
+                try await runAndCheckRotation(harness, plan: plan, runners: runners, profiles: profiles, perSlot: perSlot)
+            }
+        }
+
+        @Test("legacy-only controller: 4 beacons rotate on the one advertiser, 4 commands per slot")
+        func legacyRotation() async throws {
+            let profiles = BeaconExpectations.generated(4, firstMinor: 100)
+            try await withBumble(["--no-extended"]) { link in
+                let harness = try FleetHarness(link)
+                defer { harness.close() }
+                let (plan, runners) = try await harness.fleet().plan(profiles)
+                let adapter = try #require(plan.adapters.first)
+                #expect(adapter.mode == .legacy)
+                #expect(adapter.slotsPerCycle == 4)
+                let program = try #require(runners.first?.program)
+                for (k, slot) in program.slots.enumerated() {
+                    // disable, LE Set Random Address, LE Set Advertising Data, enable.
+                    #expect(slot.map { type(of: $0).opcode.rawValue } == [0x200A, 0x2005, 0x2008, 0x200A], "slot \(k)")
+                }
+                try await runAndCheckRotation(harness, plan: plan, runners: runners, profiles: profiles, perSlot: 4)
+                // Only legacy commands went out after the probe.
+                let program0 = link.commands().drop { probeOpcodes.contains($0.opcode) }
+                #expect(program0.allSatisfy { [0x200A, 0x2005, 0x2006, 0x2008].contains($0.opcode) })
+                for p in link.commands(opcode: 0x2006) { #expect(p.parameters[4] == 0x03, "ADV_NONCONN_IND") }
+            }
+        }
+
+        @Test("station-160 on 16 sets: all 160 beacons received within a cycle with exact fields")
+        func station() async throws {
+            let profiles = try BeaconExpectations.shipped("station-160.yaml")
+            #expect(profiles.count == 160)
+            #expect(Set(profiles.map(\.address)).count == 160)
+            try await withBumble { link in
+                let harness = try FleetHarness(link)
+                defer { harness.close() }
+                let (plan, runners) = try await harness.fleet().plan(profiles)
+                let adapter = try #require(plan.adapters.first)
+                #expect(adapter.mode == .extendedRotation)
+                #expect(adapter.advertisers.count == 16)
+                #expect(adapter.advertisers.allSatisfy { $0.beacons.count == 10 })
+                try await runAndCheckRotation(harness, plan: plan, runners: runners, profiles: profiles, perSlot: 1 + 2 * 16 + 1)
+            }
+        }
+    }
+}
+
+/// Runs one full cycle (plus half a slot, so the last slot and the teardown are apart), then
+/// checks: the wire is exactly the program; each slot is one burst of `perSlot` commands; every
+/// beacon was received, with its exact fields, within its turn of the first cycle.
+func runAndCheckRotation(_ harness: FleetHarness, plan fleetPlan: FleetPlan, runners: [AdapterRunner], profiles: [BeaconProfile], perSlot: Int,
+                         sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws {
+    let link = harness.link
+    let plan = try #require(fleetPlan.adapters.first, sourceLocation: sourceLocation)
+    let program = try #require(runners.first?.program, sourceLocation: sourceLocation)
+    let slot = plan.slotDuration.seconds
+    try await Fleet.run(runners, duration: plan.cycleDuration + plan.slotDuration / 2)
+    let slots = harness.recorder.slotIndices
+    #expect(slots == Array(1...plan.slotsPerCycle), "slots carried out: \(slots)", sourceLocation: sourceLocation)
+    #expect(harness.recorder.errors.isEmpty, "\(harness.recorder.errors)", sourceLocation: sourceLocation)
+    let wire = await harness.expectWire(FleetHarness.expectedCommands(program, slots: slots), sourceLocation: sourceLocation)
+
+    // Per slot on the wire: after the preamble and setup, one burst of commands per slot (the
+    // slots are a whole slot apart, the commands of one slot back to back), then the teardown.
+    let head = program.preamble.count + program.setup.count
+    let rotation = Array(wire.dropFirst(head).dropLast(program.teardown.count))
+    let slotBursts = bursts(rotation, gap: slot / 3)
+    #expect(slotBursts.map(\.count) == Array(repeating: perSlot, count: slots.count), "commands per slot on the wire", sourceLocation: sourceLocation)
+    #expect(rotation.count == slots.count * perSlot, sourceLocation: sourceLocation)
+
+    // On air: the setup's last command (the enable) starts slot 0; beacon b of advertiser a goes on
+    // air in slot k = its index, and must be seen within its first interval plus jitter. Margins
+    // are generous for a busy 2-core machine, and still well inside the cycle.
+    let onAir = try #require(wire.dropFirst(head - 1).first?.time, sourceLocation: sourceLocation)
+    let first = BeaconExpectations.checkAll(link.advs(since: onAir - 0.05), from: profiles, sourceLocation: sourceLocation)
+    let cycle = plan.cycleDuration.seconds
+    let margin = 0.25
+    var late: [String] = []
+    for placement in fleetPlan.placements {
+        guard let seen = first[placement.beacon.name] else { continue }
+        let turn = Double(placement.slot) * slot
+        if seen - onAir > turn + slot + margin { late.append("\(placement.beacon.name) at +\(seen - onAir) s, turn at +\(turn) s") }
+    }
+    let missing = profiles.map(\.name).filter { first[$0] == nil }
+    #expect(missing.isEmpty, "never received: \(missing)", sourceLocation: sourceLocation)
+    #expect(late.isEmpty, "received after their turn: \(late)", sourceLocation: sourceLocation)
+    #expect(first.values.allSatisfy { $0 - onAir <= cycle + margin }, "every beacon within the \(cycle) s cycle", sourceLocation: sourceLocation)
+    #expect(try await link.requestSets().isClean, sourceLocation: sourceLocation)
+}
