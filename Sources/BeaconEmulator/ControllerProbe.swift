@@ -18,7 +18,15 @@ public enum ControllerProbe {
             manufacturer: version.manufacturer, address: address, leFeatures: features,
             advertisingSets: 0, maximumDataLength: 31)
         if features.contains(.leExtendedAdvertising) {
-            caps.advertisingSets = Int(try await hci.send(LEReadNumberOfSupportedAdvertisingSets()).numberOfSets)
+            do throws(HCIControllerError) {
+                caps.advertisingSets = Int(try await hci.send(LEReadNumberOfSupportedAdvertisingSets()).numberOfSets)
+            } catch where !reset && error.status == .commandDisallowed {
+                // §3.1.1: legacy advertising commands were used since the last reset (a killed
+                // legacy run, another program), so every extended command, these read-outs
+                // included, is refused until the next reset: only legacy advertising works now.
+                hci.info = caps.hciInfo
+                return caps
+            }
             caps.maximumDataLength = Int(try await hci.send(LEReadMaximumAdvertisingDataLength()).maximumLength)
             // LE Read Transmit Power is optional (Bluetooth 5.0+); a controller without it says 0x01.
             if let power = try? await hci.send(LEReadTransmitPower()) {

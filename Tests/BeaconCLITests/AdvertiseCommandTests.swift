@@ -29,6 +29,36 @@ import Glibc
         #expect(result.stdout.contains("advertising stopped"), "\(result)")
     }
 
+    @Test func onlyPicksBeaconsByNameAndDurationsTakeUnits() throws {
+        let expected = try ExpectedBeacon.from(Self.room)
+        let started = ContinuousClock.now
+        let result = try BeaconExecutable.run(["advertise", Self.room, "-i", "virtual", "--duration", "500ms", "--only", "room-west", "room-east"])
+        #expect(result.status == 0, "\(result)")
+        #expect(ContinuousClock.now - started < .seconds(4))
+        let wanted = Set(expected.filter { ["room-west", "room-east"].contains($0.name) }.map(\.address))
+        #expect(Set(AirLogLine.all(result.stdout).map(\.address)) == wanted, "\(result)")
+
+        let unknown = try BeaconExecutable.run(["advertise", Self.room, "-i", "virtual", "--only", "room-up"])
+        #expect(unknown.status == 2, "\(unknown)")
+        #expect(unknown.stderr.contains("room-west"), "the message lists the names there are: \(unknown)")
+        for bad in ["2x", "-1", "0", "ms"] {
+            let result = try BeaconExecutable.run(["advertise", Self.room, "-i", "virtual", "--duration", bad])
+            #expect(result.status == 2, "--duration \(bad): \(result)")
+        }
+    }
+
+    @Test func jsonRunPrintsThePlanEventsAndAirAsJSONLines() throws {
+        let result = try BeaconExecutable.run(["advertise", Self.room, "-i", "virtual", "--duration", "0.5", "--json"])
+        #expect(result.status == 0, "\(result)")
+        let events = try result.lines.map(BeaconExecutable.jsonObject)
+        let kinds = events.compactMap { $0["event"] as? String }
+        #expect(kinds.count == events.count)
+        #expect(kinds.first == "plan", "\(result)")
+        #expect(kinds.filter { $0 == "on_air" }.count == 4, "\(result)")
+        #expect(kinds.contains("air"))
+        #expect(kinds.last == "stopped", "\(result)")
+    }
+
     @Test func aBrokenProfileOpensNothingAndExits65() throws {
         let broken = try BeaconExecutable.temporaryFile(named: "broken.yaml", contents: "uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0\nmajor: 70000\nminor: 1\n")
         // Port 1 refuses connections: had beacon tried to connect, the message would say so.

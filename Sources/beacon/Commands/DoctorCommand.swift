@@ -83,7 +83,7 @@ struct DoctorCommand: AsyncParsableCommand {
             ("HCI version", versionText(caps.hciVersion)),
             ("LMP version", versionText(caps.lmpVersion)),
             ("manufacturer", caps.manufacturer.map(CompanyNames.describe) ?? "unknown"),
-            ("extended advertising", (caps.hasExtendedAdvertising ? "yes" : "no") + " (from LE feature bit 12)"),
+            ("extended advertising", extendedText(caps)),
         ]
         if caps.hasExtendedAdvertising {
             rows.append(("advertising sets", String(caps.advertisingSets)))
@@ -95,6 +95,13 @@ struct DoctorCommand: AsyncParsableCommand {
             rows.append(("TX power", r.legacyTxPower.map { "\($0) dBm (fixed, legacy advertising channel)" } ?? "not reported"))
         }
         return rows
+    }
+
+    /// Feature bit 12, and whether the controller accepts the extended commands right now.
+    static func extendedText(_ caps: ControllerCapabilities) -> String {
+        guard caps.leFeatures.contains(.leExtendedAdvertising) else { return "no (from LE feature bit 12)" }
+        if caps.hasExtendedAdvertising { return "yes (from LE feature bit 12)" }
+        return "yes (from LE feature bit 12), but refused until the next reset: legacy advertising commands were used since the last one"
     }
 
     static func hostLines(_ h: HostDiagnosis) -> [(String, String)] {
@@ -120,7 +127,9 @@ struct DoctorCommand: AsyncParsableCommand {
             if let error = r.error, h.bluetoothSocket != false || !error.contains("AF_BLUETOOTH") {
                 out.append("\(r.name) could not be used: \(error)")
             }
-            if let caps = r.capabilities, !caps.hasExtendedAdvertising {
+            if let caps = r.capabilities, caps.leFeatures.contains(.leExtendedAdvertising), !caps.hasExtendedAdvertising {
+                out.append("\(r.name) is locked to legacy advertising until it is reset (Core Vol 4 Part E §3.1.1): reset it (beacon stop --reset -i \(r.name), or sudo hciconfig hciN reset) to use its advertising sets.")
+            } else if let caps = r.capabilities, !caps.hasExtendedAdvertising {
                 out.append("\(r.name) has no extended advertising: one beacon is on air at a time, and several take turns (see beacon advertise --plan).")
             }
         }
@@ -163,7 +172,8 @@ struct DoctorCommand: AsyncParsableCommand {
                     ("lmp_version", .string(caps.lmpVersion.map { $0.name ?? $0.description })),
                     ("manufacturer", .int(caps.manufacturer)),
                     ("manufacturer_name", .string(caps.manufacturer.flatMap { CompanyNames.known[$0] })),
-                    ("extended_advertising", .bool(caps.hasExtendedAdvertising)),
+                    ("extended_advertising", .bool(caps.leFeatures.contains(.leExtendedAdvertising))),
+                    ("extended_advertising_usable", .bool(caps.hasExtendedAdvertising)),
                     ("le_features", .string("0x" + String(caps.leFeatures.rawValue, radix: 16, uppercase: true))),
                     ("advertising_sets", .int(caps.advertisingSets)),
                     ("maximum_data_length", .int(caps.maximumDataLength)),

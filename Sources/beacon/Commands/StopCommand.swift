@@ -62,6 +62,8 @@ struct StopCommand: AsyncParsableCommand {
             } catch where error.status == .commandDisallowed {
                 done.append("the extended commands were refused with Command Disallowed (0x0C): the controller has been in legacy advertising mode since its last reset")
             }
+        } else if caps.leFeatures.contains(.leExtendedAdvertising) {
+            done.append("the controller refuses the extended commands (Command Disallowed, 0x0C): legacy advertising commands were used since its last reset")
         } else {
             done.append("no extended advertising (LE feature bit 12 clear)")
         }
