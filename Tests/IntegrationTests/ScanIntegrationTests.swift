@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension BumbleIntegration {
+    /// `beacon advertise` on controller A, `beacon scan` on controller B, through Bumble's link
+    /// (`bumble_link.py --scanner-port`): what a phone next to the box would see.
+    @Suite("beacon scan")
+    struct ScanIntegrationTests {
+        /// One JSON line of `beacon scan --json`.
+        struct Line {
+            var object: [String: Any]
+            var event: String { object["event"] as? String ?? "" }
+            var time: Double { (object["time"] as? NSNumber)?.doubleValue ?? .nan }
+            var minor: Int? { (object["minor"] as? NSNumber)?.intValue }
+
+            init?(_ text: String) {
+                guard let o = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return nil }
+                object = o
+            }
+
+            /// uuid/major/minor/power of a report or a ranged beacon.
+            static func fields(_ o: [String: Any]) -> String {
+                let n = { (k: String) in (o[k] as? NSNumber).map { String($0.intValue) } ?? "nil" }
+                return "\(o["uuid"] as? String ?? "nil") \(n("major")) \(n("minor")) \(n("power"))"
+            }
+        }
+
+        static func lines(_ text: String) -> [Line] { text.split(separator: "\n").compactMap { Line(String($0)) } }
+
+        /// A TCP port nobody listens on now (the kernel's pick for port 0), for the harness's B.
+        static func freePort() throws -> UInt16 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw POSIXError(.EMFILE) }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            }
+            guard bound else { throw POSIXError(.EADDRINUSE) }
+            return UInt16(bigEndian: address.sin_port)
+        }
+
+        @Test("room-2m advertised on A, scanned on B: exact fields, enter, ranging, exit after --exit-after 1s")
+        func room() async throws {
+            let profiles = try BeaconExpectations.shipped("room-2m.yaml")
+            let expected = Set(profiles.map { "\($0.beacon.uuid) \($0.beacon.major) \($0.beacon.minor) \($0.beacon.measuredPower)" })
+            #expect(expected.count == 4)
+            let scannerPort = try Self.freePort()
+            try await withBumble(["--scanner-port", String(scannerPort)]) { link in
+                let scan = try BeaconCLI.start(["scan", "-i", "tcp:127.0.0.1:\(scannerPort)", "--json", "--exit-after", "1s", "--duration", "30s"])
+                let scanning = await link.waitFor(timeout: .seconds(10)) { _ in scan.stdout.contains("\"event\":\"scanning\"") }
+                try #require(scanning, "beacon scan started: \(scan.output)")
+
+                let advertise = try BeaconCLI.run(["advertise", "profiles/room-2m.yaml", "-i", "tcp:127.0.0.1:\(link.port)", "--duration", "3s"])
+                #expect(advertise.status == 0, "\(advertise.stdout)\(advertise.stderr)")
+
+                // Every beacon exits about a second after advertising stopped.
+                let exited = await link.waitFor(timeout: .seconds(10)) { _ in
+                    Self.lines(scan.stdout).filter { $0.event == "exit" }.count >= 4
+                }
+                scan.signal(SIGINT)
+                let status = await scan.wait(timeout: .seconds(5))
+                #expect(status == 0, "beacon scan exit status after SIGINT\n\(scan.output)")
+                try #require(exited, "four exits\n\(scan.output)")
+
+                let lines = Self.lines(scan.stdout)
+                #expect(lines.first?.event == "scanning")
+                #expect(lines.first?.object["mode"] as? String == "extended", "Bumble's B has LE Extended Advertising")
+                #expect(lines.last?.event == "stopped", "scanning turned off on SIGINT")
+
+                // Reports: exactly the four beacons, with their uuid/major/minor/power; RSSI is Bumble's −50.
+                let reports = lines.filter { $0.event == "report" }
+                #expect(Set(reports.map { Line.fields($0.object) }) == expected)
+                #expect(reports.allSatisfy { ($0.object["rssi"] as? NSNumber)?.intValue == -50 })
+                let addresses = Set(profiles.map(\.address.description))
+                #expect(Set(reports.compactMap { $0.object["address"] as? String }) == addresses, "each from its profile's address")
+                for p in profiles {
+                    let count = reports.filter { $0.minor == Int(p.beacon.minor) }.count
+                    #expect(count >= 15, "\(p.name): about 30 reports in 3 s at 100 ms; got \(count)")
+                }
+
+                // One enter per beacon, before its first report's ranging; the first enters the region.
+                let enters = lines.filter { $0.event == "enter" }
+                #expect(enters.compactMap(\.minor).sorted() == [0, 1, 2, 3])
+                #expect(enters.map { $0.object["region_changed"] as? Bool } == [true, false, false, false])
+
+                // One exit per beacon, `--exit-after` (1 s) after its last report; the last exits the region.
+                let exits = lines.filter { $0.event == "exit" }
+                #expect(exits.compactMap(\.minor).sorted() == [0, 1, 2, 3])
+                #expect(exits.map { $0.object["region_changed"] as? Bool } == [false, false, false, true])
+                for exit in exits {
+                    let last = reports.filter { $0.minor == exit.minor }.map(\.time).max() ?? .nan
+                    #expect(abs(exit.time - (last + 1)) < 0.01, "minor \(exit.minor ?? -1): exit at \(exit.time), last report at \(last)")
+                }
+
+                // Ranging about once a second; while advertising, all four at −50 dBm → immediate.
+                let ranging = lines.filter { $0.event == "ranging" }
+                #expect(ranging.count >= 4, "\(ranging.count) ranging updates")
+                // (The last update comes when scanning stops, right after SIGINT: not a full second.)
+                let periodic = ranging.dropLast()
+                let gaps = zip(periodic.dropFirst(), periodic).map { $0.time - $1.time }
+                #expect(gaps.allSatisfy { $0 > 0.8 && $0 < 1.5 }, "ranging intervals \(gaps)")
+                let full = ranging.compactMap { $0.object["beacons"] as? [[String: Any]] }.filter { list in
+                    list.count == 4 && list.allSatisfy { ($0["proximity"] as? String) == "immediate" }
+                }
+                try #require(!full.isEmpty, "a ranging update with all four beacons immediate")
+                for b in full[0] {
+                    #expect(expected.contains(Line.fields(b)))
+                    #expect((b["rssi"] as? NSNumber)?.doubleValue == -50)
+                    // AltBeacon at −50 dBm, measured power −59: (50/59)^10 = 0.19 m.
+                    #expect((b["accuracy"] as? NSNumber)?.doubleValue == 0.19)
+                    #expect(((b["reports_per_second"] as? NSNumber)?.doubleValue ?? 0) >= 5)
+                }
+                // After the exits the beacons are still listed, but unknown.
+                let lastList = ranging.last?.object["beacons"] as? [[String: Any]] ?? []
+                #expect(lastList.count == 4 && lastList.allSatisfy { ($0["proximity"] as? String) == "unknown" })
+            }
+        }
+    }
+}
