@@ -45,11 +45,15 @@ let package = Package(
         ),
         // Scanning like a phone: reports → iBeacons, ranging, region monitoring.
         .target(name: "BeaconScanner", dependencies: ["BeaconCodec", "HCI", "HCITransport"]),
+        // Capture files (btsnoop, pcap) → the iBeacons heard and sent, streaming.
+        .target(name: "BeaconCapture", dependencies: ["BeaconCodec", "HCI"]),
+        // Indoor positioning: ranged distances to beacons of known position → where the receiver is.
+        .target(name: "BeaconPositioning", dependencies: ["BeaconCodec", "BeaconProfiles"]),
         // The command-line tool.
         .executableTarget(
             name: "beacon",
             dependencies: [
-                "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconEmulator", "VirtualController", "BeaconScanner",
+                "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -72,6 +76,8 @@ let package = Package(
             dependencies: ["VirtualController", "HCI", "HCITransport", "BeaconCodec"]
         ),
         .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconCodec", "HCI"]),
+        .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport"]),
+        .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles"]),
     ]
 )

@@ -46,6 +46,7 @@ struct Beacon: AsyncParsableCommand {
             AdaptersCommand.self,
             DoctorCommand.self,
             ScanCommand.self,
+            LocateCommand.self,
         ]
     )
 

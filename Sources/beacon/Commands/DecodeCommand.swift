@@ -21,6 +21,13 @@ struct DecodeCommand: AsyncParsableCommand {
             (offset is the byte offset of the fault; for "invalid-hex" it is the character offset).
 
             Exits with 65 if any input failed to decode.
+
+            --capture FILE reads a btsnoop (btmon -w, Android, beacon --btsnoop) or pcap \
+            (link type 187, 201, 254) capture instead and prints every iBeacon in its LE \
+            (Extended) Advertising Reports and in its own LE Set (Extended) Advertising Data \
+            commands: time, source, address, RSSI, UUID, major, minor, power; with --json one \
+            object per beacon:
+              {"time":1700000000.123456,"source":"report","address":"C0:11:22:33:44:55","rssi":-61,"uuid":"…","major":1,"minor":2,"power":-59}
             """
     )
 
@@ -36,12 +43,17 @@ struct DecodeCommand: AsyncParsableCommand {
     @Flag(help: "Accept up to 254 bytes (one extended advertising fragment) instead of 31.")
     var extended = false
 
+    @Option(help: ArgumentHelp("Read the iBeacons of a btsnoop or pcap capture file instead of hex.", valueName: "file"),
+            completion: .file())
+    var capture: String?
+
     var options: BeaconDecodingOptions {
         if lenient { return .lenient }
         return extended ? .strictExtended : .strict
     }
 
     mutating func run() async throws {
+        if let capture { return try runCapture(path: capture) }
         let inputs = payloads.isEmpty
             ? Console.standardInputLines().filter { !$0.allSatisfy(\.isWhitespace) }
             : payloads

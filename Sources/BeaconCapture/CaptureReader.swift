@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import HCI
+
+/// Streams the HCI packets of a btsnoop or pcap capture (see ``CaptureFormat``) in constant
+/// memory: the file is read with `read(2)` into one reused buffer (1 MiB by default) and every
+/// packet is a slice of that buffer, so reading allocates nothing per packet.
+///
+/// ```swift
+/// var reader = try CaptureReader(path: "hci.btsnoop")
+/// while let packet = try reader.nextPacket() { … }
+/// ```
+///
+/// Records that carry no HCI packet (monitor index/note records, empty records, unknown H4
+/// indicators) are skipped and counted in ``skippedRecords``.
+public struct CaptureReader: ~Copyable {
+    public let path: String
+    public let format: CaptureFormat
+    @usableFromInline let fd: Int32
+    /// The chunk buffer; bytes `start..<end` are read from the file but not consumed yet.
+    @usableFromInline var buffer: [UInt8]
+    @usableFromInline var start = 0
+    @usableFromInline var end = 0
+    @usableFromInline var atEOF = false
+    /// File offset of `buffer[0]`.
+    @usableFromInline var bufferFileOffset = 0
+    /// Records read so far (including skipped ones): the number of the last record.
+    public var recordsRead: Int { recordCount }
+    /// Records that held no HCI packet.
+    public var skippedRecords: Int { skippedCount }
+    @usableFromInline var recordCount = 0
+    @usableFromInline var skippedCount = 0
+
+    /// The default read size.
+    public static let defaultChunkSize = 1 << 20
+    /// The largest record data accepted: an ACL packet (1 + 4 + 65 535) plus a pseudo-header,
+    /// rounded up. Anything larger means a corrupt length field.
+    public static let maximumRecordLength = 1 << 17
+
+    /// Opens `path` and reads its file header.
+    /// - Parameter chunkSize: bytes per `read(2)`; the buffer grows only for a record larger than it.
+    public init(path: String, chunkSize: Int = CaptureReader.defaultChunkSize) throws(CaptureError) {
+        precondition(chunkSize > 0)
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
+        // At least a pcap file header; records larger than the buffer grow it.
+        var buffer = [UInt8](repeating: 0, count: max(chunkSize, 24))
+        // Read the file header with the same buffer the records will use.
+        var filled = 0
+        while filled < 24 {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let e = errno
+                close(fd)
+                throw .readFailed(path: path, errno: e)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        let detected: Result<CaptureFormat?, CaptureError> = buffer.withUnsafeBytes { raw in
+            do throws(CaptureError) {
+                return .success(try CaptureFormat.detect(header: UnsafeRawBufferPointer(rebasing: raw[0..<filled])))
+            } catch { return .failure(error) }
+        }
+        let format: CaptureFormat
+        switch detected {
+        case .success(let f?): format = f
+        case .success(nil):
+            close(fd)
+            throw .notACapture(path: path)
+        case .failure(let error):
+            close(fd)
+            throw error
+        }
+        self.path = path
+        self.format = format
+        self.fd = fd
+        self.buffer = buffer
+        self.start = format.fileHeaderSize
+        self.end = filled
+        self.atEOF = filled < 24
+    }
+
+    deinit { close(fd) }
+
+    /// The next HCI packet, or `nil` at the end of the file.
+    ///
+    /// The packet's bytes are a slice of the reader's buffer: let it go before the next call,
+    /// or the buffer is copied when the reader refills it.
+    @inlinable
+    public mutating func nextPacket() throws(CaptureError) -> CapturedPacket? {
+        let headerSize = format.recordHeaderSize
+        while true {
+            guard try ensure(headerSize) else { return nil }
+            let recordOffset = bufferFileOffset + start
+            let format = self.format
+            // Record header fields.
+            let (included, flags, timestamp): (Int, UInt32, CaptureTimestamp) = buffer.withUnsafeBytes { raw in
+                let h = UnsafeRawBufferPointer(rebasing: raw[start..<(start + headerSize)])
+                switch format {
+                case .btsnoopHCI, .btsnoopH4, .btsnoopMonitor:
+                    let micros = Int64(bitPattern: CaptureBytes.uint64BE(h, 16)) &- CaptureFormat.btsnoopUnixEpochOffset
+                    return (Int(CaptureBytes.uint32(h, 4, bigEndian: true)), CaptureBytes.uint32(h, 8, bigEndian: true),
+                            CaptureTimestamp(nanoseconds: micros &* 1000))
+                case let .pcapH4(be, ns), let .pcapH4WithPHDR(be, ns), let .pcapLinuxMonitor(be, ns):
+                    let seconds = Int64(CaptureBytes.uint32(h, 0, bigEndian: be))
+                    let fraction = Int64(CaptureBytes.uint32(h, 4, bigEndian: be))
+                    return (Int(CaptureBytes.uint32(h, 8, bigEndian: be)), 0,
+                            CaptureTimestamp(nanoseconds: seconds &* 1_000_000_000 &+ (ns ? fraction : fraction &* 1000)))
+                }
+            }
+            guard included <= Self.maximumRecordLength else { throw .recordTooLarge(fileOffset: recordOffset, length: included) }
+            guard try ensure(headerSize + included) else {
+                throw .truncatedRecord(fileOffset: recordOffset, needed: headerSize + included, available: 0)
+            }
+            let dataStart = start + headerSize
+            let dataEnd = dataStart + included
+            start = dataEnd
+            recordCount += 1
+            if let packet = packet(format: format, data: dataStart..<dataEnd, flags: flags, timestamp: timestamp) {
+                return packet
+            }
+            skippedCount += 1
+        }
+    }
+
+    /// Calls `body` with every HCI packet of the rest of the file.
+    @inlinable
+    public mutating func forEachPacket(_ body: (CapturedPacket) -> Void) throws(CaptureError) {
+        while let packet = try nextPacket() { body(packet) }
+    }
+
+    /// Interprets one record's data; `nil` when it holds no HCI packet.
+    @inlinable
+    func packet(format: CaptureFormat, data: Range<Int>, flags: UInt32, timestamp: CaptureTimestamp) -> CapturedPacket? {
+        let number = recordCount
+        switch format {
+        case .btsnoopH4:
+            return h4Packet(data, direction: flags & 1 == 1 ? .received : .sent, timestamp: timestamp, number: number)
+        case .btsnoopHCI:
+            // Flags bit 1: command/event (else data); bit 0: received.
+            let received = flags & 1 == 1
+            let type: H4PacketType = flags & 2 == 0 ? .acl : (received ? .event : .command)
+            guard !data.isEmpty else { return nil }
+            return CapturedPacket(timestamp: timestamp, direction: received ? .received : .sent, type: type, controllerIndex: 0,
+                                  recordNumber: number, bytes: buffer[data])
+        case .btsnoopMonitor:
+            guard let (type, direction) = MonitorOpcode.packet(UInt16(truncatingIfNeeded: flags)), !data.isEmpty else { return nil }
+            return CapturedPacket(timestamp: timestamp, direction: direction, type: type, controllerIndex: UInt16(flags >> 16),
+                                  recordNumber: number, bytes: buffer[data])
+        case .pcapH4:
+            return h4Packet(data, direction: .unknown, timestamp: timestamp, number: number)
+        case .pcapH4WithPHDR:
+            guard data.count >= 4 else { return nil }
+            let direction = buffer.withUnsafeBytes { CaptureBytes.uint32($0, data.lowerBound, bigEndian: true) }
+            return h4Packet((data.lowerBound + 4)..<data.upperBound, direction: direction & 1 == 1 ? .received : .sent,
+                            timestamp: timestamp, number: number)
+        case .pcapLinuxMonitor:
+            guard data.count > 4 else { return nil }
+            let (index, opcode) = buffer.withUnsafeBytes {
+                (CaptureBytes.uint16BE($0, data.lowerBound), CaptureBytes.uint16BE($0, data.lowerBound + 2))
+            }
+            guard let (type, direction) = MonitorOpcode.packet(opcode) else { return nil }
+            return CapturedPacket(timestamp: timestamp, direction: direction, type: type, controllerIndex: index,
+                                  recordNumber: number, bytes: buffer[(data.lowerBound + 4)..<data.upperBound])
+        }
+    }
+
+    /// An H4 packet: indicator, then the packet.
+    @inlinable
+    func h4Packet(_ data: Range<Int>, direction: CaptureDirection, timestamp: CaptureTimestamp, number: Int) -> CapturedPacket? {
+        guard data.count >= 2, let type = H4PacketType(rawValue: buffer[data.lowerBound]) else { return nil }
+        return CapturedPacket(timestamp: timestamp, direction: direction, type: type, controllerIndex: 0, recordNumber: number,
+                              bytes: buffer[(data.lowerBound + 1)..<data.upperBound])
+    }
+
+    /// Makes `count` unconsumed bytes available; `false` at a clean end of file (no bytes left).
+    @inlinable
+    mutating func ensure(_ count: Int) throws(CaptureError) -> Bool {
+        if end - start >= count { return true }
+        return try refill(count)
+    }
+
+    /// The slow path of ``ensure(_:)``: moves the unconsumed tail to the front, grows the buffer
+    /// if one record needs more, and reads until `count` bytes are there or the file ends.
+    @usableFromInline
+    mutating func refill(_ count: Int) throws(CaptureError) -> Bool {
+        if start == end && atEOF { return false }
+        let pending = end - start
+        if start > 0 {
+            buffer.withUnsafeMutableBytes { raw in
+                if pending > 0 { memmove(raw.baseAddress!, raw.baseAddress! + start, pending) }
+            }
+            bufferFileOffset += start
+            start = 0
+            end = pending
+        }
+        if count > buffer.count { buffer.append(contentsOf: repeatElement(0, count: count - buffer.count)) }
+        while end < count && !atEOF {
+            let fd = self.fd
+            let filled = end
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .readFailed(path: path, errno: errno)
+            }
+            if n == 0 { atEOF = true } else { end += n }
+        }
+        if end >= count { return true }
+        if end == 0 { return false }
+        throw .truncatedRecord(fileOffset: bufferFileOffset, needed: count, available: end)
+    }
+}

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+/// A ranged distance to a beacon of known position.
+public struct RangeMeasurement: Hashable, Sendable {
+    public var anchor: PlanePoint
+    /// Metres.
+    public var distance: Double
+    /// Relative weight in the least-squares fit (the inverse variance of `distance`, up to a
+    /// common factor).
+    public var weight: Double
+
+    public init(anchor: PlanePoint, distance: Double, weight: Double) {
+        self.anchor = anchor
+        self.distance = distance
+        self.weight = weight
+    }
+
+    /// A range weighted for RSSI-derived distances: a fixed error in dB is a fixed *relative*
+    /// error in distance (σ_d ≈ d · ln10 · σ_dB / (10 n)), so the weight is 1/d² (d floored at
+    /// 10 cm so a beacon at the receiver cannot take all the weight).
+    public static func fromRSSI(anchor: PlanePoint, distance: Double) -> RangeMeasurement {
+        let d = max(distance, 0.1)
+        return RangeMeasurement(anchor: anchor, distance: distance, weight: 1 / (d * d))
+    }
+}
+
+/// Where the receiver probably is, and how sure the fit is.
+public struct PositionEstimate: Hashable, Sendable {
+    public var position: PlanePoint
+    /// Root mean square of the range residuals `|p − aᵢ| − dᵢ`, in metres (unweighted).
+    public var rmsResidual: Double
+    /// The 2-D RMS radius (√(σ²ₓ + σ²ᵧ), metres) from the fit's covariance
+    /// `s² (JᵀWJ)⁻¹`, s² the weighted residual variance; `nil` with fewer than 3 ranges (no
+    /// degrees of freedom left) or a degenerate geometry.
+    public var errorRadius: Double?
+    /// Ranges used.
+    public var rangeCount: Int
+    /// Levenberg–Marquardt iterations of the best start.
+    public var iterations: Int
+
+    public init(position: PlanePoint, rmsResidual: Double, errorRadius: Double?, rangeCount: Int, iterations: Int) {
+        self.position = position
+        self.rmsResidual = rmsResidual
+        self.errorRadius = errorRadius
+        self.rangeCount = rangeCount
+        self.iterations = iterations
+    }
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+
+/// Simulates a receiver walking a path through a fleet: every beacon advertises every
+/// `advertisingInterval` seconds (each with its own phase), and each advertisement is heard with
+/// the path-loss model's RSSI for the true distance plus Gaussian noise of `noise` dB (seeded).
+public struct WalkSimulator: Sendable {
+    public var anchors: [BeaconAnchor]
+    public var path: WalkPath
+    public var model: PathLossModel
+    /// Standard deviation of the RSSI noise, dB.
+    public var noise: Double
+    /// Metres per second.
+    public var speed: Double
+    public var advertisingInterval: Double
+    /// How many times the path is walked (a path that ends where it starts loops smoothly).
+    public var laps: Int
+    public var seed: UInt64
+
+    public init(anchors: [BeaconAnchor], path: WalkPath, model: PathLossModel = PathLossModel(), noise: Double,
+                speed: Double = 0.25, advertisingInterval: Double = 0.1, laps: Int = 1, seed: UInt64 = 1) {
+        self.anchors = anchors
+        self.path = path
+        self.model = model
+        self.noise = noise
+        self.speed = speed
+        self.advertisingInterval = advertisingInterval
+        self.laps = laps
+        self.seed = seed
+    }
+
+    /// The walk's length in seconds (a single-point path is "walked" for 20 s per lap).
+    public var duration: Double {
+        let length = path.length
+        return Double(max(1, laps)) * (length > 0 ? length / speed : 20)
+    }
+
+    /// Where the receiver truly is at `time`.
+    public func truth(at time: Double) -> PlanePoint {
+        let length = path.length
+        guard length > 0 else { return path.waypoints[0] }
+        let travelled = min(max(0, time), duration) * speed
+        let lapDistance = travelled.truncatingRemainder(dividingBy: length)
+        return travelled >= length * Double(max(1, laps)) ? path.point(atDistance: length) : path.point(atDistance: lapDistance)
+    }
+
+    /// Every advertisement heard, in time order.
+    public func samples() -> [RSSISample] {
+        var random = SeededGenerator(seed: seed)
+        var out: [RSSISample] = []
+        let end = duration
+        // Each beacon's first advertisement at its own random phase within one interval.
+        let phases = anchors.map { _ in Double(random.next() >> 11) / Double(1 << 53) * advertisingInterval }
+        var tick = 0
+        while true {
+            let base = Double(tick) * advertisingInterval
+            if base >= end { break }
+            var batch: [RSSISample] = []
+            for (i, anchor) in anchors.enumerated() {
+                let t = base + phases[i]
+                guard t < end else { continue }
+                let d = truth(at: t).distance(to: anchor.position)
+                let rssi = model.rssi(distance: d, measuredPower: Double(anchor.measuredPower)) + noise * random.nextGaussian()
+                batch.append(RSSISample(time: t, key: anchor.key, rssi: rssi.rounded(), measuredPower: anchor.measuredPower))
+            }
+            out += batch.sorted { $0.time < $1.time }
+            tick += 1
+        }
+        return out
+    }
+}
+
+/// How far fixes are from the truth.
+public struct LocationErrorSummary: Hashable, Sendable {
+    public var fixes: Int
+    public var mean: Double
+    public var median: Double
+    public var p90: Double
+    public var maximum: Double
+
+    /// Errors of `fixes` against `truth` at each fix's window middle.
+    public init?(fixes: [PositionFix], truth: (Double) -> PlanePoint) {
+        let errors = fixes.map { $0.estimate.position.distance(to: truth($0.time)) }.sorted()
+        guard !errors.isEmpty else { return nil }
+        self.fixes = errors.count
+        mean = errors.reduce(0, +) / Double(errors.count)
+        median = errors[errors.count / 2]
+        p90 = errors[min(errors.count - 1, Int((Double(errors.count) * 0.9).rounded(.down)))]
+        maximum = errors[errors.count - 1]
+    }
+}

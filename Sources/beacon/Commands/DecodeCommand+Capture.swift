@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import BeaconCapture
+import BeaconCodec
+import Foundation
+
+extension DecodeCommand {
+    /// `beacon decode --capture FILE`: every iBeacon of a capture, streamed (a capture of
+    /// millions of packets prints as it is read, in constant memory).
+    func runCapture(path: String) throws {
+        guard payloads.isEmpty else { throw ValidationError("--capture reads a file: give no hex payloads with it") }
+        var out = CaptureLineWriter()
+        if !json { out.append(CaptureLineWriter.tableHeader) }
+        let asJSON = json
+        let summary: CaptureBeaconScan.Summary
+        do {
+            summary = try CaptureBeaconScan.forEachSighting(path: path, options: options) { sighting in
+                if asJSON { out.appendJSON(sighting) } else { out.appendRow(sighting) }
+            }
+        } catch {
+            out.flush()
+            throw CommandFailure.exit("\(error)")
+        }
+        out.flush()
+        var note = "\(summary.sightings) iBeacon\(summary.sightings == 1 ? "" : "s") in \(summary.records) records of \(summary.format)"
+        if summary.malformedPackets > 0 { note += "; \(summary.malformedPackets) malformed packet(s) skipped" }
+        Console.error(note)
+    }
+}
+
+/// Formats sightings straight into a byte buffer written with `write(2)` in 64 KiB pieces: printing
+/// a million lines through `String` interpolation and `print` would cost more than reading the
+/// capture.
+struct CaptureLineWriter {
+    private var buffer: [UInt8] = []
+    private static let flushThreshold = 1 << 16
+
+    static let tableHeader = "TIME                        SOURCE           ADDRESS            RSSI  UUID                                  MAJOR  MINOR  POWER\n"
+
+    init() { buffer.reserveCapacity(Self.flushThreshold + 512) }
+
+    mutating func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
+
+    /// `{"time":…,"source":…,"address":…,"rssi":…,"uuid":…,"major":…,"minor":…,"power":…}`
+    mutating func appendJSON(_ s: CapturedBeacon) {
+        append(#"{"time":"#)
+        appendSeconds(s.timestamp)
+        append(#","source":""#)
+        append(s.source.rawValue)
+        append(#"","address":"#)
+        if let address = s.address {
+            buffer.append(UInt8(ascii: "\""))
+            appendAddress(address)
+            buffer.append(UInt8(ascii: "\""))
+        } else {
+            append("null")
+        }
+        append(#","rssi":"#)
+        if let rssi = s.rssi { appendInt(Int(rssi)) } else { append("null") }
+        append(#","uuid":""#)
+        appendUUID(s.beacon.uuid)
+        append(#"","major":"#)
+        appendInt(Int(s.beacon.major))
+        append(#","minor":"#)
+        appendInt(Int(s.beacon.minor))
+        append(#","power":"#)
+        appendInt(Int(s.beacon.measuredPower))
+        append("}\n")
+        flushIfFull()
+    }
+
+    /// One fixed-width table row.
+    mutating func appendRow(_ s: CapturedBeacon) {
+        appendISOTime(s.timestamp)
+        append("  ")
+        pad(s.source.rawValue, 17)
+        if let address = s.address { appendAddress(address) } else { append("-".padding(toLength: 17, withPad: " ", startingAt: 0)) }
+        append("  ")
+        pad(s.rssi.map { String($0) } ?? "-", 6)
+        appendUUID(s.beacon.uuid)
+        append("  ")
+        pad(String(s.beacon.major), 7)
+        pad(String(s.beacon.minor), 7)
+        append(String(s.beacon.measuredPower))
+        append("\n")
+        flushIfFull()
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        buffer.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = write(STDOUT_FILENO, raw.baseAddress! + done, raw.count - done)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }  // a closed pipe: nothing more can be written
+                done += n
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func flushIfFull() {
+        if buffer.count >= Self.flushThreshold { flush() }
+    }
+
+    private mutating func pad(_ text: String, _ width: Int) {
+        append(text)
+        for _ in text.count..<max(text.count, width) { buffer.append(UInt8(ascii: " ")) }
+    }
+
+    private mutating func appendInt(_ value: Int) {
+        if value < 0 { buffer.append(UInt8(ascii: "-")) }
+        var v = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[n] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
+                n += 1
+            } while v > 0
+            while n > 0 {
+                n -= 1
+                buffer.append(d[n])
+            }
+        }
+    }
+
+    /// Seconds since the epoch with six decimals (captures have microseconds or nanoseconds).
+    private mutating func appendSeconds(_ t: CaptureTimestamp) {
+        let micros = t.nanoseconds >= 0 ? t.nanoseconds / 1000 : (t.nanoseconds - 999) / 1000
+        let (seconds, fraction) = micros >= 0 ? (micros / 1_000_000, micros % 1_000_000)
+            : ((micros - 999_999) / 1_000_000, ((micros % 1_000_000) + 1_000_000) % 1_000_000)
+        appendInt(Int(seconds))
+        buffer.append(UInt8(ascii: "."))
+        var divisor: Int64 = 100_000
+        while divisor > 0 {
+            buffer.append(UInt8(ascii: "0") + UInt8((fraction / divisor) % 10))
+            divisor /= 10
+        }
+    }
+
+    /// `2026-11-22T02:56:23.123456Z`.
+    private mutating func appendISOTime(_ t: CaptureTimestamp) {
+        let micros = t.nanoseconds / 1000
+        var seconds = time_t(micros >= 0 ? micros / 1_000_000 : (micros - 999_999) / 1_000_000)
+        let fraction = Int(((micros % 1_000_000) + 1_000_000) % 1_000_000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        append(String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+                      parts.tm_hour, parts.tm_min, parts.tm_sec, fraction))
+    }
+
+    private mutating func appendHexByte(_ b: UInt8) {
+        let digits: StaticString = "0123456789ABCDEF"
+        digits.withUTF8Buffer { d in
+            buffer.append(d[Int(b >> 4)])
+            buffer.append(d[Int(b & 0x0F)])
+        }
+    }
+
+    private mutating func appendAddress(_ a: BluetoothAddress) {
+        for i in (0..<6).reversed() {
+            appendHexByte(UInt8(truncatingIfNeeded: a.value >> (8 * UInt64(i))))
+            if i > 0 { buffer.append(UInt8(ascii: ":")) }
+        }
+    }
+
+    /// Canonical 8-4-4-4-12 upper case, as `BeaconUUID.description` prints it.
+    private mutating func appendUUID(_ u: BeaconUUID) {
+        for i in 0..<16 {
+            let word = i < 8 ? u.high : u.low
+            appendHexByte(UInt8(truncatingIfNeeded: word >> (8 * UInt64(7 - i % 8))))
+            if i == 3 || i == 5 || i == 7 || i == 9 { buffer.append(UInt8(ascii: "-")) }
+        }
+    }
+}

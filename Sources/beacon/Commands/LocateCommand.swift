@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import BeaconPositioning
+import BeaconProfiles
+
+/// `beacon locate FLEET.yaml`: where is the receiver, from the RSSI of the fleet's beacons.
+struct LocateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "locate",
+        abstract: "Estimate a receiver's position from the RSSI of beacons with known positions.",
+        discussion: """
+            The fleet file gives each beacon's position (position: {x: …, y: …}, metres). The \
+            samples are grouped into windows (--window, 1 s); in each window every fleet beacon \
+            heard gets its mean RSSI, a distance by log-distance path loss \
+            d = 10^((power − rssi) / (10·n)) (n = --path-loss-exponent, default 2; power is the \
+            payload's measured power, else the fleet file's), and the position is the weighted \
+            least-squares fit of all the distances (Levenberg–Marquardt). A window needs three \
+            beacons. Each fix comes with the RMS range residual and a 1-sigma error radius from \
+            the fit's covariance. docs/POSITIONING.md describes the method and its accuracy.
+
+            One input, offline (live scanning is not wired in yet):
+              --trace FILE     JSON Lines as `beacon scan --json` prints them: "report" \
+            events, or any line with "time" (seconds), "uuid", "major", "minor", "rssi" and \
+            optionally "power"
+              --capture FILE   a btsnoop or pcap capture: the advertising reports in it
+              --simulate PATH  a simulated walk: square, cross, still, or waypoints \
+            "x,y;x,y;…"; RSSI from the path-loss model plus Gaussian noise (--noise dB, \
+            --seed); prints each fix's error against the true position and a summary
+
+            Text output: one line per fix. With --json: one object per fix \
+            {"time","x","y","error_radius","rms_residual","beacons"} (with "true_x", "true_y", \
+            "error" when simulating), and for a simulation a last {"summary":{…}} line.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("A fleet profile whose beacons have positions.", valueName: "fleet.yaml"), completion: .file())
+    var fleet: String
+
+    @Option(help: ArgumentHelp("Read samples from a JSON Lines trace (beacon scan --json).", valueName: "file"), completion: .file())
+    var trace: String?
+
+    @Option(help: ArgumentHelp("Read samples from a btsnoop or pcap capture.", valueName: "file"), completion: .file())
+    var capture: String?
+
+    @Option(help: ArgumentHelp("Simulate a walk: square, cross, still, or \"x,y;x,y;…\".", valueName: "path"))
+    var simulate: String?
+
+    @Option(help: ArgumentHelp("Simulation: RSSI noise standard deviation in dB.", valueName: "dB"))
+    var noise: Double = 4
+
+    @Option(help: ArgumentHelp("Simulation: random seed.", valueName: "n"))
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Simulation: times to walk the path.", valueName: "n"))
+    var laps: Int = 1
+
+    @Option(help: ArgumentHelp("Simulation: walking speed in m/s.", valueName: "m/s"))
+    var speed: Double = 0.25
+
+    @Option(name: .customLong("path-loss-exponent"), help: ArgumentHelp("The path-loss exponent n (2 is free space).", valueName: "n"))
+    var pathLossExponent: Double = 2
+
+    @Option(help: ArgumentHelp("Seconds of samples per fix.", valueName: "seconds"))
+    var window: Double = 1
+
+    @Flag(help: "Print one JSON object per fix.")
+    var json = false
+
+    func validate() throws {
+        let inputs = [trace, capture, simulate].compactMap { $0 }
+        guard inputs.count == 1 else {
+            throw ValidationError("give exactly one of --trace FILE, --capture FILE or --simulate PATH (live scanning is not supported yet)")
+        }
+        guard pathLossExponent > 0, pathLossExponent <= 10 else {
+            throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
+        }
+        guard window > 0, window.isFinite else { throw ValidationError("--window must be a positive number of seconds (got \(window))") }
+        guard noise >= 0, noise.isFinite else { throw ValidationError("--noise must be 0 dB or more (got \(noise))") }
+        guard laps >= 1 else { throw ValidationError("--laps must be 1 or more (got \(laps))") }
+        guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be positive (got \(speed))") }
+        if let simulate, WalkPath(parsing: simulate) == nil {
+            throw ValidationError("--simulate: '\(simulate)' is neither square, cross, still nor waypoints such as \"0,0;1,0.5\"")
+        }
+    }
+
+    mutating func run() async throws {
+        let loaded: BeaconFleet
+        switch ProfileFiles.load(fleet) {
+        case .success(let f): loaded = f
+        case .failure(let code): throw code
+        }
+        let anchors = BeaconAnchor.anchors(of: loaded)
+        guard anchors.count >= 3 else {
+            throw CommandFailure.exit("\(fleet): \(anchors.count) beacon(s) have a position; locating needs at least 3",
+                                      code: ExitStatus.dataError)
+        }
+        let model = PathLossModel(exponent: pathLossExponent)
+        let output = LocateOutput(json: json)
+        if let simulate, let path = WalkPath(parsing: simulate) {
+            let simulator = WalkSimulator(anchors: anchors, path: path, model: model, noise: noise, speed: speed, laps: laps, seed: seed)
+            let fixes = WindowedLocator.fixes(simulator.samples(), anchors: anchors, model: model, window: window)
+            for fix in fixes { output.print(fix, truth: simulator.truth(at: fix.time)) }
+            output.printSummary(LocationErrorSummary(fixes: fixes, truth: simulator.truth(at:)), noise: noise, seed: seed)
+            return
+        }
+        let samples: [RSSISample]
+        do {
+            if let trace { samples = try LocateInput.traceSamples(path: trace) }
+            else { samples = try LocateInput.captureSamples(path: capture!) }
+        } catch {
+            throw CommandFailure.exit("\(error)")
+        }
+        let fixes = WindowedLocator.fixes(samples.sorted { $0.time < $1.time }, anchors: anchors, model: model, window: window)
+        if fixes.isEmpty {
+            Console.error("no fix: no window of \(window) s heard three or more of the fleet's \(anchors.count) positioned beacons (\(samples.count) samples read)")
+        }
+        for fix in fixes { output.print(fix, truth: nil) }
+    }
+}

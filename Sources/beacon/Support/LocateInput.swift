@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCapture
+import BeaconCodec
+import BeaconPositioning
+import Foundation
+
+/// Where `beacon locate` gets its RSSI samples from.
+enum LocateInput {
+    struct TraceError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// JSON Lines: `beacon scan --json` output (its "report" events) or plain
+    /// `{"time","uuid","major","minor","rssi"[,"power"]}` lines. Lines of other events
+    /// ("ranging", "enter", …) are skipped; a line that is not JSON is an error.
+    static func traceSamples(path: String) throws -> [RSSISample] {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw TraceError(description: "cannot read \(path)")
+        }
+        var samples: [RSSISample] = []
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any] else {
+                throw TraceError(description: "\(path):\(number + 1): not a JSON object")
+            }
+            if let event = object["event"] as? String, event != "report" { continue }
+            guard let time = (object["time"] as? NSNumber)?.doubleValue,
+                  let uuidText = object["uuid"] as? String, let uuid = BeaconUUID(uuidText),
+                  let major = (object["major"] as? NSNumber)?.intValue, let minor = (object["minor"] as? NSNumber)?.intValue,
+                  (0...0xFFFF).contains(major), (0...0xFFFF).contains(minor),
+                  let rssi = (object["rssi"] as? NSNumber)?.doubleValue else {
+                throw TraceError(description: "\(path):\(number + 1): a sample needs time, uuid, major, minor and rssi")
+            }
+            let power = (object["power"] as? NSNumber).flatMap { Int8(exactly: $0.intValue) }
+            samples.append(RSSISample(time: time, key: BeaconKey(uuid: uuid, major: UInt16(major), minor: UInt16(minor)),
+                                      rssi: rssi, measuredPower: power))
+        }
+        return samples
+    }
+
+    /// The advertising reports of a capture (commands carry no RSSI).
+    static func captureSamples(path: String) throws -> [RSSISample] {
+        var samples: [RSSISample] = []
+        _ = try CaptureBeaconScan.forEachSighting(path: path) { sighting in
+            guard sighting.source.isReport, let rssi = sighting.rssi else { return }
+            samples.append(RSSISample(time: sighting.timestamp.seconds, key: BeaconKey(sighting.beacon), rssi: Double(rssi),
+                                      measuredPower: sighting.beacon.measuredPower))
+        }
+        return samples
+    }
+}

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconPositioning
+import Foundation
+
+/// Prints `beacon locate` fixes as text lines or JSON Lines.
+struct LocateOutput {
+    var json: Bool
+
+    func print(_ fix: PositionFix, truth: PlanePoint?) {
+        let e = fix.estimate
+        if json {
+            var members: [(String, JSONValue)] = [
+                ("time", .double(Self.round(fix.time, 3))),
+                ("x", .double(Self.round(e.position.x, 3))), ("y", .double(Self.round(e.position.y, 3))),
+                ("error_radius", e.errorRadius.map { .double(Self.round($0, 3)) } ?? .null),
+                ("rms_residual", .double(Self.round(e.rmsResidual, 3))),
+                ("beacons", .int(e.rangeCount)),
+            ]
+            if let truth {
+                members += [("true_x", .double(Self.round(truth.x, 3))), ("true_y", .double(Self.round(truth.y, 3))),
+                            ("error", .double(Self.round(e.position.distance(to: truth), 3)))]
+            }
+            LineOutput.out(JSONValue.object(members).text)
+        } else {
+            var line = String(format: "t=%.2f s  x=%+.2f y=%+.2f m", fix.time, e.position.x, e.position.y)
+            line += e.errorRadius.map { String(format: "  ±%.2f m", $0) } ?? "  ±? m"
+            line += String(format: "  rms %.2f m  %d beacons", e.rmsResidual, e.rangeCount)
+            if let truth {
+                line += String(format: "  true (%+.2f, %+.2f)  error %.2f m", truth.x, truth.y, e.position.distance(to: truth))
+            }
+            LineOutput.out(line)
+        }
+    }
+
+    func printSummary(_ summary: LocationErrorSummary?, noise: Double, seed: UInt64) {
+        guard let s = summary else {
+            Console.error("no fix")
+            return
+        }
+        if json {
+            LineOutput.out(JSONValue.object([("summary", .object([
+                ("noise_db", .double(noise)), ("seed", .int(Int(seed))), ("fixes", .int(s.fixes)),
+                ("mean_error", .double(Self.round(s.mean, 3))), ("median_error", .double(Self.round(s.median, 3))),
+                ("p90_error", .double(Self.round(s.p90, 3))), ("max_error", .double(Self.round(s.maximum, 3))),
+            ]))]).text)
+        } else {
+            LineOutput.out(String(format: "%d fixes, noise %.1f dB, seed %llu: mean error %.3f m, median %.3f m, 90%% %.3f m, max %.3f m",
+                                  s.fixes, noise, seed, s.mean, s.median, s.p90, s.maximum))
+        }
+    }
+
+    static func round(_ v: Double, _ places: Int) -> Double {
+        let f = pow(10, Double(places))
+        return (v * f).rounded() / f
+    }
+}

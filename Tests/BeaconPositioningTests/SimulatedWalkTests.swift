@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import BeaconPositioning
+import BeaconProfiles
+import Foundation
+import Testing
+
+/// Locating simulated walks through profiles/room-2m.yaml stays within the errors
+/// docs/POSITIONING.md documents (mean error over 5 laps of `square`, seed 1: 0.02, 0.08, 0.15,
+/// 0.21 m for σ = 0, 2, 4, 6 dB), with a margin for other seeds.
+@Suite struct SimulatedWalkTests {
+    static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            url.deleteLastPathComponent()
+        }
+        return url
+    }()
+
+    func roomAnchors() throws -> [BeaconAnchor] {
+        let fleet = try ProfileLoader.load(contentsOf: Self.packageRoot.appendingPathComponent("profiles/room-2m.yaml").path)
+        return BeaconAnchor.anchors(of: fleet)
+    }
+
+    func meanError(noise: Double, seed: UInt64, path: String = "square") throws -> LocationErrorSummary {
+        let anchors = try roomAnchors()
+        let simulator = WalkSimulator(anchors: anchors, path: try #require(WalkPath(parsing: path)), noise: noise, laps: 5, seed: seed)
+        let fixes = WindowedLocator.fixes(simulator.samples(), anchors: anchors)
+        return try #require(LocationErrorSummary(fixes: fixes, truth: simulator.truth(at:)))
+    }
+
+    @Test func roomHasFourAnchors() throws {
+        let anchors = try roomAnchors()
+        #expect(anchors.count == 4)
+        #expect(Set(anchors.map(\.position)) == [PlanePoint(x: -1, y: 0), PlanePoint(x: 0, y: 1), PlanePoint(x: 1, y: 0), PlanePoint(x: 0, y: -1)])
+    }
+
+    @Test(arguments: [(0.0, 0.05), (2.0, 0.15), (4.0, 0.25), (6.0, 0.35)])
+    func squareWalkWithinDocumentedError(noise: Double, bound: Double) throws {
+        for seed: UInt64 in [1, 2, 3] {
+            let summary = try meanError(noise: noise, seed: seed)
+            #expect(summary.fixes >= 70)
+            #expect(summary.mean < bound, "σ = \(noise) dB, seed \(seed): mean error \(summary.mean) m")
+        }
+    }
+
+    @Test func moreNoiseIsWorse() throws {
+        let errors = try [0.0, 3, 6, 9].map { try meanError(noise: $0, seed: 7).mean }
+        #expect(errors == errors.sorted())
+    }
+
+    @Test func sameSeedSameWalk() throws {
+        let anchors = try roomAnchors()
+        let a = WalkSimulator(anchors: anchors, path: WalkPath.named["cross"]!, noise: 4, seed: 42).samples()
+        let b = WalkSimulator(anchors: anchors, path: WalkPath.named["cross"]!, noise: 4, seed: 42).samples()
+        let c = WalkSimulator(anchors: anchors, path: WalkPath.named["cross"]!, noise: 4, seed: 43).samples()
+        #expect(a == b)
+        #expect(a != c)
+    }
+
+    @Test func waypointParsing() {
+        #expect(WalkPath(parsing: "0,0; 1,0.5")?.waypoints == [PlanePoint(x: 0, y: 0), PlanePoint(x: 1, y: 0.5)])
+        #expect(WalkPath(parsing: "square")?.waypoints.count == 5)
+        #expect(WalkPath(parsing: "0,0;1") == nil)
+        #expect(WalkPath(parsing: "") == nil)
+    }
+}
