@@ -38,7 +38,7 @@ public struct ADStructureWalker {
 
     /// The next structure, `nil` at the end of the significant data, or the reason the data is
     /// malformed (after which the walker is finished).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next() throws(BeaconDecodingError) -> ADStructure? {
         guard !finished, position < bytes.count else {
             finished = true
