@@ -17,11 +17,31 @@ extension BumbleIntegration {
                 let result = try BeaconCLI.run(["doctor", "-i", "tcp:127.0.0.1:\(link.port)"])
                 let text = result.stdout + result.stderr
                 #expect(result.status == 0, "\(text)")
-                #expect(text.contains("5.0"), "the HCI version: \(text)")
-                #expect(text.lowercased().contains("extended advertising"), "\(text)")
-                let setLines = text.split(separator: "\n").filter { $0.lowercased().contains("set") }
-                #expect(setLines.contains { $0.split(whereSeparator: { !$0.isNumber }).contains("7") }, "7 advertising sets: \(text)")
+                // The adapter section: one "label  value" line per fact.
+                func value(_ label: String) -> String? {
+                    result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                        .first { $0.hasPrefix(label + " ") }.map { String($0.dropFirst(label.count)).trimmingCharacters(in: .whitespaces) }
+                }
+                #expect(value("HCI version")?.hasPrefix("Bluetooth 5.0") == true, "\(text)")
+                #expect(value("extended advertising")?.hasPrefix("yes") == true, "\(text)")
+                #expect(value("advertising sets") == "7", "\(text)")
+                #expect(value("address")?.hasPrefix(link.ready.address) == true, "\(text)")
                 #expect(try await link.requestSets().isClean, "doctor must leave nothing on air")
+            }
+        }
+
+        @Test("beacon doctor --json on a legacy-only controller", arguments: [["--no-extended"], ["--hci-version", "4.2"]])
+        func doctorJSON(_ arguments: [String]) async throws {
+            try await withBumble(arguments) { link in
+                let result = try BeaconCLI.run(["doctor", "-i", "tcp:127.0.0.1:\(link.port)", "--json"])
+                #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+                let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+                let adapter = try #require((object?["adapters"] as? [[String: Any]])?.first, "\(result.stdout)")
+                #expect(adapter["adapter"] as? String == "tcp:127.0.0.1:\(link.port)")
+                #expect(adapter["hci_version"] as? String == (arguments.contains("4.2") ? "4.2" : "5.0"))
+                #expect(adapter["extended_advertising"] as? Bool == false)
+                #expect((adapter["maximum_data_length"] as? NSNumber)?.intValue == 31)
+                #expect(adapter["address"] as? String == link.ready.address)
             }
         }
 

@@ -62,8 +62,10 @@ enum BeaconCLI {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: scratch.appendingPathComponent("stdout").path, contents: nil)
             _ = FileManager.default.createFile(atPath: scratch.appendingPathComponent("stderr").path, contents: nil)
-            process.executableURL = executable
-            process.arguments = arguments
+            // Through the launcher that clears the signal mask, as a shell's child would have it:
+            // a mask inherited from a test-runner thread could hide the SIGTERM under test.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", BumbleLink.unblockingLauncher, executable.path] + arguments
             process.currentDirectoryURL = BumbleLink.packageRoot
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = try FileHandle(forWritingTo: scratch.appendingPathComponent("stdout"))
