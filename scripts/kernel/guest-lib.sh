@@ -72,18 +72,21 @@ need_subcommand() {
     fi
 }
 
-# Wait until a shell condition holds, polling every 0.1 s for at most $1 seconds.
+# Wait until a shell condition holds, polling every 0.1 s, for at most $1 seconds of wall time
+# (not a count of tries: under emulation one try of a condition can itself take seconds).
 wait_for() {
-    local seconds=$1
+    local deadline=$((SECONDS + $1 + 1))
     shift
-    local tries=$((seconds * 10))
-    while [ "$tries" -gt 0 ]; do
+    while [ "$SECONDS" -lt "$deadline" ]; do
         eval "$@" && return 0
         sleep 0.1
-        tries=$((tries - 1))
     done
     return 1
 }
+
+# Python for the helper scripts, which need only the standard library: -S skips site, whose scan
+# of the installed packages costs seconds per start under emulation.
+py() { "$PY" -S "$@"; }
 
 adapter_up() { hciconfig "$1" up && hciconfig "$1" | grep -q 'UP RUNNING'; }
 adapter_down() { hciconfig "$1" down && hciconfig "$1" | grep -q 'DOWN'; }
@@ -94,7 +97,8 @@ SCAN_PID=""
 scan_start() {
     local label=$1 dev=$2 mode=$3 seconds=$4
     rm -f "$STATE/$label.ready"
-    "$PY" "$KT/hci_scan.py" --dev "$dev" --mode "$mode" --duration "$seconds" --ready "$STATE/$label.ready" \
+    # "$PY" itself, not the py function: $! must be python's pid, for scan_stop's SIGTERM.
+    "$PY" -S "$KT/hci_scan.py" --dev "$dev" --mode "$mode" --duration "$seconds" --ready "$STATE/$label.ready" \
         >"$STATE/$label.jsonl" 2>"$STATE/$label.err" &
     SCAN_PID=$!
     if ! wait_for 10 "[ -e '$STATE/$label.ready' ] || ! kill -0 $SCAN_PID 2>/dev/null"; then
@@ -131,7 +135,7 @@ scan_stop() {
 expect_received() {
     local label=$1 profile=$2
     shift 2
-    if ! show "$PY" "$KT/match_reports.py" --beacon "$BEACON" --profile "$profile" --reports "$STATE/$label.jsonl" "$@"; then
+    if ! show py "$KT/match_reports.py" --beacon "$BEACON" --profile "$profile" --reports "$STATE/$label.jsonl" "$@"; then
         why "$(printf '%s\n' "$OUT" | grep -E 'MISSING|WRONG|match_reports:' | tail -1 | sed 's/^ *//')"
         return 1
     fi
@@ -164,7 +168,7 @@ send_hcitool_recipe() {
 # $HCI_RETURN (hex).
 HCI_STATUS="" HCI_RETURN=""
 hci_cmd() {
-    show "$PY" "$KT/hci_cmd.py" --dev "$@" || return 1
+    show py "$KT/hci_cmd.py" --dev "$@" || return 1
     HCI_STATUS=$(printf '%s\n' "$OUT" | sed -n 's/^status=\(0x[0-9a-f]*\).*/\1/p')
     HCI_RETURN=$(printf '%s\n' "$OUT" | sed -n 's/.* return=\([0-9A-F]*\)$/\1/p')
 }

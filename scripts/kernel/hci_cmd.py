@@ -3,51 +3,52 @@
 """Send one HCI command on a kernel adapter and print its status and return parameters.
 
     hci_cmd.py --dev 0 OGF OCF [BYTE...]      e.g. hci_cmd.py --dev 0 0x08 0x003B
-    hci_cmd.py --dev 0 --probe-sets
+    hci_cmd.py --dev 0 --free-sets 3
 
 Prints "status=0xSS return=HEX" and exits 0 whatever the status (the caller judges it), 1 when
 the command got no answer. The kernel test uses it for questions beacon does not answer, such as
 "does advertising set 0 still exist?" (LE Remove Advertising Set answers Unknown Advertising
 Identifier, 0x42, when it does not).
 
---probe-sets asks that for every advertising handle (0x00-0xEF, Core Vol 4 Part E §7.8.53) and
-prints "sets: none" or "sets: 0x00 (status 0x0c), ...": the handles whose answer was not 0x42.
-Beware: a set that exists and is not advertising is removed by the question.
+--free-sets N counts how many advertising sets the controller can still make (at most N): it
+creates sets at handles 0xEF, 0xEE, ... (LE Set Extended Advertising Parameters, §7.8.53) until
+one fails, removes them again and prints "free sets: K (next status 0xSS)". On a controller
+with N sets in all, K == N proves that no set is left, whatever its handle.
 """
 
 import argparse
 import sys
 
-from hci_raw import HCIError, RawHCI
+from hci_raw import LE, LEGACY_NONCONN, HCIError, RawHCI, extended_advertising_parameters
 
 
-UNKNOWN_ADVERTISING_IDENTIFIER = 0x42
-
-
-def probe_sets(hci):
-    found = []
-    for handle in range(0x00, 0xF0):
-        status, _ = hci.command(0x08, 0x003C, bytes([handle]))  # LE Remove Advertising Set
-        if status != UNKNOWN_ADVERTISING_IDENTIFIER:
-            found.append(f"0x{handle:02x} (status 0x{status:02x})")
-    print("sets: " + (", ".join(found) if found else "none"))
+def count_free_sets(hci, limit):
+    made, status = [], 0x00
+    for handle in range(0xEF, 0xEF - limit - 1, -1):
+        status, _ = hci.command(LE, 0x0036, extended_advertising_parameters(handle, LEGACY_NONCONN))
+        if status != 0x00:
+            break
+        made.append(handle)
+    for handle in made:
+        hci.command(LE, 0x003C, bytes([handle]))  # LE Remove Advertising Set
+    print(f"free sets: {len(made)} (next status 0x{status:02x})")
     return 0
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dev", type=int, required=True)
-    parser.add_argument("--probe-sets", action="store_true")
+    parser.add_argument("--free-sets", type=int, metavar="N")
     parser.add_argument("ogf", type=lambda s: int(s, 0), nargs="?")
     parser.add_argument("ocf", type=lambda s: int(s, 0), nargs="?")
     parser.add_argument("params", nargs="*", type=lambda s: int(s, 16))
     args = parser.parse_args()
-    if not args.probe_sets and (args.ogf is None or args.ocf is None):
-        parser.error("give OGF and OCF, or --probe-sets")
+    if args.free_sets is None and (args.ogf is None or args.ocf is None):
+        parser.error("give OGF and OCF, or --free-sets N")
     hci = RawHCI(args.dev)
     try:
-        if args.probe_sets:
-            return probe_sets(hci)
+        if args.free_sets is not None:
+            return count_free_sets(hci, args.free_sets)
         status, rest = hci.command(args.ogf, args.ocf, bytes(args.params))
     except HCIError as error:
         print(f"hci_cmd: {error}", file=sys.stderr)

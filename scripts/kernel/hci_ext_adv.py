@@ -17,13 +17,7 @@ import argparse
 import struct
 import sys
 
-from hci_raw import HCIError, RawHCI
-
-LE = 0x08
-# Advertising_Event_Properties (§7.8.53): bit 4 = use legacy PDUs. 0x0010 alone is a legacy
-# ADV_NONCONN_IND; 0x0000 an extended non-connectable, non-scannable ADV_EXT_IND.
-LEGACY_NONCONN = 0x0010
-EXTENDED_NONCONN = 0x0000
+from hci_raw import EXTENDED_NONCONN, LE, LEGACY_NONCONN, HCIError, RawHCI, extended_advertising_parameters
 
 
 def main():
@@ -45,14 +39,9 @@ def main():
             return 0
         if not (args.address and args.data):
             parser.error("--address and --data are needed to advertise")
-        interval = 0x0000A0  # 100 ms in 0.625 ms units, 3 bytes
         properties = LEGACY_NONCONN if args.legacy_pdu else EXTENDED_NONCONN
-        random_own_address, no_preference_tx_power, phy_1m = 0x01, 0x7F, 0x01
-        params = struct.pack("<BH", h, properties)
-        params += interval.to_bytes(3, "little") * 2
-        params += struct.pack("<BBB6sBbBBBBB", 0x07, random_own_address, 0x00, bytes(6), 0x00,
-                              no_preference_tx_power, phy_1m, 0x00, phy_1m, 0x00, 0x00)
-        hci.must(LE, 0x0036, params, "LE Set Extended Advertising Parameters")
+        hci.must(LE, 0x0036, extended_advertising_parameters(h, properties),
+                 "LE Set Extended Advertising Parameters")
         address = bytes(reversed(bytes.fromhex(args.address.replace(":", ""))))
         hci.must(LE, 0x0035, bytes([h]) + address, "LE Set Advertising Set Random Address")
         data = bytes.fromhex(args.data)

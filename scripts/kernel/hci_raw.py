@@ -91,6 +91,24 @@ class RawHCI:
         return rest
 
 
+LE = 0x08
+# Advertising_Event_Properties (Core Vol 4 Part E §7.8.53): bit 4 = use legacy PDUs. 0x0010 alone
+# is a legacy ADV_NONCONN_IND; 0x0000 an extended non-connectable, non-scannable ADV_EXT_IND.
+LEGACY_NONCONN = 0x0010
+EXTENDED_NONCONN = 0x0000
+
+
+def extended_advertising_parameters(handle, properties):
+    """LE Set Extended Advertising Parameters (§7.8.53, the 25-byte form of Core 5.0-5.3):
+    100 ms, all three primary channels, random own address, no TX power preference, 1M PHYs."""
+    interval = 0x0000A0  # 100 ms in 0.625 ms units, 3 bytes
+    random_own_address, no_preference_tx_power, phy_1m = 0x01, 0x7F, 0x01
+    params = struct.pack("<BH", handle, properties) + interval.to_bytes(3, "little") * 2
+    params += struct.pack("<BBB6sBbBBBBB", 0x07, random_own_address, 0x00, bytes(6), 0x00,
+                          no_preference_tx_power, phy_1m, 0x00, phy_1m, 0x00, 0x00)
+    return params
+
+
 def address_text(raw):
     """A BD_ADDR (6 bytes, least significant first) as BlueZ prints it: AA:BB:CC:DD:EE:FF."""
     return ":".join(f"{b:02X}" for b in reversed(raw))
