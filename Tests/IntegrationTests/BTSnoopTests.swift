@@ -20,6 +20,9 @@ extension BumbleIntegration {
                 defer { harness.close() }
                 let (_, runners) = try await harness.fleet().plan(profiles)
                 try await Fleet.run(runners, duration: .milliseconds(300))
+                // The harness logs a command after answering it: wait for the teardown's LE Clear
+                // Advertising Sets (the preamble sent the first one).
+                _ = await link.waitFor(timeout: .seconds(3)) { $0.commands(opcode: 0x203D).count == 2 }
                 let all = link.commands()
                 #expect(all.allSatisfy { $0.status == 0 })
                 return all.count

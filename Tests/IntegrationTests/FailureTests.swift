@@ -34,7 +34,9 @@ extension BumbleIntegration {
                     #expect(text.contains("the controller has no room for another advertising set"), "\(text)")
                     #expect(text.contains(hci.adapterName), "\(text)")
                 }
-                // On the wire: handles 0 and 1 accepted, handle 2 refused with 0x07.
+                // On the wire: handles 0 and 1 accepted, handle 2 refused with 0x07 (the harness logs
+                // a command just after answering it).
+                _ = await link.waitFor(timeout: .seconds(3)) { $0.commands(opcode: 0x2036).count >= 3 }
                 let parameters = link.commands(opcode: 0x2036)
                 #expect(parameters.map { $0.parameters.first } == [0, 1, 2])
                 #expect(parameters.map(\.status) == [0, 0, 0x07])

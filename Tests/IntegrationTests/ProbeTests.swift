@@ -37,7 +37,11 @@ extension BumbleIntegration {
                 #expect(caps.maximumDataLength == c.maximumDataLength)
                 #expect(caps.address == BluetoothAddress(link.ready.address), "BD_ADDR \(link.ready.address)")
                 #expect(caps.adapter == "tcp:127.0.0.1:\(link.port)")
-                // Probing must not commit the controller to legacy or extended advertising.
+                // Probing must not commit the controller to legacy or extended advertising: reset,
+                // version, LE features, BD_ADDR, plus the three extended read-outs when bit 12 is set.
+                let expectedCount = c.extended ? 7 : 4
+                _ = await link.waitFor(timeout: .seconds(3)) { $0.commandCount >= expectedCount }
+                #expect(link.commandCount == expectedCount)
                 let sent = Set(link.commands().map(\.opcode))
                 #expect(sent.isSubset(of: probeOpcodes), "probe sent \(sent.subtracting(probeOpcodes).map { String($0, radix: 16) })")
                 #expect(sent.contains(0x203B) == c.extended, "LE Read Number of Supported Advertising Sets only when bit 12 is set")

@@ -36,6 +36,31 @@ extension BumbleIntegration {
             }
         }
 
+        @Test("40 beacons on 4 sets sharing an address per set: one data command per set and slot")
+        func fortyOnFourSetsSharedAddress() async throws {
+            let profiles = BeaconExpectations.generated(40, firstMinor: 500)
+            try await withBumble(["--max-sets", "4"]) { link in
+                let harness = try FleetHarness(link)
+                defer { harness.close() }
+                let (plan, runners) = try await harness.fleet(FleetPlanner(shareAddresses: true)).plan(profiles)
+                let adapter = try #require(plan.adapters.first)
+                #expect(adapter.mode == .extendedRotation)
+                let shared = adapter.advertisers.map(\.sharedAddress)
+                #expect(shared == adapter.advertisers.map { $0.beacons.first?.address }, "each set keeps its first beacon's address")
+                let program = try #require(runners.first?.program)
+                // Address and parameters never change, so a slot is only new data for each set,
+                // replaced while the set stays enabled (Operation 0x03, Core Vol 4 Part E §7.8.54).
+                for (k, slot) in program.slots.enumerated() {
+                    #expect(slot.map { type(of: $0).opcode.rawValue } == [0x2037, 0x2037, 0x2037, 0x2037], "slot \(k)")
+                }
+                var addresses: [String: String] = [:]
+                for a in adapter.advertisers { for b in a.beacons { addresses[b.name] = a.sharedAddress?.description } }
+                try await runAndCheckRotation(harness, plan: plan, runners: runners, profiles: profiles, perSlot: 4, addresses: addresses)
+                // Each set was enabled once (setup) and disabled once (teardown): nothing in between.
+                #expect(link.commands(opcode: 0x2039).count == 3, "disable-all (preamble), enable (setup), disable-all (teardown)")
+            }
+        }
+
         @Test("legacy-only controller: 4 beacons rotate on the one advertiser, 4 commands per slot")
         func legacyRotation() async throws {
             let profiles = BeaconExpectations.generated(4, firstMinor: 100)
@@ -82,7 +107,7 @@ extension BumbleIntegration {
 /// checks: the wire is exactly the program; each slot is one burst of `perSlot` commands; every
 /// beacon was received, with its exact fields, within its turn of the first cycle.
 func runAndCheckRotation(_ harness: FleetHarness, plan fleetPlan: FleetPlan, runners: [AdapterRunner], profiles: [BeaconProfile], perSlot: Int,
-                         sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws {
+                         addresses: [String: String] = [:], sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws {
     let link = harness.link
     let plan = try #require(fleetPlan.adapters.first, sourceLocation: sourceLocation)
     let program = try #require(runners.first?.program, sourceLocation: sourceLocation)
@@ -105,7 +130,7 @@ func runAndCheckRotation(_ harness: FleetHarness, plan fleetPlan: FleetPlan, run
     // air in slot k = its index, and must be seen within its first interval plus jitter. Margins
     // are generous for a busy 2-core machine, and still well inside the cycle.
     let onAir = try #require(wire.dropFirst(head - 1).first?.time, sourceLocation: sourceLocation)
-    let first = BeaconExpectations.checkAll(link.advs(since: onAir - 0.05), from: profiles, sourceLocation: sourceLocation)
+    let first = BeaconExpectations.checkAll(link.advs(since: onAir - 0.05), from: profiles, addresses: addresses, sourceLocation: sourceLocation)
     let cycle = plan.cycleDuration.seconds
     let margin = 0.25
     var late: [String] = []

@@ -20,10 +20,12 @@ enum BeaconExpectations {
         return out
     }
 
-    /// Checks one received advertisement against `profile`: its address (random static), a legacy
-    /// PDU, the exact bytes, and the fields our codec decodes from them.
-    static func check(_ adv: HarnessAdvertisement, carries profile: BeaconProfile, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-        #expect(adv.address == profile.address.description, "address of \(profile.name)", sourceLocation: sourceLocation)
+    /// Checks one received advertisement against `profile`: its address (random static; the
+    /// profile's own unless `address` says otherwise), a legacy PDU, the exact bytes, and the
+    /// fields our codec decodes from them.
+    static func check(_ adv: HarnessAdvertisement, carries profile: BeaconProfile, address: String? = nil,
+                      sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        #expect(adv.address == address ?? profile.address.description, "address of \(profile.name)", sourceLocation: sourceLocation)
         #expect(adv.addressType == 1, "\(profile.name) must advertise from a random address", sourceLocation: sourceLocation)
         #expect(adv.legacy, "\(profile.name) must use legacy PDUs (ADV_NONCONN_IND)", sourceLocation: sourceLocation)
         #expect(Hex.string(adv.data) == Hex.string(bytes(for: profile)), "raw bytes of \(profile.name)", sourceLocation: sourceLocation)
@@ -38,28 +40,30 @@ enum BeaconExpectations {
         }
     }
 
-    /// Checks every advertisement from one of `profiles`' addresses (each must carry exactly its
-    /// own beacon: a rotation that changed the address but not the data would show here) and
-    /// returns the first reception time of each profile, by name.
+    /// Checks every advertisement from one of our addresses: its data must be exactly one of
+    /// `profiles`' payloads, sent from that beacon's address (`addresses[name]`, else the
+    /// profile's own) — so a rotation that changed the address but not the data, or the other way
+    /// round, shows here. Returns the first reception time of each profile, by name.
     @discardableResult
-    static func checkAll(_ advs: [HarnessAdvertisement], from profiles: [BeaconProfile],
+    static func checkAll(_ advs: [HarnessAdvertisement], from profiles: [BeaconProfile], addresses: [String: String] = [:],
                          sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [String: Double] {
-        let byAddress = Dictionary(profiles.map { ($0.address.description, $0) }, uniquingKeysWith: { a, _ in a })
+        func expectedAddress(_ p: BeaconProfile) -> String { addresses[p.name] ?? p.address.description }
+        let ours = Set(profiles.map(expectedAddress))
+        let byData = Dictionary(profiles.map { (Hex.string(bytes(for: $0)), $0) }, uniquingKeysWith: { a, _ in a })
         var first: [String: Double] = [:]
-        var wrong = 0
-        for adv in advs {
-            guard let profile = byAddress[adv.address] else { continue }
-            if Hex.string(adv.data) != Hex.string(bytes(for: profile)) || !adv.legacy || adv.addressType != 1 {
-                wrong += 1
-                if wrong <= 3 { check(adv, carries: profile, sourceLocation: sourceLocation) }  // details of the first few
+        var wrong: [HarnessAdvertisement] = []
+        for adv in advs where ours.contains(adv.address) {
+            guard let profile = byData[Hex.string(adv.data)], adv.address == expectedAddress(profile), adv.legacy, adv.addressType == 1 else {
+                wrong.append(adv)
                 continue
             }
             if first[profile.name] == nil {
-                check(adv, carries: profile, sourceLocation: sourceLocation)  // decode each beacon once with our codec
+                check(adv, carries: profile, address: expectedAddress(profile), sourceLocation: sourceLocation)  // decode each beacon once
                 first[profile.name] = adv.time
             }
         }
-        #expect(wrong == 0, "\(wrong) advertisements from our addresses carried the wrong data", sourceLocation: sourceLocation)
+        #expect(wrong.isEmpty, "\(wrong.count) advertisements from our addresses were not exactly a beacon of ours from its address: \(wrong.prefix(3))",
+                sourceLocation: sourceLocation)
         return first
     }
 
