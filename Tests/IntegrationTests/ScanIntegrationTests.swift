@@ -127,3 +127,83 @@ extension BumbleIntegration {
         }
     }
 }
+
+/// `beacon scan` against the built-in virtual controller (strict spec rules, no Bumble needed):
+/// the commands it sends, the mode it picks, its clean stop, and its usage errors.
+@Suite("beacon scan on the virtual controller")
+struct ScanCommandTests {
+    /// The opcodes of the commands in an H4 btsnoop file (`BTSnoopWriter`'s format), in order,
+    /// with each command's parameters.
+    static func sentCommands(_ path: String) throws -> [(opcode: UInt16, parameters: [UInt8])] {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.count >= 16 && Array(bytes[0..<8]) == Array("btsnoop\0".utf8))
+        func word(_ i: Int) -> Int { bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        var out: [(UInt16, [UInt8])] = []
+        var i = 16
+        while i + 24 <= bytes.count {
+            let included = word(i + 4)
+            let flags = word(i + 8)
+            let data = Array(bytes[(i + 24)..<min(bytes.count, i + 24 + included)])
+            // Sent (bit 0 clear), H4 command packets: 01, opcode (LE), length, parameters.
+            if flags & 1 == 0, data.count >= 4, data[0] == 0x01 {
+                out.append((UInt16(data[1]) | UInt16(data[2]) << 8, Array(data[4...])))
+            }
+            i += 24 + included
+        }
+        return out
+    }
+
+    @Test("reset, event masks, passive scan with the right family, off again on SIGINT", arguments: [
+        ("virtual", "extended", UInt16(0x2041), UInt16(0x2042)),
+        ("virtual:version=4.2", "legacy", UInt16(0x200B), UInt16(0x200C)),
+    ])
+    func commands(adapter: String, mode: String, parameters: UInt16, enable: UInt16) async throws {
+        let snoop = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-scan-\(UUID().uuidString).btsnoop").path
+        defer { try? FileManager.default.removeItem(atPath: snoop) }
+        let scan = try BeaconCLI.start(["scan", "-i", adapter, "--json", "--btsnoop", snoop])
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !scan.stdout.contains("\"event\":\"ranging\""), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        scan.signal(SIGINT)
+        let status = await scan.wait(timeout: .seconds(5))
+        #expect(status == 0, "\(scan.output)")
+        let lines = scan.stdout.split(separator: "\n")
+        #expect(lines.first?.contains("\"mode\":\"\(mode)\"") == true, "\(scan.output)")
+        #expect(lines.last?.contains("\"event\":\"stopped\"") == true, "\(scan.output)")
+
+        let sent = try Self.sentCommands(snoop)
+        // HCI Reset, LE Read Local Supported Features, Set Event Mask, LE Set Event Mask, then the scan.
+        #expect(sent.map(\.opcode) == [0x0C03, 0x2003, 0x0C01, 0x2001, parameters, enable, enable], "\(sent.map { String($0.opcode, radix: 16) })")
+        guard sent.count == 7 else { return }
+        // Set Event Mask: the reset default 0x00001FFFFFFFFFFF plus LE Meta (bit 61), little-endian.
+        #expect(sent[2].parameters == [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x1F, 0x00, 0x20])
+        // LE Set Event Mask: default 0x1F plus bit 1 (already in it) and bit 12 (extended reports).
+        #expect(sent[3].parameters == [0x1F, 0x10, 0, 0, 0, 0, 0, 0])
+        if mode == "extended" {
+            // Public own address, no filter, LE 1M only: passive, 30 ms interval and window.
+            #expect(sent[4].parameters == [0x00, 0x00, 0x01, 0x00, 0x30, 0x00, 0x30, 0x00])
+            #expect(sent[5].parameters == [0x01, 0x00, 0x00, 0x00, 0x00, 0x00], "on, duplicates not filtered, no duration or period")
+            #expect(sent[6].parameters == [0x00, 0x00, 0x00, 0x00, 0x00, 0x00], "off")
+        } else {
+            #expect(sent[4].parameters == [0x00, 0x30, 0x00, 0x30, 0x00, 0x00, 0x00], "passive, 30 ms, public, no filter")
+            #expect(sent[5].parameters == [0x01, 0x00], "on, duplicates not filtered")
+            #expect(sent[6].parameters == [0x00, 0x00], "off")
+        }
+    }
+
+    @Test("usage errors exit 2 and name the problem", arguments: [
+        (["--major", "1"], "--major needs --uuid"),
+        (["--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--minor", "1"], "--minor needs --major"),
+        (["--uuid", "nope"], "--uuid must be a UUID"),
+        (["--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--major", "70000"], "--major must be from 0 to 65535"),
+        (["--model", "magic"], "--model"),
+        (["--path-loss-exponent", "0"], "--path-loss-exponent must be above 0"),
+        (["--exit-after", "0s"], "--exit-after"),
+        (["-i", "hci0,hci1"], "one controller"),
+        (["-i", "all"], "one controller"),
+    ])
+    func usage(arguments: [String], message: String) throws {
+        let result = try BeaconCLI.run(["scan", "--duration", "1s"] + arguments)
+        #expect(result.status == 2, "\(arguments): \(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+    }
+}
