@@ -35,7 +35,11 @@ struct CaptureLineWriter {
     private var buffer: [UInt8] = []
     private static let flushThreshold = 1 << 16
 
-    static let tableHeader = "TIME                        SOURCE           ADDRESS            RSSI  UUID                                  MAJOR  MINOR  POWER\n"
+    /// Column titles padded to the row layout of ``appendRow(_:)``.
+    static let tableHeader: String = {
+        let columns = [("TIME", 29), ("SOURCE", 17), ("ADDRESS", 19), ("RSSI", 6), ("UUID", 38), ("MAJOR", 7), ("MINOR", 7)]
+        return columns.map { $0.0.padding(toLength: $0.1, withPad: " ", startingAt: 0) }.joined() + "POWER\n"
+    }()
 
     init() { buffer.reserveCapacity(Self.flushThreshold + 512) }
 
