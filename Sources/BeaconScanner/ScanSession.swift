@@ -65,7 +65,12 @@ public struct ScanSession: Sendable {
             }
             let interval = updateInterval
             group.addTask {
-                while (try? await Task.sleep(for: interval)) != nil { engine.tick(at: now()) }
+                // Deadlines rather than sleeps, so the updates keep their rhythm without drifting.
+                var next = ContinuousClock.now + interval
+                while (try? await Task.sleep(until: next, clock: .continuous)) != nil {
+                    engine.tick(at: now())
+                    next += interval
+                }
                 return false
             }
             if let duration {
