@@ -136,7 +136,7 @@ expect_received() {
     local label=$1 profile=$2
     shift 2
     if ! show py "$KT/match_reports.py" --beacon "$BEACON" --profile "$profile" --reports "$STATE/$label.jsonl" "$@"; then
-        why "$(printf '%s\n' "$OUT" | grep -E 'MISSING|WRONG|match_reports:' | tail -1 | sed 's/^ *//')"
+        why "$(printf '%s\n' "$OUT" | grep -E 'MISSING|WRONG|NOT LEGACY|match_reports:' | tail -1 | sed 's/^ *//')"
         return 1
     fi
 }

@@ -9,8 +9,8 @@ The kernel test uses it to prove its receiver's extended-scanning path on its ow
 failure of `beacon advertise` cannot be blamed on the receiver. Commands (Core Vol 4 Part E):
 LE Set Extended Advertising Parameters (§7.8.53, the 25-byte form of Core 5.0-5.3), LE Set
 Advertising Set Random Address (§7.8.52), LE Set Extended Advertising Data (§7.8.54, one complete
-fragment), LE Set Extended Advertising Enable (§7.8.56); --remove disables the set and removes it
-(LE Remove Advertising Set, §7.8.59). Exit status 0 when every command answered 0x00.
+fragment), LE Set Extended Advertising Enable (§7.8.56); --remove disables every set and removes
+this one (LE Remove Advertising Set, §7.8.59). Exit status 0 when every command answered 0x00.
 """
 
 import argparse
@@ -34,7 +34,9 @@ def main():
     h = args.handle
     try:
         if args.remove:
-            hci.command(LE, 0x0039, struct.pack("<BBBHB", 0x00, 1, h, 0, 0))
+            # Disable ALL sets (Number_of_Sets 0): btvirt clears its legacy "advertising is on"
+            # state only then, and would otherwise refuse later legacy commands with 0x0C.
+            hci.command(LE, 0x0039, struct.pack("<BB", 0x00, 0))
             hci.must(LE, 0x003C, bytes([h]), "LE Remove Advertising Set")
             return 0
         if not (args.address and args.data):

@@ -13,7 +13,8 @@ check does not trust beacon's own encoder. A beacon counts as received when some
 FILE.jsonl (hci_scan.py's output) carries exactly those bytes from the listed address, with a
 random address type (the profile addresses are random static ones). Each received payload is
 also decoded with `beacon decode --json` and must give back the listed uuid, major, minor and
-power. Exit status 0 when every expected beacon was received and decoded correctly.
+power. With --legacy-pdu, an extended report must have its legacy-PDU bit set: an iBeacon on
+extended PDUs is invisible to iPhones. Exit status 0 when every expected beacon was received and decoded correctly.
 """
 
 import argparse
@@ -53,6 +54,8 @@ def main():
     parser.add_argument("--event", default="any",
                         choices=["any", "le_advertising_report", "le_extended_advertising_report"])
     parser.add_argument("--name", action="append", help="only these beacons of the profile")
+    parser.add_argument("--legacy-pdu", action="store_true",
+                        help="extended reports must be of legacy PDUs (phones see only those)")
     args = parser.parse_args()
 
     beacons = run_json([args.beacon, "list", "--json", args.profile])
@@ -72,6 +75,13 @@ def main():
         same_data = [r for r in reports if bytes.fromhex(r["data"]) == want]
         from_it = [r for r in same_data
                    if r["address"] == beacon["address"] and r["address_type"] == RANDOM_ADDRESS]
+        not_legacy = [r for r in from_it if r["event"] == "le_extended_advertising_report"
+                      and not r["event_type"] & EXTENDED_LEGACY_PDU]
+        if args.legacy_pdu and not_legacy:
+            missing += 1
+            print(f"  NOT LEGACY {beacon['name']}: sent with extended PDUs (event type "
+                  f"0x{not_legacy[0]['event_type']:04x}); iOS and most phones only see legacy ones")
+            continue
         label = f"{beacon['name']} ({beacon['address']}, minor {beacon['minor']})"
         if not from_it:
             missing += 1
