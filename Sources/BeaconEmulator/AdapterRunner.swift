@@ -2,6 +2,7 @@
 import BeaconCodec
 import HCI
 import HCITransport
+import Synchronization
 
 /// Carries out one adapter's ``AdvertisingProgram``: setup, the rotation slots on time, teardown.
 public final class AdapterRunner: Sendable {
@@ -9,6 +10,10 @@ public final class AdapterRunner: Sendable {
     public let plan: AdapterPlan
     public let program: AdvertisingProgram
     let report: @Sendable (EmulatorEvent) -> Void
+    private let onAirState = Mutex<[UInt8: AdvertisingSetConfiguration]>([:])
+
+    /// What this runner last put on air, per advertiser handle (empty before start and after stop).
+    public var onAir: [UInt8: AdvertisingSetConfiguration] { onAirState.withLock { $0 } }
 
     public init(hci: HCIController, plan: AdapterPlan, report: @escaping @Sendable (EmulatorEvent) -> Void = { _ in }) {
         self.hci = hci
@@ -30,11 +35,17 @@ public final class AdapterRunner: Sendable {
         }
     }
 
-    /// Clean start, then slot 0 on air.
-    public func start() async throws(HCIControllerError) {
+    /// Clean start, then slot 0 on air. With `previous` (what an earlier runner on the same
+    /// controller left on air, e.g. before a SIGHUP reload) only the difference is sent.
+    public func start(resumingFrom previous: [UInt8: AdvertisingSetConfiguration]? = nil) async throws(HCIControllerError) {
         try validate()
-        for c in program.preamble { try await send(c) }
-        try await apply(program.setup, to: 0, fresh: true)
+        guard let previous else {
+            for c in program.preamble { try await send(c) }
+            try await apply(program.setup, to: 0, fresh: true)
+            return
+        }
+        let steps = AdvertisingProgram.steps(from: previous, to: program.states[0], extended: program.extended)
+        try await apply(steps, to: 0, fresh: true, changedFrom: previous)
     }
 
     /// Runs the rotation until the task is cancelled (or `until` passes); returns at once when
@@ -62,17 +73,24 @@ public final class AdapterRunner: Sendable {
                 report(.error(adapter: adapter, message: "while stopping: \(error)"))
             }
         }
+        onAirState.withLock { $0 = [:] }
         report(.stopped(adapter: adapter))
     }
 
     /// Sends `commands`, then reports which beacons are now on air.
-    func apply(_ commands: [any HCICommand], to slot: Int, fresh: Bool = false) async throws(HCIControllerError) {
+    func apply(_ commands: [any HCICommand], to slot: Int, fresh: Bool = false, changedFrom earlier: [UInt8: AdvertisingSetConfiguration]? = nil) async throws(HCIControllerError) {
         var selected: [UInt8: Int8] = [:]
         for c in commands {
             if let power = try await send(c) { selected[power.handle] = power.dBm }
         }
-        let previous = program.states[(slot + program.states.count - 1) % program.states.count]
-        for (handle, config) in program.states[slot].sorted(by: { $0.key < $1.key }) where fresh || previous[handle] != config {
+        onAirState.withLock { $0 = program.states[slot] }
+        if let earlier {
+            for (handle, old) in earlier.sorted(by: { $0.key < $1.key }) where program.states[slot][handle] != old {
+                report(.offAir(beacon: old.beaconName, adapter: adapter, advertiser: handle))
+            }
+        }
+        let previous = earlier ?? program.states[(slot + program.states.count - 1) % program.states.count]
+        for (handle, config) in program.states[slot].sorted(by: { $0.key < $1.key }) where (fresh && earlier == nil) || previous[handle] != config {
             if !fresh, let old = previous[handle], old != config {
                 report(.offAir(beacon: old.beaconName, adapter: adapter, advertiser: handle))
             }

@@ -2,12 +2,16 @@
 import BeaconProfiles
 import HCI
 import HCITransport
+import Synchronization
 
 /// A fleet of beacons on one or more open controllers: probe, plan, run, stop.
 public final class Fleet: Sendable {
     public let connections: [AdapterConnection]
     public let planner: FleetPlanner
     let report: @Sendable (EmulatorEvent) -> Void
+    /// What the last probe found, so a reload can plan again without probing (a probe may reset
+    /// the controller, which would take everything off air).
+    private let probed = Mutex<[ControllerCapabilities]>([])
 
     public init(connections: [AdapterConnection], planner: FleetPlanner = FleetPlanner(), report: @escaping @Sendable (EmulatorEvent) -> Void = { _ in }) {
         self.connections = connections
@@ -21,6 +25,14 @@ public final class Fleet: Sendable {
         for c in connections {
             capabilities.append(try await ControllerProbe.probe(c.hci, reset: c.mayReset))
         }
+        probed.withLock { $0 = capabilities }
+        return replan(beacons)
+    }
+
+    /// Plans `beacons` on the controllers as last probed, without talking to them.
+    public func replan(_ beacons: [BeaconProfile]) -> (FleetPlan, [AdapterRunner]) {
+        let capabilities = probed.withLock { $0 }
+        precondition(!capabilities.isEmpty, "probe the controllers with plan(_:) first")
         let plan = planner.plan(beacons, on: capabilities)
         let runners = plan.adapters.map { a in
             let hci = connections.first { $0.hci.adapterName == a.capabilities.adapter }!.hci
@@ -31,13 +43,21 @@ public final class Fleet: Sendable {
 
     /// Starts every adapter, rotates until `duration` passes or the task is cancelled, then
     /// stops every adapter (advertising off, sets removed) — also when starting failed half-way.
-    public static func run(_ runners: [AdapterRunner], duration: Duration?) async throws(HCIControllerError) {
+    ///
+    /// - Parameters:
+    ///   - resumingFrom: per adapter, what an earlier run left on air (see ``AdapterRunner/onAir``):
+    ///     those adapters get only the difference instead of a clean start.
+    ///   - keepOnAir: asked at the end; `true` skips the teardown (a reload that continues with
+    ///     the difference).
+    public static func run(_ runners: [AdapterRunner], duration: Duration?,
+                           resumingFrom: [String: [UInt8: AdvertisingSetConfiguration]] = [:],
+                           keepOnAir: @Sendable () -> Bool = { false }) async throws(HCIControllerError) {
         for r in runners { try r.validate() }  // nothing is sent unless every adapter's program is valid
         var failure: HCIControllerError?
         var started: [AdapterRunner] = []
         for r in runners {
             do throws(HCIControllerError) {
-                try await r.start()
+                try await r.start(resumingFrom: resumingFrom[r.plan.capabilities.adapter])
                 started.append(r)
             } catch {
                 started.append(r)
@@ -71,7 +91,9 @@ public final class Fleet: Sendable {
                 return first
             }
         }
-        for r in started { await r.stop() }
+        if failure != nil || !keepOnAir() {
+            for r in started { await r.stop() }
+        }
         if let failure { throw failure }
     }
 }

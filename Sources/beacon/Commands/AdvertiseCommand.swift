@@ -25,7 +25,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
 
             SIGINT (Ctrl-C) or SIGTERM stop: advertising off, sets removed, exit 0; a second \
             one quits at once (130). SIGHUP reloads the profile files: if their beacons \
-            changed, the run restarts with them (a short pause on air); if the files have \
+            changed, only the difference is sent (unchanged beacons stay on air untouched, \
+            removed ones go off air, new ones come on); if the files have \
             issues, they are printed and the old beacons stay on air.
 
             --dry-run opens nothing: it prints every HCI command a run would send (preamble, \

@@ -5,7 +5,7 @@ import BeaconProfiles
 import HCITransport
 import Synchronization
 
-/// What the signal handlers ask of a running session: stop, or restart with reloaded beacons.
+/// What the signal handlers ask of a running session: stop, or go on with reloaded beacons.
 final class RunControl: Sendable {
     struct State: Sendable {
         var task: Task<Void, any Error>?
@@ -36,7 +36,7 @@ final class RunControl: Sendable {
         task?.cancel()
     }
 
-    /// Asks for a restart with `beacons`; `false` when they are what is already on air.
+    /// Asks to go on with `beacons`; `false` when they are what is already on air.
     func reload(_ beacons: [BeaconProfile]) -> Bool {
         let task: Task<Void, any Error>? = state.withLock { s in
             guard !s.stopping, beacons != (s.reload ?? s.beacons) else { return nil }
@@ -48,7 +48,11 @@ final class RunControl: Sendable {
         return true
     }
 
-    /// The beacons to restart with, if a reload (and no stop) is pending.
+    /// Whether a reload (and no stop) is pending: the ending run then leaves its beacons on air
+    /// for the next one to change only what differs.
+    var reloadPending: Bool { state.withLock { !$0.stopping && $0.reload != nil } }
+
+    /// The beacons to go on with, if a reload (and no stop) is pending.
     func takeReload() -> [BeaconProfile]? {
         state.withLock { s in
             defer { s.reload = nil }
@@ -61,11 +65,14 @@ final class RunControl: Sendable {
 /// the duration passes or SIGINT/SIGTERM arrives (exit 0 after the teardown), shows its progress,
 /// and on SIGHUP reloads the profile files.
 ///
-/// A reload whose beacons differ restarts the run: the current one is cancelled (its teardown
-/// takes everything off air), the fleet is planned again, and the new plan starts from a clean
-/// controller. On-air beacons therefore pause briefly (a few commands) during a reload; the
-/// duration, if any, still counts from the first start. Profile files with issues on reload
-/// are reported and the run goes on with the beacons it has.
+/// A reload whose beacons differ applies only the difference: the current run ends without its
+/// teardown, the fleet is planned again on the controllers as probed (no new probe, which could
+/// reset them), and each adapter gets just the commands from what is on air to the new plan's
+/// first slot (`AdvertisingProgram.steps(from:to:extended:)`): unchanged beacons stay on air
+/// untouched, changed ones get new data (or address/parameters while briefly disabled), removed
+/// ones are disabled and their sets removed, new ones are added. The duration, if any, still
+/// counts from the first start. Profile files with issues on reload are reported and the run
+/// goes on with the beacons it has.
 struct FleetSession {
     var fleet: Fleet
     var board: RunStatusBoard
@@ -93,7 +100,7 @@ struct FleetSession {
                     return
                 }
                 if control.reload(beacons) {
-                    board.note("the beacons changed: restarting with \(beacons.count) \(beacons.count == 1 ? "beacon" : "beacons")")
+                    board.note("the beacons changed: applying the difference, now \(beacons.count) \(beacons.count == 1 ? "beacon" : "beacons")")
                 } else {
                     board.note("the beacons are unchanged")
                 }
@@ -107,28 +114,34 @@ struct FleetSession {
         var runners = runners
         var current = beacons
         var failure: String?
+        var onAir: [String: [UInt8: AdvertisingSetConfiguration]] = [:]
         while true {
             let remaining = deadline.map { $0 - ContinuousClock.now }
             if let remaining, remaining <= .zero { break }
             let running = runners
-            let task = Task { try await Fleet.run(running, duration: remaining) }
+            let resume = onAir
+            let task = Task {
+                try await Fleet.run(running, duration: remaining, resumingFrom: resume, keepOnAir: { control.reloadPending })
+            }
             if !control.begin(task, beacons: current) { task.cancel() }
             if case .failure(let error) = await task.result {
                 failure = "\(error)"
                 break
             }
             guard let next = control.takeReload() else { break }
-            do throws(HCIControllerError) {
-                let (plan, newRunners) = try await fleet.plan(next)
-                runners = newRunners
-                current = next
-                board.reset(plan)
-                showPlan(plan)
-            } catch {
-                failure = "\(error)"
-                break
+            onAir = Dictionary(uniqueKeysWithValues: runners.map { ($0.plan.capabilities.adapter, $0.onAir) })
+            let (plan, newRunners) = fleet.replan(next)
+            // An adapter left without beacons by the new plan takes its old ones off air.
+            for old in runners where !newRunners.contains(where: { $0.plan.capabilities.adapter == old.plan.capabilities.adapter }) {
+                await old.stop()
             }
+            runners = newRunners
+            current = next
+            board.reset(plan)
+            showPlan(plan)
         }
+        // A stop that raced a reload: whatever is still on air comes off now.
+        for r in runners where !r.onAir.isEmpty { await r.stop() }
         redrawing?.cancel()
         for task in following { task.cancel() }
         for follower in followers { follower.drain() }
