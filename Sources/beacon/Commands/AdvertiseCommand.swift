@@ -53,6 +53,9 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long each beacon stays on air in its turn when beacons take turns (default: three of its intervals, at least 100 ms).", valueName: "duration"))
     var slot: DurationArgument?
 
+    @Flag(name: .customLong("share-address"), help: "Beacons taking turns on one advertiser share its first beacon's address: one command per turn instead of four (phones ranging iBeacons never see addresses).")
+    var shareAddress = false
+
     @Option(name: .customLong("max-sets"), help: ArgumentHelp("Use at most this many extended advertising sets per controller (--dry-run assumes 16).", valueName: "n"))
     var maxSets: Int?
 
@@ -73,7 +76,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
     }
 
     var planner: FleetPlanner {
-        FleetPlanner(forceLegacy: legacy, slotDuration: slot?.duration, maximumSets: maxSets)
+        FleetPlanner(forceLegacy: legacy, slotDuration: slot?.duration, maximumSets: maxSets, shareAddresses: shareAddress)
     }
 
     mutating func run() async throws {
