@@ -17,6 +17,11 @@ mount -t tmpfs tmpfs /run
 mkdir -p /run/lock /dev/shm /dev/pts
 mount -t tmpfs tmpfs /dev/shm
 mount -t devpts devpts /dev/pts
+# What udev would add to devtmpfs: bash's process substitution needs /dev/fd.
+ln -sfn /proc/self/fd /dev/fd
+ln -sfn /proc/self/fd/0 /dev/stdin
+ln -sfn /proc/self/fd/1 /dev/stdout
+ln -sfn /proc/self/fd/2 /dev/stderr
 # The loopback interface: harmless, and some tools expect it up.
 ip link set lo up 2>/dev/null || true
 
