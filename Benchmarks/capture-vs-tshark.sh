@@ -10,7 +10,8 @@
 #
 # Environment: PACKETS (1000000), RUNS (3; best of RUNS for beacon, tshark runs once, it is
 # slow), SCRATCH (.build-bench-capture, the release build's scratch path), CAPTURE (a path in
-# /tmp).
+# /tmp), SWIFT_BUILD_FLAGS (extra `swift build` arguments, e.g.
+# "-Xswiftc -no-whole-module-optimization").
 #
 # tshark 4.0's own iBeacon dissector is reachable only through "Decode As" and reads the UUID two
 # bytes early, so tshark is asked for the address and the manufacturer data (its HCI, AD and
@@ -28,7 +29,8 @@ command -v tshark >/dev/null || { echo "tshark is not installed (apt-get install
 echo "generating $PACKETS packets into $CAPTURE" >&2
 python3 "$ROOT/Benchmarks/make-capture.py" "$CAPTURE" --packets "$PACKETS"
 echo "building beacon (release)" >&2
-(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --product beacon >&2)
+# shellcheck disable=SC2086  # SWIFT_BUILD_FLAGS is a list of words
+(cd "$ROOT" && swift build -c release --scratch-path "$SCRATCH" --product beacon ${SWIFT_BUILD_FLAGS:-} >&2)
 BEACON="$SCRATCH/release/beacon"
 
 # Wall-clock seconds of one run, output discarded.
