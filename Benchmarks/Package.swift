@@ -30,5 +30,16 @@ let package = Package(
             path: "Benchmarks/CodecBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // H4 framing, event decoding and command encoding (HCI called across the module boundary).
+        .executableTarget(
+            name: "HCIBenchmarks",
+            dependencies: [
+                .product(name: "HCI", package: "beacon"),
+                .product(name: "BeaconCodec", package: "beacon"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/HCIBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )
