@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Why a capture file could not be read.
 public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -17,8 +22,8 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .cannotOpen(path, errno): "cannot open \(path) (errno \(errno))"
-        case let .readFailed(path, errno): "reading \(path) failed (errno \(errno))"
+        case let .cannotOpen(path, code): "cannot open \(path): \(String(cString: strerror(code)))"
+        case let .readFailed(path, code): "reading \(path) failed: \(String(cString: strerror(code)))"
         case let .notACapture(path):
             "\(path) is neither a btsnoop file (btmon -w, Android, beacon --btsnoop) nor a pcap file"
         case let .unsupportedLinkType(format, value):

@@ -7,20 +7,34 @@ import Foundation
 extension DecodeCommand {
     /// `beacon decode --capture FILE`: every iBeacon of a capture, streamed (a capture of
     /// millions of packets prints as it is read, in constant memory).
+    func validate() throws {
+        if capture != nil, !payloads.isEmpty { throw ValidationError("--capture reads a file: give no hex payloads with it") }
+    }
+
     func runCapture(path: String) throws {
-        guard payloads.isEmpty else { throw ValidationError("--capture reads a file: give no hex payloads with it") }
         var out = CaptureLineWriter()
-        if !json { out.append(CaptureLineWriter.tableHeader) }
         let asJSON = json
+        // The table header goes out with the first row, so a file that cannot be read prints
+        // only the error.
+        var headerWritten = asJSON
         let summary: CaptureBeaconScan.Summary
         do {
             summary = try CaptureBeaconScan.forEachSighting(path: path, options: options) { sighting in
-                if asJSON { out.appendJSON(sighting) } else { out.appendRow(sighting) }
+                if asJSON {
+                    out.appendJSON(sighting)
+                } else {
+                    if !headerWritten {
+                        out.append(CaptureLineWriter.tableHeader)
+                        headerWritten = true
+                    }
+                    out.appendRow(sighting)
+                }
             }
         } catch {
             out.flush()
             throw CommandFailure.exit("\(error)")
         }
+        if !headerWritten { out.append(CaptureLineWriter.tableHeader) }
         out.flush()
         var note = "\(summary.sightings) iBeacon\(summary.sightings == 1 ? "" : "s") in \(summary.records) records of \(summary.format)"
         if summary.malformedPackets > 0 { note += "; \(summary.malformedPackets) malformed packet(s) skipped" }
