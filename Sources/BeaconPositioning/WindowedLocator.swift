@@ -6,7 +6,7 @@
 /// distance by the path-loss model, and the ranges go to ``PositionSolver``.
 ///
 /// Samples of beacons that are not in the fleet (or have no position) are ignored.
-public struct WindowedLocator {
+public struct WindowedLocator: Sendable {
     public let anchors: [BeaconKey: BeaconAnchor]
     public var model: PathLossModel
     /// Seconds per window.

@@ -18,7 +18,9 @@ struct LocateCommand: AsyncParsableCommand {
             beacons. Each fix comes with the RMS range residual and a 1-sigma error radius from \
             the fit's covariance. docs/POSITIONING.md describes the method and its accuracy.
 
-            One input, offline (live scanning is not wired in yet):
+            One input:
+              --live           scan now with the controller -i (as `beacon scan`), for \
+            --duration or until Ctrl-C
               --trace FILE     JSON Lines as `beacon scan --json` prints them: "report" \
             events, or any line with "time" (seconds), "uuid", "major", "minor", "rssi" and \
             optionally "power"
@@ -45,6 +47,14 @@ struct LocateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Simulate a walk: square, cross, still, or \"x,y;x,y;…\".", valueName: "path"))
     var simulate: String?
 
+    @Flag(help: "Scan live with the controller -i.")
+    var live = false
+
+    @OptionGroup var controller: ControllerOptions
+
+    @Option(help: ArgumentHelp("With --live: how long to scan: 10s, 500ms, 2m, or seconds (default: until Ctrl-C).", valueName: "duration"))
+    var duration: DurationArgument?
+
     @Option(help: ArgumentHelp("Simulation: RSSI noise standard deviation in dB.", valueName: "dB"))
     var noise: Double = 4
 
@@ -67,9 +77,15 @@ struct LocateCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        let inputs = [trace, capture, simulate].compactMap { $0 }
+        let inputs = [trace, capture, simulate].compactMap { $0 } + (live ? ["live"] : [])
         guard inputs.count == 1 else {
-            throw ValidationError("give exactly one of --trace FILE, --capture FILE or --simulate PATH (live scanning is not supported yet)")
+            throw ValidationError("give exactly one of --live, --trace FILE, --capture FILE or --simulate PATH")
+        }
+        if !live, controller.adapter != nil || duration != nil {
+            throw ValidationError("-i and --duration go with --live")
+        }
+        if live, let specs = controller.specs, specs.count != 1 || specs == [.allKernel] {
+            throw ValidationError("-i: locate listens on one controller (got '\(controller.adapter ?? "")')")
         }
         guard pathLossExponent > 0, pathLossExponent <= 10 else {
             throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
@@ -96,6 +112,10 @@ struct LocateCommand: AsyncParsableCommand {
         }
         let model = PathLossModel(exponent: pathLossExponent)
         let output = LocateOutput(json: json)
+        if live {
+            let locator = WindowedLocator(anchors: anchors, model: model, window: window)
+            return try await LocateLive.run(controller, locator: locator, duration: duration?.duration, output: output)
+        }
         if let simulate, let path = WalkPath(parsing: simulate) {
             let simulator = WalkSimulator(anchors: anchors, path: path, model: model, noise: noise, speed: speed, laps: laps, seed: seed)
             let fixes = WindowedLocator.fixes(simulator.samples(), anchors: anchors, model: model, window: window)

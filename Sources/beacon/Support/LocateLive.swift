@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import BeaconPositioning
+import BeaconScanner
+import Synchronization
+
+/// `beacon locate --live`: scans with BeaconScanner's ``ScanSession`` and feeds every iBeacon
+/// report into a ``WindowedLocator``, printing each fix as its window closes. Stops after the
+/// duration or on SIGINT/SIGTERM, like `beacon scan`.
+enum LocateLive {
+    static func run(_ controller: ControllerOptions, locator: WindowedLocator, duration: Duration?, output: LocateOutput) async throws {
+        let connection = try AdapterChoice.openAll(controller).get()[0]
+        defer { connection.hci.close() }
+        let session = ScanSession(hci: connection.hci, owned: connection.mayReset)
+        let state = Mutex(locator)
+        let start = ContinuousClock.now
+        let task = Task { () async -> ScanSession.Failure? in
+            do throws(ScanSession.Failure) {
+                try await session.run(duration: duration) { update in
+                    switch update {
+                    case .started(let mode):
+                        LineOutput.err("locating on \(connection.spec) (\(mode.rawValue) scanning); Ctrl-C stops")
+                    case .report(let sighting):
+                        guard let rssi = sighting.rssi else { return }
+                        let elapsed = (sighting.time - start) / .milliseconds(1) / 1000
+                        let sample = RSSISample(time: elapsed, key: BeaconKey(sighting.beacon), rssi: Double(rssi),
+                                                measuredPower: sighting.beacon.measuredPower)
+                        for fix in state.withLock({ $0.add(sample) }) { output.print(fix, truth: nil) }
+                    default:
+                        return
+                    }
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let trap = SignalTrap(
+            onStop: { number in
+                LineOutput.err("\(SignalTrap.name(number)): stopping (again to quit at once)")
+                task.cancel()
+            },
+            onReload: {})
+        defer { trap.cancel() }
+        if let failure = await task.value { throw CommandFailure.exit(failure.description) }
+        if let last = state.withLock({ $0.finish() }) { output.print(last, truth: nil) }
+    }
+}
