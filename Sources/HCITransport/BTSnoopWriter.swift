@@ -12,8 +12,10 @@ import Glibc
 public final class BTSnoopWriter: @unchecked Sendable {
     /// Datalink type 1002: "HCI UART (H4)".
     public static let datalinkH4: UInt32 = 1002
-    /// Microseconds from 0000-01-01 00:00 (the btsnoop epoch) to 1970-01-01 00:00.
-    static let epochOffset: UInt64 = 0x00E0_3AB4_4A67_6000
+    /// Microseconds from 0000-01-01 00:00 (the btsnoop epoch) to 1970-01-01 00:00, the value
+    /// Wireshark and BlueZ use (BlueZ's 0x00E03AB44A676000 is the offset to 2000-01-01, which it
+    /// applies after subtracting 946,684,800 s).
+    static let epochOffset: UInt64 = 0x00DC_DDB3_0F2F_8000
 
     public enum Direction: Sendable { case sent, received }
 

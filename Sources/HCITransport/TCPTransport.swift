@@ -22,11 +22,13 @@ public enum TCPTransport {
         var node: UnsafeMutablePointer<addrinfo>? = first
         while let a = node {
             node = a.pointee.ai_next
-            let fd = socket(a.pointee.ai_family, a.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), a.pointee.ai_protocol)
+            let fd = socket(a.pointee.ai_family, a.pointee.ai_socktype, a.pointee.ai_protocol)
             guard fd >= 0 else {
                 lastError = .system(SystemCallError(call: "socket", errno: .current), adapter: name)
                 continue
             }
+            // Not inherited by programs we start (SOCK_CLOEXEC is not visible to Swift in every build mode).
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             do throws(TransportError) {
                 try connect(fd: fd, address: a.pointee.ai_addr, length: a.pointee.ai_addrlen, timeout: timeout, name: name)
                 var one: Int32 = 1

@@ -112,6 +112,10 @@ import HCITransport
         #expect(Array(data[16..<20]) == [0, 0, 0, 4])
         #expect(Array(data[24..<28]) == [0, 0, 0, 2])
         #expect(Array(data[40..<44]) == [0x01, 0x03, 0x0C, 0x00])
+        // Timestamp: microseconds since year 0; minus Wireshark's 1970 offset it is about now.
+        let stamp = data[32..<40].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let unixSeconds = Double(stamp - 0x00DC_DDB3_0F2F_8000) / 1e6
+        #expect(abs(unixSeconds - Date().timeIntervalSince1970) < 60, "btsnoop time \(unixSeconds)")
         // Record 2: received event, flags 3 (event, received).
         #expect(Array(data[44 + 8..<44 + 12]) == [0, 0, 0, 3])
         #expect(Array(data[44 + 24..<44 + 31]) == [0x04, 0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00])

@@ -77,7 +77,9 @@ final class LoopbackListener: @unchecked Sendable {
         let transport = try TCPTransport.connect(host: "127.0.0.1", port: listener.port)
         let peer = listener.accept()
         defer { close(peer) }
-        Task.detached { try? await Task.sleep(for: .milliseconds(100)); transport.close() }
+        // A plain thread, not a task: the receive below blocks this test's cooperative thread, and
+        // with every other suite running in parallel a task could wait for a free one.
+        Thread { usleep(100_000); transport.close() }.start()
         let start = ContinuousClock.now
         #expect(throws: TransportError.self) { _ = try transport.receive(timeout: .seconds(5)) }
         #expect(ContinuousClock.now - start < .seconds(1))
