@@ -27,7 +27,14 @@ public enum ControllerProbe {
                 hci.info = caps.hciInfo
                 return caps
             }
-            caps.maximumDataLength = Int(try await hci.send(LEReadMaximumAdvertisingDataLength()).maximumLength)
+            // Some controllers (BlueZ's btvirt among them) lack this read-out although they have
+            // extended advertising; an iBeacon needs only 30 bytes of legacy PDU data, so assume
+            // the legacy 31 rather than give up.
+            do throws(HCIControllerError) {
+                caps.maximumDataLength = Int(try await hci.send(LEReadMaximumAdvertisingDataLength()).maximumLength)
+            } catch where error.status == .unknownCommand {
+                caps.maximumDataLength = 31
+            }
             // LE Read Transmit Power is optional (Bluetooth 5.0+); a controller without it says 0x01.
             if let power = try? await hci.send(LEReadTransmitPower()) {
                 caps.txPowerRange = power.minimum...max(power.minimum, power.maximum)

@@ -31,6 +31,8 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// Plain-words guidance for the system errors users meet with Bluetooth sockets.
     static func advice(for e: SystemCallError, adapter: String) -> String {
+        // hciconfig and friends know the kernel name (hci0), not our user:hci0 spelling.
+        let adapter = adapter.hasPrefix("user:") ? String(adapter.dropFirst(5)) : adapter
         switch e.errno {
         case .addressFamilyNotSupported:
             return "This kernel has no Bluetooth support (AF_BLUETOOTH is missing): load the bluetooth module (modprobe bluetooth), use a kernel built with CONFIG_BT, or use -i tcp:HOST:PORT / -i virtual."

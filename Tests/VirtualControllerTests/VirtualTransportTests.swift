@@ -3,6 +3,7 @@ import HCI
 import HCITransport
 import Synchronization
 import Testing
+import Foundation
 @testable import VirtualController
 
 @Suite struct VirtualTransportTests {
@@ -47,9 +48,15 @@ import Testing
     @Test func closeFromAnotherThread() async throws {
         let transport = VirtualTransport()
         let started = ContinuousClock.now
-        async let outcome: Result<[UInt8]?, TransportError> = Task.detached {
-            do throws(TransportError) { return .success(try transport.receive(timeout: .seconds(10))) } catch { return .failure(error) }
-        }.value
+        // The blocking receive runs on a plain thread: on Swift's cooperative pool (two threads on
+        // two cores) it could starve the rest of the test run, this test's own sleep included.
+        async let outcome: Result<[UInt8]?, TransportError> = withCheckedContinuation { done in
+            Thread {
+                do throws(TransportError) { done.resume(returning: .success(try transport.receive(timeout: .seconds(10)))) } catch {
+                    done.resume(returning: .failure(error))
+                }
+            }.start()
+        }
         try await Task.sleep(for: .milliseconds(50))
         transport.close()
         let result = await outcome
