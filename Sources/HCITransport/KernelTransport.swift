@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The kernel's HCI sockets through BlueZ: the shared raw channel (`hci0`) and the exclusive user
 /// channel (`user:hci0`).
@@ -23,9 +26,17 @@ public enum KernelTransport {
         if case .success(let adapters) = BlueZ.adapters(), adapters.first(where: { $0.id == id })?.isUp == true {
             _ = BlueZ.down(id)  // if this fails, bind reports EBUSY with advice
         }
-        switch system.openHCISocket(device: id, channel: BlueZ.channelUser, filterEvents: false) {
-        case .success(let fd): return FileDescriptorTransport(fd: fd, adapterName: name, system: system)
-        case .failure(let e): throw .system(e, adapter: name)
+        // Right after HCIDEVDOWN the kernel may still be finishing the power-off work and answer
+        // EBUSY for a moment: retry briefly before reporting the adapter as busy.
+        var attempt = 0
+        while true {
+            switch system.openHCISocket(device: id, channel: BlueZ.channelUser, filterEvents: false) {
+            case .success(let fd): return FileDescriptorTransport(fd: fd, adapterName: name, system: system)
+            case .failure(let e) where e.errno == .resourceBusy && attempt < 10:
+                attempt += 1
+                usleep(100_000)
+            case .failure(let e): throw .system(e, adapter: name)
+            }
         }
     }
 
