@@ -137,8 +137,21 @@ class Beacon:
         self.err = LineReader(self.proc.stderr)
 
     def wait(self, timeout):
+        """Waits for the exit; returns the child's rusage and keeps its peak RSS in `peak_rss_kib`.
+
+        The peak comes from VmHWM in /proc/PID/status, read every 50 ms while it runs (it only
+        grows): rusage's ru_maxrss is no use here, because Linux carries the parent's high-water
+        mark over a vfork+exec, so it reports this Python process's peak."""
         deadline = time.monotonic() + timeout
+        self.peak_rss_kib = 0
         while time.monotonic() < deadline:
+            try:
+                with open(f"/proc/{self.proc.pid}/status") as f:
+                    for line in f:
+                        if line.startswith("VmHWM:"):
+                            self.peak_rss_kib = max(self.peak_rss_kib, int(line.split()[1]))
+            except OSError:
+                pass
             pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
             if pid:
                 self.proc.returncode = os.waitstatus_to_exitcode(status)
@@ -266,7 +279,7 @@ def steady_run(binary, adapter, seconds, harness=None):
     wall = b.ended - b.started
     cpu = usage.ru_utime + usage.ru_stime
     result = {"wall_s": wall, "user_s": usage.ru_utime, "sys_s": usage.ru_stime, "cpu_percent": 100 * cpu / wall,
-              "max_rss_mib": usage.ru_maxrss / 1024}
+              "max_rss_mib": b.peak_rss_kib / 1024}
     if harness:
         result["harness_cpu_percent"] = 100 * (harness.cpu() - harness_cpu) / wall
         result["adv_heard_per_s"] = len(harness.reader.events("adv")) / seconds
@@ -293,7 +306,7 @@ def ibeacon_minor(data_hex):
         length = data[i]
         structure = data[i + 1:i + 1 + length]
         if len(structure) == 26 and structure[:5] == b"\xff\x4c\x00\x02\x15":
-            return int.from_bytes(structure[21:23], "big")
+            return int.from_bytes(structure[23:25], "big")  # FF 4C 00 02 15, UUID 16, major 2, minor 2
         i += 1 + length
     return None
 
@@ -321,6 +334,7 @@ def fleet(binary, seconds, warmup=3):
     return {
         "seconds": seconds, "beacons_heard": sum(1 for c in counts.values() if c), "receptions": sum(counts.values()),
         "per_beacon_per_minute": {"min": min(per_minute), "median": statistics.median(per_minute), "max": max(per_minute)},
+        "per_beacon": counts,
         "plan": [t for _, _, t in b.err.lines if t][:6],
     }
 
