@@ -79,6 +79,18 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
         return out
     }
 
+    /// How beacon talks to the controller, in words (for `doctor`).
+    public var transportDescription: String {
+        switch self {
+        case let .kernel(id): return "kernel HCI socket: AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI, raw channel, bound to hci\(id) (libbluetooth)"
+        case let .userChannel(id): return "kernel HCI socket: AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI, user channel (exclusive), bound to hci\(id)"
+        case let .tcp(host, port): return "H4 over TCP to \(host):\(port)"
+        case let .serial(path, baud, flow): return "H4 over the UART \(path) at \(baud) baud" + (flow ? " with RTS/CTS" : "")
+        case .virtual: return "the built-in virtual controller (in this process)"
+        case .allKernel: return "every kernel adapter"
+        }
+    }
+
     static func hciID(_ t: String) -> UInt16? {
         if let n = UInt16(t) { return n }
         if t.hasPrefix("hci"), let n = UInt16(t.dropFirst(3)) { return n }

@@ -150,6 +150,19 @@ check_doctor_reports_emulated_controller() {
     show "$BEACON" doctor -i hci0 || { why "beacon doctor -i hci0 exited $STATUS"; return 1; }
 }
 
+# The system calls themselves: beacon opens a raw AF_BLUETOOTH/BTPROTO_HCI socket and binds it
+# to hci0 (strace shows what the kernel was asked, independently of beacon's own words).
+check_beacon_opens_af_bluetooth_socket() {
+    command -v strace >/dev/null || { why "strace is not installed (apt-get install strace)"; return 1; }
+    show strace -f -e trace=socket,bind,setsockopt "$BEACON" doctor -i hci0 \
+        || { why "strace beacon doctor -i hci0 exited $STATUS"; return 1; }
+    [[ $OUT == *"socket(AF_BLUETOOTH, SOCK_RAW|SOCK_CLOEXEC, BTPROTO_HCI)"* ]] \
+        || { why "no socket(AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI) call"; return 1; }
+    [[ $OUT == *"bind("*"sa_family=AF_BLUETOOTH"*"hci_dev=0"* ]] || [[ $OUT == *"bind("*"AF_BLUETOOTH"* ]] \
+        || { why "no bind of the AF_BLUETOOTH socket to hci0"; return 1; }
+    [[ $OUT == *"transport"*"AF_BLUETOOTH"*"bound to hci0"* ]] || { why "doctor does not name the kernel socket transport"; return 1; }
+}
+
 # Advertise profile $2 with `beacon advertise … -i $1 --duration 5` (more arguments follow) and
 # expect every beacon of it on hci1, on legacy PDUs (what phones see). The receiver scans with
 # the legacy commands: on btvirt that hears beacon whether it uses legacy advertising or
@@ -318,6 +331,7 @@ CHECKS=(
     receiver_rejects_other_profile
     extended_set_received_on_hci1
     doctor_reports_emulated_controller
+    beacon_opens_af_bluetooth_socket
     advertise_received_on_hci1
     advertise_user_channel_received_on_hci1
     room_of_4_rotates_on_3_sets

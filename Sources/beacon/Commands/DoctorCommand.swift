@@ -26,6 +26,8 @@ struct DoctorCommand: AsyncParsableCommand {
     /// What was learned about one adapter.
     struct AdapterReport {
         var name: String
+        /// How the controller is reached (kernel socket, TCP, …).
+        var transport: String = ""
         var capabilities: ControllerCapabilities?
         /// The legacy advertising channel power (read only when there is no extended advertising).
         var legacyTxPower: Int8?
@@ -54,6 +56,7 @@ struct DoctorCommand: AsyncParsableCommand {
 
     static func examine(_ spec: AdapterSpec, snoop: BTSnoopWriter?) async -> AdapterReport {
         var report = AdapterReport(name: spec.description, isKernelRaw: { if case .kernel = spec { true } else { false } }())
+        report.transport = spec.transportDescription
         let connection: AdapterConnection
         do { connection = try AdapterConnection.open(spec, commandTimeout: AdapterChoice.commandTimeout, btsnoop: snoop) } catch {
             report.error = "\(error)"
@@ -77,8 +80,9 @@ struct DoctorCommand: AsyncParsableCommand {
     }
 
     static func adapterLines(_ r: AdapterReport) -> [(String, String)] {
-        guard let caps = r.capabilities else { return [("error", r.error ?? "unknown")] }
+        guard let caps = r.capabilities else { return [("transport", r.transport), ("error", r.error ?? "unknown")] }
         var rows: [(String, String)] = [
+            ("transport", r.transport),
             ("address", caps.address.map { "\($0) (public)" } ?? "unknown"),
             ("HCI version", versionText(caps.hciVersion)),
             ("LMP version", versionText(caps.lmpVersion)),
@@ -164,7 +168,7 @@ struct DoctorCommand: AsyncParsableCommand {
 
     static func json(_ reports: [AdapterReport], _ h: HostDiagnosis, _ advice: [String]) -> JSONValue {
         let adapters: [JSONValue] = reports.map { r in
-            var members: [(String, JSONValue)] = [("adapter", .string(r.name)), ("error", .string(r.error))]
+            var members: [(String, JSONValue)] = [("adapter", .string(r.name)), ("transport", .string(r.transport)), ("error", .string(r.error))]
             if let caps = r.capabilities {
                 members += [
                     ("address", .string(caps.address?.description)),
