@@ -204,7 +204,10 @@ def startup(binary, runs):
         try:
             b = Beacon(binary, [ONE_BEACON, "-i", h.adapter, "--duration", "1s", "--json"])
             on_air = b.reader.wait_for(lambda o, _: o.get("event") == "on_air", 30)
-            enable = h.reader.wait_for(lambda o, _: o.get("event") == "cmd" and o.get("opcode") in ENABLE_OPCODES and o.get("status") == 0, 30)
+            # Enable = 0x01 is the first parameter of both commands; the clean start sends an
+            # Enable = 0x00 (everything off) before the setup, which must not count.
+            enable = h.reader.wait_for(lambda o, _: o.get("event") == "cmd" and o.get("opcode") in ENABLE_OPCODES
+                                       and o.get("params", "").startswith("01") and o.get("status") == 0, 30)
             adv = h.reader.wait_for(lambda o, _: o.get("event") == "adv", 30)
             b.wait(30)
         finally:
@@ -375,7 +378,7 @@ def report(results):
         print(f"## station-160 on Bumble, {r['seconds']} s: {r['beacons_heard']}/160 beacons heard, {r['receptions']} receptions;"
               f" per beacon per minute min {p['min']:.0f}, median {p['median']:.0f}, max {p['max']:.0f}")
         for line in r["plan"]:
-            print("   plan:", line)
+            print("   ", line)
 
 
 def main():
