@@ -394,7 +394,10 @@ def main():
     parser.add_argument("--save", help="write every figure as JSON to this file")
     args = parser.parse_args()
 
-    binary = build(args)
+    try:
+        binary = build(args)
+    except subprocess.CalledProcessError:
+        sys.exit("advertising-bench: the release build of beacon failed (output above); --beacon PATH uses an existing binary")
     results = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load_average_at_start": os.getloadavg()}
     if "startup" in args.only:
         results["startup"] = startup(binary, args.runs)
