@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import BeaconCodec
 
 /// What tells one iBeacon from another: proximity UUID, major and minor (as CoreLocation's
 /// `CLBeaconIdentityConstraint` does). The measured power is calibration, not identity.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 
 /// Turns a time-ordered stream of RSSI samples into position fixes: samples are grouped into
 /// consecutive windows (1 s by default, ten advertisements of a 100 ms beacon); in each window
@@ -7,7 +8,7 @@
 ///
 /// Samples of beacons that are not in the fleet (or have no position) are ignored.
 public struct WindowedLocator: Sendable {
-    public let anchors: [BeaconKey: BeaconAnchor]
+    public let anchors: [BeaconIdentity: BeaconAnchor]
     public var model: PathLossModel
     /// Seconds per window.
     public var window: Double
@@ -15,11 +16,11 @@ public struct WindowedLocator: Sendable {
     public var minimumBeacons: Int
 
     var windowStart: Double? = nil
-    var sums: [BeaconKey: (sum: Double, count: Int, power: Int8?)] = [:]
+    var sums: [BeaconIdentity: (sum: Double, count: Int, power: Int8?)] = [:]
 
     public init(anchors: [BeaconAnchor], model: PathLossModel = PathLossModel(), window: Double = 1, minimumBeacons: Int = 3) {
         precondition(window > 0, "the window must be positive")
-        var byKey: [BeaconKey: BeaconAnchor] = [:]
+        var byKey: [BeaconIdentity: BeaconAnchor] = [:]
         for anchor in anchors { byKey[anchor.key] = anchor }
         self.anchors = byKey
         self.model = model

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 
 /// How ranging turns reports into ``RangedBeacon``s.
 public struct RangingConfiguration: Hashable, Sendable {

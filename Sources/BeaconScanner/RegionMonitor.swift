@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 
 /// An enter or exit, for one beacon of the region, and whether it moved the region itself.
 public struct RegionEvent: Hashable, Sendable {

@@ -199,18 +199,19 @@ public final class HCIController: Sendable {
                 return
             }
             guard let chunk else { continue }
-            let packets: [H4Packet]
-            do throws(H4DecodingError) { packets = try decoder.feed(chunk) } catch {
+            // append + next rather than feed: no array of packets per read (see BENCHMARKS.md).
+            do throws(H4DecodingError) {
+                try decoder.append(chunk)
+                while let packet = try decoder.next() {
+                    snoop?.record(packet.h4Bytes, direction: .received)
+                    handle(packet)
+                }
+            } catch {
                 // Garbage: the stream is out of step and cannot be trusted; fail what waits, start over.
                 decoder.reset()
                 if let p = state.withLock({ s -> Pending? in defer { s.pending = nil }; return s.pending }) {
                     p.continuation.resume(throwing: HCIControllerError.garbage(error, adapter: adapterName))
                 }
-                continue
-            }
-            for packet in packets {
-                snoop?.record(packet.h4Bytes, direction: .received)
-                handle(packet)
             }
         }
     }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import Dispatch
 import HCITransport
 import Synchronization
 #if canImport(Glibc)
@@ -9,14 +10,17 @@ import Darwin
 
 /// `-i virtual`: an `HCITransport` whose controller is a ``VirtualController`` in this process.
 ///
-/// `send` hands the command to the controller; `receive` returns its events one per call,
-/// waiting up to the timeout (in 1 ms slices, so events the controller raises on its own, such
-/// as LE Advertising Set Terminated, arrive on time). `close` may be called from another
-/// thread: a waiting `receive` then throws `closed` within a slice.
+/// `send` hands the command to the controller and wakes a waiting `receive` at once (the reply
+/// is queued by then); `receive` returns the events one per call, waiting up to the timeout and
+/// looking again every 1 ms so events the controller raises on its own (such as LE Advertising
+/// Set Terminated) arrive on time. `close` may be called from another thread: a waiting
+/// `receive` then throws `closed` at once.
 public final class VirtualTransport: HCITransport {
     public let controller: VirtualController
     public let adapterName: String
     let closed = Atomic<Bool>(false)
+    /// Signalled by `send` and `close`, so a waiting `receive` need not sleep out its slice.
+    private let wake = DispatchSemaphore(value: 0)
 
     public init(controller: VirtualController = VirtualController(), adapterName: String = "virtual") {
         self.controller = controller
@@ -26,6 +30,7 @@ public final class VirtualTransport: HCITransport {
     public func send(_ packet: [UInt8]) throws(TransportError) {
         guard !closed.load(ordering: .acquiring) else { throw .closed(adapter: adapterName) }
         controller.submit(packet)
+        wake.signal()
     }
 
     public func receive(timeout: Duration) throws(TransportError) -> [UInt8]? {
@@ -34,10 +39,12 @@ public final class VirtualTransport: HCITransport {
             guard !closed.load(ordering: .acquiring) else { throw .closed(adapter: adapterName) }
             if let event = controller.takeEvent() { return event }
             guard ContinuousClock.now < deadline else { return nil }
-            var slice = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-            _ = nanosleep(&slice, nil)
+            _ = wake.wait(timeout: .now() + .milliseconds(1))
         }
     }
 
-    public func close() { closed.store(true, ordering: .releasing) }
+    public func close() {
+        closed.store(true, ordering: .releasing)
+        wake.signal()
+    }
 }

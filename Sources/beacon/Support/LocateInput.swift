@@ -33,7 +33,7 @@ enum LocateInput {
                 throw TraceError(description: "\(path):\(number + 1): a sample needs time, uuid, major, minor and rssi")
             }
             let power = (object["power"] as? NSNumber).flatMap { Int8(exactly: $0.intValue) }
-            samples.append(RSSISample(time: time, key: BeaconKey(uuid: uuid, major: UInt16(major), minor: UInt16(minor)),
+            samples.append(RSSISample(time: time, key: BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor)),
                                       rssi: rssi, measuredPower: power))
         }
         return samples
@@ -44,7 +44,7 @@ enum LocateInput {
         var samples: [RSSISample] = []
         _ = try CaptureBeaconScan.forEachSighting(path: path) { sighting in
             guard sighting.source.isReport, let rssi = sighting.rssi else { return }
-            samples.append(RSSISample(time: sighting.timestamp.seconds, key: BeaconKey(sighting.beacon), rssi: Double(rssi),
+            samples.append(RSSISample(time: sighting.timestamp.seconds, key: BeaconIdentity(sighting.beacon), rssi: Double(rssi),
                                       measuredPower: sighting.beacon.measuredPower))
         }
         return samples

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import ArgumentParser
 import BeaconPositioning
 import BeaconScanner
@@ -23,7 +24,7 @@ enum LocateLive {
                     case .report(let sighting):
                         guard let rssi = sighting.rssi else { return }
                         let elapsed = (sighting.time - start) / .milliseconds(1) / 1000
-                        let sample = RSSISample(time: elapsed, key: BeaconKey(sighting.beacon), rssi: Double(rssi),
+                        let sample = RSSISample(time: elapsed, key: BeaconIdentity(sighting.beacon), rssi: Double(rssi),
                                                 measuredPower: sighting.beacon.measuredPower)
                         for fix in state.withLock({ $0.add(sample) }) { output.print(fix, truth: nil) }
                     default:
