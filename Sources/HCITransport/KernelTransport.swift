@@ -44,7 +44,7 @@ public enum KernelTransport {
     public static func adapters() throws(TransportError) -> [KernelAdapter] {
         switch BlueZ.adapters() {
         case .success(let list): return list
-        case .failure(let e): throw .system(e, adapter: "hci")
+        case .failure(let e): throw .system(e, adapter: "Bluetooth adapters")
         }
     }
 
