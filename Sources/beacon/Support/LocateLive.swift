@@ -36,14 +36,7 @@ enum LocateLive {
                 return error
             }
         }
-        let trap = SignalTrap(
-            onStop: { number in
-                LineOutput.err("\(SignalTrap.name(number)): stopping (again to quit at once)")
-                task.cancel()
-            },
-            onReload: {})
-        defer { trap.cancel() }
-        if let failure = await task.value { throw CommandFailure.exit(failure.description) }
+        if let failure = await SignalTrap.value(of: task) { throw CommandFailure.exit(failure.description) }
         if let last = state.withLock({ $0.finish() }) { output.print(last, truth: nil) }
     }
 }

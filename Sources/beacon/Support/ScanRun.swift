@@ -15,14 +15,7 @@ enum ScanRun {
                 return error
             }
         }
-        let trap = SignalTrap(
-            onStop: { number in
-                LineOutput.err("\(SignalTrap.name(number)): stopping (again to quit at once)")
-                task.cancel()
-            },
-            onReload: {})
-        defer { trap.cancel() }
-        if let failure = await task.value {
+        if let failure = await SignalTrap.value(of: task) {
             throw CommandFailure.exit(failure.description)
         }
     }

@@ -57,3 +57,19 @@ final class SignalTrap: @unchecked Sendable {
         }
     }
 }
+
+extension SignalTrap {
+    /// Waits for `task`, cancelling it on SIGINT/SIGTERM (a note on standard error; a second one
+    /// quits at once); SIGHUP is ignored. For the commands that have nothing to reload.
+    static func value<T: Sendable>(of task: Task<T, Never>) async -> T {
+        let trap = SignalTrap(
+            onStop: { number in
+                LineOutput.err("\(SignalTrap.name(number)): stopping (again to quit at once)")
+                task.cancel()
+            },
+            onReload: {})
+        defer { trap.cancel() }
+        return await task.value
+    }
+}
+
