@@ -58,9 +58,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Test support: counts Swift heap allocations (see Tests/Support/AllocationCounting).
+        .target(name: "AllocationCounting", path: "Tests/Support/AllocationCounting"),
         .testTarget(
             name: "BeaconCodecTests",
-            dependencies: ["BeaconCodec", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["BeaconCodec", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")],
             resources: [.copy("Vectors")]
         ),
         .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles"], resources: [.copy("Fixtures")]),
@@ -76,7 +78,7 @@ let package = Package(
             dependencies: ["VirtualController", "HCI", "HCITransport", "BeaconCodec"]
         ),
         .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconCodec", "HCI"]),
-        .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport"]),
+        .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting"]),
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles"]),
     ]

@@ -2,49 +2,10 @@
 import BeaconCapture
 import BeaconCodec
 import Testing
+import AllocationCounting
 
 #if os(Linux) && canImport(Glibc)
 import Glibc
-
-/// Counts Swift heap allocations (array and string storage, class instances, closure contexts,
-/// boxes) while `body` runs, through the runtime's `_swift_allocObject` hook — the method of
-/// Tests/BeaconCodecTests/AllocationTests.swift, whose comments explain why the hook may only be
-/// live in an exit test's child process and why Swift Testing's will-throw handlers are removed
-/// while measuring.
-enum CaptureAllocationCounter {
-    typealias AllocObject = @convention(c) (UnsafeRawPointer?, Int, Int) -> UnsafeMutableRawPointer?
-
-    nonisolated(unsafe) static var count = 0
-    nonisolated(unsafe) static var original: AllocObject?
-
-    static func allocations(in body: () -> Void) -> Int? {
-        let rtldDefault = UnsafeMutableRawPointer(bitPattern: 0)
-        guard let slotSymbol = dlsym(rtldDefault, "_swift_allocObject"),
-              let flagSymbol = dlsym(rtldDefault, "_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly")
-        else { return nil }
-        let slot = slotSymbol.assumingMemoryBound(to: AllocObject?.self)
-        let flag = flagSymbol.assumingMemoryBound(to: Bool.self)
-        guard let saved = slot.pointee else { return nil }
-        let wasSwizzling = flag.pointee
-        let willThrowSlots = [dlsym(rtldDefault, "_swift_willThrow"), dlsym(rtldDefault, "_swift_willThrowTypedImpl")]
-            .map { $0?.assumingMemoryBound(to: UnsafeRawPointer?.self) }
-        let handlers = willThrowSlots.map { $0?.pointee }
-        for s in willThrowSlots { s?.pointee = nil }
-        defer { for (s, h) in zip(willThrowSlots, handlers) { s?.pointee = h } }
-        original = saved
-        count = 0
-        slot.pointee = { metadata, size, alignmentMask in
-            CaptureAllocationCounter.count += 1
-            return CaptureAllocationCounter.original.unsafelyUnwrapped(metadata, size, alignmentMask)
-        }
-        body()
-        slot.pointee = saved
-        flag.pointee = wasSwizzling
-        return count
-    }
-}
-
-@inline(never) func keepCaptureValue<T>(_ value: T) { withExtendedLifetime(value) {} }
 
 @Suite struct ReaderAllocationTests {
     /// Reading and extracting thousands of advertising reports — iBeacons and not, legacy and
@@ -68,7 +29,7 @@ enum CaptureAllocationCounter {
             var extractor = BeaconExtractor()
             var found = 0
             var failed = false
-            let counted = CaptureAllocationCounter.allocations {
+            let counted = AllocationCounter.allocations {
                 do throws(CaptureError) {
                     while let packet = try reader.nextPacket() {
                         extractor.extract(packet) { sighting in found &+= Int(sighting.beacon.minor) }
@@ -77,7 +38,7 @@ enum CaptureAllocationCounter {
                     failed = true
                 }
             }
-            keepCaptureValue(found)
+            keep(found)
             guard !failed, found == 4000 * 2 else { exit(253) }
             exit(Int32(min(counted ?? 255, 255)))
         }
