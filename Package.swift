@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "BeaconProfiles", targets: ["BeaconProfiles"]),
         .library(name: "HCI", targets: ["HCI"]),
         .library(name: "HCITransport", targets: ["HCITransport"]),
+        .library(name: "BeaconAdapters", targets: ["BeaconAdapters"]),
         .library(name: "BeaconEmulator", targets: ["BeaconEmulator"]),
         .executable(name: "beacon", targets: ["beacon"]),
     ],
@@ -38,13 +39,16 @@ let package = Package(
         .target(name: "HCITransport", dependencies: ["HCI", "BeaconCodec", "CBlueZ"]),
         // The built-in virtual LE controller: strict spec rules and an air log.
         .target(name: "VirtualController", dependencies: ["HCI", "HCITransport", "BeaconCodec"]),
-        // Plans and runs a fleet: extended sets, rotation, several adapters.
+        // Controller access in one place: opening any adapter spec, probing it into capabilities,
+        // taking its advertising off the air (`stop`), and the host facts `doctor` prints.
+        .target(name: "BeaconAdapters", dependencies: ["BeaconCodec", "HCI", "HCITransport", "VirtualController"]),
+        // Plans a fleet and owns it while it runs: extended sets, rotation, several adapters.
         .target(
             name: "BeaconEmulator",
-            dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "VirtualController"]
+            dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters"]
         ),
         // Scanning like a phone: reports → iBeacons, ranging, region monitoring.
-        .target(name: "BeaconScanner", dependencies: ["BeaconCodec", "HCI", "HCITransport"]),
+        .target(name: "BeaconScanner", dependencies: ["BeaconCodec", "HCI", "HCITransport", "BeaconAdapters"]),
         // Capture files (btsnoop, pcap) → the iBeacons heard and sent, streaming.
         .target(name: "BeaconCapture", dependencies: ["BeaconCodec", "HCI"]),
         // Indoor positioning: ranged distances to beacons of known position → where the receiver is.
@@ -53,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "beacon",
             dependencies: [
-                "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning",
+                "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -70,9 +74,9 @@ let package = Package(
         .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["BeaconEmulator", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec"]
+            dependencies: ["BeaconEmulator", "BeaconAdapters", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec"]
         ),
-        .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconProfiles", "HCI", "VirtualController", "BeaconCodec"]),
+        .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "VirtualController", "BeaconCodec"]),
         .testTarget(
             name: "VirtualControllerTests",
             dependencies: ["VirtualController", "HCI", "HCITransport", "BeaconCodec"]

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import HCI
+import BeaconAdapters
 import HCITransport
 
 /// Which family of scan commands drives the controller.
@@ -48,11 +49,8 @@ public struct ScanController: Sendable {
     /// masks are set to deliver the reports. On a shared kernel adapter neither happens (the
     /// kernel owns the masks); there, a refused extended command falls back to legacy scanning.
     public static func start(on hci: HCIController, owned: Bool, settings: ScanSettings = ScanSettings()) async throws(HCIControllerError) -> ScanController {
-        if owned { try await hci.send(HCIReset()) }
-        let features = try await hci.send(LEReadLocalSupportedFeatures()).features
-        var info = hci.info
-        info.leFeatures = features
-        hci.info = info
+        // The probe resets an owned controller and is the one place that tells `hci` what it is.
+        let features = try await ControllerProbe.probe(hci, reset: owned).leFeatures
         if owned {
             try await hci.send(HCISetEventMask(eventMask))
             try await hci.send(LESetEventMask(leEventMask))

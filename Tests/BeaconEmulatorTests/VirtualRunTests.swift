@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Testing
 import BeaconCodec
+import BeaconAdapters
 import BeaconEmulator
 import BeaconProfiles
 import HCI

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
-import BeaconEmulator
+import BeaconAdapters
 import HCI
 import HCITransport
 

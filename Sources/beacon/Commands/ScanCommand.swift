@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import BeaconCodec
-import BeaconEmulator
+import BeaconAdapters
 import BeaconScanner
 import HCITransport
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
-import BeaconEmulator
+import BeaconAdapters
 import HCI
 import HCITransport
 
@@ -34,7 +34,7 @@ struct StopCommand: AsyncParsableCommand {
         var tally = ExitTally()
         for connection in connections {
             do throws(HCIControllerError) {
-                for line in try await Self.stop(connection.hci, reset: reset) { LineOutput.out("\(connection.hci.adapterName): \(line)") }
+                for line in try await AdvertisingCleanup.stopAdvertising(connection.hci, reset: reset) { LineOutput.out("\(connection.hci.adapterName): \(line)") }
             } catch {
                 LineOutput.err("error: \(error)")
                 tally.record(ExitStatus.runtimeFailure)
@@ -42,33 +42,5 @@ struct StopCommand: AsyncParsableCommand {
             connection.hci.close()
         }
         try tally.finish()
-    }
-
-    /// Stops one controller; returns what was done, one line per step.
-    static func stop(_ hci: HCIController, reset: Bool) async throws(HCIControllerError) -> [String] {
-        if reset {
-            try await hci.send(HCIReset())
-            return ["sent HCI Reset: advertising off, every set removed, the controller back to its power-on state"]
-        }
-        let caps = try await ControllerProbe.probe(hci, reset: false)
-        var done: [String] = []
-        if caps.hasExtendedAdvertising {
-            do throws(HCIControllerError) {
-                try await hci.send(LESetExtendedAdvertisingEnable.disableAll)
-                done.append("every advertising set disabled (LE Set Extended Advertising Enable, all sets off)")
-                try await hci.send(LEClearAdvertisingSets())
-                done.append("every advertising set removed (LE Clear Advertising Sets)")
-                return done
-            } catch where error.status == .commandDisallowed {
-                done.append("the extended commands were refused with Command Disallowed (0x0C): the controller has been in legacy advertising mode since its last reset")
-            }
-        } else if caps.leFeatures.contains(.leExtendedAdvertising) {
-            done.append("the controller refuses the extended commands (Command Disallowed, 0x0C): legacy advertising commands were used since its last reset")
-        } else {
-            done.append("no extended advertising (LE feature bit 12 clear)")
-        }
-        try await hci.send(LESetAdvertisingEnable(false))
-        done.append("legacy advertising off (LE Set Advertising Enable, off)")
-        return done
     }
 }

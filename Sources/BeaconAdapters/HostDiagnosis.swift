@@ -4,33 +4,33 @@ import HCITransport
 
 /// What `doctor` finds out about the machine, apart from the controller: kernel Bluetooth
 /// support, bluetoothd, rfkill switches and this process's capabilities.
-struct HostDiagnosis {
+public struct HostDiagnosis: Sendable {
     /// Whether the kernel has AF_BLUETOOTH; `nil` when the check itself failed.
-    var bluetoothSocket: Bool?
+    public var bluetoothSocket: Bool?
     /// The error of the adapter list, with its advice, when there is one.
-    var socketError: TransportError?
+    public var socketError: TransportError?
     /// Process ids of running bluetoothd processes.
-    var bluetoothd: [Int]
-    var rfkill: [RFKillSwitch]
+    public var bluetoothd: [Int]
+    public var rfkill: [RFKillSwitch]
     /// CapEff of /proc/self/status; `nil` if unreadable.
-    var effectiveCapabilities: UInt64?
-    var isRoot: Bool
+    public var effectiveCapabilities: UInt64?
+    public var isRoot: Bool
 
     /// One Bluetooth rfkill switch (/sys/class/rfkill/rfkillN).
-    struct RFKillSwitch {
-        var name: String
-        var soft: Bool
-        var hard: Bool
+    public struct RFKillSwitch: Sendable {
+        public var name: String
+        public var soft: Bool
+        public var hard: Bool
     }
 
     /// Capability numbers from linux/capability.h.
-    static let capNetAdmin = 12
-    static let capNetRaw = 13
+    public static let capNetAdmin = 12
+    public static let capNetRaw = 13
 
-    var hasNetRaw: Bool? { effectiveCapabilities.map { $0 & (1 << UInt64(Self.capNetRaw)) != 0 } }
-    var hasNetAdmin: Bool? { effectiveCapabilities.map { $0 & (1 << UInt64(Self.capNetAdmin)) != 0 } }
+    public var hasNetRaw: Bool? { effectiveCapabilities.map { $0 & (1 << UInt64(Self.capNetRaw)) != 0 } }
+    public var hasNetAdmin: Bool? { effectiveCapabilities.map { $0 & (1 << UInt64(Self.capNetAdmin)) != 0 } }
 
-    static func examine() -> HostDiagnosis {
+    public static func examine() -> HostDiagnosis {
         var socketOK: Bool? = true
         var socketError: TransportError? = nil
         do throws(TransportError) { _ = try KernelTransport.adapters() } catch {
@@ -43,7 +43,7 @@ struct HostDiagnosis {
     }
 
     /// Processes whose /proc/PID/comm is `name`.
-    static func processes(named name: String) -> [Int] {
+    public static func processes(named name: String) -> [Int] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int.init).filter { pid in
             let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
@@ -52,7 +52,7 @@ struct HostDiagnosis {
     }
 
     /// The switches whose type is `bluetooth`.
-    static func rfkillSwitches(root: String = "/sys/class/rfkill") -> [RFKillSwitch] {
+    public static func rfkillSwitches(root: String = "/sys/class/rfkill") -> [RFKillSwitch] {
         let entries = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted()
         func read(_ path: String) -> String? {
             (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -65,7 +65,7 @@ struct HostDiagnosis {
     }
 
     /// The CapEff mask of this process (hex in /proc/self/status).
-    static func effectiveCapabilities() -> UInt64? {
+    public static func effectiveCapabilities() -> UInt64? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("CapEff:") {
             return UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16)
@@ -75,5 +75,5 @@ struct HostDiagnosis {
 
     /// The command that grants the capabilities to the installed binary (setcap needs the real
     /// file, not a symlink, hence readlink -f).
-    static let setcapCommand = #"sudo setcap cap_net_raw,cap_net_admin+eip "$(readlink -f "$(command -v beacon)")""#
+    public static let setcapCommand = #"sudo setcap cap_net_raw,cap_net_admin+eip "$(readlink -f "$(command -v beacon)")""#
 }
