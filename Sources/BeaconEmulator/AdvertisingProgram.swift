@@ -18,14 +18,24 @@ public struct AdvertisingProgram: Sendable {
     /// Advertising off and every set removed.
     public var teardown: [any HCICommand]
     /// What is on air in each slot, per handle.
-    public var states: [[UInt8: AdvertisingSetConfiguration]]
+    public var states: [AdvertisingState]
 
     public init(plan: AdapterPlan) {
         let extended = plan.mode != .legacy
         self.extended = extended
-        let count = max(1, plan.slotsPerCycle)
-        let states: [[UInt8: AdvertisingSetConfiguration]] = (0..<count).map { slot in
-            var s: [UInt8: AdvertisingSetConfiguration] = [:]
+        let states = Self.states(of: plan)
+        let count = states.count
+        self.states = states
+        preamble = Self.clean(extended: extended)
+        teardown = Self.clean(extended: extended)
+        setup = Self.steps(from: [:], to: states[0], extended: extended)
+        slots = count > 1 ? (0..<count).map { k in Self.steps(from: states[(k + count - 1) % count], to: states[k], extended: extended) } : []
+    }
+
+    /// What is on air in each slot of `plan`'s rotation, per handle (one state when nothing rotates).
+    public static func states(of plan: AdapterPlan) -> [AdvertisingState] {
+        (0..<max(1, plan.slotsPerCycle)).map { slot in
+            var s: AdvertisingState = [:]
             for adv in plan.advertisers {
                 if let b = adv.beacon(inSlot: slot) {
                     var config = AdvertisingSetConfiguration(handle: adv.handle, beacon: b)
@@ -35,11 +45,6 @@ public struct AdvertisingProgram: Sendable {
             }
             return s
         }
-        self.states = states
-        preamble = Self.clean(extended: extended)
-        teardown = Self.clean(extended: extended)
-        setup = Self.steps(from: [:], to: states[0], extended: extended)
-        slots = count > 1 ? (0..<count).map { k in Self.steps(from: states[(k + count - 1) % count], to: states[k], extended: extended) } : []
     }
 
     /// Advertising off, sets gone. Disabling what is already disabled is harmless (Core Vol 4

@@ -5,12 +5,33 @@ import BeaconCodec
 public enum EmulatorEvent: Sendable {
     /// A beacon went on air (or came back in its turn).
     case onAir(beacon: String, adapter: String, advertiser: UInt8, address: BluetoothAddress, selectedTxPower: Int8?)
-    /// A beacon left the air (its turn ended, or the run is stopping).
+    /// A beacon left the air (its turn ended, an update removed it, or the run is stopping).
     case offAir(beacon: String, adapter: String, advertiser: UInt8)
     /// A rotation slot was carried out: how many commands it took and how late it started.
     case slot(adapter: String, index: Int, commands: Int, lateness: Duration)
-    /// Something failed on an adapter.
+    /// Update `generation` (see ``RunningFleet/update(_:)``) is on air on this adapter; every
+    /// earlier generation it replaced is settled with it.
+    case applied(generation: Int, adapter: String)
+    /// Update `generation` was not applied on this adapter (for example an interval the
+    /// controller refuses); what was on air before stays on air.
+    case updateFailed(generation: Int, adapter: String, message: String)
+    /// Something failed on an adapter; the fleet stops (see ``RunningFleet/finished``).
     case error(adapter: String, message: String)
-    /// Advertising is off and sets are removed on this adapter.
-    case stopped(adapter: String)
+    /// The adapter's teardown is done: clean, or with what may still be on air.
+    case stopped(adapter: String, teardown: Teardown)
+}
+
+/// How a teardown ended.
+public enum Teardown: Sendable, Equatable {
+    /// Advertising off and our advertisers removed: nothing of ours is on air.
+    case clean
+    /// A teardown command failed: these beacons may still be on air.
+    case incomplete(mayBeOnAir: [String], reason: String)
+    /// Nothing had been sent to the controller, so there was nothing to undo.
+    case nothingSent
+
+    public var isClean: Bool {
+        if case .incomplete = self { return false }
+        return true
+    }
 }

@@ -63,14 +63,21 @@ public struct FleetPlanner: Sendable {
         return out
     }
 
+    /// Whether beacons go on `caps`'s controller through extended advertising sets (else
+    /// through its one legacy advertiser): fixed for a run, since a controller refuses the other
+    /// family of commands until its next reset.
+    public func usesExtendedSets(_ caps: ControllerCapabilities) -> Bool {
+        caps.hasExtendedAdvertising && !forceLegacy
+    }
+
     func usableSets(_ caps: ControllerCapabilities) -> Int {
-        guard caps.hasExtendedAdvertising, !forceLegacy else { return 1 }
+        guard usesExtendedSets(caps) else { return 1 }
         // Handles run 0…0xEF, so at most 240 sets whatever the controller says.
         return min(caps.advertisingSets, maximumSets ?? .max, Int(HCIValidation.maximumAdvertisingHandle) + 1)
     }
 
     func planOne(_ beacons: [BeaconProfile], on caps: ControllerCapabilities, warnings: inout [String]) -> AdapterPlan {
-        let extended = caps.hasExtendedAdvertising && !forceLegacy
+        let extended = usesExtendedSets(caps)
         let sets = usableSets(caps)
         var advertisers: [Advertiser] = []
         if extended {

@@ -51,6 +51,7 @@ struct Beacon: AsyncParsableCommand {
     )
 
     static func main() async {
+        LineOutput.ignoreBrokenPipes()
         await ExitStatus.run(Self.self, arguments: Array(CommandLine.arguments.dropFirst()))
     }
 }

@@ -89,46 +89,14 @@ struct AdvertiseCommand: AsyncParsableCommand {
             try DryRun(controller: controller, planner: planner, legacy: legacy, maxSets: maxSets, json: json).print(beacons)
             return
         }
-        let connections = try AdapterChoice.openAll(controller).get()
-        let style: RunStatusBoard.Style = json ? .json : (LineOutput.standardOutputIsTerminal && !connections.contains { $0.virtual != nil } ? .table : .lines)
-        try await Self.advertise(
-            beacons, on: connections, planner: planner, style: style, planOnly: plan, json: json,
-            duration: duration?.duration, showsOffAir: true,
-            reload: { ProfileFiles.loadBeacons(files).flatMap { ProfileFiles.select($0, only: only) }.success })
-    }
-
-    /// Plans `beacons` on the open `connections` and runs them (shared with `cycle`).
-    static func advertise(
-        _ beacons: [BeaconProfile], on connections: [AdapterConnection], planner: FleetPlanner, style: RunStatusBoard.Style,
-        planOnly: Bool, json: Bool, duration: Duration?, showsOffAir: Bool, reload: @escaping @Sendable () -> [BeaconProfile]?
-    ) async throws(ExitCode) {
-        let board = RunStatusBoard(style: style, showsOffAir: showsOffAir)
-        let followers = connections.compactMap { c in
-            c.virtual.map { AirLogFollower(controller: $0, adapter: c.hci.adapterName, json: json) }
-        }
-        let fleet = Fleet(connections: connections, planner: planner) { event in
-            // The air log up to the teardown first, so "advertising stopped" is the last word.
-            if case .stopped = event { for f in followers { f.drain() } }
-            board.record(event)
-        }
-        let plan: FleetPlan
-        let runners: [AdapterRunner]
-        do throws(HCIControllerError) { (plan, runners) = try await fleet.plan(beacons) } catch {
-            throw CommandFailure.exit("\(error)")
-        }
-        if planOnly {
-            if json { LineOutput.out(PlanReport.json(plan).text) } else { for line in PlanReport.summary(plan) { LineOutput.out(line) } }
-            return
-        }
-        let showPlan: @Sendable (FleetPlan) -> Void = { plan in
-            for line in PlanReport.summary(plan) { LineOutput.err(line) }
-            if json {
-                LineOutput.out(JSONValue.object([("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("plan")), ("plan", PlanReport.json(plan))]).text)
-            }
-        }
-        showPlan(plan)
-        let session = FleetSession(fleet: fleet, board: board, followers: followers, duration: duration, reload: reload, showPlan: showPlan)
-        try await session.run(beacons: beacons, plan: plan, runners: runners)
+        let json = self.json
+        let duration = self.duration?.duration
+        try await FleetSession(
+            controller: controller, planner: planner,
+            style: { virtual in json ? .json : (LineOutput.standardOutputIsTerminal && !virtual ? .table : .lines) },
+            showsOffAir: true, planOnly: plan, json: json, duration: { _ in duration },
+            reload: { ProfileFiles.loadBeacons(files).flatMap { ProfileFiles.select($0, only: only) }.success }
+        ).run(beacons)
     }
 }
 

@@ -53,16 +53,18 @@ struct CycleCommand: AsyncParsableCommand {
         let order: @Sendable ([BeaconProfile]) -> [BeaconProfile] = { shuffle ? $0.shuffled() : $0 }
         let beacons = order(try ProfileFiles.loadBeacons(files).get())
         guard !beacons.isEmpty else { throw CommandFailure.exit("the profile files define no beacons") }
-        let connections = try AdapterChoice.openAll(controller).get()
         // One set (or the legacy advertiser) rotating with turns of the dwell time.
         let planner = FleetPlanner(slotDuration: dwell.duration, maximumSets: 1)
-        // One pass: as many turns as beacons. Several adapters share the beacons, so a pass is
-        // as long as the longest share.
-        let perAdapter = (beacons.count + connections.count - 1) / connections.count
-        let duration: Duration? = once ? dwell.duration * perAdapter : nil
-        try await AdvertiseCommand.advertise(
-            beacons, on: connections, planner: planner, style: json ? .json : .lines, planOnly: false, json: json,
-            duration: duration, showsOffAir: false,
-            reload: { ProfileFiles.loadBeacons(files).success.map(order) })
+        let dwell = self.dwell.duration
+        let once = self.once
+        let json = self.json
+        try await FleetSession(
+            controller: controller, planner: planner, style: { _ in json ? .json : .lines },
+            showsOffAir: false, planOnly: false, json: json,
+            // One pass: as many turns as beacons. Several adapters share the beacons, so a pass
+            // is as long as the longest share.
+            duration: { adapters in once ? dwell * ((beacons.count + adapters - 1) / adapters) : nil },
+            reload: { ProfileFiles.loadBeacons(files).success.map(order) }
+        ).run(beacons)
     }
 }

@@ -6,150 +6,190 @@ import BeaconProfiles
 import HCITransport
 import Synchronization
 
-/// What the signal handlers ask of a running session: stop, or go on with reloaded beacons.
+/// What the signal handlers and a closed standard output ask of a run, whatever stage it is in:
+/// before the adapters are open, while probing, or on air. The fleet itself (``RunningFleet``)
+/// owns what is on air; this only forwards stops and reloads to it, or keeps them until it exists.
 final class RunControl: Sendable {
-    struct State: Sendable {
-        var task: Task<Void, any Error>?
-        var stopping = false
-        var beacons: [BeaconProfile]
-        var reload: [BeaconProfile]?
+    private struct State {
+        var fleet: RunningFleet?
+        var stopped = false
+        /// The beacons last asked for (by the start or a reload), to tell an unchanged reload.
+        var requested: [BeaconProfile]
     }
 
     private let state: Mutex<State>
 
-    init(beacons: [BeaconProfile]) { state = Mutex(State(beacons: beacons)) }
+    init(beacons: [BeaconProfile]) { state = Mutex(State(requested: beacons)) }
 
-    /// Registers the run now under way; `false` if a stop came first (the caller cancels it).
-    func begin(_ task: Task<Void, any Error>, beacons: [BeaconProfile]) -> Bool {
-        state.withLock { s in
-            s.task = task
-            s.beacons = beacons
-            return !s.stopping
+    var stopRequested: Bool { state.withLock { $0.stopped } }
+
+    /// The fleet from now on gets the stops and reloads; a stop that came first reaches it now.
+    func attach(_ fleet: RunningFleet) {
+        let stopped = state.withLock { s in
+            s.fleet = fleet
+            return s.stopped
         }
+        if stopped { fleet.requestStop() }
     }
 
-    /// Stops for good: the run is cancelled, so its teardown runs.
+    /// Stops for good (the teardown runs). Safe from any thread.
     func stop() {
-        let task = state.withLock { s in
-            s.stopping = true
-            return s.task
+        let fleet = state.withLock { s in
+            s.stopped = true
+            return s.fleet
         }
-        task?.cancel()
+        fleet?.requestStop()
     }
 
-    /// Asks to go on with `beacons`; `false` when they are what is already on air.
-    func reload(_ beacons: [BeaconProfile]) -> Bool {
-        let task: Task<Void, any Error>? = state.withLock { s in
-            guard !s.stopping, beacons != (s.reload ?? s.beacons) else { return nil }
-            s.reload = beacons
-            return s.task
+    /// Goes on with `beacons`: returns the update's generation, or nil when they are what was
+    /// last asked for (or the run is stopping).
+    func reload(_ beacons: [BeaconProfile]) -> (fleet: RunningFleet?, generation: Int)? {
+        let fleet: RunningFleet?? = state.withLock { s in
+            guard !s.stopped, beacons != s.requested else { return .none }
+            s.requested = beacons
+            return .some(s.fleet)
         }
-        guard let task else { return false }
-        task.cancel()
-        return true
+        guard case .some(let f) = fleet else { return nil }
+        guard let f else { return (nil, 0) }
+        return (f, f.update(beacons))
     }
 
-    /// Whether a reload (and no stop) is pending: the ending run then leaves its beacons on air
-    /// for the next one to change only what differs.
-    var reloadPending: Bool { state.withLock { !$0.stopping && $0.reload != nil } }
-
-    /// The beacons to go on with, if a reload (and no stop) is pending.
-    func takeReload() -> [BeaconProfile]? {
-        state.withLock { s in
-            defer { s.reload = nil }
-            return s.stopping ? nil : s.reload
-        }
-    }
+    /// The beacons to start with (a reload before the start wins).
+    var beacons: [BeaconProfile] { state.withLock { $0.requested } }
 }
 
-/// One `advertise` or `cycle` run, from the first plan to the last teardown: runs the fleet until
-/// the duration passes or SIGINT/SIGTERM arrives (exit 0 after the teardown), shows its progress,
-/// and on SIGHUP reloads the profile files.
+/// One `advertise` or `cycle` run, from the first signal handler to the last teardown: runs the
+/// fleet until the duration passes, SIGINT/SIGTERM arrives, or standard output is closed (each a
+/// clean stop: exit 0 when the teardown succeeded), shows its progress, and on SIGHUP reloads the
+/// profile files.
 ///
-/// A reload whose beacons differ applies only the difference: the current run ends without its
-/// teardown, the fleet is planned again on the controllers as probed (no new probe, which could
-/// reset them), and each adapter gets just the commands from what is on air to the new plan's
-/// first slot (`AdvertisingProgram.steps(from:to:extended:)`): unchanged beacons stay on air
-/// untouched, changed ones get new data (or address/parameters while briefly disabled), removed
-/// ones are disabled and their sets removed, new ones are added. The duration, if any, still
-/// counts from the first start. Profile files with issues on reload are reported and the run
-/// goes on with the beacons it has.
+/// Signal handling is in place before an adapter is opened, so a signal during start-up undoes
+/// whatever was sent (a SIGHUP then is applied once the beacons are on air). A reload whose
+/// beacons differ goes to ``RunningFleet/update(_:)``: only the difference is sent; profile files
+/// with issues on reload are reported and the run goes on with the beacons it has. When any
+/// teardown command fails, the output names the adapter and the beacons that may still be on
+/// air, and the exit status is 1.
 struct FleetSession {
-    var fleet: Fleet
-    var board: RunStatusBoard
-    var followers: [AirLogFollower]
-    var duration: Duration?
+    var controller: ControllerOptions
+    var planner: FleetPlanner
+    var style: (_ virtual: Bool) -> RunStatusBoard.Style
+    var showsOffAir: Bool
+    var planOnly: Bool
+    var json: Bool
+    /// How long to run, from when the beacons are on air (nil: until stopped).
+    var duration: (_ adapters: Int) -> Duration?
     /// Reads the profile files again for SIGHUP (issues already printed when it returns nil).
     var reload: @Sendable () -> [BeaconProfile]?
-    /// Shows a plan (the summary on standard error, or a JSON line).
-    var showPlan: @Sendable (FleetPlan) -> Void
 
-    /// Runs until done; returns normally after a clean stop, throws the exit status otherwise.
-    func run(beacons: [BeaconProfile], plan: FleetPlan, runners: [AdapterRunner]) async throws(ExitCode) {
+    func run(_ beacons: [BeaconProfile]) async throws(ExitCode) {
         let control = RunControl(beacons: beacons)
-        let board = self.board
+        let notes = Mutex<RunStatusBoard?>(nil)
+        let say: @Sendable (String) -> Void = { message in
+            if let board = notes.withLock({ $0 }) { board.note(message) } else { LineOutput.err(message) }
+        }
         let reload = self.reload
         let trap = SignalTrap(
             onStop: { number in
-                board.note("\(SignalTrap.name(number)): stopping (again to quit at once)")
+                say("\(SignalTrap.name(number)): stopping (again to quit at once)")
                 control.stop()
             },
             onReload: {
-                board.note("SIGHUP: reloading the profile files")
+                say("SIGHUP: reloading the profile files")
                 guard let beacons = reload() else {
-                    board.note("the profile files have issues (above); still advertising the beacons from before")
+                    say("the profile files have issues (above); still advertising the beacons from before")
                     return
                 }
-                if control.reload(beacons) {
-                    board.note("the beacons changed: applying the difference, now \(beacons.count) \(beacons.count == 1 ? "beacon" : "beacons")")
-                } else {
-                    board.note("the beacons are unchanged")
+                guard let (fleet, generation) = control.reload(beacons) else {
+                    say("the beacons are unchanged")
+                    return
+                }
+                say("the beacons changed: applying the difference, now \(beacons.count) \(beacons.count == 1 ? "beacon" : "beacons")")
+                guard let fleet else { return }
+                Task {
+                    switch await fleet.settled(generation) {
+                    case .applied: break
+                    case .failed(let why): say("reload not applied, the beacons from before stay on air: \(why)")
+                    case .ended: break
+                    }
                 }
             })
         defer { trap.cancel() }
+        LineOutput.onClosedOutput { control.stop() }
 
+        let json = self.json
+        let connections = try AdapterChoice.openAll(controller).get()
+        defer { for c in connections { c.hci.close() } }
+        let style = self.style(connections.contains { $0.virtual != nil })
+        let board = RunStatusBoard(style: style, showsOffAir: showsOffAir)
+        let followers = connections.compactMap { c in
+            c.virtual.map { AirLogFollower(controller: $0, adapter: c.hci.adapterName, json: json) }
+        }
+        let fleet = RunningFleet(connections: connections, planner: planner) { event in
+            // The air log up to the teardown first, so the teardown's line is the last word.
+            if case .stopped = event { for f in followers { f.drain() } }
+            board.record(event)
+        }
+        control.attach(fleet)
+
+        if planOnly {
+            let plan: FleetPlan
+            do throws(HCIControllerError) { plan = try await fleet.plan(control.beacons) } catch { throw CommandFailure.exit("\(error)") }
+            if json { LineOutput.out(PlanReport.json(plan).text) } else { for line in PlanReport.summary(plan) { LineOutput.out(line) } }
+            return
+        }
+
+        let plan: FleetPlan
+        do throws(HCIControllerError) { plan = try await fleet.plan(control.beacons) } catch { throw CommandFailure.exit("\(error)") }
         board.reset(plan)
+        notes.withLock { $0 = board }
+        Self.show(plan, board: board, json: json)
         let redrawing = board.redrawing()
         let following = followers.map { $0.following() }
-        let deadline = duration.map { ContinuousClock.now + $0 }
-        var runners = runners
-        var current = beacons
-        var failure: String?
-        var onAir: [String: [UInt8: AdvertisingSetConfiguration]] = [:]
-        while true {
-            let remaining = deadline.map { $0 - ContinuousClock.now }
-            if let remaining, remaining <= .zero { break }
-            let running = runners
-            let resume = onAir
-            let task = Task {
-                try await Fleet.run(running, duration: remaining, resumingFrom: resume, keepOnAir: { control.reloadPending })
+        let plans = Task {
+            // Each applied reload changes the plan: show it, and give the table its rows.
+            var shown = 1
+            for await event in fleet.events {
+                guard case .applied(let generation, _) = event, generation > shown, let plan = fleet.currentPlan else { continue }
+                shown = generation
+                board.reset(plan)
+                Self.show(plan, board: board, json: json)
             }
-            if !control.begin(task, beacons: current) { task.cancel() }
-            if case .failure(let error) = await task.result {
-                failure = "\(error)"
-                break
-            }
-            guard let next = control.takeReload() else { break }
-            onAir = Dictionary(uniqueKeysWithValues: runners.map { ($0.plan.capabilities.adapter, $0.onAir) })
-            let (plan, newRunners) = fleet.replan(next)
-            // An adapter left without beacons by the new plan takes its old ones off air.
-            for old in runners where !newRunners.contains(where: { $0.plan.capabilities.adapter == old.plan.capabilities.adapter }) {
-                await old.stop()
-            }
-            runners = newRunners
-            current = next
-            board.reset(plan)
-            showPlan(plan)
         }
-        // A stop that raced a reload: whatever is still on air comes off now.
-        for r in runners where !r.onAir.isEmpty { await r.stop() }
+        do throws(HCIControllerError) { try await fleet.start(control.beacons) } catch {
+            redrawing?.cancel()
+            for task in following { task.cancel() }
+            throw CommandFailure.exit("\(error)")
+        }
+        let deadline = duration(connections.count).map { ContinuousClock.now + $0 }
+        let outcome = await fleet.run(until: deadline)
+        plans.cancel()
         redrawing?.cancel()
         for task in following { task.cancel() }
         for follower in followers { follower.drain() }
-        if board.style == .table {
-            board.redraw()
-            LineOutput.out("advertising stopped (advertising off, sets removed)")
+        if board.style == .table { board.redraw() }
+        try Self.finish(outcome, style: board.style)
+    }
+
+    /// The plan's summary on standard error (and a JSON line with --json).
+    static func show(_ plan: FleetPlan, board: RunStatusBoard, json: Bool) {
+        for line in PlanReport.summary(plan) { LineOutput.err(line) }
+        if json {
+            LineOutput.out(JSONValue.object([("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("plan")), ("plan", PlanReport.json(plan))]).text)
         }
-        if let failure { throw CommandFailure.exit(failure) }
+    }
+
+    /// The last word: exit 0 only when nothing failed and nothing of ours may be on air.
+    static func finish(_ outcome: FleetOutcome, style: RunStatusBoard.Style) throws(ExitCode) {
+        let left = outcome.leftOnAir
+        if outcome.isClean {
+            if style == .table { LineOutput.out("advertising stopped (advertising off, sets removed)") }
+            return
+        }
+        var message = outcome.failure ?? "the teardown failed"
+        if !left.isEmpty {
+            let where_ = left.map { "\($0.adapter): \($0.beacons.isEmpty ? "its advertising" : $0.beacons.joined(separator: ", "))" }.joined(separator: "; ")
+            message += ". May still be on air: \(where_) (the teardown failed: \(left.map(\.reason).joined(separator: "; "))); run beacon stop -i ADAPTER, or unplug the adapter"
+        }
+        throw CommandFailure.exit(message)
     }
 }

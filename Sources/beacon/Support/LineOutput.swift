@@ -5,20 +5,67 @@ import Synchronization
 /// Output for the long-running commands, written from several tasks at once (the run, the air
 /// log follower, the live table): whole lines, never interleaved, and unbuffered so that a pipe
 /// or a log file sees each line as it happens rather than when the process exits.
+///
+/// Writes go straight to write(2), with SIGPIPE ignored (see ``ignoreBrokenPipes()``): a reader
+/// that goes away (`beacon advertise … | head -1`) is then an EPIPE here, which calls the handler
+/// set with ``onClosedOutput(_:)`` once (a run stops cleanly) instead of killing the process with
+/// beacons left on air.
 enum LineOutput {
-    private static let lock = Mutex<Void>(())
+    private struct State {
+        var closed = false
+        var onClosed: (@Sendable () -> Void)?
+    }
+
+    private static let state = Mutex(State())
 
     /// A line of data on standard output.
-    static func out(_ line: String) { write(line + "\n", to: .standardOutput) }
+    static func out(_ line: String) { write(line + "\n", to: STDOUT_FILENO) }
 
     /// A diagnostic line on standard error.
-    static func err(_ line: String) { write(line + "\n", to: .standardError) }
+    static func err(_ line: String) { write(line + "\n", to: STDERR_FILENO) }
 
     /// Text as is (the live table writes its own cursor movements).
-    static func rawOut(_ text: String) { write(text, to: .standardOutput) }
+    static func rawOut(_ text: String) { write(text, to: STDOUT_FILENO) }
 
-    private static func write(_ text: String, to handle: FileHandle) {
-        lock.withLock { _ in handle.write(Data(text.utf8)) }
+    /// Makes a closed pipe an error of write(2) rather than a fatal signal; once per process.
+    static func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }
+
+    /// Called once when standard output turns out to be closed (EPIPE); at once if it already did.
+    static func onClosedOutput(_ handler: @escaping @Sendable () -> Void) {
+        let closed = state.withLock { s in
+            s.onClosed = handler
+            return s.closed
+        }
+        if closed { handler() }
+    }
+
+    private static func write(_ text: String, to fd: Int32) {
+        var failure: Int32 = 0
+        state.withLock { s in
+            // Standard output gone: drop what would go there; errors still go to standard error.
+            if s.closed && fd == STDOUT_FILENO { return }
+            var bytes = Array(text.utf8)[...]
+            while !bytes.isEmpty {
+                let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+                if n < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    failure = errno
+                    break
+                }
+                bytes = bytes.dropFirst(n)
+            }
+        }
+        guard fd == STDOUT_FILENO, failure != 0 else { return }
+        // EPIPE, or any other error: nobody will see our output any more.
+        let handler: (@Sendable () -> Void)? = state.withLock { s in
+            guard !s.closed else { return nil }
+            s.closed = true
+            return s.onClosed
+        }
+        if let handler {
+            err("standard output was closed (\(String(cString: strerror(failure)))): stopping")
+            handler()
+        }
     }
 
     /// Whether standard output is a terminal (the live table), not a pipe or a file (log lines).

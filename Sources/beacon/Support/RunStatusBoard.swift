@@ -86,14 +86,23 @@ final class RunStatusBoard: Sendable {
                 s.slots[adapter, default: 0] += 1
             case let .error(adapter, message):
                 for i in s.rows.indices where s.rows[i].adapter == adapter { s.rows[i].lastError = message }
-            case let .stopped(adapter):
-                for i in s.rows.indices where s.rows[i].adapter == adapter { s.rows[i].state = "stopped" }
+            case let .stopped(adapter, teardown):
+                for i in s.rows.indices where s.rows[i].adapter == adapter {
+                    s.rows[i].state = teardown.isClean ? "stopped" : "may be on air"
+                }
+            case let .updateFailed(_, adapter, message):
+                for i in s.rows.indices where s.rows[i].adapter == adapter { s.rows[i].lastError = message }
+            case .applied:
+                break
             }
         }
         switch style {
         case .table:
             // The table shows it at the next redraw; errors and the end are worth a line too.
-            if case .error(let adapter, let message) = event { LineOutput.err("\(adapter): error: \(message)") }
+            switch event {
+            case .error, .updateFailed, .stopped: if let line = Self.line(event, showsOffAir: false) { LineOutput.err(line) }
+            default: break
+            }
         case .lines:
             if let line = Self.line(event, showsOffAir: showsOffAir) { LineOutput.out("\(Self.stamp(now)) \(line)") }
         case .json:
@@ -123,8 +132,22 @@ final class RunStatusBoard: Sendable {
             return ms > 20 ? "\(adapter): turn \(index) started \(Int(ms.rounded())) ms late" : nil
         case let .error(adapter, message):
             return "\(adapter): error: \(message)"
-        case let .stopped(adapter):
-            return "\(adapter): advertising stopped (advertising off, sets removed)"
+        case let .updateFailed(generation, adapter, message):
+            return "\(adapter): update \(generation) not applied (the beacons from before stay on air): \(message)"
+        case .applied:
+            return nil
+        case let .stopped(adapter, teardown):
+            return "\(adapter): \(Self.describe(teardown))"
+        }
+    }
+
+    /// What a teardown left, in words.
+    static func describe(_ teardown: Teardown) -> String {
+        switch teardown {
+        case .clean: "advertising stopped (advertising off, sets removed)"
+        case .nothingSent: "nothing was sent to the controller, nothing to undo"
+        case let .incomplete(names, reason):
+            "the teardown failed (\(reason)): \(names.isEmpty ? "advertising" : names.joined(separator: ", ")) may still be on air; run beacon stop on this adapter"
         }
     }
 
@@ -141,8 +164,15 @@ final class RunStatusBoard: Sendable {
                         ("lateness_ms", .double(round(lateness.seconds * 1000)))]
         case let .error(adapter, message):
             members += [("event", .string("error")), ("adapter", .string(adapter)), ("message", .string(message))]
-        case let .stopped(adapter):
-            members += [("event", .string("stopped")), ("adapter", .string(adapter))]
+        case let .applied(generation, adapter):
+            members += [("event", .string("applied")), ("adapter", .string(adapter)), ("generation", .int(generation))]
+        case let .updateFailed(generation, adapter, message):
+            members += [("event", .string("update_failed")), ("adapter", .string(adapter)), ("generation", .int(generation)), ("message", .string(message))]
+        case let .stopped(adapter, teardown):
+            members += [("event", .string("stopped")), ("adapter", .string(adapter)), ("clean", .bool(teardown.isClean))]
+            if case let .incomplete(names, reason) = teardown {
+                members += [("may_be_on_air", .array(names.map(JSONValue.string))), ("reason", .string(reason))]
+            }
         }
         return .object(members)
     }

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
+
+/// What is on air on one controller: per advertiser (an extended set's handle, or 0 for the one
+/// legacy advertiser), the configuration it carries.
+public typealias AdvertisingState = [UInt8: AdvertisingSetConfiguration]
+
+/// A way of putting advertisers on air on one controller: the seam between the running fleet
+/// (which decides *what* is on air and when) and the protocol that does it.
+///
+/// Implemented today by ``HCIAdvertisingBackend`` over an `HCIController`, in its two modes (LE
+/// extended advertising sets, or the one legacy advertiser). A backend that
+/// is not HCI (the kernel's management API, where advertisers are the kernel's instances) plugs in
+/// here without the planner or the command line knowing.
+///
+/// The running fleet calls a backend from one serial loop only, never concurrently.
+public protocol AdvertisingBackend: Sendable {
+    /// The adapter as the user named it, for messages.
+    var adapter: String { get }
+    /// What the controller can do, as probed.
+    var capabilities: ControllerCapabilities { get }
+    /// Checks that `state` can be put on air, before anything is sent; throws the reason.
+    func validate(_ state: AdvertisingState) throws
+    /// Leaves the controller with nothing of ours on air (whatever an earlier, killed run left).
+    func prepare() async throws
+    /// Takes the controller from `old` to `new`, sending only what differs.
+    func transition(from old: AdvertisingState, to new: AdvertisingState) async throws -> Transition
+    /// Takes everything of ours off the air. `timeout` bounds each exchange (someone is waiting).
+    func teardown(timeout: Duration) async throws
+}
+
+/// What one transition took.
+public struct Transition: Sendable {
+    /// The radio output power the controller selected, per advertiser whose parameters were set.
+    public var selectedTxPower: [UInt8: Int8]
+    /// How many commands (or requests) it sent.
+    public var commands: Int
+
+    public init(selectedTxPower: [UInt8: Int8] = [:], commands: Int) {
+        self.selectedTxPower = selectedTxPower
+        self.commands = commands
+    }
+}

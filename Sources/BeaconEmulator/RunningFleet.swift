@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
+import BeaconCodec
+import BeaconProfiles
+import HCI
+import HCITransport
+import Synchronization
+
+/// A fleet of beacons on air on one or more open controllers, owned from start to teardown.
+///
+/// ```swift
+/// let fleet = RunningFleet(connections: open, planner: FleetPlanner())
+/// let plan = try await fleet.start(beacons)      // probe, plan, validate, on air
+/// fleet.update(changedBeacons)                    // at any time, at any rate
+/// let outcome = await fleet.stop()                // teardown; what may still be on air
+/// ```
+///
+/// Each controller has one ``AdapterDriver``, a serial loop that alone sends it commands
+/// (through an ``AdvertisingBackend``). ``update(_:)`` plans the new beacons on the controllers
+/// as probed and posts each driver its share: updates coalesce (the last one always wins, only
+/// the difference from what is on air is sent), and each is either applied or reported failed
+/// (``EmulatorEvent/applied(generation:adapter:)``, ``EmulatorEvent/updateFailed(generation:adapter:message:)``);
+/// none is lost. A controller error on any adapter stops the whole fleet, with a teardown
+/// everywhere; ``outcome()`` says what ended it and what may still be on air.
+public final class RunningFleet: Sendable {
+    public let connections: [AdapterConnection]
+    public let planner: FleetPlanner
+    /// Every event, in order; finishes when the fleet has stopped.
+    public let events: AsyncStream<EmulatorEvent>
+
+    private let sink: AsyncStream<EmulatorEvent>.Continuation
+    private let observer: @Sendable (EmulatorEvent) -> Void
+    private let state = Mutex(State())
+
+    private struct State {
+        var capabilities: [ControllerCapabilities] = []
+        var drivers: [AdapterDriver] = []
+        var supervisor: Task<FleetOutcome, Never>?
+        var watchers: [Task<Void, Never>] = []
+        var generation = 0
+        var stopRequested = false
+        var ended = false
+        /// Beacons an update asked for before the fleet started.
+        var pending: [BeaconProfile]?
+        var plan: FleetPlan?
+        /// Per adapter: the newest generation it settled, and whether that settling was a failure.
+        var settled: [String: (generation: Int, failed: String?)] = [:]
+        var waiters: [(generation: Int, continuation: CheckedContinuation<UpdateOutcome, Never>)] = []
+    }
+
+    /// - Parameter report: called synchronously with every event, in order, before it reaches
+    ///   ``events`` (for a live view that must never lag).
+    public init(connections: [AdapterConnection], planner: FleetPlanner = FleetPlanner(),
+                report: @escaping @Sendable (EmulatorEvent) -> Void = { _ in }) {
+        self.connections = connections
+        self.planner = planner
+        self.observer = report
+        (events, sink) = AsyncStream.makeStream(of: EmulatorEvent.self, bufferingPolicy: .bufferingNewest(65_536))
+    }
+
+    // MARK: - Probe and plan
+
+    /// Probes every controller (resetting the ones we own); nothing goes on air. A second call
+    /// returns what the first found: a probe may reset a controller, which would take beacons off air.
+    @discardableResult
+    public func probe() async throws(HCIControllerError) -> [ControllerCapabilities] {
+        let known = state.withLock { $0.capabilities }
+        if !known.isEmpty { return known }
+        var capabilities: [ControllerCapabilities] = []
+        for c in connections {
+            capabilities.append(try await ControllerProbe.probe(c.hci, reset: c.mayReset))
+        }
+        state.withLock { $0.capabilities = capabilities }
+        return capabilities
+    }
+
+    /// Probes (once) and plans `beacons`; nothing goes on air.
+    public func plan(_ beacons: [BeaconProfile]) async throws(HCIControllerError) -> FleetPlan {
+        planner.plan(beacons, on: try await probe())
+    }
+
+    /// The plan now being carried out (the latest update's).
+    public var currentPlan: FleetPlan? { state.withLock { $0.plan } }
+
+    // MARK: - Start, update, stop
+
+    /// Probes (once), plans and checks every command against the controllers, then puts the
+    /// beacons on air; returns the plan once every adapter has its share on air, or the fleet
+    /// has stopped (see ``outcome()``). Throws only when nothing was sent: a probe that failed,
+    /// or a plan a controller would refuse.
+    @discardableResult
+    public func start(_ beacons: [BeaconProfile]) async throws(HCIControllerError) -> FleetPlan {
+        let capabilities = try await probe()
+        let plan = planner.plan(beacons, on: capabilities)
+        let drivers = connections.map { connection in
+            let caps = capabilities.first { $0.adapter == connection.hci.adapterName }!
+            let backend = planner.usesExtendedSets(caps)
+                ? HCIAdvertisingBackend.extendedSets(connection.hci, caps) : HCIAdvertisingBackend.legacy(connection.hci, caps)
+            return AdapterDriver(backend: backend) { [weak self] event in self?.emit(event) }
+        }
+        let targets = Self.targets(plan, drivers: drivers, generation: 1)
+        // Every command of the first plan is checked before the first byte goes on the air.
+        for (driver, target) in zip(drivers, targets) {
+            for s in target.states {
+                do { try driver.backend.validate(s) } catch let e as HCIControllerError { throw e } catch {
+                    preconditionFailure("HCI backends throw HCIControllerError: \(error)")
+                }
+            }
+        }
+        let started: Bool = state.withLock { s in
+            guard !s.stopRequested, s.supervisor == nil else { return false }
+            s.generation = 1
+            s.plan = plan
+            s.drivers = drivers
+            s.supervisor = Task { await Self.supervise(drivers) }
+            for (driver, target) in zip(drivers, targets) { driver.post(target) }
+            return true
+        }
+        guard started else {
+            finish()  // stopped before anything was sent
+            return plan
+        }
+        watchHardwareErrors(drivers)
+        let pending = state.withLock { s in defer { s.pending = nil }; return s.pending }
+        let generation = pending.map { update($0) } ?? 1
+        _ = await settled(generation)
+        return state.withLock { $0.plan } ?? plan
+    }
+
+    /// Carry `beacons` from now on: planned on the controllers as probed (no new probe) and
+    /// posted to every adapter; returns the update's generation at once. Before ``start(_:)``
+    /// has put anything on air, the beacons are kept and applied once it has. After a stop, ignored.
+    @discardableResult
+    public func update(_ beacons: [BeaconProfile]) -> Int {
+        state.withLock { s in
+            s.generation += 1
+            guard !s.drivers.isEmpty, !s.stopRequested else {
+                if !s.stopRequested { s.pending = beacons }
+                return s.generation
+            }
+            let plan = planner.plan(beacons, on: s.capabilities)
+            s.plan = plan
+            for (driver, target) in zip(s.drivers, Self.targets(plan, drivers: s.drivers, generation: s.generation)) {
+                driver.post(target)
+            }
+            return s.generation
+        }
+    }
+
+    /// How an update ended.
+    public enum UpdateOutcome: Sendable, Equatable {
+        /// On air on every adapter (perhaps as part of a later update that replaced it).
+        case applied
+        /// Refused by at least one adapter (the message says why); the old beacons stay there.
+        case failed(String)
+        /// The fleet stopped first.
+        case ended
+    }
+
+    /// Waits until update `generation` (or a later one that replaced it) is settled everywhere.
+    public func settled(_ generation: Int) async -> UpdateOutcome {
+        await withCheckedContinuation { (c: CheckedContinuation<UpdateOutcome, Never>) in
+            let now: UpdateOutcome? = state.withLock { s in
+                if let o = Self.outcome(of: generation, in: s) { return o }
+                s.waiters.append((generation, c))
+                return nil
+            }
+            if let now { c.resume(returning: now) }
+        }
+    }
+
+    /// Asks the fleet to stop (safe from a signal handler's queue); ``outcome()`` waits for it.
+    public func requestStop() {
+        let drivers: [AdapterDriver] = state.withLock { s in
+            s.stopRequested = true
+            return s.drivers
+        }
+        for d in drivers { d.requestStop() }
+    }
+
+    /// Stops every adapter (advertising off, our sets removed) and says how that went.
+    public func stop() async -> FleetOutcome {
+        requestStop()
+        return await outcome()
+    }
+
+    /// Waits until the fleet has stopped (on request, or because a controller failed).
+    public func outcome() async -> FleetOutcome {
+        guard let supervisor = state.withLock({ $0.supervisor }) else { return FleetOutcome(failure: nil, teardowns: []) }
+        return await supervisor.value
+    }
+
+    /// Runs until `deadline` (nil: until ``requestStop()``) or a failure, then stops.
+    public func run(until deadline: ContinuousClock.Instant?) async -> FleetOutcome {
+        guard let deadline else { return await outcome() }
+        let timer = Task { [weak self] in
+            do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
+            self?.requestStop()
+        }
+        let result = await outcome()
+        timer.cancel()
+        return result
+    }
+
+    // MARK: - Internals
+
+    /// Each driver's share of `plan`: the states of its rotation, nothing for an adapter the plan
+    /// leaves without beacons.
+    static func targets(_ plan: FleetPlan, drivers: [AdapterDriver], generation: Int) -> [AdapterDriver.Target] {
+        drivers.map { driver in
+            guard let share = plan.adapters.first(where: { $0.capabilities.adapter == driver.adapter }) else {
+                return AdapterDriver.Target(generation: generation, states: [[:]], slotDuration: .seconds(1))
+            }
+            return AdapterDriver.Target(generation: generation, states: AdvertisingProgram.states(of: share), slotDuration: share.slotDuration)
+        }
+    }
+
+    /// Runs every driver; the first failure stops the others.
+    private static func supervise(_ drivers: [AdapterDriver]) async -> FleetOutcome {
+        await withTaskGroup(of: (String, AdapterDriver.Outcome).self) { group in
+            for d in drivers { group.addTask { (d.adapter, await d.run()) } }
+            var failure: String?
+            var teardowns: [(adapter: String, teardown: Teardown)] = []
+            for await (adapter, outcome) in group {
+                if case .failed(let message, _) = outcome, failure == nil {
+                    failure = message
+                    for d in drivers { d.requestStop() }
+                }
+                teardowns.append((adapter, outcome.teardown))
+            }
+            let order = drivers.map(\.adapter)
+            teardowns.sort { order.firstIndex(of: $0.adapter)! < order.firstIndex(of: $1.adapter)! }
+            return FleetOutcome(failure: failure, teardowns: teardowns)
+        }
+    }
+
+    /// A Hardware Error event means the controller hit a fault and may have reset itself: what it
+    /// has on air is unknown, so the fleet stops and says so.
+    private func watchHardwareErrors(_ drivers: [AdapterDriver]) {
+        let watchers = zip(connections, drivers).map { connection, driver in
+            Task { [weak self] in
+                for await event in connection.hci.events {
+                    guard case .hardwareError(let e) = event else { continue }
+                    let message = "\(driver.adapter): the controller reported a Hardware Error (code 0x\(Hex.string([e.hardwareCode]))): it hit a fault and may have reset itself, so what it has on air is unknown; unplug and replug it, or reset it with beacon stop --reset"
+                    self?.emit(.error(adapter: driver.adapter, message: message))
+                    driver.fail(message)
+                    return
+                }
+            }
+        }
+        state.withLock { $0.watchers = watchers }
+        Task { [weak self] in
+            guard let self else { return }
+            _ = await self.outcome()
+            for w in self.state.withLock({ $0.watchers }) { w.cancel() }
+            self.finish()
+        }
+    }
+
+    private func finish() {
+        let waiters = state.withLock { s in
+            s.ended = true
+            defer { s.waiters = [] }
+            return s.waiters
+        }
+        for w in waiters { w.continuation.resume(returning: .ended) }
+        sink.finish()
+    }
+
+    private func emit(_ event: EmulatorEvent) {
+        var ready: [(CheckedContinuation<UpdateOutcome, Never>, UpdateOutcome)] = []
+        switch event {
+        case let .applied(generation, adapter), let .updateFailed(generation, adapter, _):
+            var failed: String? = nil
+            if case let .updateFailed(_, _, message) = event { failed = "\(adapter): \(message)" }
+            state.withLock { s in
+                s.settled[adapter] = (generation, failed)
+                var waiting: [(generation: Int, continuation: CheckedContinuation<UpdateOutcome, Never>)] = []
+                for w in s.waiters {
+                    if let o = Self.outcome(of: w.generation, in: s) { ready.append((w.continuation, o)) } else { waiting.append(w) }
+                }
+                s.waiters = waiting
+            }
+        default: break
+        }
+        observer(event)
+        sink.yield(event)
+        for (c, o) in ready { c.resume(returning: o) }
+    }
+
+    /// Whether `generation` is settled on every adapter, and how.
+    private static func outcome(of generation: Int, in s: State) -> UpdateOutcome? {
+        if s.ended { return .ended }
+        guard !s.drivers.isEmpty else { return nil }
+        var failure: String?
+        for d in s.drivers {
+            guard let settled = s.settled[d.adapter], settled.generation >= generation else { return nil }
+            if let f = settled.failed, failure == nil { failure = f }
+        }
+        return failure.map(UpdateOutcome.failed) ?? .applied
+    }
+}
+
+/// How a fleet's run ended.
+public struct FleetOutcome: Sendable {
+    /// The controller error that ended the run, if one did.
+    public var failure: String?
+    /// Each adapter's teardown, in the order the adapters were given.
+    public var teardowns: [(adapter: String, teardown: Teardown)]
+
+    /// No failure, and nothing of ours left on air.
+    public var isClean: Bool { failure == nil && teardowns.allSatisfy { $0.teardown.isClean } }
+
+    /// Per adapter whose teardown failed: the beacons that may still be on air, and why.
+    public var leftOnAir: [(adapter: String, beacons: [String], reason: String)] {
+        teardowns.compactMap { t in
+            if case let .incomplete(names, reason) = t.teardown { return (t.adapter, names, reason) }
+            return nil
+        }
+    }
+}
