@@ -23,6 +23,9 @@ final class AdapterDriver: Sendable {
         var stop = false
         /// A fault found outside the loop (a Hardware Error event): the loop ends with it.
         var failure: String?
+        /// How long after its beacons first went on air to stop by itself: no turn due at or
+        /// after then starts, so a run of N turns' length carries out exactly N turns.
+        var runTime: Duration?
     }
 
     let backend: any AdvertisingBackend
@@ -51,6 +54,12 @@ final class AdapterDriver: Sendable {
         wakeup.signal()
     }
 
+    /// Ends the loop `runTime` after the beacons first went on air.
+    func stop(after runTime: Duration) {
+        mailbox.withLock { $0.runTime = runTime }
+        wakeup.signal()
+    }
+
     /// Ends the loop as failed: the step under way finishes, then the teardown is attempted.
     func fail(_ message: String) {
         mailbox.withLock { if $0.failure == nil { $0.failure = message } }
@@ -76,21 +85,24 @@ final class AdapterDriver: Sendable {
         var loop = LoopState()
         var failure: String?
         while failure == nil {
-            let (target, stop, fault) = mailbox.withLock { m in
+            let (target, stop, fault, runTime) = mailbox.withLock { m in
                 defer { m.target = nil }
-                return (m.target, m.stop, m.failure)
+                return (m.target, m.stop, m.failure, m.runTime)
             }
+            let deadline = runTime.flatMap { t in loop.firstOnAir.map { $0 + t } }
             if let fault { failure = fault; break }
             if stop { break }
+            if let deadline, ContinuousClock.now >= deadline { break }
             if let target {
                 failure = await apply(target, &loop)
                 continue
             }
-            if let due = loop.nextDue, ContinuousClock.now >= due {
+            if let due = loop.nextDue, ContinuousClock.now >= due, deadline.map({ due < $0 }) ?? true {
                 failure = await rotate(&loop, due: due)
                 continue
             }
-            await wakeup.wait(until: loop.nextDue)
+            let wake = [loop.nextDue, deadline].compactMap { $0 }.min()
+            await wakeup.wait(until: wake)
         }
         let teardown = await tearDown(&loop)
         if let failure { return .failed(message: failure, teardown: teardown) }
@@ -110,6 +122,8 @@ final class AdapterDriver: Sendable {
         var slotIndex = 0
         var cycleStart = ContinuousClock.now
         var nextDue: ContinuousClock.Instant?
+        /// When the first target went on air.
+        var firstOnAir: ContinuousClock.Instant?
         /// Why the last step failed.
         var failure: String?
     }
@@ -132,6 +146,7 @@ final class AdapterDriver: Sendable {
         loop.target = target
         loop.slotIndex = 0
         loop.cycleStart = .now
+        if loop.firstOnAir == nil { loop.firstOnAir = loop.cycleStart }
         loop.nextDue = target.rotates ? loop.cycleStart + target.slotDuration : nil
         report(.applied(generation: target.generation, adapter: adapter))
         return nil

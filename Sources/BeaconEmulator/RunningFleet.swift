@@ -48,14 +48,18 @@ public final class RunningFleet: Sendable {
         var waiters: [(generation: Int, continuation: CheckedContinuation<UpdateOutcome, Never>)] = []
     }
 
-    /// - Parameter report: called synchronously with every event, in order, before it reaches
-    ///   ``events`` (for a live view that must never lag).
-    public init(connections: [AdapterConnection], planner: FleetPlanner = FleetPlanner(),
+    /// - Parameters:
+    ///   - capabilities: the controllers as already probed (or assumed), in the order of
+    ///     `connections`; nil: ``probe()`` asks them.
+    ///   - report: called synchronously with every event, in order, before it reaches
+    ///     ``events`` (for a live view that must never lag).
+    public init(connections: [AdapterConnection], planner: FleetPlanner = FleetPlanner(), capabilities: [ControllerCapabilities]? = nil,
                 report: @escaping @Sendable (EmulatorEvent) -> Void = { _ in }) {
         self.connections = connections
         self.planner = planner
         self.observer = report
         (events, sink) = AsyncStream.makeStream(of: EmulatorEvent.self, bufferingPolicy: .bufferingNewest(65_536))
+        if let capabilities { state.withLock { $0.capabilities = capabilities } }
     }
 
     // MARK: - Probe and plan
@@ -190,16 +194,25 @@ public final class RunningFleet: Sendable {
         return await supervisor.value
     }
 
-    /// Runs until `deadline` (nil: until ``requestStop()``) or a failure, then stops.
-    public func run(until deadline: ContinuousClock.Instant?) async -> FleetOutcome {
-        guard let deadline else { return await outcome() }
-        let timer = Task { [weak self] in
-            do { try await Task.sleep(until: deadline, clock: .continuous) } catch { return }
-            self?.requestStop()
+    /// Runs until `duration` has passed since the beacons went on air (nil: until
+    /// ``requestStop()``) or a failure, then stops. Each adapter counts from its own start, and
+    /// no turn due at or after the end starts: `duration` = N turns carries out N turns.
+    public func run(for duration: Duration?) async -> FleetOutcome {
+        if let duration {
+            for d in state.withLock({ $0.drivers }) { d.stop(after: duration) }
         }
-        let result = await outcome()
-        timer.cancel()
-        return result
+        return await outcome()
+    }
+
+    /// Starts `beacons`, keeps them on air for `duration` (unless a failure ends the run first),
+    /// then stops; throws unless the run ended cleanly. For scripts and tests.
+    @discardableResult
+    public func advertise(_ beacons: [BeaconProfile], for duration: Duration) async throws(FleetError) -> FleetPlan {
+        let plan: FleetPlan
+        do throws(HCIControllerError) { plan = try await start(beacons) } catch { throw .notStarted(error) }
+        let outcome = await run(for: duration)
+        if !outcome.isClean { throw .ended(outcome) }
+        return plan
     }
 
     // MARK: - Internals
@@ -316,6 +329,23 @@ public struct FleetOutcome: Sendable {
         teardowns.compactMap { t in
             if case let .incomplete(names, reason) = t.teardown { return (t.adapter, names, reason) }
             return nil
+        }
+    }
+}
+
+/// Why ``RunningFleet/advertise(_:for:)`` did not end cleanly.
+public enum FleetError: Error, CustomStringConvertible {
+    /// Nothing was sent: the probe failed, or a controller would refuse the plan.
+    case notStarted(HCIControllerError)
+    /// The run failed, or its teardown did.
+    case ended(FleetOutcome)
+
+    public var description: String {
+        switch self {
+        case .notStarted(let e): "\(e)"
+        case .ended(let o):
+            ([o.failure].compactMap { $0 } + o.leftOnAir.map { "\($0.adapter): may still be on air: \($0.beacons.joined(separator: ", ")) (\($0.reason))" })
+                .joined(separator: "; ")
         }
     }
 }

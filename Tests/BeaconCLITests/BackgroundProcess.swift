@@ -47,6 +47,18 @@ final class BackgroundProcess {
         return false
     }
 
+    /// Waits until standard output satisfies `condition` (checked as output arrives), or the
+    /// process ends, or `timeout` passes; returns whether it did.
+    func waitForOutput(timeout: Duration = .seconds(10), where condition: (String) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(stdout) { return true }
+            if !process.isRunning { return condition(stdout) }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
     func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
     /// Waits for the exit and returns the status, or nil if it is still running after `timeout`.

@@ -14,9 +14,7 @@ import VirtualController
 @Suite(.serialized) struct VirtualRunTests {
     func run(_ fleet: [BeaconProfile], options: [String: String], planner: FleetPlanner = FleetPlanner(), for duration: Duration) async throws -> (AdapterConnection, FleetPlan) {
         let connection = try AdapterConnection.open(.virtual(options: options))
-        let runner = Fleet(connections: [connection], planner: planner)
-        let (plan, runners) = try await runner.plan(fleet)
-        try await Fleet.run(runners, duration: duration)
+        let plan = try await RunningFleet(connections: [connection], planner: planner).advertise(fleet, for: duration)
         return (connection, plan)
     }
 
@@ -79,23 +77,24 @@ import VirtualController
 
     @Test func fastIntervalOnOldControllerIsRefusedBeforeAnythingIsSent() async throws {
         let connection = try AdapterConnection.open(.virtual(options: ["version": "4.2"]))
-        let (_, runners) = try await Fleet(connections: [connection]).plan(beacons(1, interval: 50))
-        let error = await #expect(throws: HCIControllerError.self) { try await Fleet.run(runners, duration: .milliseconds(100)) }
+        let fleet = RunningFleet(connections: [connection])
+        let error = await #expect(throws: HCIControllerError.self) { try await fleet.start(beacons(1, interval: 50)) }
         #expect(error?.description.contains("not sent") == true)
+        let outcome = await fleet.stop()
+        #expect(outcome.isClean && outcome.teardowns.isEmpty, "nothing was started, so nothing to tear down")
         #expect(connection.virtual!.airLog().isEmpty)
         connection.hci.close()
     }
 
-    @Test func cancellingTheRunStopsAdvertising() async throws {
+    @Test func stoppingTheFleetStopsAdvertising() async throws {
         let connection = try AdapterConnection.open(.virtual(options: [:]))
-        let (_, runners) = try await Fleet(connections: [connection]).plan(beacons(2))
-        let task = Task { try await Fleet.run(runners, duration: nil) }
-        try await Task.sleep(for: .milliseconds(300))
+        let fleet = RunningFleet(connections: [connection])
+        try await fleet.start(beacons(2))
+        // start returns once the beacons are on air.
         #expect(connection.virtual!.activeAdvertisers().count == 2)
-        let cancelled = ContinuousClock.now
-        task.cancel()
-        try await task.value
-        #expect(ContinuousClock.now - cancelled < .milliseconds(100))
+        let outcome = await fleet.stop()
+        #expect(outcome.isClean)
+        #expect(outcome.teardowns.map(\.teardown) == [.clean])
         #expect(connection.virtual!.activeAdvertisers().isEmpty)
         connection.hci.close()
     }

@@ -19,8 +19,8 @@ extension BumbleIntegration {
             let commandCount: Int = try await withBumble { link in
                 let harness = try FleetHarness(link, btsnoop: try BTSnoopWriter(path: path))
                 defer { harness.close() }
-                let (_, runners) = try await harness.fleet().plan(profiles)
-                try await Fleet.run(runners, duration: .milliseconds(300))
+                let fleet = harness.fleet()
+                try await fleet.advertise(profiles, for: .milliseconds(300))
                 // The harness logs a command after answering it: wait for the teardown's LE Clear
                 // Advertising Sets (the preamble sent the first one).
                 _ = await link.waitFor(timeout: .seconds(3)) { $0.commands(opcode: 0x203D).count == 2 }

@@ -21,27 +21,24 @@ extension BumbleIntegration {
                 #expect(probed.advertisingSets == 2)
                 // Plan as if the controller had three sets (what a wrong assumption would do).
                 let assumed = ControllerCapabilities.assumedExtended(adapter: hci.adapterName, sets: 3)
-                let plan = FleetPlanner(maximumSets: 3).plan(profiles, on: [assumed])
-                #expect(plan.adapters.first?.advertisers.count == 3)
-                let runner = AdapterRunner(hci: hci, plan: try #require(plan.adapters.first), report: harness.recorder.report)
-                do throws(HCIControllerError) {
-                    try await Fleet.run([runner], duration: .seconds(1))
-                    Issue.record("the third set was accepted")
-                } catch {
-                    #expect(error.status == .memoryCapacityExceeded)
-                    let text = error.description
-                    #expect(text.contains("LE Set Extended Advertising Parameters (\(LESetExtendedAdvertisingParameters.opcode)) failed"), "\(text)")
-                    #expect(text.contains("Memory Capacity Exceeded (0x07)"), "\(text)")
-                    #expect(text.contains("the controller has no room for another advertising set"), "\(text)")
-                    #expect(text.contains(hci.adapterName), "\(text)")
-                }
+                #expect(FleetPlanner(maximumSets: 3).plan(profiles, on: [assumed]).adapters.first?.advertisers.count == 3)
+                let fleet = harness.fleet(FleetPlanner(maximumSets: 3), capabilities: [assumed])
+                try await fleet.start(profiles)
+                let outcome = await fleet.outcome()
+                let text = try #require(outcome.failure, "the third set was accepted")
+                #expect(text.contains("LE Set Extended Advertising Parameters (\(LESetExtendedAdvertisingParameters.opcode)) failed"), "\(text)")
+                #expect(text.contains("Memory Capacity Exceeded (0x07)"), "\(text)")
+                #expect(text.contains("the controller has no room for another advertising set"), "\(text)")
+                #expect(text.contains(hci.adapterName), "\(text)")
+                // The failure ended the run with a teardown that worked: nothing may be on air.
+                #expect(outcome.teardowns.map(\.teardown) == [.clean])
                 // On the wire: handles 0 and 1 accepted, handle 2 refused with 0x07 (the harness logs
                 // a command just after answering it).
                 _ = await link.waitFor(timeout: .seconds(3)) { $0.commands(opcode: 0x2036).count >= 3 }
                 let parameters = link.commands(opcode: 0x2036)
                 #expect(parameters.map { $0.parameters.first } == [0, 1, 2])
                 #expect(parameters.map(\.status) == [0, 0, 0x07])
-                // Fleet.run stopped what it had started: nothing remains.
+                // The fleet stopped what it had started: nothing remains.
                 #expect(try await link.requestSets().isClean)
             }
         }

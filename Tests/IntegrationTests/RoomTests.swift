@@ -16,14 +16,15 @@ extension BumbleIntegration {
             try await withBumble { link in
                 let harness = try FleetHarness(link)
                 defer { harness.close() }
-                let (plan, runners) = try await harness.fleet().plan(profiles)
+                let fleet = harness.fleet()
+                let plan = try await fleet.plan(profiles)
                 let adapter = try #require(plan.adapters.first)
                 #expect(adapter.mode == .extendedSets)
                 #expect(adapter.advertisers.map(\.handle) == [0, 1, 2, 3])
                 #expect(adapter.advertisers.map { $0.beacons.map(\.name) } == profiles.map { [$0.name] })
                 let started = BumbleLink.now()
-                try await Fleet.run(runners, duration: .milliseconds(800))
-                let program = try #require(runners.first?.program)
+                try await fleet.advertise(profiles, for: .milliseconds(800))
+                let program = try #require(plan.adapters.first.map(AdvertisingProgram.init(plan:)))
                 #expect(program.slots.isEmpty, "nothing rotates")
                 await harness.expectWire(FleetHarness.expectedCommands(program, slots: []))
 

@@ -17,14 +17,15 @@ extension BumbleIntegration {
             try await withBumble(["--max-sets", "4"]) { link in
                 let harness = try FleetHarness(link)
                 defer { harness.close() }
-                let (plan, runners) = try await harness.fleet().plan(profiles)
+                let fleet = harness.fleet()
+                let plan = try await fleet.plan(profiles)
                 let adapter = try #require(plan.adapters.first)
                 #expect(adapter.mode == .extendedRotation)
                 #expect(adapter.advertisers.count == 4)
                 #expect(adapter.slotsPerCycle == 10)
                 #expect(adapter.slotDuration == .milliseconds(300), "three 100 ms events per turn")
                 #expect(adapter.cycleDuration == .seconds(3))
-                let program = try #require(runners.first?.program)
+                let program = try #require(plan.adapters.first.map(AdvertisingProgram.init(plan:)))
                 // Every beacon has its own address, so each set is restarted each slot: one disable
                 // for all sets, an address and data per set, one enable for all. Parameters stay.
                 let perSlot = 1 + 2 * adapter.advertisers.count + 1
@@ -33,7 +34,7 @@ extension BumbleIntegration {
                     #expect(slot.count == perSlot, "slot \(k): \(slot.count) commands")
                     #expect(slot.map { type(of: $0).opcode.rawValue } == [0x2039, 0x2035, 0x2035, 0x2035, 0x2035, 0x2037, 0x2037, 0x2037, 0x2037, 0x2039])
                 }
-                try await runAndCheckRotation(harness, plan: plan, runners: runners, profiles: profiles, perSlot: perSlot)
+                try await runAndCheckRotation(harness, plan: plan, fleet: fleet, profiles: profiles, perSlot: perSlot)
             }
         }
 
@@ -43,12 +44,13 @@ extension BumbleIntegration {
             try await withBumble(["--max-sets", "4"]) { link in
                 let harness = try FleetHarness(link)
                 defer { harness.close() }
-                let (plan, runners) = try await harness.fleet(FleetPlanner(shareAddresses: true)).plan(profiles)
+                let fleet = harness.fleet(FleetPlanner(shareAddresses: true))
+                let plan = try await fleet.plan(profiles)
                 let adapter = try #require(plan.adapters.first)
                 #expect(adapter.mode == .extendedRotation)
                 let shared = adapter.advertisers.map(\.sharedAddress)
                 #expect(shared == adapter.advertisers.map { $0.beacons.first?.address }, "each set keeps its first beacon's address")
-                let program = try #require(runners.first?.program)
+                let program = try #require(plan.adapters.first.map(AdvertisingProgram.init(plan:)))
                 // Address and parameters never change, so a slot is only new data for each set,
                 // replaced while the set stays enabled (Operation 0x03, Core Vol 4 Part E §7.8.54).
                 for (k, slot) in program.slots.enumerated() {
@@ -56,7 +58,7 @@ extension BumbleIntegration {
                 }
                 var addresses: [String: String] = [:]
                 for a in adapter.advertisers { for b in a.beacons { addresses[b.name] = a.sharedAddress?.description } }
-                try await runAndCheckRotation(harness, plan: plan, runners: runners, profiles: profiles, perSlot: 4, addresses: addresses)
+                try await runAndCheckRotation(harness, plan: plan, fleet: fleet, profiles: profiles, perSlot: 4, addresses: addresses)
                 // Each set was enabled once (setup) and disabled once (teardown): nothing in between.
                 #expect(link.commands(opcode: 0x2039).count == 3, "disable-all (preamble), enable (setup), disable-all (teardown)")
             }
@@ -68,16 +70,17 @@ extension BumbleIntegration {
             try await withBumble(["--no-extended"]) { link in
                 let harness = try FleetHarness(link)
                 defer { harness.close() }
-                let (plan, runners) = try await harness.fleet().plan(profiles)
+                let fleet = harness.fleet()
+                let plan = try await fleet.plan(profiles)
                 let adapter = try #require(plan.adapters.first)
                 #expect(adapter.mode == .legacy)
                 #expect(adapter.slotsPerCycle == 4)
-                let program = try #require(runners.first?.program)
+                let program = try #require(plan.adapters.first.map(AdvertisingProgram.init(plan:)))
                 for (k, slot) in program.slots.enumerated() {
                     // disable, LE Set Random Address, LE Set Advertising Data, enable.
                     #expect(slot.map { type(of: $0).opcode.rawValue } == [0x200A, 0x2005, 0x2008, 0x200A], "slot \(k)")
                 }
-                try await runAndCheckRotation(harness, plan: plan, runners: runners, profiles: profiles, perSlot: 4)
+                try await runAndCheckRotation(harness, plan: plan, fleet: fleet, profiles: profiles, perSlot: 4)
                 // Only legacy commands went out after the probe.
                 let program0 = link.commands().drop { probeOpcodes.contains($0.opcode) }
                 #expect(program0.allSatisfy { [0x200A, 0x2005, 0x2006, 0x2008].contains($0.opcode) })
@@ -93,12 +96,13 @@ extension BumbleIntegration {
             try await withBumble { link in
                 let harness = try FleetHarness(link)
                 defer { harness.close() }
-                let (plan, runners) = try await harness.fleet().plan(profiles)
+                let fleet = harness.fleet()
+                let plan = try await fleet.plan(profiles)
                 let adapter = try #require(plan.adapters.first)
                 #expect(adapter.mode == .extendedRotation)
                 #expect(adapter.advertisers.count == 16)
                 #expect(adapter.advertisers.allSatisfy { $0.beacons.count == 10 })
-                try await runAndCheckRotation(harness, plan: plan, runners: runners, profiles: profiles, perSlot: 1 + 2 * 16 + 1)
+                try await runAndCheckRotation(harness, plan: plan, fleet: fleet, profiles: profiles, perSlot: 1 + 2 * 16 + 1)
             }
         }
     }
@@ -107,13 +111,13 @@ extension BumbleIntegration {
 /// Runs one full cycle (plus half a slot, so the last slot and the teardown are apart), then
 /// checks: the wire is exactly the program; each slot is one burst of `perSlot` commands; every
 /// beacon was received, with its exact fields, within its turn of the first cycle.
-func runAndCheckRotation(_ harness: FleetHarness, plan fleetPlan: FleetPlan, runners: [AdapterRunner], profiles: [BeaconProfile], perSlot: Int,
+func runAndCheckRotation(_ harness: FleetHarness, plan fleetPlan: FleetPlan, fleet: RunningFleet, profiles: [BeaconProfile], perSlot: Int,
                          addresses: [String: String] = [:], sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws {
     let link = harness.link
     let plan = try #require(fleetPlan.adapters.first, sourceLocation: sourceLocation)
-    let program = try #require(runners.first?.program, sourceLocation: sourceLocation)
+    let program = AdvertisingProgram(plan: plan)
     let slot = plan.slotDuration.seconds
-    try await Fleet.run(runners, duration: plan.cycleDuration + plan.slotDuration / 2)
+    try await fleet.advertise(profiles, for: plan.cycleDuration + plan.slotDuration / 2)
     let slots = harness.recorder.slotIndices
     #expect(slots == Array(1...plan.slotsPerCycle), "slots carried out: \(slots)", sourceLocation: sourceLocation)
     #expect(harness.recorder.errors.isEmpty, "\(harness.recorder.errors)", sourceLocation: sourceLocation)

@@ -170,23 +170,27 @@ struct ScanCommandTests {
         #expect(lines.first?.contains("\"mode\":\"\(mode)\"") == true, "\(scan.output)")
         #expect(lines.last?.contains("\"event\":\"stopped\"") == true, "\(scan.output)")
 
-        let sent = try Self.sentCommands(snoop)
-        // HCI Reset, LE Read Local Supported Features, Set Event Mask, LE Set Event Mask, then the scan.
-        #expect(sent.map(\.opcode) == [0x0C03, 0x2003, 0x0C01, 0x2001, parameters, enable, enable], "\(sent.map { String($0.opcode, radix: 16) })")
-        guard sent.count == 7 else { return }
+        // The probe (BeaconAdapters' ControllerProbe: HCI Reset first, then only read-outs), then
+        // Set Event Mask, LE Set Event Mask, then the scan.
+        let all = try Self.sentCommands(snoop)
+        let probe = all.prefix { probeOpcodes.contains($0.opcode) }
+        #expect(probe.first?.opcode == 0x0C03 && probe.contains { $0.opcode == 0x2003 }, "\(all.map { String($0.opcode, radix: 16) })")
+        let sent = Array(all.dropFirst(probe.count))
+        #expect(sent.map(\.opcode) == [0x0C01, 0x2001, parameters, enable, enable], "\(all.map { String($0.opcode, radix: 16) })")
+        guard sent.count == 5 else { return }
         // Set Event Mask: the reset default 0x00001FFFFFFFFFFF plus LE Meta (bit 61), little-endian.
-        #expect(sent[2].parameters == [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x1F, 0x00, 0x20])
+        #expect(sent[0].parameters == [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x1F, 0x00, 0x20])
         // LE Set Event Mask: default 0x1F plus bit 1 (already in it) and bit 12 (extended reports).
-        #expect(sent[3].parameters == [0x1F, 0x10, 0, 0, 0, 0, 0, 0])
+        #expect(sent[1].parameters == [0x1F, 0x10, 0, 0, 0, 0, 0, 0])
         if mode == "extended" {
             // Public own address, no filter, LE 1M only: passive, 30 ms interval and window.
-            #expect(sent[4].parameters == [0x00, 0x00, 0x01, 0x00, 0x30, 0x00, 0x30, 0x00])
-            #expect(sent[5].parameters == [0x01, 0x00, 0x00, 0x00, 0x00, 0x00], "on, duplicates not filtered, no duration or period")
-            #expect(sent[6].parameters == [0x00, 0x00, 0x00, 0x00, 0x00, 0x00], "off")
+            #expect(sent[2].parameters == [0x00, 0x00, 0x01, 0x00, 0x30, 0x00, 0x30, 0x00])
+            #expect(sent[3].parameters == [0x01, 0x00, 0x00, 0x00, 0x00, 0x00], "on, duplicates not filtered, no duration or period")
+            #expect(sent[4].parameters == [0x00, 0x00, 0x00, 0x00, 0x00, 0x00], "off")
         } else {
-            #expect(sent[4].parameters == [0x00, 0x30, 0x00, 0x30, 0x00, 0x00, 0x00], "passive, 30 ms, public, no filter")
-            #expect(sent[5].parameters == [0x01, 0x00], "on, duplicates not filtered")
-            #expect(sent[6].parameters == [0x00, 0x00], "off")
+            #expect(sent[2].parameters == [0x00, 0x30, 0x00, 0x30, 0x00, 0x00, 0x00], "passive, 30 ms, public, no filter")
+            #expect(sent[3].parameters == [0x01, 0x00], "on, duplicates not filtered")
+            #expect(sent[4].parameters == [0x00, 0x00], "off")
         }
     }
 

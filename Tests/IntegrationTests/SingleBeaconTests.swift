@@ -18,11 +18,12 @@ extension BumbleIntegration {
             try await withBumble { link in
                 let harness = try FleetHarness(link)
                 defer { harness.close() }
-                let (plan, runners) = try await harness.fleet(FleetPlanner(forceLegacy: true)).plan(profiles)
+                let fleet = harness.fleet(FleetPlanner(forceLegacy: true))
+                let plan = try await fleet.plan(profiles)
                 #expect(plan.adapters.map(\.mode) == [.legacy])
                 let started = BumbleLink.now()
-                try await Fleet.run(runners, duration: .milliseconds(600))
-                let program = try #require(runners.first?.program)
+                try await fleet.advertise(profiles, for: .milliseconds(600))
+                let program = try #require(plan.adapters.first.map(AdvertisingProgram.init(plan:)))
                 await harness.expectWire(FleetHarness.expectedCommands(program, slots: []))
 
                 // The controller was told ADV_NONCONN_IND (type 0x03, parameter byte 4) from a random
@@ -51,11 +52,12 @@ extension BumbleIntegration {
             try await withBumble { link in
                 let harness = try FleetHarness(link)
                 defer { harness.close() }
-                let (plan, runners) = try await harness.fleet().plan(profiles)
+                let fleet = harness.fleet()
+                let plan = try await fleet.plan(profiles)
                 #expect(plan.adapters.map(\.mode) == [.extendedSets])
                 let started = BumbleLink.now()
-                try await Fleet.run(runners, duration: .milliseconds(600))
-                let program = try #require(runners.first?.program)
+                try await fleet.advertise(profiles, for: .milliseconds(600))
+                let program = try #require(plan.adapters.first.map(AdvertisingProgram.init(plan:)))
                 await harness.expectWire(FleetHarness.expectedCommands(program, slots: []))
 
                 // LE Set Extended Advertising Parameters: handle 0, then Advertising_Event_Properties

@@ -11,34 +11,33 @@ extension BumbleIntegration {
     /// After a run the controller holds nothing: no sets, nothing enabled, nothing on air.
     @Suite("Clean stop")
     struct StopTests {
-        @Test("Fleet.run with a duration (legacy rotation) leaves nothing behind")
+        @Test("a run with a duration (legacy rotation) leaves nothing behind")
         func afterDuration() async throws {
             let profiles = BeaconExpectations.generated(3, firstMinor: 300)
             try await withBumble(["--no-extended"]) { link in
                 let harness = try FleetHarness(link)
                 defer { harness.close() }
-                let (_, runners) = try await harness.fleet().plan(profiles)
-                try await Fleet.run(runners, duration: .seconds(1))
+                try await harness.fleet().advertise(profiles, for: .seconds(1))
                 try await expectSilence(link, from: profiles)
             }
         }
 
-        @Test("cancelling the run task (extended sets) leaves nothing behind")
+        @Test("stopping a running fleet (extended sets) leaves nothing behind")
         func afterCancel() async throws {
             let profiles = try BeaconExpectations.shipped("room-2m.yaml")
             try await withBumble { link in
                 let harness = try FleetHarness(link)
                 defer { harness.close() }
-                let (_, runners) = try await harness.fleet().plan(profiles)
-                let run = Task { try await Fleet.run(runners, duration: nil) }
+                let fleet = harness.fleet()
+                try await fleet.start(profiles)
                 let addresses = Set(profiles.map(\.address.description))
                 let heard = await link.waitFor(timeout: .seconds(5)) { l in
                     Set(l.advs().map(\.address)).isSuperset(of: addresses)
                 }
                 #expect(heard, "all four beacons on air before the stop")
-                run.cancel()
-                try await run.value
-                #expect(harness.recorder.all.contains { if case .stopped = $0 { true } else { false } }, "the runner reported .stopped")
+                let outcome = await fleet.stop()
+                #expect(outcome.isClean)
+                #expect(harness.recorder.all.contains { if case .stopped(_, .clean) = $0 { true } else { false } }, "the fleet reported a clean stop")
                 try await expectSilence(link, from: profiles)
             }
         }

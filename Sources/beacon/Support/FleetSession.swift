@@ -160,8 +160,7 @@ struct FleetSession {
             for task in following { task.cancel() }
             throw CommandFailure.exit("\(error)")
         }
-        let deadline = duration(connections.count).map { ContinuousClock.now + $0 }
-        let outcome = await fleet.run(until: deadline)
+        let outcome = await fleet.run(for: duration(connections.count))
         plans.cancel()
         redrawing?.cancel()
         for task in following { task.cancel() }

@@ -42,8 +42,8 @@ struct FleetHarness {
         connection = try AdapterConnection.open(.tcp(host: "127.0.0.1", port: link.port), commandTimeout: .seconds(3), btsnoop: btsnoop)
     }
 
-    func fleet(_ planner: FleetPlanner = FleetPlanner()) -> Fleet {
-        Fleet(connections: [connection], planner: planner, report: recorder.report)
+    func fleet(_ planner: FleetPlanner = FleetPlanner(), capabilities: [ControllerCapabilities]? = nil) -> RunningFleet {
+        RunningFleet(connections: [connection], planner: planner, capabilities: capabilities, report: recorder.report)
     }
 
     /// Closes our side; the harness keeps its controller state, like real hardware.
