@@ -64,6 +64,9 @@ let package = Package(
         ),
         // Test support: counts Swift heap allocations (see Tests/Support/AllocationCounting).
         .target(name: "AllocationCounting", path: "Tests/Support/AllocationCounting"),
+        // Test support: controllers the tests play themselves on loopback TCP (a listener, a
+        // scripted misbehaving controller built on the virtual one).
+        .target(name: "TestControllers", dependencies: ["HCI", "HCITransport", "VirtualController"], path: "Tests/Support/TestControllers"),
         .testTarget(
             name: "BeaconCodecTests",
             dependencies: ["BeaconCodec", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -71,12 +74,12 @@ let package = Package(
         ),
         .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BeaconCodec"]),
-        .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI"]),
+        .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI", "TestControllers"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["BeaconEmulator", "BeaconAdapters", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec"]
         ),
-        .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "VirtualController", "BeaconCodec"]),
+        .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "VirtualController", "BeaconCodec", "TestControllers"]),
         .testTarget(
             name: "VirtualControllerTests",
             dependencies: ["VirtualController", "HCI", "HCITransport", "BeaconCodec"]
@@ -84,6 +87,6 @@ let package = Package(
         .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconCodec", "HCI"]),
         .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting"]),
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec"]),
-        .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles"]),
+        .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "TestControllers"]),
     ]
 )

@@ -209,8 +209,16 @@ public final class HCIController: Sendable {
             } catch {
                 // Garbage: the stream is out of step and cannot be trusted; fail what waits, start over.
                 decoder.reset()
-                if let p = state.withLock({ s -> Pending? in defer { s.pending = nil }; return s.pending }) {
-                    p.continuation.resume(throwing: HCIControllerError.garbage(error, adapter: adapterName))
+                let pending = state.withLock { s -> Pending? in
+                    defer { s.pending = nil }
+                    // Its reply was lost in the garbage and will not come: assume the slot is
+                    // free again (as after a timeout), so the next command is not starved.
+                    if s.pending != nil { s.credits = max(s.credits, 1) }
+                    return s.pending
+                }
+                if let pending {
+                    pending.continuation.resume(throwing: HCIControllerError.garbage(error, adapter: adapterName))
+                    creditsChanged()
                 }
             }
         }

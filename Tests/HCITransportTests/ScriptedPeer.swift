@@ -2,6 +2,7 @@
 import Foundation
 import HCI
 import HCITransport
+import TestControllers
 #if canImport(Glibc)
 import Glibc
 #endif
