@@ -72,12 +72,20 @@ public final class FaultyController: Sendable {
     public var adapter: String { "tcp:127.0.0.1:\(port)" }
     private let counts = Mutex<[String: Int]>([:])
     private let struck = Atomic<Bool>(false)
+    private let commandCount = Atomic<Int>(0)
+
+    /// How many commands arrived so far.
+    public var receivedCommands: Int { commandCount.load(ordering: .acquiring) }
 
     /// Whether the rule has struck.
     public var hasStruck: Bool { struck.load(ordering: .acquiring) }
 
-    public init(_ rule: Rule?, options: [String: String] = [:]) throws {
+    /// How long each reply takes (a slow controller, e.g. over USB or a busy UART).
+    public let replyDelay: Duration
+
+    public init(_ rule: Rule?, options: [String: String] = [:], replyDelay: Duration = .zero) throws {
         controller = try VirtualController(options: options)
+        self.replyDelay = replyDelay
         let listener = try LoopbackListener()
         port = listener.port
         let thread = Thread { [self] in serve(listener, rule: rule) }
@@ -98,6 +106,7 @@ public final class FaultyController: Sendable {
             guard n > 0, let packets = try? decoder.feed(buffer.prefix(n)) else { return }
             for packet in packets {
                 guard let command = try? packet.commandPacket() else { continue }
+                commandCount.add(1, ordering: .releasing)
                 if silent || starved { continue }
                 let first = command.parameters.first
                 var fault: Fault?
@@ -106,6 +115,7 @@ public final class FaultyController: Sendable {
                     let seen = counts.withLock { $0[key, default: 0] += 1; return $0[key]! }
                     if seen == rule.occurrence { fault = rule.fault; struck.store(true, ordering: .releasing) }
                 }
+                if replyDelay > .zero { Thread.sleep(forTimeInterval: Double(replyDelay.components.attoseconds) / 1e18 + Double(replyDelay.components.seconds)) }
                 let replies = controller.exchange(H4Packet(command).h4Bytes)
                 switch fault {
                 case nil: replies.forEach(send)
