@@ -185,9 +185,9 @@ struct FleetSession {
             return
         }
         var message = outcome.failure ?? "the teardown failed"
-        if !left.isEmpty {
-            let where_ = left.map { "\($0.adapter): \($0.beacons.isEmpty ? "its advertising" : $0.beacons.joined(separator: ", "))" }.joined(separator: "; ")
-            message += ". May still be on air: \(where_) (the teardown failed: \(left.map(\.reason).joined(separator: "; "))); run beacon stop -i ADAPTER, or unplug the adapter"
+        for l in left {
+            let what = l.beacons.isEmpty ? "its advertising" : l.beacons.joined(separator: ", ")
+            message += ". The teardown on \(l.adapter) failed, so \(what) may still be on air: run beacon stop -i \(l.adapter), or unplug the adapter"
         }
         throw CommandFailure.exit(message)
     }
