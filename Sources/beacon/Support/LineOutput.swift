@@ -30,13 +30,37 @@ enum LineOutput {
     /// Makes a closed pipe an error of write(2) rather than a fatal signal; once per process.
     static func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }
 
-    /// Called once when standard output turns out to be closed (EPIPE); at once if it already did.
+    /// Called once when standard output turns out to be closed (EPIPE on a write, or the pipe's
+    /// reader gone while we had nothing to write); at once if it already was.
     static func onClosedOutput(_ handler: @escaping @Sendable () -> Void) {
         let closed = state.withLock { s in
             s.onClosed = handler
             return s.closed
         }
-        if closed { handler() }
+        if closed { handler() } else { watchForVanishingReader() }
+    }
+
+    /// A run that has nothing more to print (beacons that do not rotate) would not notice that
+    /// the reader of its pipe went away (`| head -1`) until its next line. poll(2) on the write
+    /// end of a pipe or socket reports POLLERR/POLLHUP as soon as no reader is left, whatever
+    /// events are asked for; a thread waits for that. Files and terminals are not watched.
+    private static func watchForVanishingReader() {
+        var info = stat()
+        guard fstat(STDOUT_FILENO, &info) == 0 else { return }
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFIFO || type == S_IFSOCK else { return }
+        let thread = Thread {
+            var watch = pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)
+            while true {
+                let n = poll(&watch, 1, -1)
+                if n < 0 && errno == EINTR { continue }
+                if n > 0, watch.revents & Int16(POLLERR | POLLHUP) != 0 { break }
+                if n < 0 { return }
+            }
+            outputClosed(errno: EPIPE)
+        }
+        thread.name = "beacon stdout watcher"
+        thread.start()
     }
 
     private static func write(_ text: String, to fd: Int32) {
@@ -57,6 +81,10 @@ enum LineOutput {
         }
         guard fd == STDOUT_FILENO, failure != 0 else { return }
         // EPIPE, or any other error: nobody will see our output any more.
+        outputClosed(errno: failure)
+    }
+
+    private static func outputClosed(errno failure: Int32) {
         let handler: (@Sendable () -> Void)? = state.withLock { s in
             guard !s.closed else { return nil }
             s.closed = true
