@@ -92,15 +92,17 @@ final class AdapterDriver: Sendable {
             let deadline = runTime.flatMap { t in loop.firstOnAir.map { $0 + t } }
             if let fault { failure = fault; break }
             if stop { break }
-            if let deadline, ContinuousClock.now >= deadline { break }
             if let target {
                 failure = await apply(target, &loop)
                 continue
             }
+            // A turn due before the end runs even when the loop is late, so a run of N turns'
+            // length carries out N turns however busy the machine is.
             if let due = loop.nextDue, ContinuousClock.now >= due, deadline.map({ due < $0 }) ?? true {
                 failure = await rotate(&loop, due: due)
                 continue
             }
+            if let deadline, ContinuousClock.now >= deadline { break }
             let wake = [loop.nextDue, deadline].compactMap { $0 }.min()
             await wakeup.wait(until: wake)
         }
@@ -153,7 +155,7 @@ final class AdapterDriver: Sendable {
     }
 
     /// The next turn of the rotation. Turns are scheduled from the cycle's start, so lateness
-    /// does not add up; a loop that fell more than a turn behind skips to the current one.
+    /// does not add up.
     private func rotate(_ loop: inout LoopState, due: ContinuousClock.Instant) async -> String? {
         guard let target = loop.target else { loop.nextDue = nil; return nil }
         let lateness = ContinuousClock.now - due
@@ -161,12 +163,9 @@ final class AdapterDriver: Sendable {
         let state = target.states[loop.slotIndex % target.states.count]
         guard let commands = await move(&loop, to: state) else { return loop.failure }
         report(.slot(adapter: adapter, index: loop.slotIndex, commands: commands, lateness: lateness))
-        var next = loop.cycleStart + target.slotDuration * (loop.slotIndex + 1)
-        while next <= .now {
-            loop.slotIndex += 1
-            next = loop.cycleStart + target.slotDuration * (loop.slotIndex + 1)
-        }
-        loop.nextDue = next
+        // Late turns are not skipped (each beacon keeps its turn); the next ones follow at once
+        // until the rotation is back on its schedule.
+        loop.nextDue = loop.cycleStart + target.slotDuration * (loop.slotIndex + 1)
         return nil
     }
 

@@ -34,7 +34,7 @@ import Glibc
         let started = ContinuousClock.now
         let result = try BeaconExecutable.run(["advertise", Self.room, "-i", "virtual", "--duration", "500ms", "--only", "room-west", "room-east"])
         #expect(result.status == 0, "\(result)")
-        #expect(ContinuousClock.now - started < .seconds(4))
+        #expect(ContinuousClock.now - started < .seconds(30)) // a hang detector, not a speed test (speeds are in BENCHMARKS.md)
         let wanted = Set(expected.filter { ["room-west", "room-east"].contains($0.name) }.map(\.address))
         #expect(Set(AirLogLine.all(result.stdout).map(\.address)) == wanted, "\(result)")
 
@@ -188,7 +188,7 @@ import Glibc
         let status = await run.waitForExit(timeout: .seconds(5))
         let elapsed = ContinuousClock.now - sent
         #expect(status == 0, "stdout:\n\(run.stdout)\nstderr:\n\(run.stderr)")
-        #expect(elapsed < .seconds(1), "took \(elapsed)")
+        #expect(elapsed < .seconds(10), "took \(elapsed)") // a hang detector, not a speed test (speeds are in BENCHMARKS.md)
         #expect(run.stdout.contains("advertising stopped"), "\(run.stdout)")
     }
 

@@ -100,7 +100,7 @@ import Glibc
         let result = try BeaconExecutable.run(["advertise", "profiles/room-2m.yaml", "-i", "tcp:127.0.0.1:\(listener.port)"])
         let elapsed = ContinuousClock.now - started
         #expect(result.status == 1, "\(result)")
-        #expect(elapsed < .seconds(3), "took \(elapsed)")
+        #expect(elapsed < .seconds(30), "took \(elapsed)") // a hang detector, not a speed test (speeds are in BENCHMARKS.md)
         // The first command of the probe is HCI Reset (we own a TCP controller).
         #expect(result.stderr.contains("no reply to Reset (0x03|0x0003) within 2000 ms"), "\(result)")
     }

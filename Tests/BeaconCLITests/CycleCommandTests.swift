@@ -50,7 +50,7 @@ import Testing
         let started = ContinuousClock.now
         let result = try BeaconExecutable.run(["cycle", path, "--dwell", "300ms", "--once", "-i", "virtual"])
         #expect(result.status == 0, "\(result)")
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(30)) // a hang detector, not a speed test (speeds are in BENCHMARKS.md)
         Self.checkTurns(AirLogLine.all(result.stdout), order: expected, dwell: 0.3, context: "\(result)")
         // A line when each goes on air, in order.
         let onAir = result.lines.filter { $0.contains(" on air: ") }.compactMap { $0.split(separator: " ").dropFirst(2).first.map(String.init) }

@@ -25,7 +25,7 @@ import HCITransport
         let hci = try session(peer, timeout: .milliseconds(500))
         let start = ContinuousClock.now
         let error = await #expect(throws: HCIControllerError.self) { try await hci.send(HCIReset()) }
-        #expect(ContinuousClock.now - start < .seconds(3))
+        #expect(ContinuousClock.now - start < .seconds(10)) // a hang detector, not a speed test (speeds are in BENCHMARKS.md)
         let text = error?.description ?? ""
         #expect(text.contains("Reset"))
         #expect(text.contains("tcp:127.0.0.1:\(peer.port)"))
@@ -60,10 +60,11 @@ import HCITransport
 
     @Test func garbageIsAClearErrorNotAHang() async throws {
         let peer = try ScriptedPeer { _ in [0x7F, 0x00, 0x01] }
-        let hci = try session(peer)
+        let hci = try session(peer, timeout: .seconds(60))
         let start = ContinuousClock.now
         let error = await #expect(throws: HCIControllerError.self) { try await hci.send(HCIReset()) }
-        #expect(ContinuousClock.now - start < .seconds(1))
+        // Well before the command's timeout: the garbage ended the wait, however busy the machine.
+        #expect(ContinuousClock.now - start < .seconds(30))
         #expect(error?.description.contains("not an H4 packet indicator") == true)
         hci.close()
     }

@@ -25,7 +25,7 @@ import Glibc
         defer { close(peer) }
         let start = ContinuousClock.now
         #expect(try transport.receive(timeout: .milliseconds(300)) == nil)
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < .seconds(10)) // a hang detector, not a speed test (speeds are in BENCHMARKS.md)
     }
 
     @Test func bytesArriveAndPeerCloseIsAnError() throws {
@@ -56,7 +56,8 @@ import Glibc
         // with every other suite running in parallel a task could wait for a free one.
         Thread { usleep(100_000); transport.close() }.start()
         let start = ContinuousClock.now
-        #expect(throws: TransportError.self) { _ = try transport.receive(timeout: .seconds(5)) }
-        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(throws: TransportError.self) { _ = try transport.receive(timeout: .seconds(60)) }
+        // Well before the receive's own timeout: the close ended it, however busy the machine.
+        #expect(ContinuousClock.now - start < .seconds(30))
     }
 }

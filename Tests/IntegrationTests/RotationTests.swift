@@ -109,44 +109,48 @@ extension BumbleIntegration {
 }
 
 /// Runs one full cycle (plus half a slot, so the last slot and the teardown are apart), then
-/// checks: the wire is exactly the program; each slot is one burst of `perSlot` commands; every
+/// checks: the wire is exactly the program; each slot takes `perSlot` commands; every
 /// beacon was received, with its exact fields, within its turn of the first cycle.
 func runAndCheckRotation(_ harness: FleetHarness, plan fleetPlan: FleetPlan, fleet: RunningFleet, profiles: [BeaconProfile], perSlot: Int,
                          addresses: [String: String] = [:], sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws {
     let link = harness.link
     let plan = try #require(fleetPlan.adapters.first, sourceLocation: sourceLocation)
     let program = AdvertisingProgram(plan: plan)
-    let slot = plan.slotDuration.seconds
     try await fleet.advertise(profiles, for: plan.cycleDuration + plan.slotDuration / 2)
     let slots = harness.recorder.slotIndices
     #expect(slots == Array(1...plan.slotsPerCycle), "slots carried out: \(slots)", sourceLocation: sourceLocation)
     #expect(harness.recorder.errors.isEmpty, "\(harness.recorder.errors)", sourceLocation: sourceLocation)
     let wire = await harness.expectWire(FleetHarness.expectedCommands(program, slots: slots), sourceLocation: sourceLocation)
 
-    // Per slot on the wire: after the preamble and setup, one burst of commands per slot (the
-    // slots are a whole slot apart, the commands of one slot back to back), then the teardown.
+    // Per slot on the wire: after the preamble and setup, `perSlot` commands per slot, then the
+    // teardown. (The wire already equals the program; this pins the economy of a slot.)
     let head = program.preamble.count + program.setup.count
     let rotation = Array(wire.dropFirst(head).dropLast(program.teardown.count))
-    let slotBursts = bursts(rotation, gap: slot / 3)
-    #expect(slotBursts.map(\.count) == Array(repeating: perSlot, count: slots.count), "commands per slot on the wire", sourceLocation: sourceLocation)
+    let slotBursts = stride(from: 0, to: rotation.count, by: perSlot).map { Array(rotation[$0..<min($0 + perSlot, rotation.count)]) }
+    #expect(program.slots.allSatisfy { $0.count == perSlot }, "commands per slot in the program", sourceLocation: sourceLocation)
     #expect(rotation.count == slots.count * perSlot, sourceLocation: sourceLocation)
 
-    // On air: the setup's last command (the enable) starts slot 0; beacon b of advertiser a goes on
-    // air in slot k = its index, and must be seen within its first interval plus jitter. Margins
-    // are generous for a busy 2-core machine, and still well inside the cycle.
+    // On air: the setup's last command (the enable) starts slot 0, and slot k starts with its
+    // burst on the wire; beacon b of advertiser a goes on air in slot k = its index and must be
+    // first received during that turn. Turns are measured on the wire, not on a timer, so a busy
+    // machine that makes a turn late does not make the test fail; the small margin is for the
+    // harness reporting a reception after it logged the next command.
     let onAir = try #require(wire.dropFirst(head - 1).first?.time, sourceLocation: sourceLocation)
     let first = BeaconExpectations.checkAll(link.advs(since: onAir - 0.05), from: profiles, addresses: addresses, sourceLocation: sourceLocation)
-    let cycle = plan.cycleDuration.seconds
-    let margin = 0.25
+    let turnStarts = [onAir] + slotBursts.compactMap { $0.first?.time }
+    let teardownStart = wire.dropFirst(head + rotation.count).first?.time ?? .infinity
+    let margin = 0.05
     var late: [String] = []
     for placement in fleetPlan.placements {
-        guard let seen = first[placement.beacon.name] else { continue }
-        let turn = Double(placement.slot) * slot
-        if seen - onAir > turn + slot + margin { late.append("\(placement.beacon.name) at +\(seen - onAir) s, turn at +\(turn) s") }
+        guard let seen = first[placement.beacon.name], placement.slot < turnStarts.count else { continue }
+        let start = turnStarts[placement.slot]
+        let end = placement.slot + 1 < turnStarts.count ? turnStarts[placement.slot + 1] : teardownStart
+        if seen < start - margin || seen > end + margin {
+            late.append("\(placement.beacon.name) at +\(seen - onAir) s, its turn +\(start - onAir)…+\(end - onAir) s")
+        }
     }
     let missing = profiles.map(\.name).filter { first[$0] == nil }
     #expect(missing.isEmpty, "never received: \(missing)", sourceLocation: sourceLocation)
-    #expect(late.isEmpty, "received after their turn: \(late)", sourceLocation: sourceLocation)
-    #expect(first.values.allSatisfy { $0 - onAir <= cycle + margin }, "every beacon within the \(cycle) s cycle", sourceLocation: sourceLocation)
+    #expect(late.isEmpty, "first received outside their turn: \(late)", sourceLocation: sourceLocation)
     #expect(try await link.requestSets().isClean, sourceLocation: sourceLocation)
 }

@@ -26,7 +26,7 @@ import Foundation
         let start = ContinuousClock.now
         #expect(try transport.receive(timeout: .milliseconds(30)) == nil)
         let waited = ContinuousClock.now - start
-        #expect(waited >= .milliseconds(30) && waited < .seconds(2))
+        #expect(waited >= .milliseconds(30) && waited < .seconds(10)) // a hang detector, not a speed test (speeds are in BENCHMARKS.md)
     }
 
     /// An event the controller raises by itself (a set's duration running out) reaches a
@@ -52,7 +52,7 @@ import Foundation
         // two cores) it could starve the rest of the test run, this test's own sleep included.
         async let outcome: Result<[UInt8]?, TransportError> = withCheckedContinuation { done in
             Thread {
-                do throws(TransportError) { done.resume(returning: .success(try transport.receive(timeout: .seconds(10)))) } catch {
+                do throws(TransportError) { done.resume(returning: .success(try transport.receive(timeout: .seconds(60)))) } catch {
                     done.resume(returning: .failure(error))
                 }
             }.start()
@@ -61,7 +61,8 @@ import Foundation
         transport.close()
         let result = await outcome
         #expect(result == .failure(.closed(adapter: "virtual")))
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Well before the receive's own timeout: the close ended it.
+        #expect(ContinuousClock.now - started < .seconds(30))
         #expect(throws: TransportError.closed(adapter: "virtual")) { try transport.send(HCIReset().h4Bytes) }
     }
 }

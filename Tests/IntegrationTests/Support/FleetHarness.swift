@@ -88,20 +88,6 @@ struct FleetHarness {
     }
 }
 
-/// Splits commands into bursts: a gap longer than `gap` seconds starts a new one. Rotation slots
-/// send their commands back to back and then wait a whole slot, so each burst is one slot.
-func bursts(_ commands: [HarnessCommand], gap: Double) -> [[HarnessCommand]] {
-    var out: [[HarnessCommand]] = []
-    for c in commands {
-        if let last = out.last?.last, c.time - last.time <= gap {
-            out[out.count - 1].append(c)
-        } else {
-            out.append([c])
-        }
-    }
-    return out
-}
-
 /// Runs `body` with a started harness and always stops it.
 func withBumble<T>(_ arguments: [String] = [], _ body: (BumbleLink) async throws -> T) async throws -> T {
     let link = try await BumbleLink.start(arguments)
