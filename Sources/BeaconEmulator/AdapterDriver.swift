@@ -33,10 +33,10 @@ final class AdapterDriver: Sendable {
     private let mailbox = Mutex(Mailbox())
     private let wakeup = Wakeup()
     private let report: @Sendable (EmulatorEvent) -> Void
-    /// How long each teardown exchange may take: someone (Ctrl-C, a script) is waiting.
-    let teardownTimeout: Duration
+    /// How long each teardown exchange may take (nil: the controller session's command timeout).
+    let teardownTimeout: Duration?
 
-    init(backend: any AdvertisingBackend, teardownTimeout: Duration = .milliseconds(500), report: @escaping @Sendable (EmulatorEvent) -> Void) {
+    init(backend: any AdvertisingBackend, teardownTimeout: Duration? = nil, report: @escaping @Sendable (EmulatorEvent) -> Void) {
         self.backend = backend
         self.teardownTimeout = teardownTimeout
         self.report = report

@@ -25,6 +25,8 @@ import Synchronization
 public final class RunningFleet: Sendable {
     public let connections: [AdapterConnection]
     public let planner: FleetPlanner
+    /// How long each teardown exchange may take (nil: each connection's command timeout).
+    public let teardownTimeout: Duration?
     /// Every event, in order; finishes when the fleet has stopped.
     public let events: AsyncStream<EmulatorEvent>
 
@@ -54,9 +56,10 @@ public final class RunningFleet: Sendable {
     ///   - report: called synchronously with every event, in order, before it reaches
     ///     ``events`` (for a live view that must never lag).
     public init(connections: [AdapterConnection], planner: FleetPlanner = FleetPlanner(), capabilities: [ControllerCapabilities]? = nil,
-                report: @escaping @Sendable (EmulatorEvent) -> Void = { _ in }) {
+                teardownTimeout: Duration? = nil, report: @escaping @Sendable (EmulatorEvent) -> Void = { _ in }) {
         self.connections = connections
         self.planner = planner
+        self.teardownTimeout = teardownTimeout
         self.observer = report
         (events, sink) = AsyncStream.makeStream(of: EmulatorEvent.self, bufferingPolicy: .bufferingNewest(65_536))
         if let capabilities { state.withLock { $0.capabilities = capabilities } }
@@ -100,7 +103,7 @@ public final class RunningFleet: Sendable {
             let caps = capabilities.first { $0.adapter == connection.hci.adapterName }!
             let backend = planner.usesExtendedSets(caps)
                 ? HCIAdvertisingBackend.extendedSets(connection.hci, caps) : HCIAdvertisingBackend.legacy(connection.hci, caps)
-            return AdapterDriver(backend: backend) { [weak self] event in self?.emit(event) }
+            return AdapterDriver(backend: backend, teardownTimeout: teardownTimeout) { [weak self] event in self?.emit(event) }
         }
         let targets = Self.targets(plan, drivers: drivers, generation: 1)
         // Every command of the first plan is checked before the first byte goes on the air.

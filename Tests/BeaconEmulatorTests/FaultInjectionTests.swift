@@ -22,12 +22,17 @@ import Testing
     ]
 
     /// Runs four beacons against `rule` until the fleet ends (a failure) or 300 ms pass.
-    func run(_ rule: FaultyController.Rule?, options: [String: String] = [:]) async throws -> (FleetOutcome, FaultyController, [EmulatorEvent]) {
+    ///
+    /// The peer answers at once, so no command may time out unless the fault makes it: the
+    /// command timeout is long (a busy machine never trips it) unless the fault is one that is
+    /// only noticed by a timeout; the teardown's is short (every outcome there is a teardown
+    /// that failed anyway).
+    func run(_ rule: FaultyController.Rule?, commandTimeout: Duration = .seconds(30), options: [String: String] = [:]) async throws -> (FleetOutcome, FaultyController, [EmulatorEvent]) {
         let peer = try FaultyController(rule, options: options)
-        let connection = try AdapterConnection.open(.tcp(host: "127.0.0.1", port: peer.port), commandTimeout: .milliseconds(300))
+        let connection = try AdapterConnection.open(.tcp(host: "127.0.0.1", port: peer.port), commandTimeout: commandTimeout)
         defer { connection.hci.close() }
         let events = EventLog()
-        let fleet = RunningFleet(connections: [connection], report: events.record)
+        let fleet = RunningFleet(connections: [connection], teardownTimeout: .seconds(1), report: events.record)
         do {
             try await fleet.start(beacons(4))
         } catch {
@@ -67,7 +72,9 @@ import Testing
     @Test(arguments: [FaultyController.Fault.silence, .disconnect, .noCredits, .garbage, .replyToAnotherOpcode])
     func aFaultDuringSetupEndsTheRunAndSaysWhatItLeft(_ fault: FaultyController.Fault) async throws {
         // The third set's parameters: two sets are configured, one half-way.
-        let (outcome, peer, _) = try await run(.init(opcode: LESetExtendedAdvertisingParameters.opcode.rawValue, occurrence: 3, fault: fault))
+        let noticedByTimeout = switch fault { case .silence, .noCredits, .replyToAnotherOpcode: true; default: false }
+        let (outcome, peer, _) = try await run(.init(opcode: LESetExtendedAdvertisingParameters.opcode.rawValue, occurrence: 3, fault: fault),
+                                               commandTimeout: noticedByTimeout ? .seconds(3) : .seconds(30))
         #expect(peer.hasStruck)
         let failure = try #require(outcome.failure, "\(fault)")
         #expect(failure.contains(peer.adapter), "\(failure)")

@@ -25,8 +25,8 @@ public protocol AdvertisingBackend: Sendable {
     func prepare() async throws
     /// Takes the controller from `old` to `new`, sending only what differs.
     func transition(from old: AdvertisingState, to new: AdvertisingState) async throws -> Transition
-    /// Takes everything of ours off the air. `timeout` bounds each exchange (someone is waiting).
-    func teardown(timeout: Duration) async throws
+    /// Takes everything of ours off the air. `timeout` bounds each exchange (nil: the usual).
+    func teardown(timeout: Duration?) async throws
 }
 
 /// What one transition took.

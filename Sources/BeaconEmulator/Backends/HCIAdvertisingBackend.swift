@@ -50,7 +50,7 @@ public struct HCIAdvertisingBackend: AdvertisingBackend {
         return Transition(selectedTxPower: try await sender.send(steps), commands: steps.count)
     }
 
-    public func teardown(timeout: Duration) async throws {
+    public func teardown(timeout: Duration?) async throws {
         try await sender.send(AdvertisingProgram.clean(extended: extended), timeout: timeout, allOf: true)
     }
 }
