@@ -25,7 +25,8 @@ struct Beacon: AsyncParsableCommand {
             EXIT STATUS
               0   success
               1   runtime failure (unreadable file, I/O error, an adapter that
-                  cannot be opened or does not answer)
+                  cannot be opened or does not answer, a teardown that failed:
+                  the message names what may still be on air)
               2   usage error: an unknown option, a missing argument, or an
                   out-of-range value such as --major 70000 or --power 200
                   (the message names the allowed range)

@@ -24,10 +24,16 @@ struct AdvertiseCommand: AsyncParsableCommand {
             one JSON object per event). With -i virtual, every advertising event the virtual \
             controller puts on air is printed as an "air …" line.
 
-            SIGINT (Ctrl-C) or SIGTERM stop: advertising off, sets removed, exit 0; a second \
-            one quits at once (130). SIGHUP reloads the profile files: if their beacons \
-            changed, only the difference is sent (unchanged beacons stay on air untouched, \
-            removed ones go off air, new ones come on); if the files have \
+            SIGINT (Ctrl-C), SIGTERM, the duration, or a closed standard output (a pipe whose \
+            reader went away) stop: advertising off, sets removed, exit 0; a second SIGINT or \
+            SIGTERM quits at once (130). Signals are handled from before the first byte goes \
+            to a controller: a stop during start-up undoes what was sent. If a controller \
+            fails, or any teardown command fails, the output names the adapter and the beacons \
+            that may still be on air and the exit status is 1 (never "sets removed"). A Hardware \
+            Error event from a controller stops the run the same way. SIGHUP reloads the \
+            profile files: if their beacons changed, only the difference is sent (unchanged \
+            beacons stay on air untouched, removed ones go off air, new ones come on); reloads \
+            in quick succession coalesce and the last one always wins; if the files have \
             issues, they are printed and the old beacons stay on air.
 
             --dry-run opens nothing: it prints every HCI command a run would send (preamble, \
