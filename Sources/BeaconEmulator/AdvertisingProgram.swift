@@ -66,7 +66,9 @@ public struct AdvertisingProgram: Sendable {
         let restarted = changed.filter { old[$0]!.parameters != new[$0]!.parameters || old[$0]!.address != new[$0]!.address }
         var steps: [any HCICommand] = []
         let off = (removed + restarted).sorted()
-        if !off.isEmpty { steps.append(LESetExtendedAdvertisingEnable(false, sets: off.map { .init(handle: $0) })) }
+        // One disable (and below one enable) for every set that changes, split only by the
+        // command's 63-set limit (§7.8.56).
+        steps += LESetExtendedAdvertisingEnable.commands(false, sets: off.map { .init(handle: $0) })
         for h in removed { steps.append(LERemoveAdvertisingSet(handle: h)) }
         for h in added { steps.append(new[h]!.extendedParameters) }
         for h in restarted where old[h]!.parameters != new[h]!.parameters { steps.append(new[h]!.extendedParameters) }
@@ -76,7 +78,7 @@ public struct AdvertisingProgram: Sendable {
         // Data of a set with legacy PDUs may be replaced while it is enabled (operation 0x03, §7.8.54).
         for h in changed where old[h]!.data != new[h]!.data { steps.append(new[h]!.extendedData) }
         let on = (added + restarted).sorted()
-        if !on.isEmpty { steps.append(LESetExtendedAdvertisingEnable(true, sets: on.map { .init(handle: $0) })) }
+        steps += LESetExtendedAdvertisingEnable.commands(true, sets: on.map { .init(handle: $0) })
         return steps
     }
 

@@ -30,6 +30,25 @@ import HCI
         #expect(names(program.teardown) == ["LE Set Extended Advertising Enable", "LE Clear Advertising Sets"])
     }
 
+    @Test func moreThan63SetsAreEnabledAndDisabledInSeveralCommands() throws {
+        // 160 beacons on a 240-set controller: one set each, enabled in commands of 63, 63, 34.
+        let plan = FleetPlanner().plan(beacons(160), on: [extended(240)]).adapters[0]
+        #expect(plan.mode == .extendedSets)
+        let program = AdvertisingProgram(plan: plan)
+        let enables = program.setup.compactMap { $0 as? LESetExtendedAdvertisingEnable }
+        #expect(enables.map(\.sets.count) == [63, 63, 34])
+        #expect(enables.allSatisfy { $0.isEnabled })
+        #expect(enables.flatMap { $0.sets.map(\.handle) } == (0..<160).map(UInt8.init))
+        let info = extended(240).hciInfo
+        for command in program.allCommands { try command.validate(for: info) }
+        // Taking 100 of them off in one step: two disables, then their removal.
+        var fewer = program.states[0]
+        for h in UInt8(0)..<100 { fewer[h] = nil }
+        let steps = AdvertisingProgram.steps(from: program.states[0], to: fewer, extended: true)
+        #expect(steps.compactMap { $0 as? LESetExtendedAdvertisingEnable }.map(\.sets.count) == [63, 37])
+        for command in steps { try command.validate(for: info) }
+    }
+
     @Test func rotationWithOwnAddressesRestartsOnlyTheSetsThatChange() {
         // 6 beacons on 4 sets: sets 0 and 1 rotate (2 beacons each), sets 2 and 3 stay.
         let plan = FleetPlanner(slotDuration: .milliseconds(300)).plan(beacons(6), on: [extended(4)]).adapters[0]

@@ -45,6 +45,16 @@ public struct LESetExtendedAdvertisingEnable: HCICommand {
     /// Disable every advertising set (Enable 0x00 with Num_Sets 0).
     public static let disableAll = LESetExtendedAdvertisingEnable(false, sets: [])
 
+    /// Num_Sets is at most 0x3F in one command, however many sets the controller has.
+    public static let maximumSetsPerCommand = 0x3F
+
+    /// `sets` enabled or disabled in as few commands as the 63-set limit allows, in order.
+    public static func commands(_ isEnabled: Bool, sets: [Set]) -> [LESetExtendedAdvertisingEnable] {
+        stride(from: 0, to: sets.count, by: maximumSetsPerCommand).map { start in
+            LESetExtendedAdvertisingEnable(isEnabled, sets: Array(sets[start..<min(start + maximumSetsPerCommand, sets.count)]))
+        }
+    }
+
     @inlinable
     public init(decodingParameters reader: inout HCIReader) throws(HCIDecodingError) {
         isEnabled = try reader.readFlag("Enable")
@@ -65,7 +75,7 @@ public struct LESetExtendedAdvertisingEnable: HCICommand {
 
     @inlinable
     public func encodeParameters(into writer: inout HCIWriter) {
-        precondition(sets.count <= 0x3F, "at most 63 advertising sets per command; validate() first")
+        precondition(sets.count <= Self.maximumSetsPerCommand, "at most 63 advertising sets per command; validate() first")
         writer.write(UInt8(isEnabled ? 1 : 0))
         writer.write(UInt8(sets.count))
         for set in sets {
@@ -80,7 +90,7 @@ public struct LESetExtendedAdvertisingEnable: HCICommand {
         if isEnabled, sets.isEmpty {
             throw .valueOutOfRange(field: "Num_Sets", value: 0, allowed: "1…63 when enabling (0 only disables every set)")
         }
-        try HCIValidation.checkRange("Num_Sets", sets.count, 0...0x3F, "0…63")
+        try HCIValidation.checkRange("Num_Sets", sets.count, 0...Self.maximumSetsPerCommand, "0…63 (more sets take more commands)")
         var seen: Swift.Set<UInt8> = []
         for set in sets {
             try HCIValidation.checkHandle(set.handle)
