@@ -88,7 +88,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
             try DryRun(controller: controller, planner: planner, legacy: legacy, maxSets: maxSets, json: json).print(beacons)
             return
         }
-        let connections = try AdapterChoice.openAll(controller).get()
+        let connections = try AdapterChoice.openAll(controller, inputs: files).get()
         let style: RunStatusBoard.Style = json ? .json : (LineOutput.standardOutputIsTerminal && !connections.contains { $0.virtual != nil } ? .table : .lines)
         try await Self.advertise(
             beacons, on: connections, planner: planner, style: style, planOnly: plan, json: json,

@@ -52,7 +52,7 @@ struct CycleCommand: AsyncParsableCommand {
         let order: @Sendable ([BeaconProfile]) -> [BeaconProfile] = { shuffle ? $0.shuffled() : $0 }
         let beacons = order(try ProfileFiles.loadBeacons(files).get())
         guard !beacons.isEmpty else { throw CommandFailure.exit("the profile files define no beacons") }
-        let connections = try AdapterChoice.openAll(controller).get()
+        let connections = try AdapterChoice.openAll(controller, inputs: files).get()
         // One set (or the legacy advertiser) rotating with turns of the dwell time.
         let planner = FleetPlanner(slotDuration: dwell.duration, maximumSets: 1)
         // One pass: as many turns as beacons. Several adapters share the beacons, so a pass is

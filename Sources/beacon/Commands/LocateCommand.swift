@@ -114,7 +114,7 @@ struct LocateCommand: AsyncParsableCommand {
         let output = LocateOutput(json: json)
         if live {
             let locator = WindowedLocator(anchors: anchors, model: model, window: window)
-            return try await LocateLive.run(controller, locator: locator, duration: duration?.duration, output: output)
+            return try await LocateLive.run(controller, inputs: [fleet], locator: locator, duration: duration?.duration, output: output)
         }
         if let simulate, let path = WalkPath(parsing: simulate) {
             let simulator = WalkSimulator(anchors: anchors, path: path, model: model, noise: noise, speed: speed, laps: laps, seed: seed)
