@@ -51,6 +51,10 @@ extension ProfileReader {
             } else if let mapping = mapping(field, path: "defaults", expected: "a mapping of beacon keys") {
                 defaults = fields(of: mapping, at: field.value, allowed: ProfileKeys.beacon, path: "",
                                   hints: ["beacons": "`beacons:` belongs at the top level, not under `defaults:`"])
+                // Checked on their own, at their own line: a bad default is an error even when
+                // every beacon overrides it. Beacons that inherit it find the same issue, which
+                // the sink keeps once.
+                _ = readValues(defaults)
             }
         }
 

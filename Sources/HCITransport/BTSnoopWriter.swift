@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -32,14 +33,15 @@ public final class BTSnoopWriter: @unchecked Sendable {
         /// creating the capture would truncate.
         case isAnInput(path: String, input: String)
 
+        /// Control characters of the paths are escaped: the message stays one line.
         public var description: String {
             switch self {
-            case let .cannotOpen(path, errno): "cannot create \(path): \(errno)"
+            case let .cannotOpen(path, errno): "cannot create \(path.escapingControlCharacters): \(errno)"
             case let .unsupportedKind(path, kind):
-                "\(path) is \(kind); --btsnoop writes a regular file (or a character device such as /dev/null)"
+                "\(path.escapingControlCharacters) is \(kind); --btsnoop writes a regular file (or a character device such as /dev/null)"
             case let .isAnInput(path, input):
-                path == input ? "\(path) is one of the command's input files; it would be overwritten"
-                    : "\(path) is the same file as the input \(input); it would be overwritten"
+                path == input ? "\(path.escapingControlCharacters) is one of the command's input files; it would be overwritten"
+                    : "\(path.escapingControlCharacters) is the same file as the input \(input.escapingControlCharacters); it would be overwritten"
             }
         }
     }
@@ -147,7 +149,7 @@ public final class BTSnoopWriter: @unchecked Sendable {
             return error
         }
         if let failure {
-            onWriteFailure("--btsnoop: writing \(path) failed: \(failure); the capture stops here, the run goes on without it")
+            onWriteFailure("--btsnoop: writing \(path.escapingControlCharacters) failed: \(failure); the capture stops here, the run goes on without it")
         }
     }
 

@@ -28,6 +28,27 @@ import Testing
         #expect(both.issues[2].message.contains("UTF-8"))
     }
 
+    /// A file name or value holding a newline or ESC must not forge a second issue line nor
+    /// reach the terminal raw: every issue prints as one line with the characters escaped.
+    @Test func controlCharactersAreEscapedInEveryIssueLine() throws {
+        let directory = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = "evil\nforged.yaml:1:1: uuid: x: \u{1B}[31mred.yaml"
+        let path = directory.appendingPathComponent(name).path
+        try Data("uuid: \(Self.uuid)\nmajor: 1\nminor: 1\nname: \"a\\tb\\u001B\"\n\"bad\\u001Bkey\": 1\n".utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: ProfileErrors.self) { try ProfileLoader.load(contentsOf: path) }
+        #expect(error.issues.count == 2, "\(error)")
+        for issue in error.issues {
+            let line = issue.description
+            #expect(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(line)")
+            #expect(line.hasPrefix(directory.path + "/evil\\nforged.yaml:1:1: uuid: x: \\u{1B}[31mred.yaml:"), "\(line)")
+        }
+        #expect(error.description.split(separator: "\n").count == 2)
+        #expect(error.issues.contains { $0.description.contains("name: \"a\\tb\\u{1B}\":") })
+        #expect(error.issues.contains { $0.description.contains("bad\\u{1B}key") })
+    }
+
     @Test func loadingSeveralFilesReportsEveryFileAndCrossFileClashes() throws {
         let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -68,7 +68,7 @@ struct DecodeCommand: AsyncParsableCommand {
                 if json {
                     print(failure.json.text)
                 } else {
-                    Console.error("error: \(text): byte \(failure.offset): \(failure.kind): \(failure.reason)")
+                    Console.error("error: \(text.escapingControlCharacters): byte \(failure.offset): \(failure.kind): \(failure.reason)")
                 }
             }
         }

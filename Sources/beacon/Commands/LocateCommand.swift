@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import BeaconCodec
 import BeaconPositioning
 import BeaconProfiles
 
@@ -107,7 +108,7 @@ struct LocateCommand: AsyncParsableCommand {
         }
         let anchors = BeaconAnchor.anchors(of: loaded)
         guard anchors.count >= 3 else {
-            throw CommandFailure.exit("\(fleet): \(anchors.count) beacon(s) have a position; locating needs at least 3",
+            throw CommandFailure.exit("\(fleet.escapingControlCharacters): \(anchors.count) beacon(s) have a position; locating needs at least 3",
                                       code: ExitStatus.dataError)
         }
         let model = PathLossModel(exponent: pathLossExponent)
