@@ -29,7 +29,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(name): no such adapter (\(list))"
         case let .sameController(first, second, controller):
             let both = first == second ? "'\(first)' twice" : "'\(first)' and '\(second)'"
-            return "-i names the same controller twice: \(both) both reach \(controller); name each controller once"
+            return "the same controller is named twice: \(both) both reach \(controller); name each controller once"
         case let .connectTimeout(adapter, seconds):
             return "\(adapter): no connection within \(seconds) s (is the controller listening?)"
         }
