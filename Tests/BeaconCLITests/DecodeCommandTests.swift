@@ -72,6 +72,47 @@ import Testing
         #expect(clean.lines.count == 1)
     }
 
+    /// `decode` at the end of a pipe that stays open answers each line as it arrives: the first
+    /// answer must come while standard input is still open (before, it came only at EOF).
+    @Test func standardInputIsAnsweredLineByLine() throws {
+        let process = Process()
+        process.executableURL = try BeaconExecutable.location.get()
+        process.arguments = ["decode", "--json"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let received = Locked("")
+        let arrived = DispatchSemaphore(value: 0)
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            received.update { $0 += String(decoding: data, as: UTF8.self) }
+            arrived.signal()
+        }
+        try process.run()
+        defer {
+            output.fileHandleForReading.readabilityHandler = nil
+            if process.isRunning { process.terminate() }
+        }
+        /// Waits for `lines` complete lines of output; a generous bound, as a busy machine may be
+        /// slow, while the old behaviour never answered before EOF at all.
+        func waitForLines(_ lines: Int) -> [String] {
+            let deadline = DispatchTime.now() + .seconds(60)
+            while received.value.filter({ $0 == "\n" }).count < lines {
+                if arrived.wait(timeout: deadline) == .timedOut { break }
+            }
+            return received.value.split(separator: "\n").map(String.init)
+        }
+        input.fileHandleForWriting.write(Data((Self.appleHex + "\n").utf8))
+        #expect(waitForLines(1) == [Self.appleJSON])
+        input.fileHandleForWriting.write(Data((Self.overrunHex + "\n").utf8))
+        let both = waitForLines(2)
+        #expect(both.count == 2 && both[1].contains("length-overrun"), "\(both)")
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 65)
+    }
+
     @Test func lenientFindsTheBeaconBehindJunk() throws {
         // A truncated structure (05 09 41) before the iBeacon: strict refuses, lenient finds it.
         let junk = "050941" + Self.appleHex.dropFirst(6)
@@ -95,4 +136,13 @@ import Testing
         #expect(extended.status == 0, "\(extended)")
         #expect(extended.lines == [Self.appleJSON])
     }
+}
+
+/// Text appended by a reading thread and read by the test.
+private final class Locked: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text: String
+    init(_ text: String) { self.text = text }
+    var value: String { lock.withLock { text } }
+    func update(_ change: (inout String) -> Void) { lock.withLock { change(&text) } }
 }
