@@ -12,13 +12,17 @@ extension Node {
         return style == .singleQuoted || style == .doubleQuoted
     }
 
-    /// The tag written before a plain scalar (`!!str 5`, `!!float 5`, `!custom x`), with the
-    /// standard prefix shortened to `!!`; `nil` when there is none. (libyaml gives every quoted
-    /// scalar the `str` tag, so tags on quoted scalars are not told apart from quoting.)
+    /// The tag written before a plain scalar that changes what it would otherwise be (`!!str 5`,
+    /// `!!float 5`, `!custom x`), with the standard prefix shortened to `!!`; `nil` when there is
+    /// none or it says what the plain text resolves to anyway (`!!int 5`). Yams resolves a tag in
+    /// place when it hashes a node (mapping keys), so a non-empty tag alone does not mean one was
+    /// written. (libyaml gives every quoted scalar the `str` tag: quoting is told by its style.)
     var explicitTag: String? {
         guard let scalar, !isQuoted else { return nil }
         let name = scalar.tag.description
+        // Untagged and not yet resolved: the common case, with no regular expression to run.
         guard !name.isEmpty else { return nil }
+        guard name != Resolver.default.resolveTag(of: Node(scalar.string)).rawValue else { return nil }
         let standard = "tag:yaml.org,2002:"
         return name.hasPrefix(standard) ? "!!" + name.dropFirst(standard.count) : name
     }
@@ -29,9 +33,9 @@ extension Node {
 
     /// `key:` with nothing after it, `~` or `null`: YAML's null, which no field accepts.
     var isNull: Bool {
-        guard let scalar, scalar.style == .plain || scalar.style == .any else { return false }
-        guard explicitTag == nil || explicitTag == "!!null" else { return false }
-        return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+        guard let scalar, scalar.style == .plain || scalar.style == .any,
+              ["", "~", "null", "Null", "NULL"].contains(scalar.string) else { return false }
+        return explicitTag == nil || explicitTag == "!!null"
     }
 
     /// The value as it appears in messages: scalars as written (quoted ones in quotes, so a
