@@ -49,6 +49,27 @@ import Testing
         #expect(error.issues.contains { $0.description.contains("bad\\u{1B}key") })
     }
 
+    /// A file past 4 MiB is refused before it is parsed, and reading stops there: an endless
+    /// source such as /dev/zero is refused too, not swallowed.
+    @Test func filesPastTheSizeLimitAreRefusedUnread() throws {
+        let directory = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let line = "# \(String(repeating: "x", count: 97))\n"
+        let text = "uuid: \(Self.uuid)\nmajor: 1\nminor: 1\n" + String(repeating: line, count: ProfileLoader.maximumFileSize / line.utf8.count + 1)
+        let path = directory.appendingPathComponent("huge.yaml").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        for error in [try #require(throws: ProfileErrors.self) { try ProfileLoader.load(contentsOf: path) },
+                      try #require(throws: ProfileErrors.self) { try ProfileLoader.parse(text, file: path) },
+                      try #require(throws: ProfileErrors.self) { try ProfileLoader.load(contentsOf: "/dev/zero") }] {
+            #expect(error.issues.count == 1)
+            #expect(error.issues.first?.field == "file")
+            #expect(error.issues.first?.message.contains("at most 4194304 bytes") == true, "\(error)")
+        }
+        // Just under the limit is fine.
+        let fits = String(text.utf8.prefix(ProfileLoader.maximumFileSize))!
+        #expect(try ProfileLoader.parse(String(fits[..<fits.lastIndex(of: "\n")!]), file: path).beacons.count == 1)
+    }
+
     @Test func loadingSeveralFilesReportsEveryFileAndCrossFileClashes() throws {
         let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
