@@ -113,6 +113,17 @@ import Testing
         #expect(process.terminationStatus == 65)
     }
 
+    /// The offset of invalid hex is the character where it stops being hex, also for a
+    /// fullwidth digit (which Unicode calls a hex digit, and Hex.bytes does not accept).
+    @Test(arguments: [("02０1", 2), ("0x02\u{FF21}1", 4), ("0201 06é", 7), ("0:21", 1), ("0201e", 5)])
+    func invalidHexOffsetIsTheFirstBadCharacter(input: String, offset: Int) throws {
+        let result = try BeaconExecutable.run(["decode", "--json", input])
+        #expect(result.status == 65, "\(result)")
+        let object = try BeaconExecutable.jsonObject(result.stdout)
+        #expect(object["error"] as? String == "invalid-hex")
+        #expect(object["offset"] as? Int == offset, "\(result)")
+    }
+
     @Test func lenientFindsTheBeaconBehindJunk() throws {
         // A truncated structure (05 09 41) before the iBeacon: strict refuses, lenient finds it.
         let junk = "050941" + Self.appleHex.dropFirst(6)

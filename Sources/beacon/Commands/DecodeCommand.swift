@@ -136,7 +136,9 @@ enum PayloadDecoding {
                 if pendingDigit { return i }
                 continue
             }
-            guard c.isHexDigit else { return i }
+            // ASCII only, as `Hex.bytes` reads: `Character.isHexDigit` also holds for fullwidth
+            // digits such as "０", which would put the fault past them.
+            guard c.isASCII, c.isHexDigit else { return i }
             pendingDigit.toggle()
         }
         return characters.count
