@@ -29,8 +29,9 @@ enum LocateInput {
                   let uuidText = object["uuid"] as? String, let uuid = BeaconUUID(uuidText),
                   let major = (object["major"] as? NSNumber)?.intValue, let minor = (object["minor"] as? NSNumber)?.intValue,
                   (0...0xFFFF).contains(major), (0...0xFFFF).contains(minor),
-                  let rssi = (object["rssi"] as? NSNumber)?.doubleValue else {
-                throw TraceError(description: "\(path.escapingControlCharacters):\(number + 1): a sample needs time, uuid, major, minor and rssi")
+                  let rssi = (object["rssi"] as? NSNumber)?.doubleValue,
+                  time.isFinite, rssi.isFinite else {  // 1e999 reads as infinity
+                throw TraceError(description: "\(path.escapingControlCharacters):\(number + 1): a sample needs time, uuid, major, minor and rssi (finite numbers; major and minor 0 to 65535)")
             }
             let power = (object["power"] as? NSNumber).flatMap { Int8(exactly: $0.intValue) }
             samples.append(RSSISample(time: time, key: BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor)),
