@@ -167,8 +167,10 @@ extension ProfileReader {
         guard let text = scalar(field, path: path, allowed: allowed) else { return nil }
         do throws(Template.SyntaxError) {
             let template = try Template(parsing: text, allowsWidth: allowsWidth)
-            // A fixed address is checked here, once, rather than per beacon.
+            // A fixed address or name is checked here, once, rather than per beacon; so is one in
+            // `defaults:` that every beacon overrides.
             if path == "address", !template.hasPlaceholders, staticAddress(text, at: field.value) == nil { return nil }
+            if path == "name", !template.hasPlaceholders, !checkName(text, at: field.value) { return nil }
             return template
         } catch {
             sink.report(field.value, field: path, error.message)
