@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What `-i/--adapter` names: which controller to talk to, and how.
 public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
@@ -87,15 +90,30 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The controller a spec reaches, whatever the spelling: `hci0`, `0`, `hci00` and
-    /// `user:hci0` all reach hci0; a `tcp:` host compares without case. `nil` for `virtual`
+    /// `user:hci0` all reach hci0; a `tcp:` host compares numerically or without case. `nil` for `virtual`
     /// (each one is a controller of its own) and `all` (every kernel adapter).
     var controllerKey: String? {
         switch self {
         case let .kernel(id), let .userChannel(id): "hci\(id)"
-        case let .tcp(host, port): "tcp:\(host.lowercased()):\(port)"
+        case let .tcp(host, port): "tcp:\(Self.canonicalHost(host)):\(port)"
         case let .serial(path, _, _): "serial:\(path)"
         case .virtual, .allKernel: nil
         }
+    }
+
+    /// A numeric address in its canonical form (`0:0:0:0:0:0:0:1` → `::1`), a name in lower
+    /// case. Names are not resolved: that would wait on DNS while parsing arguments.
+    static func canonicalHost(_ host: String) -> String {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        if inet_pton(AF_INET, host, &v4) == 1, inet_ntop(AF_INET, &v4, &text, socklen_t(text.count)) != nil {
+            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        if inet_pton(AF_INET6, host, &v6) == 1, inet_ntop(AF_INET6, &v6, &text, socklen_t(text.count)) != nil {
+            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return host.lowercased()
     }
 
     /// `hci0` for both kernel channels, otherwise the spec.

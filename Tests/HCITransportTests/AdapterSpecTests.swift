@@ -33,7 +33,8 @@ import HCITransport
     @Test(arguments: [
         ("hci0,hci0", "hci0", "hci0", "hci0"), ("hci0,0,hci00", "hci0", "0", "hci0"), ("hci1,hci00,hci001", "hci1", "hci001", "hci1"),
         ("user:hci0,hci0", "user:hci0", "hci0", "hci0"), ("tcp:127.0.0.1:9000,tcp:127.0.0.1:9000", "tcp:127.0.0.1:9000", "tcp:127.0.0.1:9000", "tcp:127.0.0.1:9000"),
-        ("tcp:Host:7,hci0,tcp:host:7", "tcp:Host:7", "tcp:host:7", "tcp:Host:7"), ("all,hci2", "all", "hci2", "hci2"), ("all,all", "all", "all", "all"),
+        ("tcp:Host:7,hci0,tcp:host:7", "tcp:Host:7", "tcp:host:7", "tcp:Host:7"), ("all,hci2", "all", "hci2", "hci2"),
+        ("tcp:[::1]:7,tcp:[0:0:0:0:0:0:0:1]:7", "tcp:[::1]:7", "tcp:[0:0:0:0:0:0:0:1]:7", "tcp:[::1]:7"), ("all,all", "all", "all", "all"),
         ("serial:/dev/ttyACM0,serial:/dev/ttyACM0@115200", "serial:/dev/ttyACM0", "serial:/dev/ttyACM0@115200", "serial:/dev/ttyACM0@1000000"),
     ])
     func theSameControllerTwiceIsRefused(list: String, first: String, second: String, controller: String) {
