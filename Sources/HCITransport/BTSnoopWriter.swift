@@ -29,8 +29,8 @@ public final class BTSnoopWriter: @unchecked Sendable {
         /// A FIFO, socket, directory or block device: writing a FIFO blocks until someone reads
         /// it, so only regular files and character devices (`/dev/null`, a tty) are taken.
         case unsupportedKind(path: String, kind: String)
-        /// The path is (a link to, or another name of) one of the command's input files, which
-        /// creating the capture would truncate.
+        /// The path is (a link to, or another name of) one of the command's input files or the
+        /// controller's UART, which creating the capture would truncate or write into.
         case isAnInput(path: String, input: String)
 
         /// Control characters of the paths are escaped: the message stays one line.
@@ -40,8 +40,8 @@ public final class BTSnoopWriter: @unchecked Sendable {
             case let .unsupportedKind(path, kind):
                 "\(path.escapingControlCharacters) is \(kind); --btsnoop writes a regular file (or a character device such as /dev/null)"
             case let .isAnInput(path, input):
-                path == input ? "\(path.escapingControlCharacters) is one of the command's input files; it would be overwritten"
-                    : "\(path.escapingControlCharacters) is the same file as the input \(input.escapingControlCharacters); it would be overwritten"
+                path == input ? "\(path.escapingControlCharacters) is one of the files the command reads (an input, or the controller's device); it would be overwritten"
+                    : "\(path.escapingControlCharacters) is the same file as \(input.escapingControlCharacters), which the command reads; it would be overwritten"
             }
         }
     }

@@ -60,6 +60,15 @@ import Glibc
         #expect(try String(contentsOfFile: profile, encoding: .utf8).hasPrefix("uuid: E2C56DB5"))
     }
 
+    /// Nor may it name the UART the controller is on.
+    @Test func btsnoopRefusesTheControllersDevice() throws {
+        let device = try BeaconExecutable.temporaryFile(named: "ttyFAKE", contents: "keep")
+        let result = try BeaconExecutable.run(["stop", "-i", "serial:\(device)", "--btsnoop", device])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("controller's device"), "\(result)")
+        #expect(try String(contentsOfFile: device, encoding: .utf8) == "keep")
+    }
+
     /// A capture that cannot be written is reported once, naming the file; the run goes on.
     @Test func btsnoopWriteErrorsAreReportedOnceAndTheRunGoesOn() throws {
         let result = try BeaconExecutable.run(["stop", "-i", "virtual", "--btsnoop", "/dev/full"])

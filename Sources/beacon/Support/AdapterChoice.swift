@@ -71,6 +71,10 @@ enum AdapterChoice {
 
     /// `specs`, `snoop` and `open` in one step, for the commands that need nothing in between.
     static func openAll(_ options: ControllerOptions, inputs: [String] = []) -> Result<[AdapterConnection], ExitCode> {
-        specs(options).flatMap { specs in snoop(options, inputs: inputs).flatMap { open(specs, snoop: $0) } }
+        specs(options).flatMap { specs in
+            // A UART the controller is on is not a capture file either.
+            let devices = specs.compactMap { spec -> String? in if case .serial(let path, _, _) = spec { path } else { nil } }
+            return snoop(options, inputs: inputs + devices).flatMap { open(specs, snoop: $0) }
+        }
     }
 }
