@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import BeaconCodec
 
 /// Why a capture file could not be read.
 public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -20,11 +21,17 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A record claims more bytes than any HCI packet may have: the file is corrupt.
     case recordTooLarge(fileOffset: Int, length: Int)
 
+    /// Control characters of the path are escaped: the message stays one line.
     public var description: String {
+        let path: String
         switch self {
-        case let .cannotOpen(path, code): "cannot open \(path): \(String(cString: strerror(code)))"
-        case let .readFailed(path, code): "reading \(path) failed: \(String(cString: strerror(code)))"
-        case let .notACapture(path):
+        case let .cannotOpen(p, _), let .readFailed(p, _), let .notACapture(p): path = p.escapingControlCharacters
+        default: path = ""
+        }
+        return switch self {
+        case let .cannotOpen(_, code): "cannot open \(path): \(String(cString: strerror(code)))"
+        case let .readFailed(_, code): "reading \(path) failed: \(String(cString: strerror(code)))"
+        case .notACapture:
             "\(path) is neither a btsnoop file (btmon -w, Android, beacon --btsnoop) nor a pcap file"
         case let .unsupportedLinkType(format, value):
             "\(format) link type \(value) is not supported (btsnoop: 1001, 1002, 2001; pcap: 187, 201, 254)"

@@ -104,14 +104,15 @@ public struct CaptureReader: ~Copyable {
                 let h = UnsafeRawBufferPointer(rebasing: raw[start..<(start + headerSize)])
                 switch format {
                 case .btsnoopHCI, .btsnoopH4, .btsnoopMonitor:
-                    let micros = Int64(bitPattern: CaptureBytes.uint64BE(h, 16)) &- CaptureFormat.btsnoopUnixEpochOffset
                     return (Int(CaptureBytes.uint32(h, 4, bigEndian: true)), CaptureBytes.uint32(h, 8, bigEndian: true),
-                            CaptureTimestamp(nanoseconds: micros &* 1000))
+                            CaptureTimestamp(btsnoopMicroseconds: CaptureBytes.uint64BE(h, 16)))
                 case let .pcapH4(be, ns), let .pcapH4WithPHDR(be, ns), let .pcapLinuxMonitor(be, ns):
+                    // The fraction field is 32 bits: a corrupt one (past a second) carries into the seconds.
                     let seconds = Int64(CaptureBytes.uint32(h, 0, bigEndian: be))
-                    let fraction = Int64(CaptureBytes.uint32(h, 4, bigEndian: be))
+                    let fraction = Int64(CaptureBytes.uint32(h, 4, bigEndian: be)) * (ns ? 1 : 1000)
                     return (Int(CaptureBytes.uint32(h, 8, bigEndian: be)), 0,
-                            CaptureTimestamp(nanoseconds: seconds &* 1_000_000_000 &+ (ns ? fraction : fraction &* 1000)))
+                            CaptureTimestamp(unixSeconds: seconds + fraction / 1_000_000_000,
+                                             nanosecondOfSecond: Int32(fraction % 1_000_000_000)))
                 }
             }
             guard included <= Self.maximumRecordLength else { throw .recordTooLarge(fileOffset: recordOffset, length: included) }

@@ -20,17 +20,51 @@ public enum CaptureDirection: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// When a packet was captured: nanoseconds since 1970-01-01 UTC (btsnoop has microseconds).
+/// When a packet was captured: whole seconds since 1970-01-01 UTC and the nanoseconds into that
+/// second. Kept apart rather than as one nanosecond count because a capture's 64-bit microsecond
+/// field reaches far beyond Int64 nanoseconds (1677 to 2262): any value a file holds is
+/// representable without overflow, and printing can say when a date is out of range.
 @frozen
 public struct CaptureTimestamp: Hashable, Sendable, Comparable {
-    public var nanoseconds: Int64
+    /// Seconds since the Unix epoch, rounded down (negative before 1970).
+    public var unixSeconds: Int64
+    /// Nanoseconds into that second, 0 to 999 999 999.
+    public var nanosecondOfSecond: Int32
 
-    @inlinable public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+    @inlinable public init(unixSeconds: Int64, nanosecondOfSecond: Int32) {
+        precondition((0..<1_000_000_000).contains(nanosecondOfSecond))
+        self.unixSeconds = unixSeconds
+        self.nanosecondOfSecond = nanosecondOfSecond
+    }
+
+    @inlinable public init(nanoseconds: Int64) {
+        let (q, r) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        self.init(unixSeconds: r < 0 ? q - 1 : q, nanosecondOfSecond: Int32(r < 0 ? r + 1_000_000_000 : r))
+    }
+
+    /// btsnoop's field: microseconds since 0000-01-01 (see ``CaptureFormat/btsnoopUnixEpochOffset``).
+    /// Every 64-bit value is accepted; 0 is year 0, the largest is in year 584 554.
+    @inlinable public init(btsnoopMicroseconds raw: UInt64) {
+        let epochSeconds = CaptureFormat.btsnoopUnixEpochOffset / 1_000_000
+        self.init(unixSeconds: Int64(raw / 1_000_000) - epochSeconds,
+                  nanosecondOfSecond: Int32(raw % 1_000_000) * 1000)
+    }
+
+    /// Nanoseconds since the Unix epoch, or `nil` when that does not fit an Int64 (before 1677 or
+    /// after 2262).
+    @inlinable public var nanoseconds: Int64? {
+        let (scaled, overflow) = unixSeconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return nil }
+        let (sum, overflow2) = scaled.addingReportingOverflow(Int64(nanosecondOfSecond))
+        return overflow2 ? nil : sum
+    }
 
     /// Seconds since the Unix epoch.
-    @inlinable public var seconds: Double { Double(nanoseconds) / 1e9 }
+    @inlinable public var seconds: Double { Double(unixSeconds) + Double(nanosecondOfSecond) / 1e9 }
 
-    @inlinable public static func < (a: Self, b: Self) -> Bool { a.nanoseconds < b.nanoseconds }
+    @inlinable public static func < (a: Self, b: Self) -> Bool {
+        (a.unixSeconds, a.nanosecondOfSecond) < (b.unixSeconds, b.nanosecondOfSecond)
+    }
 }
 
 /// One HCI packet read from a capture.

@@ -12,10 +12,30 @@ extension Node {
         return style == .singleQuoted || style == .doubleQuoted
     }
 
+    /// The tag written before a plain scalar that changes what it would otherwise be (`!!str 5`,
+    /// `!!float 5`, `!custom x`), with the standard prefix shortened to `!!`; `nil` when there is
+    /// none or it says what the plain text resolves to anyway (`!!int 5`). Yams resolves a tag in
+    /// place when it hashes a node (mapping keys), so a non-empty tag alone does not mean one was
+    /// written. (libyaml gives every quoted scalar the `str` tag: quoting is told by its style.)
+    var explicitTag: String? {
+        guard let scalar, !isQuoted else { return nil }
+        let name = scalar.tag.description
+        // Untagged and not yet resolved: the common case, with no regular expression to run.
+        guard !name.isEmpty else { return nil }
+        guard name != Resolver.default.resolveTag(of: Node(scalar.string)).rawValue else { return nil }
+        let standard = "tag:yaml.org,2002:"
+        return name.hasPrefix(standard) ? "!!" + name.dropFirst(standard.count) : name
+    }
+
+    /// Whether the scalar is a string whatever it looks like: quoted, or tagged `!!str`. Such a
+    /// value is refused where a number belongs, as a quoted "5" is.
+    var isString: Bool { isQuoted || explicitTag == "!!str" }
+
     /// `key:` with nothing after it, `~` or `null`: YAML's null, which no field accepts.
     var isNull: Bool {
-        guard let scalar, scalar.style == .plain || scalar.style == .any else { return false }
-        return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+        guard let scalar, scalar.style == .plain || scalar.style == .any,
+              ["", "~", "null", "Null", "NULL"].contains(scalar.string) else { return false }
+        return explicitTag == nil || explicitTag == "!!null"
     }
 
     /// The value as it appears in messages: scalars as written (quoted ones in quotes, so a
@@ -25,6 +45,7 @@ extension Node {
         case .scalar(let scalar):
             let text = isNull ? "(no value)" : scalar.string
             let shown = text.count > 60 ? String(text.prefix(57)) + "..." : text
+            if let explicitTag { return "\(explicitTag) \(shown)" }
             return isQuoted ? "\"\(shown)\"" : shown
         case .mapping(let mapping):
             let keys = mapping.keys.compactMap(\.scalarText).prefix(4).joined(separator: ", ")
@@ -39,7 +60,9 @@ extension Node {
     /// A short name for the node's shape, for "expected a number, found a mapping" messages.
     var shapeName: String {
         switch self {
-        case .scalar: return isQuoted ? "a quoted string" : "a scalar"
+        case .scalar:
+            if let explicitTag { return explicitTag == "!!str" ? "a string (tagged !!str)" : "a value tagged \(explicitTag)" }
+            return isQuoted ? "a quoted string" : "a scalar"
         case .mapping: return "a mapping"
         case .sequence: return "a list"
         case .alias: return "an alias"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 
 /// One problem in a profile file: where, which field, the value found, and what is allowed.
 public struct ProfileIssue: Error, Hashable, Sendable, CustomStringConvertible {
@@ -20,8 +21,9 @@ public struct ProfileIssue: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `file:line:column: field: value: message`, e.g.
-    /// `profiles/x.yaml:7:12: major: 70000: must be an integer from 0 to 65535`.
-    public var description: String { "\(location): \(field): \(value): \(message)" }
+    /// `profiles/x.yaml:7:12: major: 70000: must be an integer from 0 to 65535`. Control
+    /// characters (in the file name, a key, a value) are escaped: one issue is one line.
+    public var description: String { "\(location): \(field): \(value): \(message)".escapingControlCharacters }
 }
 
 /// Every problem found in one or more profile files; thrown instead of stopping at the first.

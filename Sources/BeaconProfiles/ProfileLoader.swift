@@ -6,6 +6,15 @@ import Yams
 /// is collected and thrown together as ``ProfileErrors``, each with its file, line and column.
 /// docs/PROFILES.md describes the format.
 public enum ProfileLoader {
+    /// The largest profile file, in bytes (4 MiB: some 40,000 beacons written one per line;
+    /// ranges declare more in a line). Composing YAML costs about 40 bytes of memory per byte of
+    /// text, and a fleet is meant to be read in a second or two, not a minute; a bigger file is
+    /// refused before it is parsed. Larger fleets are split into several files.
+    public static let maximumFileSize = 4 << 20
+    /// The most beacons one file may declare, ranges expanded (every minor of one major); see
+    /// `ProfileReader.maximumEntrySize` for one entry.
+    public static let maximumFleetSize = 65536
+
     /// Parses the text of one profile file; `file` labels locations and names default beacon names.
     public static func parse(_ text: String, file: String) throws(ProfileErrors) -> BeaconFleet {
         let (fleet, declarations, issues) = read(text, file: file)
@@ -56,6 +65,9 @@ public enum ProfileLoader {
     /// Composes and reads `text`; the fleet is only meaningful when there are no issues.
     static func read(_ text: String, file: String) -> (BeaconFleet, [BeaconDeclaration], [ProfileIssue]) {
         let reader = ProfileReader(file: file)
+        if let issue = sizeIssue(bytes: text.utf8.count, file: file) {
+            return (BeaconFleet(file: file, beacons: []), [], [issue])
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -81,7 +93,16 @@ public enum ProfileLoader {
         return stem.isEmpty ? "beacon" : stem
     }
 
-    /// The file's text, or an issue saying why it cannot be had.
+    /// The issue of a file past ``maximumFileSize``, if it is.
+    static func sizeIssue(bytes: Int, file: String) -> ProfileIssue? {
+        guard bytes > maximumFileSize else { return nil }
+        let size = bytes > maximumFileSize + 1 ? "\(bytes) bytes" : "more than \(maximumFileSize) bytes"
+        return ProfileIssue(location: SourceLocation(file: file, line: 1, column: 1), field: "file", value: size,
+                            message: "a profile file may have at most \(maximumFileSize) bytes (4 MiB); split the fleet into several files")
+    }
+
+    /// The file's text, or an issue saying why it cannot be had. At most one byte past
+    /// ``maximumFileSize`` is read, so `/dev/zero` or an endless pipe is refused, not swallowed.
     static func readText(_ path: String) -> Result<String, ProfileIssue> {
         func failure(_ message: String) -> Result<String, ProfileIssue> {
             .failure(ProfileIssue(location: SourceLocation(file: path, line: 1, column: 1), field: "file", value: path, message: message))
@@ -91,9 +112,17 @@ public enum ProfileLoader {
             return failure("cannot read: no such file")
         }
         if isDirectory.boolValue { return failure("cannot read: it is a directory") }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             return failure("cannot read: permission denied or I/O error")
         }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()  // nil: an empty file
+        } catch {
+            return failure("cannot read: permission denied or I/O error")
+        }
+        if let issue = sizeIssue(bytes: data.count, file: path) { return .failure(issue) }
         guard let text = String(data: data, encoding: .utf8) else {
             return failure("cannot read: not UTF-8 text")
         }

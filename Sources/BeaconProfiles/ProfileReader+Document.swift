@@ -51,6 +51,10 @@ extension ProfileReader {
             } else if let mapping = mapping(field, path: "defaults", expected: "a mapping of beacon keys") {
                 defaults = fields(of: mapping, at: field.value, allowed: ProfileKeys.beacon, path: "",
                                   hints: ["beacons": "`beacons:` belongs at the top level, not under `defaults:`"])
+                // Checked on their own, at their own line: a bad default is an error even when
+                // every beacon overrides it. Beacons that inherit it find the same issue, which
+                // the sink keeps once.
+                _ = readValues(defaults)
             }
         }
 
@@ -74,7 +78,15 @@ extension ProfileReader {
             // An entry's own keys win over `defaults:`; inherited values keep their own position,
             // so a bad default is reported where it is written.
             let merged = defaults.merging(own) { _, entry in entry }
-            declarations += readEntry(merged, at: item, namePrefix: fleetName ?? fileStem)
+            let entry = readEntry(merged, at: item, namePrefix: fleetName ?? fileStem)
+            // Checked as entries expand, so a file of many full ranges stops at the limit rather
+            // than after building millions of beacons; the entries after it are not read.
+            if declarations.count + entry.count > ProfileLoader.maximumFleetSize {
+                sink.report(sink.location(of: item), field: "beacons", value: "\(declarations.count + entry.count) beacons",
+                            "a file may declare at most \(ProfileLoader.maximumFleetSize) beacons, and this entry goes past that; split the fleet into several files")
+                break
+            }
+            declarations += entry
         }
         return DocumentContents(fleetName: fleetName, declarations: declarations)
     }

@@ -15,50 +15,74 @@ extension ProfileReader {
     /// Names end up in logs, status lines and file names: keep them short and printable.
     static let maximumNameLength = 64
 
+    /// Every field of an entry, read and checked one by one (`nil` where absent or invalid).
+    struct EntryValues {
+        var uuid: BeaconUUID?
+        var majors: ClosedRange<Int>?
+        var minors: ClosedRange<Int>?
+        var measuredPower: Int?
+        var interval: Double?
+        var txPower: Int?
+        var flags: BeaconFlags?
+        var position: PositionPlan?
+        var nameTemplate: Template?
+        var addressTemplate: Template?
+        /// Whether every field that is present is valid.
+        var ok = true
+    }
+
+    static let uuidExample = "a UUID like E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 (32 hex digits, hyphens optional)"
+
+    /// Reads and checks the fields present in `fields`, reporting each problem; required fields
+    /// that are absent are the caller's business. A fleet's `defaults:` go through this on their
+    /// own, so a bad default is reported even when every beacon overrides it.
+    func readValues(_ fields: [String: Field]) -> EntryValues {
+        var values = EntryValues()
+        func read<T>(_ key: String, _ read: (Field) -> T?) -> T? {
+            guard let f = fields[key] else { return nil }
+            let value = read(f)
+            if value == nil { values.ok = false }
+            return value
+        }
+        values.uuid = read("uuid") { f in
+            guard let text = self.scalar(f, path: "uuid", allowed: "must be " + Self.uuidExample) else { return nil }
+            guard let uuid = BeaconUUID(text) else {
+                self.sink.report(f.value, field: "uuid", "must be " + Self.uuidExample)
+                return nil
+            }
+            return uuid
+        }
+        values.majors = read("major") { self.identityValues($0, path: "major") }
+        values.minors = read("minor") { self.identityValues($0, path: "minor") }
+        values.measuredPower = read("measured_power") {
+            self.integer($0, path: "measured_power", range: Int(Int8.min)...Int(Int8.max), unit: "dBm at 1 m")
+        }
+        values.interval = read("interval") {
+            self.number($0, path: "interval", range: BeaconProfile.intervalRange, unit: "milliseconds")
+        }
+        values.txPower = read("tx_power") {
+            self.integer($0, path: "tx_power", range: BeaconProfile.txPowerRange, unit: "dBm")
+        }
+        values.flags = read("flags") { self.flags($0) }
+        values.position = read("position") { self.positionPlan($0) }
+        values.nameTemplate = read("name") { self.template($0, path: "name", allowsWidth: true) }
+        values.addressTemplate = read("address") { self.template($0, path: "address", allowsWidth: false) }
+        return values
+    }
+
     /// Reads one beacon entry (a single-beacon file's top level, or a `beacons:` item merged with
     /// `defaults:`) and expands its ranges. Every field is checked even after a failure; beacons
     /// are only produced when the whole entry is valid.
     func readEntry(_ fields: [String: Field], at entry: Node, namePrefix: String) -> [BeaconDeclaration] {
         let entryLocation = sink.location(of: entry)
-
-        var uuid: BeaconUUID? = nil
-        let uuidExample = "a UUID like E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 (32 hex digits, hyphens optional)"
-        if let f = fields["uuid"] {
-            if let text = scalar(f, path: "uuid", allowed: "must be " + uuidExample) {
-                uuid = BeaconUUID(text)
-                if uuid == nil { sink.report(f.value, field: "uuid", "must be " + uuidExample) }
-            }
-        } else {
-            missing("uuid", in: entry, uuidExample)
-        }
-
-        var majors: ClosedRange<Int>? = nil
-        var minors: ClosedRange<Int>? = nil
-        if let f = fields["major"] { majors = identityValues(f, path: "major") } else { missing("major", in: entry, "an integer from 0 to 65535") }
-        if let f = fields["minor"] { minors = identityValues(f, path: "minor") } else { missing("minor", in: entry, "an integer from 0 to 65535") }
-
-        var ok = true  // whether every optional field that is present is valid
-        func optional<T>(_ key: String, _ read: (Field) -> T?) -> T? {
-            guard let f = fields[key] else { return nil }
-            let value = read(f)
-            if value == nil { ok = false }
-            return value
-        }
-        let measuredPower = optional("measured_power") {
-            self.integer($0, path: "measured_power", range: Int(Int8.min)...Int(Int8.max), unit: "dBm at 1 m")
-        }
-        let interval = optional("interval") {
-            self.number($0, path: "interval", range: BeaconProfile.intervalRange, unit: "milliseconds")
-        }
-        let txPower = optional("tx_power") {
-            self.integer($0, path: "tx_power", range: BeaconProfile.txPowerRange, unit: "dBm")
-        }
-        let flags = optional("flags") { self.flags($0) }
-        let position = optional("position") { self.positionPlan($0) }
-        let nameTemplate = optional("name") { self.template($0, path: "name", allowsWidth: true) }
-        let addressTemplate = optional("address") { self.template($0, path: "address", allowsWidth: false) }
-
-        guard let uuid, let majors, let minors, ok else { return [] }
+        let values = readValues(fields)
+        if fields["uuid"] == nil { missing("uuid", in: entry, Self.uuidExample) }
+        if fields["major"] == nil { missing("major", in: entry, "an integer from 0 to 65535") }
+        if fields["minor"] == nil { missing("minor", in: entry, "an integer from 0 to 65535") }
+        var ok = values.ok
+        let (measuredPower, interval, txPower, flags) = (values.measuredPower, values.interval, values.txPower, values.flags)
+        let (position, nameTemplate, addressTemplate) = (values.position, values.nameTemplate, values.addressTemplate)
+        guard let uuid = values.uuid, let majors = values.majors, let minors = values.minors, ok else { return [] }
 
         let count = majors.count * minors.count
         if count > Self.maximumEntrySize {
@@ -73,6 +97,12 @@ extension ProfileReader {
             if let f = fields["name"], let nameTemplate, !nameTemplate.isDistinct(majors: majors.count, minors: minors.count) {
                 sink.report(f.value, field: "name",
                             "this entry declares \(count) beacons, which cannot share names; use \(needed) in it")
+                ok = false
+            }
+            if let f = fields["position"], let position, !position.staysWithinLimits(count: count) {
+                let limit = ProfileReader.format(PositionPlan.coordinateLimit)
+                sink.report(f.value, field: "position.step",
+                            "this entry's beacon \(count) (index \(count - 1)) would be more than \(limit) m from the origin; coordinates must be from -\(limit) to \(limit) metres")
                 ok = false
             }
             if let f = fields["address"], let addressTemplate,
@@ -137,8 +167,10 @@ extension ProfileReader {
         guard let text = scalar(field, path: path, allowed: allowed) else { return nil }
         do throws(Template.SyntaxError) {
             let template = try Template(parsing: text, allowsWidth: allowsWidth)
-            // A fixed address is checked here, once, rather than per beacon.
+            // A fixed address or name is checked here, once, rather than per beacon; so is one in
+            // `defaults:` that every beacon overrides.
             if path == "address", !template.hasPlaceholders, staticAddress(text, at: field.value) == nil { return nil }
+            if path == "name", !template.hasPlaceholders, !checkName(text, at: field.value) { return nil }
             return template
         } catch {
             sink.report(field.value, field: path, error.message)

@@ -7,6 +7,19 @@ struct PositionPlan {
     var start: Position
     var step: (x: Double, y: Double, z: Double?) = (0, 0, nil)
 
+    /// The largest coordinate, in metres, of any beacon (1000 km). Far beyond a building, and
+    /// small enough that positioning's squares and sums stay finite and exact to the nanometre
+    /// (1e6 m × 1e9 < 2^53): a value such as 1e306 would validate, then print as `inf`.
+    static let coordinateLimit = 1_000_000.0
+    static let coordinateRange = -coordinateLimit...coordinateLimit
+
+    /// Whether every beacon of an entry of `count` stays within ``coordinateLimit``; the first
+    /// and last are the extremes of a line.
+    func staysWithinLimits(count: Int) -> Bool {
+        let last = position(at: count - 1)
+        return [last.x, last.y, last.z ?? 0].allSatisfy { Self.coordinateRange.contains($0) }
+    }
+
     /// The position of the entry's `index`-th beacon (from 0), rounded to a nanometre so that
     /// 0.1 × 3 prints as 0.3.
     func position(at index: Int) -> Position {
@@ -29,7 +42,7 @@ extension ProfileReader {
         var isValid = true
         func read(_ key: String, in keys: [String: Field], path: String) -> Double? {
             guard let f = keys[key] else { return nil }
-            let value = number(f, path: "\(path).\(key)", unit: "metres")
+            let value = number(f, path: "\(path).\(key)", range: PositionPlan.coordinateRange, unit: "metres")
             if value == nil { isValid = false }
             return value
         }

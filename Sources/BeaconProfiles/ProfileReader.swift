@@ -62,11 +62,13 @@ final class ProfileReader {
     func integer(_ field: Field, path: String, range: ClosedRange<Int>, unit: String? = nil) -> Int? {
         let allowed = "must be an integer from \(range.lowerBound) to \(range.upperBound)" + (unit.map { " (\($0))" } ?? "")
         guard let text = scalar(field, path: path, allowed: allowed) else { return nil }
-        if field.value.isQuoted {
-            sink.report(field.value, field: path, allowed + ", not a quoted string")
+        if field.value.isString {
+            sink.report(field.value, field: path, allowed + ", not \(field.value.shapeName)")
             return nil
         }
-        switch NumberSyntax.integer(text) {
+        // `!!float 5` is the float 5.0: refused as any fraction is.
+        let reading = field.value.explicitTag == "!!float" ? .fractional : NumberSyntax.integer(text)
+        switch reading {
         case .value(let value) where range.contains(value):
             return value
         case .value, .overflow:
@@ -85,8 +87,8 @@ final class ProfileReader {
         if let unit { allowed += " of \(unit)" }
         if let range { allowed += " from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))" }
         guard let text = scalar(field, path: path, allowed: allowed) else { return nil }
-        guard !field.value.isQuoted, let value = NumberSyntax.decimal(text) else {
-            sink.report(field.value, field: path, allowed + (field.value.isQuoted ? ", not a quoted string" : ""))
+        guard !field.value.isString, let value = NumberSyntax.decimal(text) else {
+            sink.report(field.value, field: path, allowed + (field.value.isString ? ", not \(field.value.shapeName)" : ""))
             return nil
         }
         if let range, !range.contains(value) {
@@ -104,6 +106,12 @@ final class ProfileReader {
             return nil
         }
         guard let text = field.value.scalarText else {
+            sink.report(field.value, field: path, allowed + ", not \(field.value.shapeName)")
+            return nil
+        }
+        // A tag changes what a scalar is (`!!bool`, `!!binary`, a custom `!tag`); only the ones
+        // that leave it a string or a number are understood, and checked as their untagged forms.
+        if let tag = field.value.explicitTag, !["!!str", "!!int", "!!float"].contains(tag) {
             sink.report(field.value, field: path, allowed + ", not \(field.value.shapeName)")
             return nil
         }

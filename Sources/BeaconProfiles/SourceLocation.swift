@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 
 /// A place in a profile file: the file as it was named to the loader, and a 1-based line and column
 /// (columns count Unicode scalars, as libyaml does).
@@ -13,6 +14,7 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
         self.column = column
     }
 
-    /// `file:line:column`, the form compilers use, so editors and terminals can jump to it.
-    public var description: String { "\(file):\(line):\(column)" }
+    /// `file:line:column`, the form compilers use, so editors and terminals can jump to it
+    /// (control characters in the file name escaped).
+    public var description: String { "\(file.escapingControlCharacters):\(line):\(column)" }
 }

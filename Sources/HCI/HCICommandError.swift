@@ -12,7 +12,7 @@ public enum HCICommandError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case let .failed(command, opcode, status):
-            "\(command) (\(opcode)) failed: \(status.userMessage)"
+            "\(command) (\(opcode)) failed: \(status.userMessage(for: opcode))"
         case let .unexpectedOpcode(expected, actual):
             "expected a reply to \(expected), got one to \(actual)"
         case let .malformedReply(command, error):

@@ -94,3 +94,20 @@ extension HCIStatus {
         }
     }
 }
+
+extension HCIStatus {
+    /// The explanation for a failure of the command `opcode`. The table's explanations of these
+    /// codes speak of advertising, true only of LE controller commands (OGF 0x08); a failed
+    /// Read Local Version Information must not send the user off to count advertising sets.
+    func explanation(for opcode: HCIOpcode) -> String? {
+        guard opcode.ogf != 0x08 else { return explanation }
+        switch rawValue {
+        case 0x01: return "the controller does not implement this command, which every Bluetooth controller should; it may not be a Bluetooth controller, or it is faulty. Check the adapter (`beacon doctor`)."
+        case 0x07: return "the controller ran out of memory. Reset the adapter (`beacon stop --reset`, or unplug it) and retry."
+        case 0x0C: return "the controller refused the command in its current state. Make sure no other program (bluetoothd, another beacon) drives the same adapter, reset it (`beacon stop --reset`) and retry."
+        case 0x3C, 0x42, 0x43, 0x45: return "the controller gave an advertising error code to a command that is not about advertising: it is misbehaving. Reset the adapter (`beacon stop --reset`, or unplug it) and retry."
+        default: return explanation
+        }
+    }
+}
+

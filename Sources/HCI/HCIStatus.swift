@@ -105,7 +105,12 @@ public struct HCIStatus: RawRepresentable, Hashable, Sendable, CustomStringConve
     }
 
     /// `Command Disallowed (0x0C): advertising is already on …`: a message a user can act on.
-    public var userMessage: String {
+    public var userMessage: String { userMessage(explaining: explanation) }
+
+    /// The message for a failure of the command `opcode`: advice that fits that command.
+    public func userMessage(for opcode: HCIOpcode) -> String { userMessage(explaining: explanation(for: opcode)) }
+
+    private func userMessage(explaining explanation: String?) -> String {
         guard let explanation else {
             return "\(description): the controller returned an error code this version of beacon does not know"
         }

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What `-i/--adapter` names: which controller to talk to, and how.
 public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
@@ -69,14 +72,65 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `hci0,hci1` or `virtual` or `all` into adapters. Virtual options use commas too, so
     /// a `virtual:…` item takes the rest of the list.
+    /// The same controller named twice, in any spelling, is an error.
     public static func list(_ text: String) throws(TransportError) -> [AdapterSpec] {
         if text.hasPrefix("virtual") { return [try AdapterSpec(parsing: text)] }
-        var out: [AdapterSpec] = []
+        var out: [(spec: AdapterSpec, spelling: String)] = []
         for part in text.split(separator: ",") {
-            out.append(try AdapterSpec(parsing: String(part)))
+            let spelling = String(part).trimmingSpaces
+            let spec = try AdapterSpec(parsing: spelling)
+            if let earlier = out.first(where: { $0.spec.reachesSameController(as: spec) }) {
+                throw .sameController(first: earlier.spelling, second: spelling,
+                                      controller: earlier.spec == AdapterSpec.allKernel ? spec.controllerName : earlier.spec.controllerName)
+            }
+            out.append((spec, spelling))
         }
         guard !out.isEmpty else { throw .invalidAdapter(text, reason: "empty adapter list") }
-        return out
+        return out.map(\.spec)
+    }
+
+    /// The controller a spec reaches, whatever the spelling: `hci0`, `0`, `hci00` and
+    /// `user:hci0` all reach hci0; a `tcp:` host compares numerically or without case. `nil` for `virtual`
+    /// (each one is a controller of its own) and `all` (every kernel adapter).
+    var controllerKey: String? {
+        switch self {
+        case let .kernel(id), let .userChannel(id): "hci\(id)"
+        case let .tcp(host, port): "tcp:\(Self.canonicalHost(host)):\(port)"
+        case let .serial(path, _, _): "serial:\(path)"
+        case .virtual, .allKernel: nil
+        }
+    }
+
+    /// A numeric address in its canonical form (`0:0:0:0:0:0:0:1` → `::1`), a name in lower
+    /// case. Names are not resolved: that would wait on DNS while parsing arguments.
+    static func canonicalHost(_ host: String) -> String {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        if inet_pton(AF_INET, host, &v4) == 1, inet_ntop(AF_INET, &v4, &text, socklen_t(text.count)) != nil {
+            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        if inet_pton(AF_INET6, host, &v6) == 1, inet_ntop(AF_INET6, &v6, &text, socklen_t(text.count)) != nil {
+            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return host.lowercased()
+    }
+
+    /// `hci0` for both kernel channels, otherwise the spec.
+    var controllerName: String { controllerKey.map { $0.hasPrefix("hci") ? $0 : description } ?? description }
+
+    /// Whether two specs of one `-i` list would open one controller twice; `all` reaches every
+    /// kernel adapter, so it clashes with any of them and with itself.
+    func reachesSameController(as other: AdapterSpec) -> Bool {
+        if self == .allKernel || other == .allKernel {
+            let rest = self == .allKernel ? other : self
+            if rest == .allKernel { return true }
+            if case .kernel = rest { return true }
+            if case .userChannel = rest { return true }
+            return false
+        }
+        guard let key = controllerKey else { return false }
+        return key == other.controllerKey
     }
 
     /// How beacon talks to the controller, in words (for `doctor`).

@@ -12,6 +12,9 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     case noSuchAdapter(String, existing: [String])
     /// A TCP connection did not complete in time.
     case connectTimeout(adapter: String, seconds: Double)
+    /// `-i` names one controller twice (`hci0,0`, `user:hci0,hci0`, one `tcp:` address twice):
+    /// it would be opened twice and given beacons twice.
+    case sameController(first: String, second: String, controller: String)
 
     public var description: String {
         switch self {
@@ -24,6 +27,9 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .noSuchAdapter(name, existing):
             let list = existing.isEmpty ? "this machine has no Bluetooth adapters" : "adapters here: " + existing.joined(separator: ", ")
             return "\(name): no such adapter (\(list))"
+        case let .sameController(first, second, controller):
+            let both = first == second ? "'\(first)' twice" : "'\(first)' and '\(second)'"
+            return "the same controller is named twice: \(both) both reach \(controller); name each controller once"
         case let .connectTimeout(adapter, seconds):
             return "\(adapter): no connection within \(seconds) s (is the controller listening?)"
         }

@@ -43,6 +43,51 @@ import Glibc
         #expect(bytes.count > 16 + 10 * 24, "\(bytes.count) bytes")
     }
 
+    /// `--btsnoop` naming the profile being advertised (by another spelling) is refused before
+    /// anything runs, and the profile is left as it was.
+    @Test func btsnoopRefusesAnInputFile() throws {
+        let profile = try BeaconExecutable.temporaryFile(named: "one.yaml", contents: """
+            uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0
+            major: 1
+            minor: 2
+
+            """)
+        let directory = URL(fileURLWithPath: profile).deletingLastPathComponent().path
+        let result = try BeaconExecutable.run(["advertise", profile, "-i", "virtual", "--duration", "200ms",
+                                               "--btsnoop", directory + "/../" + URL(fileURLWithPath: directory).lastPathComponent + "/one.yaml"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("--btsnoop:") && result.stderr.contains("overwritten"), "\(result)")
+        #expect(try String(contentsOfFile: profile, encoding: .utf8).hasPrefix("uuid: E2C56DB5"))
+    }
+
+    /// Nor may it name the UART the controller is on.
+    @Test func btsnoopRefusesTheControllersDevice() throws {
+        let device = try BeaconExecutable.temporaryFile(named: "ttyFAKE", contents: "keep")
+        let result = try BeaconExecutable.run(["stop", "-i", "serial:\(device)", "--btsnoop", device])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("controller's device"), "\(result)")
+        #expect(try String(contentsOfFile: device, encoding: .utf8) == "keep")
+    }
+
+    /// A capture that cannot be written is reported once, naming the file; the run goes on.
+    @Test func btsnoopWriteErrorsAreReportedOnceAndTheRunGoesOn() throws {
+        let result = try BeaconExecutable.run(["stop", "-i", "virtual", "--btsnoop", "/dev/full"])
+        #expect(result.status == 0, "\(result)")
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains("--btsnoop") }
+        #expect(warnings.count == 1, "\(result)")
+        #expect(warnings.first?.contains("writing /dev/full failed") == true, "\(result)")
+        #expect(result.stdout.contains("LE Clear Advertising Sets"), "\(result)")
+    }
+
+    @Test func btsnoopRefusesAFIFO() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-fifo-\(UUID().uuidString)").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: fifo) }
+        let result = try BeaconExecutable.run(["stop", "-i", "virtual", "--btsnoop", fifo])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("a FIFO"), "\(result)")
+    }
+
     @Test func doctorReportsTheVirtualControllersCapabilities() throws {
         let text = try BeaconExecutable.run(["doctor", "-i", "virtual:sets=7,version=5.2"])
         #expect(text.status == 0, "\(text)")

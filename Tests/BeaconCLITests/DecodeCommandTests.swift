@@ -72,6 +72,58 @@ import Testing
         #expect(clean.lines.count == 1)
     }
 
+    /// `decode` at the end of a pipe that stays open answers each line as it arrives: the first
+    /// answer must come while standard input is still open (before, it came only at EOF).
+    @Test func standardInputIsAnsweredLineByLine() throws {
+        let process = Process()
+        process.executableURL = try BeaconExecutable.location.get()
+        process.arguments = ["decode", "--json"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let received = Locked("")
+        let arrived = DispatchSemaphore(value: 0)
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            received.update { $0 += String(decoding: data, as: UTF8.self) }
+            arrived.signal()
+        }
+        try process.run()
+        defer {
+            output.fileHandleForReading.readabilityHandler = nil
+            if process.isRunning { process.terminate() }
+        }
+        /// Waits for `lines` complete lines of output; a generous bound, as a busy machine may be
+        /// slow, while the old behaviour never answered before EOF at all.
+        func waitForLines(_ lines: Int) -> [String] {
+            let deadline = DispatchTime.now() + .seconds(60)
+            while received.value.filter({ $0 == "\n" }).count < lines {
+                if arrived.wait(timeout: deadline) == .timedOut { break }
+            }
+            return received.value.split(separator: "\n").map(String.init)
+        }
+        input.fileHandleForWriting.write(Data((Self.appleHex + "\n").utf8))
+        #expect(waitForLines(1) == [Self.appleJSON])
+        input.fileHandleForWriting.write(Data((Self.overrunHex + "\n").utf8))
+        let both = waitForLines(2)
+        #expect(both.count == 2 && both[1].contains("length-overrun"), "\(both)")
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 65)
+    }
+
+    /// The offset of invalid hex is the character where it stops being hex, also for a
+    /// fullwidth digit (which Unicode calls a hex digit, and Hex.bytes does not accept).
+    @Test(arguments: [("02０1", 2), ("0x02\u{FF21}1", 4), ("0201 06é", 7), ("0:21", 1), ("0201e", 5)])
+    func invalidHexOffsetIsTheFirstBadCharacter(input: String, offset: Int) throws {
+        let result = try BeaconExecutable.run(["decode", "--json", input])
+        #expect(result.status == 65, "\(result)")
+        let object = try BeaconExecutable.jsonObject(result.stdout)
+        #expect(object["error"] as? String == "invalid-hex")
+        #expect(object["offset"] as? Int == offset, "\(result)")
+    }
+
     @Test func lenientFindsTheBeaconBehindJunk() throws {
         // A truncated structure (05 09 41) before the iBeacon: strict refuses, lenient finds it.
         let junk = "050941" + Self.appleHex.dropFirst(6)
@@ -95,4 +147,13 @@ import Testing
         #expect(extended.status == 0, "\(extended)")
         #expect(extended.lines == [Self.appleJSON])
     }
+}
+
+/// Text appended by a reading thread and read by the test.
+private final class Locked: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text: String
+    init(_ text: String) { self.text = text }
+    var value: String { lock.withLock { text } }
+    func update(_ change: (inout String) -> Void) { lock.withLock { change(&text) } }
 }

@@ -58,6 +58,20 @@ import Testing
         }
     }
 
+    /// A file name with a newline and an ESC cannot forge an issue line nor reach the terminal:
+    /// every line of validate's output names the file escaped.
+    @Test func fileNamesWithControlCharactersAreEscaped() throws {
+        let bad = try BeaconExecutable.temporaryFile(named: "a\nforged.yaml:1:1: uuid: x: \u{1B}[2J.yaml", contents: "major: 1\nminor: 1\n")
+        let good = try BeaconExecutable.temporaryFile(named: "ok\u{1B}.yaml", contents: "uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0\nmajor: 1\nminor: 1\n")
+        let result = try BeaconExecutable.run(["validate", bad, good])
+        #expect(result.status == 65, "\(result)")
+        let errors = result.stderr.split(separator: "\n")
+        #expect(errors.count == 1, "\(result)")
+        #expect(errors.first?.contains("/a\\nforged.yaml:1:1: uuid: x: \\u{1B}[2J.yaml:1:1: uuid: (missing)") == true, "\(result)")
+        #expect(result.stdout.contains("/ok\\u{1B}.yaml: OK (1 beacon)"), "\(result)")
+        #expect(!(result.stdout + result.stderr).unicodeScalars.contains { $0.value == 0x1B })
+    }
+
     @Test func aMissingFileIsARuntimeFailure() throws {
         let result = try BeaconExecutable.run(["validate", "profiles/no-such-file.yaml"])
         #expect(result.status == 1, "\(result)")

@@ -62,4 +62,18 @@ import Testing
         #expect(result.stdout.isEmpty)
         #expect(!result.stderr.isEmpty)
     }
+
+    /// One controller named twice in `-i` is a usage error naming both spellings, before anything
+    /// is opened.
+    @Test(arguments: [
+        (["advertise", "profiles/room-2m.yaml", "-i", "hci0,0,hci00"], ["'hci0'", "'0'"]),
+        (["stop", "-i", "user:hci0,hci0"], ["'user:hci0'", "'hci0'"]),
+        (["doctor", "-i", "tcp:127.0.0.1:9,tcp:127.0.0.1:9"], ["'tcp:127.0.0.1:9' twice"]),
+    ])
+    func theSameControllerTwiceIsAUsageError(arguments: [String], spellings: [String]) throws {
+        let result = try BeaconExecutable.run(arguments)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stdout.isEmpty)
+        for spelling in spellings { #expect(result.stderr.contains(spelling), "\(result)") }
+    }
 }

@@ -6,9 +6,9 @@ import Testing
 
 /// Reads every packet of a file into (type, direction, index, time, bytes) tuples.
 func readAll(_ path: String, chunkSize: Int = CaptureReader.defaultChunkSize) throws
-    -> (format: CaptureFormat, packets: [(H4PacketType, CaptureDirection, UInt16, Int64, [UInt8])], skipped: Int) {
+    -> (format: CaptureFormat, packets: [(H4PacketType, CaptureDirection, UInt16, Int64?, [UInt8])], skipped: Int) {
     var reader = try CaptureReader(path: path, chunkSize: chunkSize)
-    var packets: [(H4PacketType, CaptureDirection, UInt16, Int64, [UInt8])] = []
+    var packets: [(H4PacketType, CaptureDirection, UInt16, Int64?, [UInt8])] = []
     while let p = try reader.nextPacket() {
         packets.append((p.type, p.direction, p.controllerIndex, p.timestamp.nanoseconds, Array(p.bytes)))
     }
@@ -96,7 +96,7 @@ func readAll(_ path: String, chunkSize: Int = CaptureReader.defaultChunkSize) th
         #expect(result.packets.count == 2)
         #expect(result.packets[0].0 == .event && result.packets[0].1 == .received && result.packets[0].4 == event)
         #expect(result.packets[1].0 == .command && result.packets[1].1 == .sent)
-        #expect(result.packets[0].3 == 1_700_000_000_000_000_000 + (nanoseconds ? 250 : 250_000))
+        #expect(result.packets[0].3 == Int64(1_700_000_000_000_000_000 + (nanoseconds ? 250 : 250_000)))
     }
 
     @Test func truncatedRecordIsReported() throws {

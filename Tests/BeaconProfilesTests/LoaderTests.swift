@@ -28,6 +28,48 @@ import Testing
         #expect(both.issues[2].message.contains("UTF-8"))
     }
 
+    /// A file name or value holding a newline or ESC must not forge a second issue line nor
+    /// reach the terminal raw: every issue prints as one line with the characters escaped.
+    @Test func controlCharactersAreEscapedInEveryIssueLine() throws {
+        let directory = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = "evil\nforged.yaml:1:1: uuid: x: \u{1B}[31mred.yaml"
+        let path = directory.appendingPathComponent(name).path
+        try Data("uuid: \(Self.uuid)\nmajor: 1\nminor: 1\nname: \"a\\tb\\u001B\"\n\"bad\\u001Bkey\": 1\n".utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: ProfileErrors.self) { try ProfileLoader.load(contentsOf: path) }
+        #expect(error.issues.count == 2, "\(error)")
+        for issue in error.issues {
+            let line = issue.description
+            #expect(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(line)")
+            #expect(line.hasPrefix(directory.path + "/evil\\nforged.yaml:1:1: uuid: x: \\u{1B}[31mred.yaml:"), "\(line)")
+        }
+        #expect(error.description.split(separator: "\n").count == 2)
+        #expect(error.issues.contains { $0.description.contains("name: \"a\\tb\\u{1B}\":") })
+        #expect(error.issues.contains { $0.description.contains("bad\\u{1B}key") })
+    }
+
+    /// A file past 4 MiB is refused before it is parsed, and reading stops there: an endless
+    /// source such as /dev/zero is refused too, not swallowed.
+    @Test func filesPastTheSizeLimitAreRefusedUnread() throws {
+        let directory = try Self.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let line = "# \(String(repeating: "x", count: 97))\n"
+        let text = "uuid: \(Self.uuid)\nmajor: 1\nminor: 1\n" + String(repeating: line, count: ProfileLoader.maximumFileSize / line.utf8.count + 1)
+        let path = directory.appendingPathComponent("huge.yaml").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        for error in [try #require(throws: ProfileErrors.self) { try ProfileLoader.load(contentsOf: path) },
+                      try #require(throws: ProfileErrors.self) { try ProfileLoader.parse(text, file: path) },
+                      try #require(throws: ProfileErrors.self) { try ProfileLoader.load(contentsOf: "/dev/zero") }] {
+            #expect(error.issues.count == 1)
+            #expect(error.issues.first?.field == "file")
+            #expect(error.issues.first?.message.contains("at most 4194304 bytes") == true, "\(error)")
+        }
+        // Just under the limit is fine.
+        let fits = String(text.utf8.prefix(ProfileLoader.maximumFileSize))!
+        #expect(try ProfileLoader.parse(String(fits[..<fits.lastIndex(of: "\n")!]), file: path).beacons.count == 1)
+    }
+
     @Test func loadingSeveralFilesReportsEveryFileAndCrossFileClashes() throws {
         let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -42,6 +42,21 @@ struct StatusAndVersionTests {
         #expect(HCIStatus(rawValue: 0x90).userMessage.contains("does not know"))
     }
 
+    /// Advice fits the command that failed: a failed Read Local Version Information does not
+    /// speak of advertising sets, a failed LE command still does.
+    @Test func adviceFitsTheFailedCommand() {
+        let readVersion = HCICommandError.failed(command: "Read Local Version Information", opcode: HCIOpcode(rawValue: 0x1001),
+                                                 status: .limitReached).description
+        let createSet = HCICommandError.failed(command: "LE Set Extended Advertising Parameters", opcode: HCIOpcode(rawValue: 0x2036),
+                                               status: .limitReached).description
+        #expect(!readVersion.contains("advertising sets"), "\(readVersion)")
+        #expect(createSet.contains("advertising sets"), "\(createSet)")
+        for status in HCIStatus.allNamed {
+            let message = status.userMessage(for: HCIOpcode(rawValue: 0x1001))
+            #expect(!message.contains("advertising set") && !message.contains("extended advertising"), "\(message)")
+        }
+    }
+
     @Test func versions() {
         #expect(HCIVersion(rawValue: 0x06).name == "4.0")
         #expect(HCIVersion.v5_0.rawValue == 0x09)

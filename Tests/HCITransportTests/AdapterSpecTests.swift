@@ -28,6 +28,28 @@ import HCITransport
         #expect(try AdapterSpec.list("virtual:sets=2,version=4.2") == [.virtual(options: ["sets": "2", "version": "4.2"])])
     }
 
+    /// One controller named twice, however it is spelled, would be opened twice and given beacons
+    /// twice: refused, naming both spellings.
+    @Test(arguments: [
+        ("hci0,hci0", "hci0", "hci0", "hci0"), ("hci0,0,hci00", "hci0", "0", "hci0"), ("hci1,hci00,hci001", "hci1", "hci001", "hci1"),
+        ("user:hci0,hci0", "user:hci0", "hci0", "hci0"), ("tcp:127.0.0.1:9000,tcp:127.0.0.1:9000", "tcp:127.0.0.1:9000", "tcp:127.0.0.1:9000", "tcp:127.0.0.1:9000"),
+        ("tcp:Host:7,hci0,tcp:host:7", "tcp:Host:7", "tcp:host:7", "tcp:Host:7"), ("all,hci2", "all", "hci2", "hci2"),
+        ("tcp:[::1]:7,tcp:[0:0:0:0:0:0:0:1]:7", "tcp:[::1]:7", "tcp:[0:0:0:0:0:0:0:1]:7", "tcp:[::1]:7"), ("all,all", "all", "all", "all"),
+        ("serial:/dev/ttyACM0,serial:/dev/ttyACM0@115200", "serial:/dev/ttyACM0", "serial:/dev/ttyACM0@115200", "serial:/dev/ttyACM0@1000000"),
+    ])
+    func theSameControllerTwiceIsRefused(list: String, first: String, second: String, controller: String) {
+        #expect(throws: TransportError.sameController(first: first, second: second, controller: controller)) {
+            try AdapterSpec.list(list)
+        }
+        let message = TransportError.sameController(first: first, second: second, controller: controller).description
+        #expect(message.contains("'\(first)'") && message.contains(controller))
+    }
+
+    @Test func distinctControllersAreAccepted() throws {
+        #expect(try AdapterSpec.list("hci0,user:hci1,tcp:127.0.0.1:9000,tcp:127.0.0.1:9001,tcp:h:1").count == 5)
+        #expect(try AdapterSpec.list("all,tcp:127.0.0.1:9000").count == 2)
+    }
+
     @Test func invalidAdapterMessageListsTheForms() {
         let e = TransportError.invalidAdapter("bluetooth", reason: "not an adapter name")
         #expect(e.description.contains("tcp:HOST:PORT"))

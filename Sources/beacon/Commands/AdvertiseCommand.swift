@@ -98,7 +98,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let json = self.json
         let duration = self.duration?.duration
         try await FleetSession(
-            controller: controller, planner: planner,
+            controller: controller, inputs: files, planner: planner,
             style: { virtual in json ? .json : (LineOutput.standardOutputIsTerminal && !virtual ? .table : .lines) },
             showsOffAir: true, planOnly: plan, json: json, duration: { _ in duration },
             reload: { ProfileFiles.loadBeacons(files).flatMap { ProfileFiles.select($0, only: only) }.success }

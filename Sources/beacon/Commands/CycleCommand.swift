@@ -59,7 +59,7 @@ struct CycleCommand: AsyncParsableCommand {
         let once = self.once
         let json = self.json
         try await FleetSession(
-            controller: controller, planner: planner, style: { _ in json ? .json : .lines },
+            controller: controller, inputs: files, planner: planner, style: { _ in json ? .json : .lines },
             showsOffAir: false, planOnly: false, json: json,
             // One pass: as many turns as beacons. Several adapters share the beacons, so a pass
             // is as long as the longest share.

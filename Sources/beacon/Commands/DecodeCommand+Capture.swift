@@ -146,30 +146,41 @@ struct CaptureLineWriter {
         }
     }
 
-    /// Seconds since the epoch with six decimals (captures have microseconds or nanoseconds).
+    /// Seconds since the epoch with six decimals (captures have microseconds or nanoseconds);
+    /// every timestamp a capture can hold is printed exactly, negative ones as `-S.ffffff`.
     private mutating func appendSeconds(_ t: CaptureTimestamp) {
-        let micros = t.nanoseconds >= 0 ? t.nanoseconds / 1000 : (t.nanoseconds - 999) / 1000
-        let (seconds, fraction) = micros >= 0 ? (micros / 1_000_000, micros % 1_000_000)
-            : ((micros - 999_999) / 1_000_000, ((micros % 1_000_000) + 1_000_000) % 1_000_000)
+        var seconds = t.unixSeconds
+        var micros = Int64(t.nanosecondOfSecond / 1000)
+        if seconds < 0, micros > 0 {
+            // -1.5 s is stored as -2 s + 0.5 s; printed as -1.500000.
+            seconds += 1
+            micros = 1_000_000 - micros
+        }
+        if seconds == 0, t.unixSeconds < 0 { buffer.append(UInt8(ascii: "-")) }
         appendInt(Int(seconds))
         buffer.append(UInt8(ascii: "."))
         var divisor: Int64 = 100_000
         while divisor > 0 {
-            buffer.append(UInt8(ascii: "0") + UInt8((fraction / divisor) % 10))
+            buffer.append(UInt8(ascii: "0") + UInt8((micros / divisor) % 10))
             divisor /= 10
         }
     }
 
-    /// `2026-11-22T02:56:23.123456Z`.
+    /// `2026-11-22T02:56:23.123456Z`; a date outside the years 0000 to 9999 (which a corrupt or
+    /// foreign capture can hold) prints as ``outOfRangeTime`` rather than a wrapped or misaligned date.
     private mutating func appendISOTime(_ t: CaptureTimestamp) {
-        let micros = t.nanoseconds / 1000
-        var seconds = time_t(micros >= 0 ? micros / 1_000_000 : (micros - 999_999) / 1_000_000)
-        let fraction = Int(((micros % 1_000_000) + 1_000_000) % 1_000_000)
+        var seconds = time_t(t.unixSeconds)
         var parts = tm()
-        gmtime_r(&seconds, &parts)
+        guard gmtime_r(&seconds, &parts) != nil, (-1900...(9999 - 1900)).contains(parts.tm_year) else {
+            append(Self.outOfRangeTime)
+            return
+        }
         append(String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-                      parts.tm_hour, parts.tm_min, parts.tm_sec, fraction))
+                      parts.tm_hour, parts.tm_min, parts.tm_sec, t.nanosecondOfSecond / 1000))
     }
+
+    /// What the TIME column shows for a date no four-digit year can write; as wide as a date.
+    static let outOfRangeTime = "(date out of range)".padding(toLength: 27, withPad: " ", startingAt: 0)
 
     private mutating func appendHexByte(_ b: UInt8) {
         let digits: StaticString = "0123456789ABCDEF"

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import BeaconCodec
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `beacon decode HEX…`: reads iBeacon advertising data and prints its fields, or why it is not
 /// a valid iBeacon payload and at which byte.
@@ -10,7 +13,7 @@ struct DecodeCommand: AsyncParsableCommand {
         abstract: "Decode iBeacon advertising data given in hex.",
         discussion: """
             Each argument is one payload; with no arguments, standard input is read, one payload \
-            per line (blank lines are skipped). Hex may contain spaces, colons, hyphens or \
+            per line (blank lines are skipped), each answered as soon as its line arrives. Hex may contain spaces, colons, hyphens or \
             underscores between bytes and may start with 0x.
 
             Text output is one line per valid payload on standard output; each invalid payload \
@@ -54,11 +57,9 @@ struct DecodeCommand: AsyncParsableCommand {
 
     mutating func run() async throws {
         if let capture { return try runCapture(path: capture) }
-        let inputs = payloads.isEmpty
-            ? Console.standardInputLines().filter { !$0.allSatisfy(\.isWhitespace) }
-            : payloads
         var tally = ExitTally()
-        for input in inputs {
+        let (options, json) = (self.options, self.json)
+        func decode(_ input: String) {
             let text = input.trimmingWhitespace()
             switch PayloadDecoding.decode(text, options: options) {
             case .success(let beacon):
@@ -68,9 +69,20 @@ struct DecodeCommand: AsyncParsableCommand {
                 if json {
                     print(failure.json.text)
                 } else {
-                    Console.error("error: \(text): byte \(failure.offset): \(failure.kind): \(failure.reason)")
+                    Console.error("error: \(text.escapingControlCharacters): byte \(failure.offset): \(failure.kind): \(failure.reason)")
                 }
             }
+        }
+        if payloads.isEmpty {
+            // Line by line: each answer is out (flushed, even into a pipe) before the next line is
+            // read, so `decode` can sit at the end of a pipe that stays open.
+            Console.forEachStandardInputLine { line in
+                guard !line.allSatisfy(\.isWhitespace) else { return }
+                decode(line)
+                fflush(nil)  // every output stream: stdout is shared mutable state to Swift 6
+            }
+        } else {
+            payloads.forEach(decode)
         }
         try tally.finish()
     }
@@ -124,7 +136,9 @@ enum PayloadDecoding {
                 if pendingDigit { return i }
                 continue
             }
-            guard c.isHexDigit else { return i }
+            // ASCII only, as `Hex.bytes` reads: `Character.isHexDigit` also holds for fullwidth
+            // digits such as "０", which would put the fault past them.
+            guard c.isASCII, c.isHexDigit else { return i }
             pendingDigit.toggle()
         }
         return characters.count

@@ -87,7 +87,7 @@ struct EncodeCommand: AsyncParsableCommand {
             beacons = beacons.filter { $0.name == name }
             if beacons.isEmpty {
                 let names = fleet.beacons.map(\.name).joined(separator: ", ")
-                Console.error("error: \(profile): no beacon named '\(name)' (the file has: \(names.isEmpty ? "none" : names))")
+                Console.error("error: \(profile.escapingControlCharacters): no beacon named '\(name)' (the file has: \(names.isEmpty ? "none" : names))")
                 throw ExitStatus.usage
             }
         }

@@ -64,7 +64,7 @@ struct ListCommand: AsyncParsableCommand {
                     b.address.description + (b.addressIsDerived ? "*" : ""),
                     b.position.map(positionText) ?? "-",
                 ]
-                table.append((showFile ? [fleet.file] : []) + row)
+                table.append((showFile ? [fleet.file.escapingControlCharacters] : []) + row)
             }
         }
         return table

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import BeaconCodec
 import BeaconPositioning
 import BeaconProfiles
 
@@ -107,14 +108,14 @@ struct LocateCommand: AsyncParsableCommand {
         }
         let anchors = BeaconAnchor.anchors(of: loaded)
         guard anchors.count >= 3 else {
-            throw CommandFailure.exit("\(fleet): \(anchors.count) beacon(s) have a position; locating needs at least 3",
+            throw CommandFailure.exit("\(fleet.escapingControlCharacters): \(anchors.count) beacon(s) have a position; locating needs at least 3",
                                       code: ExitStatus.dataError)
         }
         let model = PathLossModel(exponent: pathLossExponent)
         let output = LocateOutput(json: json)
         if live {
             let locator = WindowedLocator(anchors: anchors, model: model, window: window)
-            return try await LocateLive.run(controller, locator: locator, duration: duration?.duration, output: output)
+            return try await LocateLive.run(controller, inputs: [fleet], locator: locator, duration: duration?.duration, output: output)
         }
         if let simulate, let path = WalkPath(parsing: simulate) {
             let simulator = WalkSimulator(anchors: anchors, path: path, model: model, noise: noise, speed: speed, laps: laps, seed: seed)

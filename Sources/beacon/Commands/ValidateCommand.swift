@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import BeaconCodec
 
 /// `beacon validate FILE…`: checks profile files without touching any adapter.
 struct ValidateCommand: AsyncParsableCommand {
@@ -26,7 +27,7 @@ struct ValidateCommand: AsyncParsableCommand {
             switch ProfileFiles.load(file) {
             case .success(let fleet):
                 let count = fleet.beacons.count
-                print("\(file): OK (\(count) \(count == 1 ? "beacon" : "beacons"))")
+                print("\(file.escapingControlCharacters): OK (\(count) \(count == 1 ? "beacon" : "beacons"))")
             case .failure(let code):
                 tally.record(code)
             }

@@ -29,7 +29,9 @@ struct ControllerOptions: ParsableArguments {
             valueName: "adapter"))
     var adapter: String?
 
-    @Option(help: ArgumentHelp("Write every HCI packet, both directions, to this btsnoop file (Wireshark opens it).", valueName: "file"))
+    @Option(help: ArgumentHelp(
+        "Write every HCI packet, both directions, to this btsnoop file (Wireshark opens it). It must not be one of the command's input files (or a serial controller's device), and must be a regular file or a character device (not a FIFO). If writing fails during the run (a full disk), a warning names the file once and the run goes on without the capture.",
+        valueName: "file"))
     var btsnoop: String?
 
     /// The adapters `-i` names (`all` not yet expanded); `nil` when `-i` was not given.

@@ -43,13 +43,15 @@ enum AdapterChoice {
         return message + ". Without -i, beacon uses the first kernel adapter; name another with -i tcp:HOST:PORT or serial:/dev/ttyACM0, or try beacon without Bluetooth hardware with -i virtual"
     }
 
-    /// The btsnoop writer `--btsnoop` asks for.
-    static func snoop(_ options: ControllerOptions) -> Result<BTSnoopWriter?, ExitCode> {
+    /// The btsnoop writer `--btsnoop` asks for; `inputs` are the command's input files, which it
+    /// must not overwrite. A write failure later in the run is printed once as a warning and the
+    /// run goes on without the capture (see the option's help).
+    static func snoop(_ options: ControllerOptions, inputs: [String] = []) -> Result<BTSnoopWriter?, ExitCode> {
         guard let path = options.btsnoop else { return .success(nil) }
-        do throws(TransportError) {
-            return .success(try BTSnoopWriter(path: path))
+        do throws(BTSnoopWriter.OpenError) {
+            return .success(try BTSnoopWriter(path: path, inputs: inputs) { Console.error("warning: \($0)") })
         } catch {
-            return .failure(CommandFailure.exit("--btsnoop: cannot create \(path): \(error)"))
+            return .failure(CommandFailure.exit("--btsnoop: \(error)"))
         }
     }
 
@@ -69,7 +71,11 @@ enum AdapterChoice {
     }
 
     /// `specs`, `snoop` and `open` in one step, for the commands that need nothing in between.
-    static func openAll(_ options: ControllerOptions) -> Result<[AdapterConnection], ExitCode> {
-        specs(options).flatMap { specs in snoop(options).flatMap { open(specs, snoop: $0) } }
+    static func openAll(_ options: ControllerOptions, inputs: [String] = []) -> Result<[AdapterConnection], ExitCode> {
+        specs(options).flatMap { specs in
+            // A UART the controller is on is not a capture file either.
+            let devices = specs.compactMap { spec -> String? in if case .serial(let path, _, _) = spec { path } else { nil } }
+            return snoop(options, inputs: inputs + devices).flatMap { open(specs, snoop: $0) }
+        }
     }
 }

@@ -8,10 +8,10 @@ enum Console {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    /// Reads standard input line by line until end of file.
-    static func standardInputLines() -> [String] {
-        var lines: [String] = []
-        while let line = readLine(strippingNewline: true) { lines.append(line) }
-        return lines
+    /// Calls `body` with each line of standard input as soon as it arrives, until end of file:
+    /// a producer that writes a line now and then gets each answer at once, and input of any
+    /// length takes constant memory.
+    static func forEachStandardInputLine(_ body: (String) -> Void) {
+        while let line = readLine(strippingNewline: true) { body(line) }
     }
 }

@@ -71,6 +71,8 @@ final class RunControl: Sendable {
 /// air, and the exit status is 1.
 struct FleetSession {
     var controller: ControllerOptions
+    /// The command's input files, which `--btsnoop` must not overwrite.
+    var inputs: [String]
     var planner: FleetPlanner
     var style: (_ virtual: Bool) -> RunStatusBoard.Style
     var showsOffAir: Bool
@@ -117,7 +119,7 @@ struct FleetSession {
         LineOutput.onClosedOutput { control.stop() }
 
         let json = self.json
-        let connections = try AdapterChoice.openAll(controller).get()
+        let connections = try AdapterChoice.openAll(controller, inputs: inputs).get()
         defer { for c in connections { c.hci.close() } }
         let style = self.style(connections.contains { $0.virtual != nil })
         let board = RunStatusBoard(style: style, showsOffAir: showsOffAir)

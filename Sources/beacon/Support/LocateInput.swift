@@ -15,22 +15,23 @@ enum LocateInput {
     /// ("ranging", "enter", …) are skipped; a line that is not JSON is an error.
     static func traceSamples(path: String) throws -> [RSSISample] {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw TraceError(description: "cannot read \(path)")
+            throw TraceError(description: "cannot read \(path.escapingControlCharacters)")
         }
         var samples: [RSSISample] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
             guard let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any] else {
-                throw TraceError(description: "\(path):\(number + 1): not a JSON object")
+                throw TraceError(description: "\(path.escapingControlCharacters):\(number + 1): not a JSON object")
             }
             if let event = object["event"] as? String, event != "report" { continue }
             guard let time = (object["time"] as? NSNumber)?.doubleValue,
                   let uuidText = object["uuid"] as? String, let uuid = BeaconUUID(uuidText),
                   let major = (object["major"] as? NSNumber)?.intValue, let minor = (object["minor"] as? NSNumber)?.intValue,
                   (0...0xFFFF).contains(major), (0...0xFFFF).contains(minor),
-                  let rssi = (object["rssi"] as? NSNumber)?.doubleValue else {
-                throw TraceError(description: "\(path):\(number + 1): a sample needs time, uuid, major, minor and rssi")
+                  let rssi = (object["rssi"] as? NSNumber)?.doubleValue,
+                  time.isFinite, rssi.isFinite else {  // 1e999 reads as infinity
+                throw TraceError(description: "\(path.escapingControlCharacters):\(number + 1): a sample needs time, uuid, major, minor and rssi (finite numbers; major and minor 0 to 65535)")
             }
             let power = (object["power"] as? NSNumber).flatMap { Int8(exactly: $0.intValue) }
             samples.append(RSSISample(time: time, key: BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor)),

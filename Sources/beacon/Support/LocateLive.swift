@@ -9,8 +9,10 @@ import Synchronization
 /// report into a ``WindowedLocator``, printing each fix as its window closes. Stops after the
 /// duration or on SIGINT/SIGTERM, like `beacon scan`.
 enum LocateLive {
-    static func run(_ controller: ControllerOptions, locator: WindowedLocator, duration: Duration?, output: LocateOutput) async throws {
-        let connection = try AdapterChoice.openAll(controller).get()[0]
+    /// `inputs`: the files the command read, which `--btsnoop` must not overwrite.
+    static func run(_ controller: ControllerOptions, inputs: [String], locator: WindowedLocator, duration: Duration?,
+                    output: LocateOutput) async throws {
+        let connection = try AdapterChoice.openAll(controller, inputs: inputs).get()[0]
         defer { connection.hci.close() }
         let session = ScanSession(hci: connection.hci, owned: connection.mayReset)
         let state = Mutex(locator)

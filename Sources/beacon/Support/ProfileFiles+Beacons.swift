@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import BeaconCodec
 import BeaconProfiles
 import Foundation
 
@@ -14,7 +15,7 @@ extension ProfileFiles {
             var isDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) || isDirectory.boolValue
                 || !FileManager.default.isReadableFile(atPath: path) {
-                LineOutput.err("error: \(path): cannot read the file (missing, a directory, or no permission)")
+                LineOutput.err("error: \(path.escapingControlCharacters): cannot read the file (missing, a directory, or no permission)")
                 unreadable = true
             }
         }

@@ -15,7 +15,7 @@ enum ProfileFiles {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
               FileManager.default.isReadableFile(atPath: path) else {
-            Console.error("error: \(path): cannot read the file (missing, a directory, or no permission)")
+            Console.error("error: \(path.escapingControlCharacters): cannot read the file (missing, a directory, or no permission)")
             return .failure(ExitStatus.runtimeFailure)
         }
         do {
