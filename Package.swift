@@ -28,7 +28,7 @@ let package = Package(
         // Profile files (YAML/JSON) → validated beacons.
         .target(
             name: "BeaconProfiles",
-            dependencies: ["BeaconCodec", .product(name: "Yams", package: "Yams")]
+            dependencies: ["BeaconCodec", "HCI", .product(name: "Yams", package: "Yams")]
         ),
         // HCI packets (one spec command per file) and H4 framing.
         .target(name: "HCI", dependencies: ["BeaconCodec"]),
@@ -80,6 +80,6 @@ let package = Package(
         .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconCodec", "HCI"]),
         .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting"]),
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec"]),
-        .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles"]),
+        .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI"]),
     ]
 )

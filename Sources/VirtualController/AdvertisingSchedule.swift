@@ -30,9 +30,6 @@ struct AdvertisingSchedule {
         delay = generator
         return .microseconds(Int64(micros))
     }
-
-    /// Advertising intervals are in units of 0.625 ms (Core Vol 4 Part E §7.8.5 and §7.8.53).
-    static func interval(units: UInt32) -> Duration { .microseconds(Int64(units) * 625) }
 }
 
 /// SplitMix64: a tiny, fast, seedable generator. advDelay only needs to look random and repeat

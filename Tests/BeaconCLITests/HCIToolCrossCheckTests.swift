@@ -75,17 +75,18 @@ struct HCIToolCrossCheckTests {
             #expect(names == [
                 "HCI_LE_Set_Advertising_Enable_Command",
                 "HCI_LE_Set_Random_Address_Command",
-                "HCI_LE_Set_Advertising_Data_Command",
                 "HCI_LE_Set_Advertising_Parameters_Command",
+                "HCI_LE_Set_Advertising_Data_Command",
                 "HCI_LE_Set_Advertising_Enable_Command",
             ])
             guard group.commands.count == 5 else { continue }
             #expect(group.commands.allSatisfy { $0["adapter"] as? String == "hci2" })
             #expect(group.commands[0]["advertising_enable"] as? Int == 0)
             #expect(group.commands[1]["random_address"] as? String == beacon["address"] as? String)
-            #expect(group.commands[2]["advertising_data"] as? String == beacon["hex"] as? String)
-            let parameters = group.commands[3]
-            let units = Int(((BeaconExecutable.number(beacon["interval_ms"]) ?? 0) / 0.625).rounded())
+            #expect(group.commands[3]["advertising_data"] as? String == beacon["hex"] as? String)
+            let parameters = group.commands[2]
+            let units = beacon["interval_units"] as? Int
+            #expect(units == Int(((BeaconExecutable.number(beacon["interval_ms"]) ?? 0) / 0.625).rounded()))
             #expect(parameters["advertising_interval_min"] as? Int == units)
             #expect(parameters["advertising_interval_max"] as? Int == units)
             #expect(parameters["advertising_type"] as? Int == 0x03)  // ADV_NONCONN_IND

@@ -86,8 +86,7 @@ struct ListCommand: AsyncParsableCommand {
             ("minor", .int(b.beacon.minor)),
             ("power", .int(b.beacon.measuredPower)),
             ("flags", .string(b.flags.description)),
-            ("interval_ms", .double(b.intervalMilliseconds)),
-            ("interval_units", .int(b.intervalUnits)),
+        ] + IntervalJSON.fields(requestedMilliseconds: b.intervalMilliseconds) + [
             ("tx_power", .int(b.txPower)),
             ("address", .string(b.address.description)),
             ("address_derived", .bool(b.addressIsDerived)),

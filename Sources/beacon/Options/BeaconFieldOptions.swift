@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import BeaconCodec
+import BeaconProfiles
+import HCI
 
 /// A beacon given field by field on the command line (`--uuid --major --minor [--power] …`),
 /// the alternative to a profile file.
@@ -56,8 +58,9 @@ struct BeaconFieldOptions: ParsableArguments {
         if let flags, BeaconFlags(text: flags) == nil {
             throw ValidationError("--flags must be 0x06, 0x1A or none (got '\(flags)')")
         }
-        if let interval, !AdvertisingInterval.millisecondRange.contains(interval) {
-            throw ValidationError("--interval must be from 20 to 10240 milliseconds (got \(interval))")
+        if let interval, !BeaconProfile.intervalRange.contains(interval) {
+            let range = BeaconProfile.intervalRange
+            throw ValidationError("--interval must be from \(NumberText.string(range.lowerBound)) to \(NumberText.string(range.upperBound)) milliseconds (got \(interval))")
         }
         if let address {
             guard let parsed = BluetoothAddress(address) else {
@@ -72,15 +75,15 @@ struct BeaconFieldOptions: ParsableArguments {
     /// The beacon, once ``validate()`` has accepted the fields; `nil` when none were given.
     func transmission() -> BeaconTransmission? {
         guard let uuid, let parsedUUID = BeaconUUID(uuid), let major, let minor else { return nil }
-        let beacon = IBeacon(uuid: parsedUUID, major: UInt16(major), minor: UInt16(minor), measuredPower: Int8(power ?? -59))
-        let units = AdvertisingInterval.units(milliseconds: interval ?? AdvertisingInterval.defaultMilliseconds)
-        return BeaconTransmission(
-            name: nil,
+        let beacon = IBeacon(uuid: parsedUUID, major: UInt16(major), minor: UInt16(minor), measuredPower: power.map { Int8($0) } ?? BeaconProfile.defaultMeasuredPower)
+        let givenAddress = address.flatMap { BluetoothAddress($0) }
+        let profile = BeaconProfile(
+            name: "\(parsedUUID) \(major) \(minor)",
             beacon: beacon,
-            flags: flags.flatMap(BeaconFlags.init(text:)) ?? .generalDiscoverable,
-            address: address.flatMap { BluetoothAddress($0) },
-            intervalUnits: UInt16(units)
-        )
+            intervalMilliseconds: interval ?? BeaconProfile.defaultIntervalMilliseconds,
+            address: givenAddress,
+            flags: flags.flatMap(BeaconFlags.init(text:)) ?? .generalDiscoverable)
+        return BeaconTransmission(commandLine: profile, usesPublicAddress: givenAddress == nil)
     }
 
     private static func check(_ option: String, _ value: Int, in range: ClosedRange<Int>) throws {

@@ -26,19 +26,3 @@ enum ProfileFiles {
         }
     }
 }
-
-extension BeaconTransmission {
-    /// The beacon a profile describes. Profiles always carry an address (given, or derived from
-    /// the name), so profile beacons advertise from a random static address.
-    init?(profile: BeaconProfile) {
-        // The loader checks the interval range; this guards the narrowing to HCI's two bytes.
-        guard AdvertisingInterval.unitRange.contains(profile.intervalUnits) else { return nil }
-        self.init(
-            name: profile.name,
-            beacon: profile.beacon,
-            flags: profile.flags,
-            address: profile.address,
-            intervalUnits: UInt16(profile.intervalUnits)
-        )
-    }
-}
