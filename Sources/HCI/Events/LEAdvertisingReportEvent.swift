@@ -38,8 +38,10 @@ public struct LEAdvertisingReportEvent: LEMetaSubevent {
         public var addressType: LEAddressType
         public var address: BluetoothAddress
         public var data: AdvertisingPayload
-        /// dBm; 127 means not available.
+        /// dBm; ``LEReportValues/rssiNotAvailable`` (127) means not available.
         public var rssi: Int8
+        /// ``rssi``, or `nil` when the controller could not measure it.
+        @inlinable public var measuredRSSI: Int8? { LEReportValues.rssi(rssi) }
 
         @inlinable
         public init(eventType: EventType, addressType: LEAddressType, address: BluetoothAddress, data: AdvertisingPayload, rssi: Int8) {
@@ -69,13 +71,9 @@ public struct LEAdvertisingReportEvent: LEMetaSubevent {
     /// path. Returns `false`, without calling `body`, when the packet is another event.
     @inlinable
     public static func forEachReport(inEventBytes bytes: ArraySlice<UInt8>, _ body: (Report) -> Void) throws(HCIDecodingError) -> Bool {
-        var reader = HCIReader(bytes)
-        guard try reader.readUInt8("event code") == HCIEventCode.leMeta else { return false }
-        let length = Int(try reader.readUInt8("event parameter length"))
-        guard reader.remaining == length else { throw .lengthMismatch(declared: length, actual: reader.remaining) }
-        guard try reader.readUInt8("Subevent_Code") == subeventCode else { return false }
-        let count = try reader.readUInt8("Num_Reports")
-        for _ in 0..<count { body(try readReport(&reader)) }
+        guard let start = try reportReader(inEventBytes: bytes) else { return false }
+        var reader = start.reader
+        for _ in 0..<start.count { body(try readReport(&reader)) }
         return true
     }
 
