@@ -55,20 +55,20 @@ struct DecodeCommand: AsyncParsableCommand {
     mutating func run() async throws {
         if let capture { return try runCapture(path: capture) }
         let inputs = payloads.isEmpty
-            ? Console.standardInputLines().filter { !$0.allSatisfy(\.isWhitespace) }
+            ? LineOutput.standardInputLines().filter { !$0.allSatisfy(\.isWhitespace) }
             : payloads
         var tally = ExitTally()
         for input in inputs {
             let text = input.trimmingWhitespace()
             switch PayloadDecoding.decode(text, options: options) {
             case .success(let beacon):
-                print(json ? PayloadDecoding.json(beacon).text : beacon.description)
+                LineOutput.out(json ? PayloadDecoding.json(beacon).text : beacon.description)
             case .failure(let failure):
                 tally.record(ExitStatus.dataError)
                 if json {
-                    print(failure.json.text)
+                    LineOutput.out(failure.json.text)
                 } else {
-                    Console.error("error: \(text): byte \(failure.offset): \(failure.kind): \(failure.reason)")
+                    LineOutput.err("error: \(text): byte \(failure.offset): \(failure.kind): \(failure.reason)")
                 }
             }
         }

@@ -67,12 +67,12 @@ struct EncodeCommand: AsyncParsableCommand {
         for transmission in transmissions {
             switch format {
             case .hex:
-                print(transmission.payload.description)
+                LineOutput.out(transmission.payload.description)
             case .hcitool:
-                print("# " + (transmission.name ?? "\(transmission.beacon.uuid) \(transmission.beacon.major) \(transmission.beacon.minor)"))
-                for line in recipe.lines(for: transmission) { print(line) }
+                LineOutput.out("# " + (transmission.name ?? "\(transmission.beacon.uuid) \(transmission.beacon.major) \(transmission.beacon.minor)"))
+                for line in recipe.lines(for: transmission) { LineOutput.out(line) }
             case .json:
-                print(Self.json(transmission).text)
+                LineOutput.out(Self.json(transmission).text)
             }
         }
     }
@@ -89,7 +89,7 @@ struct EncodeCommand: AsyncParsableCommand {
             beacons = beacons.filter { $0.name == name }
             if beacons.isEmpty {
                 let names = fleet.beacons.map(\.name).joined(separator: ", ")
-                Console.error("error: \(profile): no beacon named '\(name)' (the file has: \(names.isEmpty ? "none" : names))")
+                LineOutput.err("error: \(profile): no beacon named '\(name)' (the file has: \(names.isEmpty ? "none" : names))")
                 throw ExitStatus.usage
             }
         }

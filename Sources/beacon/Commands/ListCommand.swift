@@ -40,10 +40,10 @@ struct ListCommand: AsyncParsableCommand {
         }
         if json {
             for fleet in fleets {
-                for beacon in fleet.beacons { print(Self.json(beacon, file: fleet.file).text) }
+                for beacon in fleet.beacons { LineOutput.out(Self.json(beacon, file: fleet.file).text) }
             }
         } else if !fleets.isEmpty {
-            for line in Self.table(fleets, showFile: files.count > 1).lines { print(line) }
+            for line in Self.table(fleets, showFile: files.count > 1).lines { LineOutput.out(line) }
         }
         try tally.finish()
     }

@@ -2,9 +2,11 @@
 import Foundation
 import Synchronization
 
-/// Output for the long-running commands, written from several tasks at once (the run, the air
-/// log follower, the live table): whole lines, never interleaved, and unbuffered so that a pipe
-/// or a log file sees each line as it happens rather than when the process exits.
+/// The CLI's one output layer: data on standard output, diagnostics on standard error, nothing
+/// written any other way (no bare `print`). Lines may come from several tasks at once (the run,
+/// the air log follower, the live table): each is written whole, never interleaved, and
+/// unbuffered so that a pipe or a log file sees it as it happens rather than when the process
+/// exits.
 enum LineOutput {
     private static let lock = Mutex<Void>(())
 
@@ -19,6 +21,13 @@ enum LineOutput {
 
     private static func write(_ text: String, to handle: FileHandle) {
         lock.withLock { _ in handle.write(Data(text.utf8)) }
+    }
+
+    /// Reads standard input line by line until end of file (`decode` without arguments).
+    static func standardInputLines() -> [String] {
+        var lines: [String] = []
+        while let line = readLine(strippingNewline: true) { lines.append(line) }
+        return lines
     }
 
     /// Whether standard output is a terminal (the live table), not a pipe or a file (log lines).
