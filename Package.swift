@@ -60,17 +60,20 @@ let package = Package(
         ),
         // Test support: counts Swift heap allocations (see Tests/Support/AllocationCounting).
         .target(name: "AllocationCounting", path: "Tests/Support/AllocationCounting"),
+        // Test support shared by the test targets: the package root, finding the built `beacon`
+        // and tools on PATH, running a program to completion (see Tests/Support/TestSupport).
+        .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
         .testTarget(
             name: "BeaconCodecTests",
             dependencies: ["BeaconCodec", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")],
             resources: [.copy("Vectors")]
         ),
-        .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BeaconCodec"]),
         .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["BeaconEmulator", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec"]
+            dependencies: ["BeaconEmulator", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec", "TestSupport"]
         ),
         .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconProfiles", "HCI", "VirtualController", "BeaconCodec"]),
         .testTarget(
@@ -78,8 +81,8 @@ let package = Package(
             dependencies: ["VirtualController", "HCI", "HCITransport", "BeaconCodec"]
         ),
         .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconCodec", "HCI"]),
-        .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting"]),
-        .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec"]),
-        .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI"]),
+        .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting", "TestSupport"]),
+        .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
+        .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport"]),
     ]
 )

@@ -64,7 +64,7 @@ struct RoundTripTests {
 
     @Test(arguments: [7, 8, 9, 10, 11, 12, 13, 14] as [UInt64])
     func commandsAndEventsSurviveTheStream(seed: UInt64) throws {
-        var source = Source(rng: SplitMix64(state: seed))
+        var source = Source(rng: SplitMix64(seed: seed))
         let commands = Self.commands(&source)
         let events = Self.events(&source)
         let stream = commands.flatMap(\.h4Bytes) + events.flatMap { $0.packet.h4Bytes }

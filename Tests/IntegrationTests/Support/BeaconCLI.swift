@@ -1,53 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The built `beacon` executable, found as Tests/BeaconCLITests does: an explicit
-/// `BEACON_EXECUTABLE`, then next to the test runner (the build products of whatever scratch
-/// path `swift test` used), then the newest `.build*/debug/beacon` of this package.
+/// The built `beacon` executable (found by TestSupport's ``Executables``).
 enum BeaconCLI {
-    static let location: URL? = {
-        var urls: [URL] = []
-        if let override = ProcessInfo.processInfo.environment["BEACON_EXECUTABLE"], !override.isEmpty {
-            urls.append(URL(fileURLWithPath: override))
-        }
-        var runners = [URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL]
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { runners.append(URL(fileURLWithPath: exe)) }
-        for runner in runners {
-            var directory = runner.deletingLastPathComponent()
-            for _ in 0..<4 {
-                urls.append(directory.appendingPathComponent("beacon"))
-                directory.deleteLastPathComponent()
-            }
-        }
-        let fm = FileManager.default
-        let root = BumbleLink.packageRoot
-        func modified(_ url: URL) -> Date { ((try? fm.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date) ?? .distantPast }
-        urls += ((try? fm.contentsOfDirectory(atPath: root.path)) ?? []).filter { $0.hasPrefix(".build") }
-            .map { root.appendingPathComponent($0).appendingPathComponent("debug").appendingPathComponent("beacon") }
-            .sorted { modified($0) > modified($1) }
-        return urls.first { url in
-            var isDirectory: ObjCBool = false
-            return fm.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory.boolValue && fm.isExecutableFile(atPath: url.path)
-        }
-    }()
-
-    struct NotFound: Error, CustomStringConvertible {
-        var description: String { "the beacon executable was not found; run `swift build` first (or set BEACON_EXECUTABLE)" }
-    }
-
     /// Runs `beacon arguments…` in the package root to completion.
-    static func run(_ arguments: [String]) throws -> Tool.Result {
-        guard let location else { throw NotFound() }
-        return try Tool.run(location, arguments)
+    static func run(_ arguments: [String]) throws -> ProgramOutput {
+        try Program.run(try Executables.beacon.get(), arguments)
     }
 
     /// Starts `beacon arguments…` in the background (for signals); outputs go to files.
     static func start(_ arguments: [String]) throws -> Running {
-        guard let location else { throw NotFound() }
-        return try Running(location, arguments)
+        try Running(try Executables.beacon.get(), arguments)
     }
 
     /// A `beacon` process running in the background.
@@ -66,7 +33,7 @@ enum BeaconCLI {
             // a mask inherited from a test-runner thread could hide the SIGTERM under test.
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3", "-c", BumbleLink.unblockingLauncher, executable.path] + arguments
-            process.currentDirectoryURL = BumbleLink.packageRoot
+            process.currentDirectoryURL = PackageRoot.url
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = try FileHandle(forWritingTo: scratch.appendingPathComponent("stdout"))
             process.standardError = try FileHandle(forWritingTo: scratch.appendingPathComponent("stderr"))
