@@ -23,7 +23,7 @@ import BeaconCodec
 ///   Data[i]                         Data_Length[i] octets
 /// ```
 @frozen
-public struct LEExtendedAdvertisingReportEvent: LEMetaSubevent {
+public struct LEExtendedAdvertisingReportEvent: LEAdvertisingReportSubevent {
     public static let subeventCode = LESubeventCode.extendedAdvertisingReport
 
     /// Event_Type bits.
@@ -112,20 +112,9 @@ public struct LEExtendedAdvertisingReportEvent: LEMetaSubevent {
         self.reports = reports
     }
 
-    /// Calls `body` with each report of an event packet's bytes (event code onwards, as
-    /// `H4Packet.bytes` holds them) without building the event or copying any data: the capture
-    /// reader's hot path. Returns `false`, without calling `body`, when the packet is another event.
-    @inlinable
-    public static func forEachReport(inEventBytes bytes: ArraySlice<UInt8>, _ body: (InPlaceReport) -> Void) throws(HCIDecodingError) -> Bool {
-        guard let start = try reportReader(inEventBytes: bytes) else { return false }
-        var reader = start.reader
-        for _ in 0..<start.count { body(try readReport(&reader)) }
-        return true
-    }
-
     /// One report, in the order of the layout above.
     @inlinable
-    static func readReport(_ reader: inout HCIReader) throws(HCIDecodingError) -> InPlaceReport {
+    public static func readReport(_ reader: inout HCIReader) throws(HCIDecodingError) -> InPlaceReport {
         let eventType = EventType(rawValue: try reader.readUInt16("Event_Type"))
         let addressType = LEAddressType(rawValue: try reader.readUInt8("Address_Type"))
         let address = try reader.readAddress("Address")

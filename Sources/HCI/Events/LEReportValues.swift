@@ -14,17 +14,28 @@ public enum LEReportValues {
     public static func rssi(_ rssi: Int8) -> Int8? { rssi == rssiNotAvailable ? nil : rssi }
 }
 
-extension LEMetaSubevent {
-    /// Reads an event packet's bytes (event code onwards) up to and including Num_Reports, for
-    /// walking the reports in place; `nil` when the packet is another event.
+/// The two advertising report subevents (legacy and extended): a count, then reports one after
+/// the other, each read by the event type's own `readReport`, the one place its layout is written.
+public protocol LEAdvertisingReportSubevent: LEMetaSubevent {
+    /// A report as read from the event's bytes, without copying its data to the heap.
+    associatedtype InPlaceReport
+    static func readReport(_ reader: inout HCIReader) throws(HCIDecodingError) -> InPlaceReport
+}
+
+extension LEAdvertisingReportSubevent {
+    /// Calls `body` with each report of an event packet's bytes (event code onwards, as
+    /// `H4Packet.bytes` holds them) without building the event or an array: the scanner's and
+    /// the capture reader's hot path. Returns `false`, without calling `body`, when the packet is
+    /// another event.
     @inlinable
-    static func reportReader(inEventBytes bytes: ArraySlice<UInt8>) throws(HCIDecodingError) -> (reader: HCIReader, count: UInt8)? {
+    public static func forEachReport(inEventBytes bytes: ArraySlice<UInt8>, _ body: (InPlaceReport) -> Void) throws(HCIDecodingError) -> Bool {
         var reader = HCIReader(bytes)
-        guard try reader.readUInt8("event code") == HCIEventCode.leMeta else { return nil }
+        guard try reader.readUInt8("event code") == HCIEventCode.leMeta else { return false }
         let length = Int(try reader.readUInt8("event parameter length"))
         guard reader.remaining == length else { throw .lengthMismatch(declared: length, actual: reader.remaining) }
-        guard try reader.readUInt8("Subevent_Code") == subeventCode else { return nil }
+        guard try reader.readUInt8("Subevent_Code") == subeventCode else { return false }
         let count = try reader.readUInt8("Num_Reports")
-        return (reader, count)
+        for _ in 0..<count { body(try readReport(&reader)) }
+        return true
     }
 }
