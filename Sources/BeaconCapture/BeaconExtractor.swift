@@ -99,8 +99,7 @@ public struct BeaconExtractor {
         var reader = HCIReader(packet.bytes)
         do throws(HCIDecodingError) {
             let opcode = HCIOpcode(rawValue: try reader.readUInt16("opcode"))
-            let length = Int(try reader.readUInt8("parameter length"))
-            guard reader.remaining == length else { throw .lengthMismatch(declared: length, actual: reader.remaining) }
+            try reader.readParameterLength("parameter length")
             let index = packet.controllerIndex
             switch opcode {
             case LESetAdvertisingData.opcode:

@@ -31,8 +31,7 @@ extension LEAdvertisingReportSubevent {
     public static func forEachReport(inEventBytes bytes: ArraySlice<UInt8>, _ body: (InPlaceReport) -> Void) throws(HCIDecodingError) -> Bool {
         var reader = HCIReader(bytes)
         guard try reader.readUInt8("event code") == HCIEventCode.leMeta else { return false }
-        let length = Int(try reader.readUInt8("event parameter length"))
-        guard reader.remaining == length else { throw .lengthMismatch(declared: length, actual: reader.remaining) }
+        try reader.readParameterLength("event parameter length")
         guard try reader.readUInt8("Subevent_Code") == subeventCode else { return false }
         let count = try reader.readUInt8("Num_Reports")
         for _ in 0..<count { body(try readReport(&reader)) }
