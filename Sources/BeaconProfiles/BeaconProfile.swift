@@ -56,5 +56,5 @@ extension BeaconProfile {
     public static let defaultMeasuredPower: Int8 = -59
     /// Advertising_TX_Power of LE Set Extended Advertising Parameters (Core Vol 4 Part E §7.8.53):
     /// −127…+20 dBm (0x7F, "no preference", is expressed by leaving `tx_power` out).
-    public static let txPowerRange: ClosedRange<Int> = -127...20
+    public static let txPowerRange: ClosedRange<Int> = Int(HCIValidation.txPowerRange.lowerBound)...Int(HCIValidation.txPowerRange.upperBound)
 }
