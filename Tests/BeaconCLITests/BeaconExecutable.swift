@@ -20,6 +20,11 @@ enum BeaconExecutable {
         try Program.run(try location.get(), arguments, stdin: stdin)
     }
 
+    /// Starts `beacon arguments…` in the background (for signals).
+    static func start(_ arguments: [String]) throws -> BackgroundProgram {
+        try BackgroundProgram(try location.get(), arguments)
+    }
+
     /// Writes `text` to a fresh temporary file named `name` and returns its path.
     static func temporaryFile(named name: String, contents text: String) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-cli-\(UUID().uuidString)")
