@@ -8,8 +8,9 @@ import HCI
 /// followed (see ``AdvertiserAddressBook``) so that sent beacons carry their on-air address.
 ///
 /// Reports — nearly every packet of a scanning capture — are read in place without allocating,
-/// with the HCI report types' own `forEachReport(inEventBytes:)` (HCI owns their layouts). Payloads that are not valid iBeacons (under ``options``) are skipped;
-/// events that do not parse are counted in ``malformedPackets``.
+/// with the HCI report types' own `forEachReport(inEventBytes:)` (HCI owns their layouts).
+/// Payloads that are not valid iBeacons (under ``options``) are skipped; events that do not
+/// parse are counted in ``malformedPackets``.
 public struct BeaconExtractor {
     /// How legacy payloads (≤ 31 bytes) are decoded.
     public var options: BeaconDecodingOptions
