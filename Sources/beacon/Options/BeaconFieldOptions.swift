@@ -47,13 +47,11 @@ struct BeaconFieldOptions: ParsableArguments {
     func validate() throws {
         guard isAnyGiven else { return }  // the command decides whether fields are required
         guard let uuid else { throw ValidationError("--uuid is required with --major/--minor") }
-        guard BeaconUUID(uuid) != nil else {
-            throw ValidationError("--uuid must be a UUID such as E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 or 32 hex digits (got '\(uuid)')")
-        }
+        try Self.checkUUID(uuid)
         guard let major else { throw ValidationError("--major is required with --uuid") }
         guard let minor else { throw ValidationError("--minor is required with --uuid") }
-        try Self.check("--major", major, in: 0...Int(UInt16.max))
-        try Self.check("--minor", minor, in: 0...Int(UInt16.max))
+        try Self.check("--major", major, in: Self.uint16Range)
+        try Self.check("--minor", minor, in: Self.uint16Range)
         if let power { try Self.check("--power", power, in: Int(Int8.min)...Int(Int8.max)) }
         if let flags, BeaconFlags(text: flags) == nil {
             throw ValidationError("--flags must be 0x06, 0x1A or none (got '\(flags)')")
@@ -86,7 +84,18 @@ struct BeaconFieldOptions: ParsableArguments {
         return BeaconTransmission(commandLine: profile, usesPublicAddress: givenAddress == nil)
     }
 
-    private static func check(_ option: String, _ value: Int, in range: ClosedRange<Int>) throws {
+    /// Major and minor: two octets each.
+    static let uint16Range = 0...Int(UInt16.max)
+
+    /// `--uuid`, for every command that takes one.
+    static func checkUUID(_ text: String) throws {
+        guard BeaconUUID(text) != nil else {
+            throw ValidationError("--uuid must be a UUID such as E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 or 32 hex digits (got '\(text)')")
+        }
+    }
+
+    /// A number option within `range`, for every command that takes one.
+    static func check(_ option: String, _ value: Int, in range: ClosedRange<Int>) throws {
         guard range.contains(value) else {
             throw ValidationError("\(option) must be from \(range.lowerBound) to \(range.upperBound) (got \(value))")
         }
