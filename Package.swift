@@ -70,7 +70,7 @@ let package = Package(
         ),
         .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BeaconCodec"]),
-        .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI"]),
+        .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["BeaconEmulator", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec", "TestSupport"]

@@ -2,6 +2,7 @@
 import Foundation
 import HCI
 import HCITransport
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,36 +2,10 @@
 import Testing
 import Foundation
 import HCITransport
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// A loopback TCP listener on a free port, for failure-path tests. Real sockets, no mocks.
-final class LoopbackListener: @unchecked Sendable {
-    let fd: Int32
-    let port: UInt16
-
-    init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = 0
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 4) == 0 else { throw Errno(rawValue: errno) }
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
-        }
-        self.fd = fd
-        self.port = UInt16(bigEndian: addr.sin_port)
-    }
-
-    func accept() -> Int32 { Glibc.accept(fd, nil, nil) }
-    deinit { Glibc.close(fd) }
-}
 
 @Suite struct TCPTransportTests {
     @Test func connectionRefusedSaysNothingIsListening() throws {
