@@ -29,7 +29,7 @@ let package = Package(
         // Profile files (YAML/JSON) → validated beacons.
         .target(
             name: "BeaconProfiles",
-            dependencies: ["BeaconCodec", .product(name: "Yams", package: "Yams")]
+            dependencies: ["BeaconCodec", "HCI", .product(name: "Yams", package: "Yams")]
         ),
         // HCI packets (one spec command per file) and H4 framing.
         .target(name: "HCI", dependencies: ["BeaconCodec"]),
@@ -64,20 +64,23 @@ let package = Package(
         ),
         // Test support: counts Swift heap allocations (see Tests/Support/AllocationCounting).
         .target(name: "AllocationCounting", path: "Tests/Support/AllocationCounting"),
-        // Test support: controllers the tests play themselves on loopback TCP (a listener, a
-        // scripted misbehaving controller built on the virtual one).
-        .target(name: "TestControllers", dependencies: ["HCI", "HCITransport", "VirtualController"], path: "Tests/Support/TestControllers"),
+        // Test support shared by the test targets: the package root, finding the built `beacon`
+        // and tools on PATH, running a program to completion (see Tests/Support/TestSupport).
+        .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
+        // Test support: a scripted misbehaving controller built on the virtual one, on loopback
+        // TCP, for the failure paths.
+        .target(name: "TestControllers", dependencies: ["HCI", "HCITransport", "VirtualController", "TestSupport"], path: "Tests/Support/TestControllers"),
         .testTarget(
             name: "BeaconCodecTests",
             dependencies: ["BeaconCodec", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")],
             resources: [.copy("Vectors")]
         ),
-        .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BeaconCodec"]),
-        .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI", "TestControllers"]),
+        .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["BeaconEmulator", "BeaconAdapters", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec"]
+            dependencies: ["BeaconEmulator", "BeaconAdapters", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec", "TestSupport"]
         ),
         .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "VirtualController", "BeaconCodec", "TestControllers"]),
         .testTarget(
@@ -85,8 +88,8 @@ let package = Package(
             dependencies: ["VirtualController", "HCI", "HCITransport", "BeaconCodec"]
         ),
         .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconCodec", "HCI"]),
-        .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting"]),
-        .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec"]),
-        .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "TestControllers"]),
+        .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting", "TestSupport"]),
+        .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
+        .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),
     ]
 )

@@ -7,10 +7,10 @@ import HCI
 /// Extended Advertising Data commands (beacons sent). Commands that set or choose addresses are
 /// followed (see ``AdvertiserAddressBook``) so that sent beacons carry their on-air address.
 ///
-/// Reports — nearly every packet of a scanning capture — are read in place without allocating:
-/// legacy ones with `LEAdvertisingReportEvent.forEachReport(inEventBytes:)`, extended ones with
-/// an `HCIReader` walk. Payloads that are not valid iBeacons (under ``options``) are skipped;
-/// events that do not parse are counted in ``malformedPackets``.
+/// Reports — nearly every packet of a scanning capture — are read in place without allocating,
+/// with the HCI report types' own `forEachReport(inEventBytes:)` (HCI owns their layouts).
+/// Payloads that are not valid iBeacons (under ``options``) are skipped; events that do not
+/// parse are counted in ``malformedPackets``.
 public struct BeaconExtractor {
     /// How legacy payloads (≤ 31 bytes) are decoded.
     public var options: BeaconDecodingOptions
@@ -58,54 +58,29 @@ public struct BeaconExtractor {
                     guard let beacon = try? IBeacon(decoding: report.data, options: options) else { return }
                     body(CapturedBeacon(
                         timestamp: packet.timestamp, source: .report, address: report.address, addressType: report.addressType,
-                        rssi: report.rssi == 127 ? nil : report.rssi, handle: nil, controllerIndex: packet.controllerIndex,
+                        rssi: report.measuredRSSI, handle: nil, controllerIndex: packet.controllerIndex,
                         recordNumber: packet.recordNumber, beacon: beacon))
                 }
             } catch {
                 malformedCount += 1
             }
         case LESubeventCode.extendedAdvertisingReport:
+            let options = extendedOptions
             do throws(HCIDecodingError) {
-                try Self.forEachExtendedReport(packet, options: extendedOptions, body)
+                _ = try LEExtendedAdvertisingReportEvent.forEachReport(inEventBytes: bytes) { report in
+                    let beacon: IBeacon? = report.data.withUnsafeBytes { try? IBeacon(decoding: $0, options: options) }
+                    guard let beacon else { return }
+                    body(CapturedBeacon(
+                        timestamp: packet.timestamp, source: .extendedReport,
+                        address: report.addressType == .anonymous ? nil : report.address, addressType: report.addressType,
+                        rssi: report.measuredRSSI, handle: report.sid, controllerIndex: packet.controllerIndex,
+                        recordNumber: packet.recordNumber, beacon: beacon))
+                }
             } catch {
                 malformedCount += 1
             }
         default:
             return
-        }
-    }
-
-    /// Walks an LE Extended Advertising Report (Core Vol 4 Part E §7.7.65.13) in place: the
-    /// `LEExtendedAdvertisingReportEvent` initialiser would copy each report's data into an array.
-    @inlinable
-    static func forEachExtendedReport(_ packet: CapturedPacket, options: BeaconDecodingOptions,
-                                      _ body: (CapturedBeacon) -> Void) throws(HCIDecodingError) {
-        var reader = HCIReader(packet.bytes)
-        _ = try reader.readUInt8("event code")
-        let length = Int(try reader.readUInt8("event parameter length"))
-        guard reader.remaining == length else { throw .lengthMismatch(declared: length, actual: reader.remaining) }
-        _ = try reader.readUInt8("Subevent_Code")
-        let count = try reader.readUInt8("Num_Reports")
-        for _ in 0..<count {
-            _ = try reader.readUInt16("Event_Type")
-            let addressType = LEAddressType(rawValue: try reader.readUInt8("Address_Type"))
-            let address = try reader.readAddress("Address")
-            _ = try reader.readUInt16("Primary_PHY, Secondary_PHY")
-            let sid = try reader.readUInt8("Advertising_SID")
-            _ = try reader.readInt8("TX_Power")
-            let rssi = try reader.readInt8("RSSI")
-            _ = try reader.readUInt16("Periodic_Advertising_Interval")
-            _ = try reader.readUInt8("Direct_Address_Type")
-            _ = try reader.readAddress("Direct_Address")
-            let dataLength = Int(try reader.readUInt8("Data_Length"))
-            let data = try reader.readBytes(dataLength, "Data")
-            let beacon: IBeacon? = data.withUnsafeBytes { try? IBeacon(decoding: $0, options: options) }
-            guard let beacon else { continue }
-            body(CapturedBeacon(
-                timestamp: packet.timestamp, source: .extendedReport,
-                address: addressType == .anonymous ? nil : address, addressType: addressType,
-                rssi: rssi == 127 ? nil : rssi, handle: sid, controllerIndex: packet.controllerIndex,
-                recordNumber: packet.recordNumber, beacon: beacon))
         }
     }
 
@@ -125,8 +100,7 @@ public struct BeaconExtractor {
         var reader = HCIReader(packet.bytes)
         do throws(HCIDecodingError) {
             let opcode = HCIOpcode(rawValue: try reader.readUInt16("opcode"))
-            let length = Int(try reader.readUInt8("parameter length"))
-            guard reader.remaining == length else { throw .lengthMismatch(declared: length, actual: reader.remaining) }
+            try reader.readParameterLength("parameter length")
             let index = packet.controllerIndex
             switch opcode {
             case LESetAdvertisingData.opcode:

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import HCI
 
 /// The container and link type of a capture file.
 ///
-/// btsnoop (RFC 1761 style; all integers big-endian): an 16-byte header `btsnoop\0`, version 1,
-/// datalink, then records of original length, included length, flags, cumulative drops and a
-/// 64-bit timestamp in microseconds since 0000-01-01.
+/// btsnoop: see HCI's `BTSnoop` for the layout (shared with the writer).
 ///
 /// pcap (libpcap): a 24-byte header whose magic number gives the byte order of every header
 /// field (0xA1B2C3D4 microseconds, 0xA1B23C4D nanoseconds), then 16-byte record headers.
@@ -27,13 +26,6 @@ public enum CaptureFormat: Hashable, Sendable, CustomStringConvertible {
     /// opcode, big-endian, then the packet.
     case pcapLinuxMonitor(bigEndian: Bool, nanoseconds: Bool)
 
-    /// btsnoop datalink values.
-    public enum BTSnoopDatalink {
-        public static let hci: UInt32 = 1001
-        public static let h4: UInt32 = 1002
-        public static let monitor: UInt32 = 2001
-    }
-
     /// pcap link types.
     public enum PcapLinkType {
         public static let h4: UInt32 = 187
@@ -41,17 +33,13 @@ public enum CaptureFormat: Hashable, Sendable, CustomStringConvertible {
         public static let linuxMonitor: UInt32 = 254
     }
 
-    /// Microseconds from 0000-01-01 (the btsnoop epoch) to 1970-01-01, as BlueZ and Wireshark
-    /// use it (`0x00DCDDB30F2F8000`).
-    public static let btsnoopUnixEpochOffset: Int64 = 0x00DC_DDB3_0F2F_8000
-
     /// Size of the file header.
     @inlinable
-    public var fileHeaderSize: Int { isBTSnoop ? 16 : 24 }
+    public var fileHeaderSize: Int { isBTSnoop ? BTSnoop.fileHeaderSize : 24 }
 
     /// Size of each record header.
     @inlinable
-    public var recordHeaderSize: Int { isBTSnoop ? 24 : 16 }
+    public var recordHeaderSize: Int { isBTSnoop ? BTSnoop.recordHeaderSize : 16 }
 
     @inlinable
     public var isBTSnoop: Bool {
@@ -63,13 +51,12 @@ public enum CaptureFormat: Hashable, Sendable, CustomStringConvertible {
 
     /// Recognises a file header; `nil` when it is neither btsnoop nor pcap.
     public static func detect(header h: UnsafeRawBufferPointer) throws(CaptureError) -> CaptureFormat? {
-        if h.count >= 16, h[0] == 0x62, h[1] == 0x74, h[2] == 0x73, h[3] == 0x6E, h[4] == 0x6F, h[5] == 0x6F,
-           h[6] == 0x70, h[7] == 0x00 {
+        if h.count >= BTSnoop.fileHeaderSize, CaptureBytes.uint64BE(h, 0) == BTSnoop.identification {
             let datalink = CaptureBytes.uint32(h, 12, bigEndian: true)
             switch datalink {
-            case BTSnoopDatalink.hci: return .btsnoopHCI
-            case BTSnoopDatalink.h4: return .btsnoopH4
-            case BTSnoopDatalink.monitor: return .btsnoopMonitor
+            case BTSnoop.Datalink.hci: return .btsnoopHCI
+            case BTSnoop.Datalink.h4: return .btsnoopH4
+            case BTSnoop.Datalink.monitor: return .btsnoopMonitor
             default: throw .unsupportedLinkType(format: "btsnoop", value: datalink)
             }
         }

@@ -104,8 +104,9 @@ public struct CaptureReader: ~Copyable {
                 let h = UnsafeRawBufferPointer(rebasing: raw[start..<(start + headerSize)])
                 switch format {
                 case .btsnoopHCI, .btsnoopH4, .btsnoopMonitor:
-                    return (Int(CaptureBytes.uint32(h, 4, bigEndian: true)), CaptureBytes.uint32(h, 8, bigEndian: true),
-                            CaptureTimestamp(btsnoopMicroseconds: CaptureBytes.uint64BE(h, 16)))
+                    return (Int(CaptureBytes.uint32(h, BTSnoop.RecordField.includedLength, bigEndian: true)),
+                            CaptureBytes.uint32(h, BTSnoop.RecordField.flags, bigEndian: true),
+                            CaptureTimestamp(btsnoopMicroseconds: CaptureBytes.uint64BE(h, BTSnoop.RecordField.timestamp)))
                 case let .pcapH4(be, ns), let .pcapH4WithPHDR(be, ns), let .pcapLinuxMonitor(be, ns):
                     // The fraction field is 32 bits: a corrupt one (past a second) carries into the seconds.
                     let seconds = Int64(CaptureBytes.uint32(h, 0, bigEndian: be))
@@ -142,11 +143,10 @@ public struct CaptureReader: ~Copyable {
         let number = recordCount
         switch format {
         case .btsnoopH4:
-            return h4Packet(data, direction: flags & 1 == 1 ? .received : .sent, timestamp: timestamp, number: number)
+            return h4Packet(data, direction: flags & BTSnoop.RecordFlags.received != 0 ? .received : .sent, timestamp: timestamp, number: number)
         case .btsnoopHCI:
-            // Flags bit 1: command/event (else data); bit 0: received.
-            let received = flags & 1 == 1
-            let type: H4PacketType = flags & 2 == 0 ? .acl : (received ? .event : .command)
+            let received = flags & BTSnoop.RecordFlags.received != 0
+            let type: H4PacketType = flags & BTSnoop.RecordFlags.commandOrEvent == 0 ? .acl : (received ? .event : .command)
             guard !data.isEmpty else { return nil }
             return CapturedPacket(timestamp: timestamp, direction: received ? .received : .sent, type: type, controllerIndex: 0,
                                   recordNumber: number, bytes: buffer[data])

@@ -42,10 +42,10 @@ public struct CaptureTimestamp: Hashable, Sendable, Comparable {
         self.init(unixSeconds: r < 0 ? q - 1 : q, nanosecondOfSecond: Int32(r < 0 ? r + 1_000_000_000 : r))
     }
 
-    /// btsnoop's field: microseconds since 0000-01-01 (see ``CaptureFormat/btsnoopUnixEpochOffset``).
+    /// btsnoop's field: microseconds since 0000-01-01 (see ``BTSnoop.unixEpochOffset``).
     /// Every 64-bit value is accepted; 0 is year 0, the largest is in year 584 554.
     @inlinable public init(btsnoopMicroseconds raw: UInt64) {
-        let epochSeconds = CaptureFormat.btsnoopUnixEpochOffset / 1_000_000
+        let epochSeconds = BTSnoop.unixEpochOffset / 1_000_000
         self.init(unixSeconds: Int64(raw / 1_000_000) - epochSeconds,
                   nanosecondOfSecond: Int32(raw % 1_000_000) * 1000)
     }

@@ -8,8 +8,8 @@ import HCI
 public struct AdvertisingSetConfiguration: Hashable, Sendable {
     public var handle: UInt8
     public var address: BluetoothAddress
-    /// Advertising interval in 0.625 ms units (min = max).
-    public var intervalUnits: UInt32
+    /// Advertising interval (min = max).
+    public var interval: AdvertisingInterval
     /// Requested radio output power, dBm; nil = no preference (0x7F).
     public var txPower: Int8?
     public var data: AdvertisingPayload
@@ -19,7 +19,7 @@ public struct AdvertisingSetConfiguration: Hashable, Sendable {
     public init(handle: UInt8, beacon: BeaconProfile) {
         self.handle = handle
         self.address = beacon.address
-        self.intervalUnits = beacon.intervalUnits
+        self.interval = AdvertisingInterval(milliseconds: beacon.intervalMilliseconds)
         self.txPower = beacon.txPower
         self.data = beacon.beacon.advertisingData(flags: beacon.flags)
         self.beaconName = beacon.name
@@ -27,11 +27,11 @@ public struct AdvertisingSetConfiguration: Hashable, Sendable {
 
     /// Parameters that may change only while the advertiser is disabled.
     struct Parameters: Hashable {
-        var intervalUnits: UInt32
+        var interval: AdvertisingInterval
         var txPower: Int8?
     }
 
-    var parameters: Parameters { Parameters(intervalUnits: intervalUnits, txPower: txPower) }
+    var parameters: Parameters { Parameters(interval: interval, txPower: txPower) }
 
     // MARK: Commands (extended advertising)
 
@@ -39,7 +39,7 @@ public struct AdvertisingSetConfiguration: Hashable, Sendable {
     /// connectable nor scannable), own address type random, the set's interval and TX power.
     var extendedParameters: LESetExtendedAdvertisingParameters {
         LESetExtendedAdvertisingParameters(
-            handle: handle, eventProperties: .legacyNonConnectable, intervalMin: intervalUnits, intervalMax: intervalUnits,
+            handle: handle, eventProperties: .legacyNonConnectable, intervalMin: interval, intervalMax: interval,
             ownAddressType: .random, txPower: txPower ?? HCIValidation.txPowerNoPreference)
     }
 
@@ -52,8 +52,7 @@ public struct AdvertisingSetConfiguration: Hashable, Sendable {
     // MARK: Commands (legacy advertising)
 
     var legacyParameters: LESetAdvertisingParameters {
-        let units = UInt16(clamping: intervalUnits)
-        return LESetAdvertisingParameters(intervalMin: units, intervalMax: units, advertisingType: .nonConnectableUndirected, ownAddressType: .random)
+        LESetAdvertisingParameters(intervalMin: interval, intervalMax: interval, advertisingType: .nonConnectableUndirected, ownAddressType: .random)
     }
 
     var legacyAddress: LESetRandomAddress { LESetRandomAddress(address) }

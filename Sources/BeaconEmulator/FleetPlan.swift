@@ -92,11 +92,5 @@ public struct Placement: Sendable {
 }
 
 extension Duration {
-    /// Seconds as a `Double`.
-    public var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) / 1e18
-    }
-
     static func milliseconds(_ value: Double) -> Duration { .nanoseconds(Int64((value * 1_000_000).rounded())) }
 }

@@ -92,7 +92,7 @@ public struct FleetPlanner: Sendable {
             }
         }
         if !caps.allowsFastLegacyAdvertising {
-            for b in beacons where b.intervalMilliseconds < 100 {
+            for b in beacons where AdvertisingInterval(milliseconds: b.intervalMilliseconds) < AdvertisingInterval.pre5NonConnectableMinimum {
                 warnings.append("\(b.name): interval \(b.intervalMilliseconds) ms is below 100 ms, which a Bluetooth \(caps.hciVersion) controller refuses for non-connectable advertising (5.0 or later needed)")
             }
         }

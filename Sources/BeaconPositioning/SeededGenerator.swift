@@ -1,20 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import Foundation
 
-/// SplitMix64: a small, fast, seedable generator, so a simulation with the same seed gives the
-/// same numbers on every machine (the system generator cannot be seeded).
+/// A seeded generator (BeaconCodec's ``SplitMix64``), so a simulation with the same seed gives
+/// the same numbers on every machine (the system generator cannot be seeded), plus the normal
+/// deviates the RSSI noise needs.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    var state: UInt64
+    var base: SplitMix64
 
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { base = SplitMix64(seed: seed) }
 
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { base.next() }
 
     /// A standard normal deviate (Box–Muller; one of the pair is discarded for simplicity).
     public mutating func nextGaussian() -> Double {

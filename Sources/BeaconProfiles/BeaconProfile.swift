@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import HCI
 
 /// One validated beacon: its iBeacon identity plus how to advertise it.
 public struct BeaconProfile: Hashable, Sendable {
     public var name: String
     /// UUID, major, minor and measured power (default −59 dBm at 1 m).
     public var beacon: IBeacon
-    /// Advertising interval in milliseconds, 20…10240 (default 100). Decimals are allowed; the
-    /// controller works in 0.625 ms units, see ``intervalUnits``.
+    /// Advertising interval in milliseconds, 20…10240 (default 100), as the profile gives it.
+    /// Decimals are allowed; what goes on air is the nearest 0.625 ms unit, which
+    /// `AdvertisingInterval(milliseconds:)` (HCI) works out.
     public var intervalMilliseconds: Double
     /// Radio output power in dBm (−127…20), or `nil` to let the controller choose.
     public var txPower: Int8?
@@ -43,25 +45,16 @@ public struct BeaconProfile: Hashable, Sendable {
         self.position = position
         self.location = location
     }
-
-    /// The interval in the 0.625 ms units HCI advertising parameters use (Core Vol 4 Part E
-    /// §7.8.5: Time = N × 0.625 ms), rounded to the nearest unit: 100 ms → 160.
-    public var intervalUnits: UInt32 {
-        UInt32((intervalMilliseconds / Self.millisecondsPerIntervalUnit).rounded(.toNearestOrAwayFromZero))
-    }
 }
 
 // What profile files may say, kept in one place so the loader's checks and messages agree.
 extension BeaconProfile {
-    /// 0.625 ms: one unit of Advertising_Interval_Min/Max.
-    public static let millisecondsPerIntervalUnit = 0.625
-    /// 20 ms (0x0020 units) to 10.24 s (0x4000 units): the legacy advertising interval range
-    /// (Core Vol 4 Part E §7.8.5).
-    public static let intervalRange: ClosedRange<Double> = 20...10240
+    /// 20 ms to 10.24 s: the legacy advertising interval range, which every controller accepts.
+    public static let intervalRange: ClosedRange<Double> = AdvertisingInterval.legacyMillisecondRange
     public static let defaultIntervalMilliseconds: Double = 100
     /// Apple's iBeacon examples calibrate to −59 dBm at 1 m.
     public static let defaultMeasuredPower: Int8 = -59
     /// Advertising_TX_Power of LE Set Extended Advertising Parameters (Core Vol 4 Part E §7.8.53):
     /// −127…+20 dBm (0x7F, "no preference", is expressed by leaving `tx_power` out).
-    public static let txPowerRange: ClosedRange<Int> = -127...20
+    public static let txPowerRange: ClosedRange<Int> = Int(HCIValidation.txPowerRange.lowerBound)...Int(HCIValidation.txPowerRange.upperBound)
 }

@@ -25,12 +25,7 @@ public enum ProfileLoader {
     /// Reads and parses one file. A file that cannot be read (missing, a directory, not UTF-8)
     /// is reported as an issue at its line 1, column 1.
     public static func load(contentsOf path: String) throws(ProfileErrors) -> BeaconFleet {
-        let text: String
-        switch readText(path) {
-        case .success(let contents): text = contents
-        case .failure(let issue): throw ProfileErrors(issues: [issue])
-        }
-        return try parse(text, file: path)
+        try load(paths: [path])[0]
     }
 
     /// Reads several files, reporting the issues of all of them, plus beacons that clash across

@@ -6,9 +6,6 @@ import HCI
 /// that is not a well-formed iBeacon advertisement (another company's, a malformed structure,
 /// two iBeacons in one payload) is not a beacon, as on a phone.
 public enum ReportDecoder {
-    /// The RSSI value meaning "not available" in both report formats (Core Vol 4 Part E §7.7.65.2, §7.7.65.13).
-    public static let rssiNotAvailable: Int8 = 127
-
     /// Every iBeacon in `event`; none for any other event.
     ///
     /// Extended reports whose Data_Status is not "complete" (a fragment with more to come, or a
@@ -19,7 +16,7 @@ public enum ReportDecoder {
         case .leAdvertisingReport(let e):
             return e.reports.compactMap { r in
                 guard let beacon = try? IBeacon(decoding: r.data, options: .strict) else { return nil }
-                return BeaconSighting(beacon: beacon, rssi: rssi(r.rssi), address: r.address, addressType: r.addressType,
+                return BeaconSighting(beacon: beacon, rssi: r.measuredRSSI, address: r.address, addressType: r.addressType,
                                       extendedReport: false, time: time)
             }
         case .leExtendedAdvertisingReport(let e):
@@ -28,13 +25,11 @@ public enum ReportDecoder {
                 // A legacy PDU carries at most 31 bytes; an extended one up to 254 in one fragment.
                 let options: BeaconDecodingOptions = r.eventType.contains(.legacyPDU) ? .strict : .strictExtended
                 guard let beacon = try? IBeacon(decoding: r.data, options: options) else { return nil }
-                return BeaconSighting(beacon: beacon, rssi: rssi(r.rssi), address: r.address, addressType: r.addressType,
+                return BeaconSighting(beacon: beacon, rssi: r.measuredRSSI, address: r.address, addressType: r.addressType,
                                       extendedReport: true, time: time)
             }
         default:
             return []
         }
     }
-
-    static func rssi(_ value: Int8) -> Int8? { value == rssiNotAvailable ? nil : value }
 }

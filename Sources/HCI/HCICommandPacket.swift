@@ -18,8 +18,7 @@ public struct HCICommandPacket: Hashable, Sendable, CustomStringConvertible {
     public init(bytes: ArraySlice<UInt8>) throws(HCIDecodingError) {
         var reader = HCIReader(bytes)
         opcode = HCIOpcode(rawValue: try reader.readUInt16("command opcode"))
-        let length = Int(try reader.readUInt8("command parameter length"))
-        guard reader.remaining == length else { throw .lengthMismatch(declared: length, actual: reader.remaining) }
+        try reader.readParameterLength("command parameter length")
         parameters = Array(reader.readRemaining())
     }
 

@@ -1,26 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import HCI
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Writes every HCI packet of a session, both directions, to a btsnoop file (RFC 1761 style, as
-/// BlueZ's btmon and Android write them) with datalink 1002 (HCI UART/H4): each record's data
-/// starts with the H4 packet indicator. Wireshark and tshark open it.
+/// Writes every HCI packet of a session, both directions, to a btsnoop file (see ``BTSnoop`` for
+/// the format) with datalink 1002 (HCI UART/H4): each record's data starts with the H4 packet
+/// indicator. Wireshark and tshark open it.
 ///
 /// Each record is written with `write(2)` as it comes, so a run that is killed still leaves a
 /// usable file. The capture is a side record, never a reason to stop a run: the first write that
 /// fails (a full disk, `/dev/full`) is reported once through `onWriteFailure` and the capture
 /// stops there, while the session carries on.
 public final class BTSnoopWriter: @unchecked Sendable {
-    /// Datalink type 1002: "HCI UART (H4)".
-    public static let datalinkH4: UInt32 = 1002
-    /// Microseconds from 0000-01-01 00:00 (the btsnoop epoch) to 1970-01-01 00:00, the value
-    /// Wireshark and BlueZ use (BlueZ's 0x00E03AB44A676000 is the offset to 2000-01-01, which it
-    /// applies after subtracting 946,684,800 s).
-    static let epochOffset: UInt64 = 0x00DC_DDB3_0F2F_8000
-
     public enum Direction: Sendable { case sent, received }
 
     /// Why the file could not be opened; nothing was written to it.
@@ -97,9 +91,10 @@ public final class BTSnoopWriter: @unchecked Sendable {
         self.path = path
         self.onWriteFailure = onWriteFailure
         state = Mutex(State(fd: fd))
-        var header: [UInt8] = Array("btsnoop".utf8) + [0]
-        header += Self.bigEndian(UInt32(1))
-        header += Self.bigEndian(Self.datalinkH4)
+        var header = Self.bigEndian(UInt32(truncatingIfNeeded: BTSnoop.identification >> 32))
+        header += Self.bigEndian(UInt32(truncatingIfNeeded: BTSnoop.identification))
+        header += Self.bigEndian(BTSnoop.version)
+        header += Self.bigEndian(BTSnoop.Datalink.h4)
         write(header)
     }
 
@@ -112,12 +107,12 @@ public final class BTSnoopWriter: @unchecked Sendable {
     /// data do not.
     public func record(_ packet: [UInt8], direction: Direction, timestamp: UInt64? = nil) {
         guard let indicator = packet.first else { return }
-        var flags: UInt32 = direction == .received ? 1 : 0
-        if indicator == 0x01 || indicator == 0x04 { flags |= 2 }
+        var flags: UInt32 = direction == .received ? BTSnoop.RecordFlags.received : 0
+        if indicator == H4PacketType.command.rawValue || indicator == H4PacketType.event.rawValue { flags |= BTSnoop.RecordFlags.commandOrEvent }
         var ts = timestamp ?? Self.now()
-        ts &+= Self.epochOffset
+        ts &+= UInt64(BTSnoop.unixEpochOffset)
         var record: [UInt8] = []
-        record.reserveCapacity(24 + packet.count)
+        record.reserveCapacity(BTSnoop.recordHeaderSize + packet.count)
         record += Self.bigEndian(UInt32(packet.count))  // original length
         record += Self.bigEndian(UInt32(packet.count))  // included length
         record += Self.bigEndian(flags)

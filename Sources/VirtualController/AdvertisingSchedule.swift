@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 
 /// When an enabled advertiser's next event starts: every advertising interval, plus the link
 /// layer's advDelay when the configuration asks for it (Core Vol 6 Part B §4.4.2.2.1:
@@ -29,24 +30,5 @@ struct AdvertisingSchedule {
         let micros = generator.next() % 10_001
         delay = generator
         return .microseconds(Int64(micros))
-    }
-
-    /// Advertising intervals are in units of 0.625 ms (Core Vol 4 Part E §7.8.5 and §7.8.53).
-    static func interval(units: UInt32) -> Duration { .microseconds(Int64(units) * 625) }
-}
-
-/// SplitMix64: a tiny, fast, seedable generator. advDelay only needs to look random and repeat
-/// exactly for a given seed; nothing here is security-relevant.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -63,7 +63,7 @@ extension ControllerCore {
             if legacyPDUs, existing.data.count > AdvertisingPayload.capacity { throw Refusal(.invalidCommandParameters) }
         }
         if !(legacyPDUs && properties.contains(.highDutyCycleDirected)) {
-            guard (0x20...0xFF_FFFF).contains(c.intervalMin), (0x20...0xFF_FFFF).contains(c.intervalMax),
+            guard AdvertisingInterval.extendedRange.contains(c.intervalMin), AdvertisingInterval.extendedRange.contains(c.intervalMax),
                   c.intervalMin <= c.intervalMax else { throw Refusal(.invalidCommandParameters) }
         }
         guard (1...7).contains(c.channelMap.rawValue), c.ownAddressType.rawValue <= 3, c.peerAddressType.rawValue <= 1,
@@ -226,7 +226,7 @@ extension ControllerCore {
             let schedule = set.enabled?.schedule ?? AdvertisingSchedule(
                 start: now,
                 interval: properties.contains(.highDutyCycleDirected) && properties.contains(.useLegacyPDUs)
-                    ? .microseconds(3750) : AdvertisingSchedule.interval(units: set.parameters.intervalMin),
+                    ? .microseconds(3750) : set.parameters.intervalMin.duration,
                 delay: delayGenerator(for: .set(entry.handle)))
             // "The duration begins at the start of the first advertising event of this set."
             let ends = entry.duration == 0 ? nil : schedule.nextEvent + .milliseconds(10 * Int64(entry.duration))

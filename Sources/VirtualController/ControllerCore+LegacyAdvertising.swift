@@ -20,13 +20,13 @@ extension ControllerCore {
         guard (1...7).contains(c.channelMap.rawValue) else { throw Refusal(.invalidCommandParameters) }
         // High duty cycle directed advertising ignores the intervals.
         if c.advertisingType != .connectableHighDutyCycleDirected {
-            guard (0x0020...0x4000).contains(c.intervalMin), (0x0020...0x4000).contains(c.intervalMax),
+            guard AdvertisingInterval.legacyRange.contains(c.intervalMin), AdvertisingInterval.legacyRange.contains(c.intervalMax),
                   c.intervalMin <= c.intervalMax else { throw Refusal(.invalidCommandParameters) }
             // Before 5.0, ADV_SCAN_IND and ADV_NONCONN_IND could not go below 100 ms (Core 4.2
             // Vol 2 Part E §7.8.5); 5.0 lowered the floor to 20 ms for every type.
             if configuration.hciVersion < .v5_0,
                c.advertisingType == .scannableUndirected || c.advertisingType == .nonConnectableUndirected,
-               c.intervalMin < 0x00A0 {
+               c.intervalMin < AdvertisingInterval.pre5NonConnectableMinimum {
                 throw Refusal(.invalidCommandParameters)
             }
         }
@@ -56,7 +56,7 @@ extension ControllerCore {
         } else {
             // The controller may pick any interval in min…max; the minimum keeps timing exact.
             legacy.enabled = EnabledAdvertising(
-                schedule: AdvertisingSchedule(start: now, interval: AdvertisingSchedule.interval(units: UInt32(p.intervalMin)),
+                schedule: AdvertisingSchedule(start: now, interval: p.intervalMin.duration,
                                               delay: delayGenerator(for: .legacy)))
         }
         return .init()

@@ -178,7 +178,7 @@ extension VirtualController.Configuration {
     static func parsePowerRange(_ text: String) throws(VirtualControllerConfigurationError) -> ClosedRange<Int8> {
         let parts = text.split(separator: ".", omittingEmptySubsequences: true)
         guard text.contains(".."), parts.count == 2, let low = Int8(parts[0]), let high = Int8(parts[1]),
-              low <= high, low >= -127, high <= 20 else {
+              low <= high, HCIValidation.txPowerRange.contains(low), HCIValidation.txPowerRange.contains(high) else {
             throw .invalidValue(option: "txpower", value: text, expected: "MIN..MAX in dBm within -127..20, e.g. -20..10")
         }
         return low...high

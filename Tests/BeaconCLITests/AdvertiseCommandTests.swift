@@ -181,7 +181,7 @@ import Glibc
     // MARK: Signals
 
     @Test func sigtermStopsCleanlyWithinASecond() async throws {
-        let run = try BackgroundProcess(["advertise", Self.room, "-i", "virtual"])
+        let run = try BeaconExecutable.start(["advertise", Self.room, "-i", "virtual"])
         #expect(await run.waitForOutput(containing: "ADV_NONCONN_IND"), "stdout:\n\(run.stdout)\nstderr:\n\(run.stderr)")
         let sent = ContinuousClock.now
         run.send(SIGTERM)
@@ -195,7 +195,7 @@ import Glibc
     @Test func sighupReloadsChangedProfilesAndKeepsTheOldOnesWhenBroken() async throws {
         let original = try String(contentsOf: BeaconExecutable.packageRoot.appendingPathComponent(Self.room), encoding: .utf8)
         let path = try BeaconExecutable.temporaryFile(named: "room.yaml", contents: original)
-        let run = try BackgroundProcess(["advertise", path, "-i", "virtual"])
+        let run = try BeaconExecutable.start(["advertise", path, "-i", "virtual"])
         #expect(await run.waitForOutput(containing: "ADV_NONCONN_IND"))
 
         // A broken file: reported, and the run goes on.

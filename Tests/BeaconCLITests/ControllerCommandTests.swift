@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -139,8 +140,8 @@ import Glibc
     }
 
     @Test func aSilentPeerTimesOutNamingTheCommand() throws {
-        let listener = try SilentListener()
-        defer { listener.close() }
+        // Accepts (the kernel does, from its backlog) and never answers.
+        let listener = try LoopbackListener()
         let started = ContinuousClock.now
         let result = try BeaconExecutable.run(["advertise", "profiles/room-2m.yaml", "-i", "tcp:127.0.0.1:\(listener.port)"])
         let elapsed = ContinuousClock.now - started
@@ -156,30 +157,4 @@ import Glibc
             #expect(result.status == 2, "\(adapter): \(result)")
         }
     }
-}
-
-/// A TCP listener on 127.0.0.1 that accepts (the kernel does, from its backlog) and never answers.
-struct SilentListener {
-    let fd: Int32
-    let port: UInt16
-
-    init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.fd = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 4) == 0 else { throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
-    }
-
-    func close() { _ = Glibc.close(fd) }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
 import BeaconProfiles
+import HCI
 import Foundation
 import Testing
 
@@ -41,8 +42,8 @@ import Testing
         #expect(result.lines == [
             "# E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 1 2",
             "hcitool -i hci0 cmd 0x08 0x000a 00",
-            "hcitool -i hci0 cmd 0x08 0x0008 1E 02 01 06 1A FF 4C 00 02 15 E2 C5 6D B5 DF FB 48 D2 B0 60 D0 F5 A7 10 96 E0 00 01 00 02 C5 00",
             "hcitool -i hci0 cmd 0x08 0x0006 A0 00 A0 00 03 00 00 00 00 00 00 00 00 07 00",
+            "hcitool -i hci0 cmd 0x08 0x0008 1E 02 01 06 1A FF 4C 00 02 15 E2 C5 6D B5 DF FB 48 D2 B0 60 D0 F5 A7 10 96 E0 00 01 00 02 C5 00",
             "hcitool -i hci0 cmd 0x08 0x000a 01",
         ])
     }
@@ -57,10 +58,10 @@ import Testing
             "hcitool -i hci1 cmd 0x08 0x000a 00",
             // LE Set Random Address: least-significant byte first.
             "hcitool -i hci1 cmd 0x08 0x0005 55 44 33 22 11 C0",
-            // 27 significant bytes, padded to 31.
-            "hcitool -i hci1 cmd 0x08 0x0008 1B 1A FF 4C 00 02 15 E2 C5 6D B5 DF FB 48 D2 B0 60 D0 F5 A7 10 96 E0 00 01 00 02 C5 00 00 00 00",
             // 152.5 ms = 244 units = 0x00F4; own address type random (0x01).
             "hcitool -i hci1 cmd 0x08 0x0006 F4 00 F4 00 03 01 00 00 00 00 00 00 00 07 00",
+            // 27 significant bytes, padded to 31.
+            "hcitool -i hci1 cmd 0x08 0x0008 1B 1A FF 4C 00 02 15 E2 C5 6D B5 DF FB 48 D2 B0 60 D0 F5 A7 10 96 E0 00 01 00 02 C5 00 00 00 00",
             "hcitool -i hci1 cmd 0x08 0x000a 01",
         ])
     }
@@ -102,7 +103,10 @@ import Testing
             #expect(object["minor"] as? Int == Int(profile.beacon.minor))
             #expect(object["address"] as? String == profile.address.description)
             #expect(object["flags"] as? String == profile.flags.description)
-            #expect(BeaconExecutable.number(object["interval_ms"]) == Double(profile.intervalUnits) * 0.625)
+            #expect(BeaconExecutable.number(object["interval_ms"]) == profile.intervalMilliseconds)
+            let onAir = AdvertisingInterval(milliseconds: profile.intervalMilliseconds)
+            #expect(object["interval_units"] as? Int == Int(onAir.rawValue))
+            #expect(BeaconExecutable.number(object["interval_on_air_ms"]) == onAir.milliseconds)
             #expect(object["hex"] as? String == profile.beacon.advertisingData(flags: profile.flags).description)
         }
     }
@@ -110,12 +114,13 @@ import Testing
     @Test func namedProfileBeaconGetsItsRandomAddressAndInterval() throws {
         let path = "profiles/example.yaml"
         let fleet = try ProfileLoader.load(contentsOf: BeaconExecutable.packageRoot.appendingPathComponent(path).path)
-        let profile = try #require(fleet.beacons.first { $0.intervalUnits != 160 }, "example.yaml should have a beacon with a non-default interval")
+        let profile = try #require(fleet.beacons.first { $0.intervalMilliseconds != 100 }, "example.yaml should have a beacon with a non-default interval")
+        let units = AdvertisingInterval(milliseconds: profile.intervalMilliseconds).rawValue
         let result = try BeaconExecutable.run(["encode", path, "--name", profile.name, "--format", "hcitool"])
         #expect(result.status == 0, "\(result)")
         let a = profile.address.littleEndianBytes
         let addressBytes = Hex.string([a.0, a.1, a.2, a.3, a.4, a.5], separator: " ")
-        let interval = Hex.string([UInt8(profile.intervalUnits & 0xFF), UInt8(profile.intervalUnits >> 8)], separator: " ")
+        let interval = Hex.string([UInt8(units & 0xFF), UInt8(units >> 8)], separator: " ")
         #expect(result.lines.first == "# \(profile.name)")
         #expect(result.lines.contains("hcitool -i hci0 cmd 0x08 0x0005 \(addressBytes)"))
         #expect(result.lines.contains("hcitool -i hci0 cmd 0x08 0x0006 \(interval) \(interval) 03 01 00 00 00 00 00 00 00 07 00"))

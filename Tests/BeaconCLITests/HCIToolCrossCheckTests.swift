@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
 import Testing
+import TestSupport
 
 /// Whether Bumble can be imported (the CI installs it; see .ci/run).
 enum Bumble {
     static let python = URL(fileURLWithPath: "/usr/bin/env")
     static let isAvailable: Bool =
-        (try? Subprocess.run(python, ["python3", "-c", "import bumble.hci"], in: BeaconExecutable.packageRoot).status) == 0
+        (try? Program.run(python, ["python3", "-c", "import bumble.hci"]).status) == 0
 }
 
 /// Checks `encode --format hcitool` against an independent reading of the same bytes: Bumble's
@@ -52,7 +53,7 @@ struct HCIToolCrossCheckTests {
         let recipe = try BeaconExecutable.run(["encode", path, "--format", "hcitool", "--adapter", "hci2"])
         let described = try BeaconExecutable.run(["encode", path, "--format", "json"])
         #expect(recipe.status == 0 && described.status == 0, "\(recipe)\n\(described)")
-        let parsed = try Subprocess.run(Self.python, ["python3", "-c", Self.parser], stdin: recipe.stdout, in: BeaconExecutable.packageRoot)
+        let parsed = try Program.run(Self.python, ["python3", "-c", Self.parser], stdin: recipe.stdout)
         #expect(parsed.status == 0, "\(parsed)")
 
         // Group the parsed commands by beacon ("# name" lines start a group).
@@ -75,17 +76,18 @@ struct HCIToolCrossCheckTests {
             #expect(names == [
                 "HCI_LE_Set_Advertising_Enable_Command",
                 "HCI_LE_Set_Random_Address_Command",
-                "HCI_LE_Set_Advertising_Data_Command",
                 "HCI_LE_Set_Advertising_Parameters_Command",
+                "HCI_LE_Set_Advertising_Data_Command",
                 "HCI_LE_Set_Advertising_Enable_Command",
             ])
             guard group.commands.count == 5 else { continue }
             #expect(group.commands.allSatisfy { $0["adapter"] as? String == "hci2" })
             #expect(group.commands[0]["advertising_enable"] as? Int == 0)
             #expect(group.commands[1]["random_address"] as? String == beacon["address"] as? String)
-            #expect(group.commands[2]["advertising_data"] as? String == beacon["hex"] as? String)
-            let parameters = group.commands[3]
-            let units = Int(((BeaconExecutable.number(beacon["interval_ms"]) ?? 0) / 0.625).rounded())
+            #expect(group.commands[3]["advertising_data"] as? String == beacon["hex"] as? String)
+            let parameters = group.commands[2]
+            let units = beacon["interval_units"] as? Int
+            #expect(units == Int(((BeaconExecutable.number(beacon["interval_ms"]) ?? 0) / 0.625).rounded()))
             #expect(parameters["advertising_interval_min"] as? Int == units)
             #expect(parameters["advertising_interval_max"] as? Int == units)
             #expect(parameters["advertising_type"] as? Int == 0x03)  // ADV_NONCONN_IND
@@ -98,7 +100,7 @@ struct HCIToolCrossCheckTests {
 
     @Test func aCommandLineBeaconUsesThePublicAddress() throws {
         let recipe = try BeaconExecutable.run(["encode", "--format", "hcitool"] + UsageTests.fields)
-        let parsed = try Subprocess.run(Self.python, ["python3", "-c", Self.parser], stdin: recipe.stdout, in: BeaconExecutable.packageRoot)
+        let parsed = try Program.run(Self.python, ["python3", "-c", Self.parser], stdin: recipe.stdout)
         #expect(parsed.status == 0, "\(parsed)")
         let commands = try parsed.lines.map(BeaconExecutable.jsonObject)
         #expect(!commands.contains { $0["command"] as? String == "HCI_LE_Set_Random_Address_Command" })

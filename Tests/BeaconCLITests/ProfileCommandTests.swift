@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconProfiles
+import HCI
 import Foundation
 import Testing
 
@@ -123,7 +124,7 @@ import Testing
             #expect(object["minor"] as? Int == Int(profile.beacon.minor))
             #expect(object["address"] as? String == profile.address.description)
             #expect(object["address_derived"] as? Bool == profile.addressIsDerived)
-            #expect(object["interval_units"] as? Int == Int(profile.intervalUnits))
+            #expect(object["interval_units"] as? Int == Int(AdvertisingInterval(milliseconds: profile.intervalMilliseconds).rawValue))
             if let position = profile.position {
                 let p = try #require(object["position"] as? [String: Any])
                 #expect(BeaconExecutable.number(p["x"]) == position.x)

@@ -70,7 +70,7 @@ import Glibc
     func aStopSignalDuringStartUpUndoesWhatWasSent(_ signal: Int32) async throws {
         // A slow controller: start-up takes a while, and the signal lands in the middle of it.
         let peer = try FaultyController(nil, replyDelay: .milliseconds(100))
-        let run = try BackgroundProcess(["advertise", Self.room, "-i", peer.adapter])
+        let run = try BeaconExecutable.start(["advertise", Self.room, "-i", peer.adapter])
         #expect(await waitUntil { peer.receivedCommands >= 3 }, "the probe started")
         run.send(signal)
         #expect(await run.waitForExit(timeout: .seconds(20)) == 0, "\(run.stdout)\n\(run.stderr)")
@@ -81,7 +81,7 @@ import Glibc
         let original = try String(contentsOf: BeaconExecutable.packageRoot.appendingPathComponent(Self.room), encoding: .utf8)
         let path = try BeaconExecutable.temporaryFile(named: "room.yaml", contents: original)
         let peer = try FaultyController(nil, replyDelay: .milliseconds(100))
-        let run = try BackgroundProcess(["advertise", path, "-i", peer.adapter])
+        let run = try BeaconExecutable.start(["advertise", path, "-i", peer.adapter])
         #expect(await waitUntil { peer.receivedCommands >= 2 }, "the probe started")
         try Data(original.replacingOccurrences(of: "minor: 3,", with: "minor: 7,").utf8).write(to: URL(fileURLWithPath: path))
         let changed = try #require(try ExpectedBeacon.from(path).first { $0.name == "room-south" })

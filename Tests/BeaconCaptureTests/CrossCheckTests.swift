@@ -3,6 +3,7 @@ import BeaconCapture
 import BeaconCodec
 import Foundation
 import Testing
+import TestSupport
 
 /// Captures made by other tools: Bumble's btsnoop writer, and a generated capture read by tshark.
 /// A missing tool fails the test (with what to install) rather than skipping it.
@@ -30,11 +31,11 @@ import Testing
         """
 
     @Test func bumbleBtSnooperCapture() throws {
-        let python = try ExternalTools.which("python3", install: "apt-get install python3")
-        let probe = try ExternalTools.run(python, ["-c", "import bumble"])
+        let python = try Executables.require("python3", install: "apt-get install python3").path
+        let probe = try Program.run(URL(fileURLWithPath: python), ["-c", "import bumble"])
         try #require(probe.status == 0, "Bumble is not installed (pip install bumble): \(probe.stderr)")
         let path = try CaptureFiles.write([], name: "bumble.btsnoop")
-        let made = try ExternalTools.run(python, ["-c", Self.bumbleScript, path])
+        let made = try Program.run(URL(fileURLWithPath: python), ["-c", Self.bumbleScript, path])
         try #require(made.status == 0, "the Bumble script failed: \(made.stderr)")
         let found = try CaptureBeaconScan.sightings(path: path)
         let uuid = BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
@@ -64,15 +65,15 @@ import Testing
     /// (Decode As only) reads the UUID two bytes early, so the test slices the data after the
     /// company ID by Apple's layout: 02 15, UUID[16], major (BE), minor (BE), power.
     @Test func tsharkAgreesOnAGeneratedCapture() throws {
-        let tshark = try ExternalTools.which("tshark", install: "apt-get install tshark")
-        let python = try ExternalTools.which("python3", install: "apt-get install python3")
-        let beacon = try ExternalTools.beacon()
+        let tshark = try Executables.require("tshark", install: "apt-get install tshark").path
+        let python = try Executables.require("python3", install: "apt-get install python3").path
+        let beacon = try Executables.beacon.get().path
         let path = try CaptureFiles.write([], name: "generated.btsnoop")
-        let generator = ExternalTools.packageRoot.appendingPathComponent("Benchmarks/make-capture.py").path
-        let made = try ExternalTools.run(python, [generator, path, "--packets", "3000", "--seed", "7"])
+        let generator = PackageRoot.url.appendingPathComponent("Benchmarks/make-capture.py").path
+        let made = try Program.run(URL(fileURLWithPath: python), [generator, path, "--packets", "3000", "--seed", "7"])
         try #require(made.status == 0, "make-capture.py failed: \(made.stderr)")
 
-        let ours = try ExternalTools.run(beacon, ["decode", "--capture", path, "--json"])
+        let ours = try Program.run(URL(fileURLWithPath: beacon), ["decode", "--capture", path, "--json"])
         try #require(ours.status == 0, "beacon decode --capture failed: \(ours.stderr)")
         var mine = Set<Identity>()
         var lines = 0
@@ -85,7 +86,7 @@ import Testing
             lines += 1
         }
 
-        let theirs = try ExternalTools.run(tshark, [
+        let theirs = try Program.run(URL(fileURLWithPath: tshark), [
             "-r", path, "-Y", "btcommon.eir_ad.entry.company_id == 0x004c", "-T", "fields",
             "-e", "bthci_evt.bd_addr", "-e", "btcommon.eir_ad.entry.data",
         ])

@@ -2,6 +2,7 @@
 import BeaconCapture
 import BeaconCodec
 import Foundation
+import TestSupport
 import Testing
 
 /// Timestamps are read from files we did not write: every 64-bit btsnoop value and every pcap
@@ -58,12 +59,12 @@ import Testing
         (CaptureFiles.btsnoopEpoch - 500_000, "-0.500000", "1969-12-31T23:59:59.500000Z"),
     ] as [(UInt64, String, String)])
     func decodePrintsExtremeTimestamps(raw: UInt64, json: String, text: String) throws {
-        let beacon = try ExternalTools.beacon()
+        let beacon = try Executables.beacon.get()
         let path = try Self.btsnoop(rawTimestamp: raw)
-        let asJSON = try ExternalTools.run(beacon, ["decode", "--capture", path, "--json"])
+        let asJSON = try Program.run(beacon, ["decode", "--capture", path, "--json"])
         #expect(asJSON.status == 0, "\(asJSON.stderr)")
         #expect(asJSON.stdout.hasPrefix(#"{"time":\#(json),"source":"command""#), "\(asJSON.stdout)")
-        let table = try ExternalTools.run(beacon, ["decode", "--capture", path])
+        let table = try Program.run(beacon, ["decode", "--capture", path])
         #expect(table.status == 0, "\(table.stderr)")
         let rows = table.stdout.split(separator: "\n")
         #expect(rows.count == 2)

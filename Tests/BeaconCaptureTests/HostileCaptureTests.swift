@@ -2,6 +2,7 @@
 import BeaconCapture
 import BeaconCodec
 import Foundation
+import TestSupport
 import Testing
 
 /// Lengths and counts in a capture come from whoever wrote it: each extreme is an error or a
@@ -25,7 +26,7 @@ import Testing
                 _ = try CaptureBeaconScan.forEachSighting(path: path) { _ in }
             }
         }
-        let result = try ExternalTools.run(try ExternalTools.beacon(), ["decode", "--capture", btsnoop, "--json"])
+        let result = try Program.run(try Executables.beacon.get(), ["decode", "--capture", btsnoop, "--json"])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("more than an HCI packet can hold"), "\(result.stderr)")
     }

@@ -2,13 +2,14 @@
 import BeaconCodec
 import Foundation
 import Testing
+import TestSupport
 
 /// `beacon locate profiles/room-2m.yaml --capture FILE`, end to end: a capture of the room's four
 /// beacons heard from (0.3, 0.2) at the path-loss RSSI (n = 2, measured power −59) must locate
 /// there.
 @Suite struct LocateFromCaptureTests {
     @Test func locatesTheReceiverFromReports() throws {
-        let beacon = try ExternalTools.beacon()
+        let beacon = try Executables.beacon.get().path
         let uuid = BeaconUUID("25795A1D-C318-47F0-A49D-7A2D1D58C79E")!
         let anchors: [(minor: UInt16, x: Double, y: Double)] = [(0, -1, 0), (1, 0, 1), (2, 1, 0), (3, 0, -1)]
         let receiver = (x: 0.3, y: 0.2)
@@ -26,8 +27,8 @@ import Testing
             }
         }
         let path = try CaptureFiles.write(file, name: "room.pcap")
-        let fleet = ExternalTools.packageRoot.appendingPathComponent("profiles/room-2m.yaml").path
-        let result = try ExternalTools.run(beacon, ["locate", fleet, "--capture", path, "--json"])
+        let fleet = PackageRoot.url.appendingPathComponent("profiles/room-2m.yaml").path
+        let result = try Program.run(URL(fileURLWithPath: beacon), ["locate", fleet, "--capture", path, "--json"])
         try #require(result.status == 0, "beacon locate failed: \(result.stderr)")
         let fixes = result.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]

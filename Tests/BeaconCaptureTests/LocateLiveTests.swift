@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
 import Testing
+import TestSupport
 
 /// `beacon locate --live` end to end through two Bumble controllers on one virtual link
 /// (Tests/Harness/bumble_link.py --scanner-port): `beacon advertise` sends the 2 m room's four
@@ -8,9 +9,9 @@ import Testing
 /// four ranges are equal and the fit must land on the room's centre.
 @Suite struct LocateLiveTests {
     @Test func liveFixesFromABumbleLink() throws {
-        let python = try ExternalTools.which("python3", install: "apt-get install python3")
-        let beacon = try ExternalTools.beacon()
-        let root = ExternalTools.packageRoot
+        let python = try Executables.require("python3", install: "apt-get install python3").path
+        let beacon = try Executables.beacon.get().path
+        let root = PackageRoot.url
         let harness = Process()
         harness.executableURL = URL(fileURLWithPath: python)
         harness.arguments = [root.appendingPathComponent("Tests/Harness/bumble_link.py").path,
@@ -48,7 +49,7 @@ import Testing
         }
         Thread.sleep(forTimeInterval: 2)  // advertising on before the scan starts
 
-        let result = try ExternalTools.run(beacon, ["locate", fleet, "--live", "-i", "tcp:127.0.0.1:\(scannerPort)",
+        let result = try Program.run(URL(fileURLWithPath: beacon), ["locate", fleet, "--live", "-i", "tcp:127.0.0.1:\(scannerPort)",
                                                     "--duration", "4", "--json"])
         try #require(result.status == 0, "beacon locate --live failed: \(result.stderr)")
         let fixes = result.stdout.split(separator: "\n").compactMap {

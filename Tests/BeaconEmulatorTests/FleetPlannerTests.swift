@@ -55,6 +55,14 @@ import HCI
         #expect(plan.warnings.contains { $0.contains("fewer than once a second") })
     }
 
+    @Test func theLegacyFloorIsJudgedOnTheIntervalSentNotTheOneWritten() {
+        // 99.8 ms goes on air as 160 units = 100 ms, which a 4.2 controller accepts.
+        let onTheFloor = FleetPlanner().plan(beacons(1, interval: 99.8), on: [.assumedLegacy(adapter: "old", version: .v4_2)])
+        #expect(!onTheFloor.warnings.contains { $0.contains("below 100 ms") })
+        let below = FleetPlanner().plan(beacons(1, interval: 99.6), on: [.assumedLegacy(adapter: "old", version: .v4_2)])
+        #expect(below.warnings.contains { $0.contains("below 100 ms") })
+    }
+
     @Test func defaultSlotGivesThreeEventsAndAtLeast100ms() {
         #expect(FleetPlanner.defaultSlot(for: beacons(2, interval: 100)) == .milliseconds(300))
         #expect(FleetPlanner.defaultSlot(for: beacons(2, interval: 20)) == .milliseconds(100))

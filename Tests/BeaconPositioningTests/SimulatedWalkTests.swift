@@ -4,18 +4,13 @@ import BeaconPositioning
 import BeaconProfiles
 import Foundation
 import Testing
+import TestSupport
 
 /// Locating simulated walks through profiles/room-2m.yaml stays within the errors
 /// docs/POSITIONING.md documents (mean error over 5 laps of `square`, seed 1: 0.02, 0.08, 0.15,
 /// 0.21 m for σ = 0, 2, 4, 6 dB), with a margin for other seeds.
 @Suite struct SimulatedWalkTests {
-    static let packageRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
-            url.deleteLastPathComponent()
-        }
-        return url
-    }()
+    static var packageRoot: URL { PackageRoot.url }
 
     func roomAnchors() throws -> [BeaconAnchor] {
         let fleet = try ProfileLoader.load(contentsOf: Self.packageRoot.appendingPathComponent("profiles/room-2m.yaml").path)

@@ -12,7 +12,6 @@ import Testing
         #expect(beacon.name == "door-7-9")
         #expect(beacon.beacon == IBeacon(uuid: BeaconUUID(Self.uuid)!, major: 7, minor: 9, measuredPower: -59))
         #expect(beacon.intervalMilliseconds == 100)
-        #expect(beacon.intervalUnits == 160)
         #expect(beacon.txPower == nil)
         #expect(beacon.flags == .generalDiscoverable)
         #expect(beacon.position == nil)
@@ -21,11 +20,9 @@ import Testing
         #expect(beacon.location == SourceLocation(file: "profiles/door.yaml", line: 1, column: 1))
     }
 
-    @Test(arguments: [(20.0, UInt32(32)), (100, 160), (100.3, 160), (100.32, 161), (152.5, 244), (10240, 16384)])
-    func intervalRoundsToNearestUnit(milliseconds: Double, units: UInt32) {
-        let profile = BeaconProfile(name: "x", beacon: IBeacon(uuid: BeaconUUID(high: 1, low: 2), major: 0, minor: 0),
-                                    intervalMilliseconds: milliseconds)
-        #expect(profile.intervalUnits == units)
+    @Test func intervalKeepsTheMillisecondsAsGiven() throws {
+        let fleet = try ProfileLoader.parse("uuid: \(Self.uuid)\nmajor: 7\nminor: 9\ninterval: 30.3\n", file: "profiles/door.yaml")
+        #expect(fleet.beacons.first?.intervalMilliseconds == 30.3)
     }
 
     @Test func jsonIsAccepted() throws {

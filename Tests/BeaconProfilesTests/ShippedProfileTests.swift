@@ -26,7 +26,6 @@ import Testing
         #expect(beacon.beacon.measuredPower == -52)
         #expect(beacon.txPower == 0)
         #expect(beacon.intervalMilliseconds == 100)
-        #expect(beacon.intervalUnits == 160)
         #expect(beacon.addressIsDerived)
         #expect(beacon.address.isStaticRandom)
     }
@@ -74,7 +73,7 @@ import Testing
         #expect(lobby.position == Position(x: 1.5, y: 2, z: 2.4))
         #expect(fleet.beacons[1].name == "example-10-2")
         #expect(fleet.beacons[1].flags == .generalDiscoverableSimultaneous)
-        #expect(fleet.beacons[1].intervalUnits == 244)  // 152.5 ms / 0.625 ms
+        #expect(fleet.beacons[1].intervalMilliseconds == 152.5)
         let shelves = fleet.beacons.dropFirst(2)
         #expect(shelves.map(\.name) == (100...107).map { "shelf-\($0)" })
         #expect(shelves.last?.address == BluetoothAddress("C0:DE:00:00:00:6B"))

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
+import TestSupport
 
 /// Where the tests find the shipped profiles and the fixture corpus.
 enum TestFiles {
-    /// The package root, from this file's place in it (Tests/BeaconProfilesTests/TestFiles.swift).
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var packageRoot: URL { PackageRoot.url }
 
     /// `profiles/*.yaml`, sorted.
     static func shippedProfiles() throws -> [URL] {

@@ -68,6 +68,14 @@ struct EventTests {
         ])
         #expect(try HCIEvent(bytes: hex) == .leExtendedAdvertisingReport(expected))
         #expect(expected.packet.bytes == hex)
+        // Walked in place, the same report (one layout, two ways to read it).
+        var inPlace: [LEExtendedAdvertisingReportEvent.Report] = []
+        #expect(try LEExtendedAdvertisingReportEvent.forEachReport(inEventBytes: hex[...]) { inPlace.append($0.withData(Array.init)) })
+        #expect(inPlace == expected.reports)
+        #expect(expected.reports[0].txPower == LEReportValues.txPowerNotAvailable)
+        #expect(expected.reports[0].measuredRSSI == -60)
+        // Another event is not walked.
+        #expect(try !LEExtendedAdvertisingReportEvent.forEachReport(inEventBytes: bytes("0E 04 01 06 20 00")[...]) { _ in Issue.record("called") })
     }
 
     @Test func extendedReportDataStatus() {

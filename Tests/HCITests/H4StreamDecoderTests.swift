@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import HCI
 import Testing
 
@@ -59,7 +60,7 @@ struct H4StreamDecoderTests {
 
     @Test(arguments: [1, 2, 3, 42, 2026])
     func randomBatchesGiveTheSamePackets(seed: UInt64) throws {
-        var rng = SplitMix64(state: seed)
+        var rng = SplitMix64(seed: seed)
         let stream = Self.stream + Self.stream
         var decoder = H4StreamDecoder()
         var out: [H4Packet] = []

@@ -20,12 +20,12 @@ struct RoundTripTests {
     static func commands(_ s: inout Source) -> [any HCICommand] {
         [
             LESetAdvertisingParameters(
-                intervalMin: s.word(), intervalMax: s.word(), advertisingType: .init(rawValue: s.byte()),
+                intervalMin: .init(units: UInt32(s.word())), intervalMax: .init(units: UInt32(s.word())), advertisingType: .init(rawValue: s.byte()),
                 ownAddressType: .init(rawValue: s.byte()), peerAddressType: .init(rawValue: s.byte()), peerAddress: s.address(),
                 channelMap: .init(rawValue: s.byte()), filterPolicy: .init(rawValue: s.byte())),
             LESetExtendedAdvertisingParameters(
                 handle: s.byte(), eventProperties: .init(rawValue: s.word()),
-                intervalMin: UInt32.random(in: 0...0xFF_FFFF, using: &s.rng), intervalMax: UInt32.random(in: 0...0xFF_FFFF, using: &s.rng),
+                intervalMin: .init(units: UInt32.random(in: 0...0xFF_FFFF, using: &s.rng)), intervalMax: .init(units: UInt32.random(in: 0...0xFF_FFFF, using: &s.rng)),
                 channelMap: .init(rawValue: s.byte()), ownAddressType: .init(rawValue: s.byte()), peerAddressType: .init(rawValue: s.byte()),
                 peerAddress: s.address(), filterPolicy: .init(rawValue: s.byte()), txPower: s.int8(), primaryPHY: .init(rawValue: s.byte()),
                 secondaryMaxSkip: s.byte(), secondaryPHY: .init(rawValue: s.byte()), sid: s.byte(), scanRequestNotifications: s.bool()),
@@ -64,7 +64,7 @@ struct RoundTripTests {
 
     @Test(arguments: [7, 8, 9, 10, 11, 12, 13, 14] as [UInt64])
     func commandsAndEventsSurviveTheStream(seed: UInt64) throws {
-        var source = Source(rng: SplitMix64(state: seed))
+        var source = Source(rng: SplitMix64(seed: seed))
         let commands = Self.commands(&source)
         let events = Self.events(&source)
         let stream = commands.flatMap(\.h4Bytes) + events.flatMap { $0.packet.h4Bytes }

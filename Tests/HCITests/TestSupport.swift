@@ -13,15 +13,3 @@ func bytes(_ text: String) -> [UInt8] {
 let appleExampleAdvertisingData = bytes("02 01 06 1A FF 4C 00 02 15 E2C56DB5DFFB48D2B060D0F5A71096E0 0001 0002 C5")
 
 let staticAddress = BluetoothAddress(0xC0_11_22_33_44_55)
-
-/// SplitMix64: a seeded generator so "random" chunkings are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -8,7 +8,7 @@ struct ValidationTests {
     let bluetooth42 = HCIControllerInfo(hciVersion: .v4_2)
     let bluetooth50 = HCIControllerInfo(hciVersion: .v5_0, leFeatures: [.leExtendedAdvertising])
 
-    func legacy(_ min: UInt16, _ max: UInt16, _ type: LEAdvertisingType = .nonConnectableUndirected) -> LESetAdvertisingParameters {
+    func legacy(_ min: AdvertisingInterval, _ max: AdvertisingInterval, _ type: LEAdvertisingType = .nonConnectableUndirected) -> LESetAdvertisingParameters {
         LESetAdvertisingParameters(intervalMin: min, intervalMax: max, advertisingType: type, ownAddressType: .random)
     }
 

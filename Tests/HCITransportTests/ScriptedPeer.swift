@@ -2,7 +2,7 @@
 import Foundation
 import HCI
 import HCITransport
-import TestControllers
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

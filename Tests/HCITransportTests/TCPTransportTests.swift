@@ -3,6 +3,7 @@ import TestControllers
 import Testing
 import Foundation
 import HCITransport
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -5,6 +5,7 @@ import Foundation
 import HCI
 import HCITransport
 import Testing
+import TestSupport
 
 extension BumbleIntegration {
     /// Our btsnoop capture of a real session must be something Wireshark reads without complaint.
@@ -12,7 +13,7 @@ extension BumbleIntegration {
     struct BTSnoopTests {
         @Test("a probe and a short extended run: tshark decodes every packet and names the commands")
         func tsharkDecodes() async throws {
-            let tshark = try #require(Tool.find("tshark"), "tshark is not installed: apt-get install tshark (it checks our btsnoop files)")
+            let tshark = try #require(Executables.onPath("tshark"), "tshark is not installed: apt-get install tshark (it checks our btsnoop files)")
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-integ-\(UUID().uuidString).btsnoop").path
             defer { try? FileManager.default.removeItem(atPath: path) }
             let profiles = try BeaconExpectations.shipped("room-2m.yaml")
@@ -28,7 +29,7 @@ extension BumbleIntegration {
                 #expect(all.allSatisfy { $0.status == 0 })
                 return all.count
             }
-            let result = try Tool.run(tshark, ["-r", path, "-V"])
+            let result = try Program.run(tshark, ["-r", path, "-V"])
             #expect(result.status == 0, "\(result.stderr)")
             let text = result.stdout
             #expect(!text.contains("Malformed Packet"), "tshark found a malformed packet")

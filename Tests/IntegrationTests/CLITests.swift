@@ -67,8 +67,8 @@ extension BumbleIntegration {
                 let heard = await link.waitFor(timeout: .seconds(10)) { Set($0.advs().map(\.address)).isSuperset(of: addresses) }
                 #expect(heard, "all four room-2m beacons on air: \(run.output)")
                 let signalled = BumbleLink.now()
-                run.signal(SIGTERM)
-                let status = await run.wait(timeout: .seconds(5))
+                run.send(SIGTERM)
+                let status = await run.waitForExit(timeout: .seconds(5))
                 #expect(status == 0, "exit status after SIGTERM: \(status.map(String.init) ?? "none within 5 s")\n\(run.output)")
                 try await Task.sleep(for: .milliseconds(500))
                 let last = link.advs().filter { addresses.contains($0.address) }.last

@@ -6,6 +6,7 @@ import Foundation
 import HCI
 import HCITransport
 import Testing
+import TestSupport
 
 extension BumbleIntegration {
     /// `beacon advertise --dry-run` lists the commands a run would send. Replayed byte for byte on
@@ -34,8 +35,8 @@ extension BumbleIntegration {
             defer { try? FileManager.default.removeItem(atPath: path) }
             let snoop = try BTSnoopWriter(path: path)
             for s in steps { snoop.record(s.h4, direction: .sent) }
-            let tshark = try #require(Tool.find("tshark"), "tshark is not installed: apt-get install tshark")
-            let decoded = try Tool.run(tshark, ["-r", path, "-V"])
+            let tshark = try #require(Executables.onPath("tshark"), "tshark is not installed: apt-get install tshark")
+            let decoded = try Program.run(tshark, ["-r", path, "-V"])
             #expect(decoded.status == 0, "\(decoded.stderr)")
             #expect(!decoded.stdout.contains("Malformed Packet") && !decoded.stdout.contains("Expert Info (Error"), "tshark found a malformed command")
             #expect(decoded.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("Frame ") }.count == steps.count)

@@ -67,8 +67,8 @@ extension BumbleIntegration {
                 let exited = await link.waitFor(timeout: .seconds(10)) { _ in
                     Self.lines(scan.stdout).filter { $0.event == "exit" }.count >= 4
                 }
-                scan.signal(SIGINT)
-                let status = await scan.wait(timeout: .seconds(5))
+                scan.send(SIGINT)
+                let status = await scan.waitForExit(timeout: .seconds(5))
                 #expect(status == 0, "beacon scan exit status after SIGINT\n\(scan.output)")
                 try #require(exited, "four exits\n\(scan.output)")
 
@@ -163,8 +163,8 @@ struct ScanCommandTests {
         let scan = try BeaconCLI.start(["scan", "-i", adapter, "--json", "--btsnoop", snoop])
         let deadline = ContinuousClock.now + .seconds(10)
         while !scan.stdout.contains("\"event\":\"ranging\""), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        scan.signal(SIGINT)
-        let status = await scan.wait(timeout: .seconds(5))
+        scan.send(SIGINT)
+        let status = await scan.waitForExit(timeout: .seconds(5))
         #expect(status == 0, "\(scan.output)")
         let lines = scan.stdout.split(separator: "\n")
         #expect(lines.first?.contains("\"mode\":\"\(mode)\"") == true, "\(scan.output)")

@@ -38,11 +38,11 @@ import Testing
     }
 
     @Test(arguments: [
-        (UInt16(0x001F), UInt16(0x00A0)),  // min below 20 ms
+        (AdvertisingInterval(0x001F), AdvertisingInterval(0x00A0)),  // min below 20 ms
         (0x00A0, 0x4001),  // max above 10.24 s
         (0x0100, 0x00A0),  // min > max
     ])
-    func intervalRange(min: UInt16, max: UInt16) {
+    func intervalRange(min: AdvertisingInterval, max: AdvertisingInterval) {
         let bench = Bench()
         #expect(bench.status(LESetAdvertisingParameters(intervalMin: min, intervalMax: max)) == .invalidCommandParameters)
         // The edges themselves are fine.

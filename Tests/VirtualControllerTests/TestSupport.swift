@@ -63,7 +63,7 @@ func beaconData(minor: UInt8 = 1) -> [UInt8] {
 }
 
 /// A legacy non-connectable set at `interval` (0.625 ms units) from its random address.
-func nonConnectableSet(_ handle: UInt8, interval: UInt32 = 0x00A0, ownAddressType: LEOwnAddressType = .random)
+func nonConnectableSet(_ handle: UInt8, interval: AdvertisingInterval = 0x00A0, ownAddressType: LEOwnAddressType = .random)
     -> LESetExtendedAdvertisingParameters
 {
     LESetExtendedAdvertisingParameters(handle: handle, eventProperties: .legacyNonConnectable, intervalMin: interval,

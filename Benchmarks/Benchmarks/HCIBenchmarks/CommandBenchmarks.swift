@@ -31,7 +31,7 @@ func commandBenchmarks() {
         for i in benchmark.scaledIterations {
             // 100 ms (0x00A0 × 0.625 ms), legacy non-connectable, as an iBeacon set is configured.
             let command = LESetExtendedAdvertisingParameters(
-                handle: UInt8(i & 0x0F), eventProperties: .legacyNonConnectable, intervalMin: 0xA0, intervalMax: 0xA0 + UInt32(i & 1))
+                handle: UInt8(i & 0x0F), eventProperties: .legacyNonConnectable, intervalMin: 0xA0, intervalMax: AdvertisingInterval(units: 0xA0 + UInt32(i & 1)))
             let bytes = command.h4Bytes
             precondition(bytes.count == 1 + 3 + 25)
             blackHole(bytes)

@@ -19,10 +19,10 @@ public struct LESetAdvertisingParameters: HCICommand {
     public static let opcode = HCIOpcode(rawValue: 0x2006)
     public static let name = "LE Set Advertising Parameters"
 
-    /// Units of 0.625 ms.
-    public var intervalMin: UInt16
-    /// Units of 0.625 ms.
-    public var intervalMax: UInt16
+    /// Within ``AdvertisingInterval/legacyRange`` (2 octets).
+    public var intervalMin: AdvertisingInterval
+    /// Within ``AdvertisingInterval/legacyRange`` (2 octets).
+    public var intervalMax: AdvertisingInterval
     public var advertisingType: LEAdvertisingType
     public var ownAddressType: LEOwnAddressType
     public var peerAddressType: LEAddressType
@@ -32,7 +32,7 @@ public struct LESetAdvertisingParameters: HCICommand {
 
     @inlinable
     public init(
-        intervalMin: UInt16, intervalMax: UInt16,
+        intervalMin: AdvertisingInterval, intervalMax: AdvertisingInterval,
         advertisingType: LEAdvertisingType = .nonConnectableUndirected,
         ownAddressType: LEOwnAddressType = .public,
         peerAddressType: LEAddressType = .public, peerAddress: BluetoothAddress = BluetoothAddress(0),
@@ -50,8 +50,8 @@ public struct LESetAdvertisingParameters: HCICommand {
 
     @inlinable
     public init(decodingParameters reader: inout HCIReader) throws(HCIDecodingError) {
-        intervalMin = try reader.readUInt16("Advertising_Interval_Min")
-        intervalMax = try reader.readUInt16("Advertising_Interval_Max")
+        intervalMin = AdvertisingInterval(units: UInt32(try reader.readUInt16("Advertising_Interval_Min")))
+        intervalMax = AdvertisingInterval(units: UInt32(try reader.readUInt16("Advertising_Interval_Max")))
         advertisingType = LEAdvertisingType(rawValue: try reader.readUInt8("Advertising_Type"))
         ownAddressType = LEOwnAddressType(rawValue: try reader.readUInt8("Own_Address_Type"))
         peerAddressType = LEAddressType(rawValue: try reader.readUInt8("Peer_Address_Type"))
@@ -62,8 +62,9 @@ public struct LESetAdvertisingParameters: HCICommand {
 
     @inlinable
     public func encodeParameters(into writer: inout HCIWriter) {
-        writer.write(intervalMin)
-        writer.write(intervalMax)
+        // validate(for:) keeps both within legacyRange, which fits the 2-octet field.
+        writer.write(UInt16(truncatingIfNeeded: intervalMin.rawValue))
+        writer.write(UInt16(truncatingIfNeeded: intervalMax.rawValue))
         writer.write(advertisingType.rawValue)
         writer.write(ownAddressType.rawValue)
         writer.write(peerAddressType.rawValue)
@@ -80,12 +81,12 @@ public struct LESetAdvertisingParameters: HCICommand {
         try HCIValidation.checkRange("Advertising_Filter_Policy", filterPolicy.rawValue, 0...3, "0x00…0x03")
         // High duty cycle directed advertising ignores the intervals (§7.8.5).
         guard advertisingType != .connectableHighDutyCycleDirected else { return }
-        try HCIValidation.checkInterval(min: UInt32(intervalMin), max: UInt32(intervalMax), allowed: HCIValidation.legacyIntervalRange)
+        try HCIValidation.checkInterval(min: intervalMin, max: intervalMax, allowed: AdvertisingInterval.legacyRange)
         if advertisingType == .scannableUndirected || advertisingType == .nonConnectableUndirected,
            let version = controller.hciVersion, version < .v5_0,
-           UInt32(intervalMin) < HCIValidation.pre5NonConnectableMinimumInterval {
+           intervalMin < AdvertisingInterval.pre5NonConnectableMinimum {
             throw .advertisingIntervalTooShortForController(
-                value: UInt32(intervalMin), minimum: HCIValidation.pre5NonConnectableMinimumInterval, hciVersion: version)
+                value: intervalMin, minimum: AdvertisingInterval.pre5NonConnectableMinimum, hciVersion: version)
         }
     }
 }

@@ -29,10 +29,10 @@ public struct LESetExtendedAdvertisingParameters: HCICommand {
 
     public var handle: UInt8
     public var eventProperties: LEAdvertisingEventProperties
-    /// Units of 0.625 ms, 24 bits.
-    public var intervalMin: UInt32
-    /// Units of 0.625 ms, 24 bits.
-    public var intervalMax: UInt32
+    /// Within ``AdvertisingInterval/extendedRange`` (3 octets).
+    public var intervalMin: AdvertisingInterval
+    /// Within ``AdvertisingInterval/extendedRange`` (3 octets).
+    public var intervalMax: AdvertisingInterval
     public var channelMap: LEAdvertisingChannelMap
     public var ownAddressType: LEOwnAddressType
     public var peerAddressType: LEAddressType
@@ -50,7 +50,7 @@ public struct LESetExtendedAdvertisingParameters: HCICommand {
     public init(
         handle: UInt8,
         eventProperties: LEAdvertisingEventProperties = .legacyNonConnectable,
-        intervalMin: UInt32, intervalMax: UInt32,
+        intervalMin: AdvertisingInterval, intervalMax: AdvertisingInterval,
         channelMap: LEAdvertisingChannelMap = .all,
         ownAddressType: LEOwnAddressType = .random,
         peerAddressType: LEAddressType = .public, peerAddress: BluetoothAddress = BluetoothAddress(0),
@@ -80,8 +80,8 @@ public struct LESetExtendedAdvertisingParameters: HCICommand {
     public init(decodingParameters reader: inout HCIReader) throws(HCIDecodingError) {
         handle = try reader.readUInt8("Advertising_Handle")
         eventProperties = LEAdvertisingEventProperties(rawValue: try reader.readUInt16("Advertising_Event_Properties"))
-        intervalMin = try reader.readUInt24("Primary_Advertising_Interval_Min")
-        intervalMax = try reader.readUInt24("Primary_Advertising_Interval_Max")
+        intervalMin = AdvertisingInterval(units: try reader.readUInt24("Primary_Advertising_Interval_Min"))
+        intervalMax = AdvertisingInterval(units: try reader.readUInt24("Primary_Advertising_Interval_Max"))
         channelMap = LEAdvertisingChannelMap(rawValue: try reader.readUInt8("Primary_Advertising_Channel_Map"))
         ownAddressType = LEOwnAddressType(rawValue: try reader.readUInt8("Own_Address_Type"))
         peerAddressType = LEAddressType(rawValue: try reader.readUInt8("Peer_Address_Type"))
@@ -99,8 +99,8 @@ public struct LESetExtendedAdvertisingParameters: HCICommand {
     public func encodeParameters(into writer: inout HCIWriter) {
         writer.write(handle)
         writer.write(eventProperties.rawValue)
-        writer.writeUInt24(intervalMin)
-        writer.writeUInt24(intervalMax)
+        writer.writeUInt24(intervalMin.rawValue)
+        writer.writeUInt24(intervalMax.rawValue)
         writer.write(channelMap.rawValue)
         writer.write(ownAddressType.rawValue)
         writer.write(peerAddressType.rawValue)
@@ -125,7 +125,7 @@ public struct LESetExtendedAdvertisingParameters: HCICommand {
         try HCIValidation.checkRange("Advertising_Event_Properties", eventProperties.rawValue, 0...0x7F, "bits 0–6 only")
         // High duty cycle directed advertising ignores the intervals (§7.8.53).
         if !eventProperties.contains(.highDutyCycleDirected) {
-            try HCIValidation.checkInterval(min: intervalMin, max: intervalMax, allowed: HCIValidation.extendedIntervalRange)
+            try HCIValidation.checkInterval(min: intervalMin, max: intervalMax, allowed: AdvertisingInterval.extendedRange)
         }
         try HCIValidation.checkRange("Primary_Advertising_Channel_Map", channelMap.rawValue, 1...7, "0x01…0x07 (at least one of channels 37, 38, 39)")
         try HCIValidation.checkRange("Own_Address_Type", ownAddressType.rawValue, 0...3, "0x00…0x03")

@@ -19,8 +19,7 @@ public struct HCIEventPacket: Hashable, Sendable, CustomStringConvertible {
     public init(bytes: ArraySlice<UInt8>) throws(HCIDecodingError) {
         var reader = HCIReader(bytes)
         code = try reader.readUInt8("event code")
-        let length = Int(try reader.readUInt8("event parameter length"))
-        guard reader.remaining == length else { throw .lengthMismatch(declared: length, actual: reader.remaining) }
+        try reader.readParameterLength("event parameter length")
         parameters = Array(reader.readRemaining())
     }
 

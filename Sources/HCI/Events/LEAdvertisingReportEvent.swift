@@ -16,7 +16,7 @@ import BeaconCodec
 ///   RSSI[i]           1 octet   signed dBm, 127 = not available
 /// ```
 @frozen
-public struct LEAdvertisingReportEvent: LEMetaSubevent {
+public struct LEAdvertisingReportEvent: LEAdvertisingReportSubevent {
     public static let subeventCode = LESubeventCode.advertisingReport
 
     /// The legacy PDU a report came from.
@@ -38,8 +38,10 @@ public struct LEAdvertisingReportEvent: LEMetaSubevent {
         public var addressType: LEAddressType
         public var address: BluetoothAddress
         public var data: AdvertisingPayload
-        /// dBm; 127 means not available.
+        /// dBm; ``LEReportValues/rssiNotAvailable`` (127) means not available.
         public var rssi: Int8
+        /// ``rssi``, or `nil` when the controller could not measure it.
+        @inlinable public var measuredRSSI: Int8? { LEReportValues.rssi(rssi) }
 
         @inlinable
         public init(eventType: EventType, addressType: LEAddressType, address: BluetoothAddress, data: AdvertisingPayload, rssi: Int8) {
@@ -64,24 +66,12 @@ public struct LEAdvertisingReportEvent: LEMetaSubevent {
         self.reports = reports
     }
 
-    /// Calls `body` with each report of an event packet's bytes (event code onwards, as
-    /// `H4Packet.bytes` holds them) without building the event or an array: the scanner's hot
-    /// path. Returns `false`, without calling `body`, when the packet is another event.
-    @inlinable
-    public static func forEachReport(inEventBytes bytes: ArraySlice<UInt8>, _ body: (Report) -> Void) throws(HCIDecodingError) -> Bool {
-        var reader = HCIReader(bytes)
-        guard try reader.readUInt8("event code") == HCIEventCode.leMeta else { return false }
-        let length = Int(try reader.readUInt8("event parameter length"))
-        guard reader.remaining == length else { throw .lengthMismatch(declared: length, actual: reader.remaining) }
-        guard try reader.readUInt8("Subevent_Code") == subeventCode else { return false }
-        let count = try reader.readUInt8("Num_Reports")
-        for _ in 0..<count { body(try readReport(&reader)) }
-        return true
-    }
+    /// The payload lives inline in ``Report``, so reading in place needs no other type.
+    public typealias InPlaceReport = Report
 
     /// One report: Event_Type, Address_Type, Address, Data_Length, Data, RSSI.
     @inlinable
-    static func readReport(_ reader: inout HCIReader) throws(HCIDecodingError) -> Report {
+    public static func readReport(_ reader: inout HCIReader) throws(HCIDecodingError) -> Report {
         let eventType = EventType(rawValue: try reader.readUInt8("Event_Type"))
         let addressType = LEAddressType(rawValue: try reader.readUInt8("Address_Type"))
         let address = try reader.readAddress("Address")

@@ -23,7 +23,7 @@ import BeaconCodec
 ///   Data[i]                         Data_Length[i] octets
 /// ```
 @frozen
-public struct LEExtendedAdvertisingReportEvent: LEMetaSubevent {
+public struct LEExtendedAdvertisingReportEvent: LEAdvertisingReportSubevent {
     public static let subeventCode = LESubeventCode.extendedAdvertisingReport
 
     /// Event_Type bits.
@@ -41,31 +41,32 @@ public struct LEExtendedAdvertisingReportEvent: LEMetaSubevent {
         @inlinable public var dataStatus: UInt8 { UInt8((rawValue >> 5) & 0b11) }
     }
 
-    /// One advertisement (or fragment) heard.
+    /// One advertisement (or fragment) heard, its data as `Bytes`: an array in ``Report``, a
+    /// slice of the event's bytes in ``InPlaceReport``.
     @frozen
-    public struct Report: Hashable, Sendable {
+    public struct ReportOf<Bytes: RandomAccessCollection & Hashable & Sendable>: Hashable, Sendable where Bytes.Element == UInt8 {
         public var eventType: EventType
         public var addressType: LEAddressType
         public var address: BluetoothAddress
         public var primaryPHY: LEPhy
         public var secondaryPHY: LEPhy
         public var sid: UInt8
-        /// dBm; 127 means not available.
+        /// dBm; ``LEReportValues/txPowerNotAvailable`` (127) means not available.
         public var txPower: Int8
-        /// dBm; 127 means not available.
+        /// dBm; ``LEReportValues/rssiNotAvailable`` (127) means not available.
         public var rssi: Int8
         /// Units of 1.25 ms; 0 means no periodic advertising.
         public var periodicAdvertisingInterval: UInt16
         public var directAddressType: LEAddressType
         public var directAddress: BluetoothAddress
-        public var data: [UInt8]
+        public var data: Bytes
 
         @inlinable
         public init(eventType: EventType, addressType: LEAddressType, address: BluetoothAddress,
                     primaryPHY: LEPhy = .le1M, secondaryPHY: LEPhy = .none, sid: UInt8 = 0xFF,
-                    txPower: Int8 = 127, rssi: Int8, periodicAdvertisingInterval: UInt16 = 0,
+                    txPower: Int8 = LEReportValues.txPowerNotAvailable, rssi: Int8, periodicAdvertisingInterval: UInt16 = 0,
                     directAddressType: LEAddressType = .public, directAddress: BluetoothAddress = BluetoothAddress(0),
-                    data: [UInt8]) {
+                    data: Bytes) {
             self.eventType = eventType
             self.addressType = addressType
             self.address = address
@@ -79,7 +80,24 @@ public struct LEExtendedAdvertisingReportEvent: LEMetaSubevent {
             self.directAddress = directAddress
             self.data = data
         }
+
+        /// ``rssi``, or `nil` when the controller could not measure it.
+        @inlinable public var measuredRSSI: Int8? { LEReportValues.rssi(rssi) }
+
+        /// The same report with its data turned into another collection.
+        @inlinable
+        public func withData<Other>(_ transform: (Bytes) -> Other) -> ReportOf<Other> {
+            ReportOf<Other>(eventType: eventType, addressType: addressType, address: address, primaryPHY: primaryPHY,
+                            secondaryPHY: secondaryPHY, sid: sid, txPower: txPower, rssi: rssi,
+                            periodicAdvertisingInterval: periodicAdvertisingInterval, directAddressType: directAddressType,
+                            directAddress: directAddress, data: transform(data))
+        }
     }
+
+    /// A report that owns its data.
+    public typealias Report = ReportOf<[UInt8]>
+    /// A report read in place: its data is a slice of the event's bytes (no allocation).
+    public typealias InPlaceReport = ReportOf<ArraySlice<UInt8>>
 
     public var reports: [Report]
 
@@ -90,26 +108,30 @@ public struct LEExtendedAdvertisingReportEvent: LEMetaSubevent {
         let count = Int(try reader.readUInt8("Num_Reports"))
         var reports: [Report] = []
         reports.reserveCapacity(count)
-        for _ in 0..<count {
-            let eventType = EventType(rawValue: try reader.readUInt16("Event_Type"))
-            let addressType = LEAddressType(rawValue: try reader.readUInt8("Address_Type"))
-            let address = try reader.readAddress("Address")
-            let primaryPHY = LEPhy(rawValue: try reader.readUInt8("Primary_PHY"))
-            let secondaryPHY = LEPhy(rawValue: try reader.readUInt8("Secondary_PHY"))
-            let sid = try reader.readUInt8("Advertising_SID")
-            let txPower = try reader.readInt8("TX_Power")
-            let rssi = try reader.readInt8("RSSI")
-            let interval = try reader.readUInt16("Periodic_Advertising_Interval")
-            let directAddressType = LEAddressType(rawValue: try reader.readUInt8("Direct_Address_Type"))
-            let directAddress = try reader.readAddress("Direct_Address")
-            let length = Int(try reader.readUInt8("Data_Length"))
-            let data = Array(try reader.readBytes(length, "Data"))
-            reports.append(Report(
-                eventType: eventType, addressType: addressType, address: address, primaryPHY: primaryPHY,
-                secondaryPHY: secondaryPHY, sid: sid, txPower: txPower, rssi: rssi, periodicAdvertisingInterval: interval,
-                directAddressType: directAddressType, directAddress: directAddress, data: data))
-        }
+        for _ in 0..<count { reports.append(try Self.readReport(&reader).withData(Array.init)) }
         self.reports = reports
+    }
+
+    /// One report, in the order of the layout above.
+    @inlinable
+    public static func readReport(_ reader: inout HCIReader) throws(HCIDecodingError) -> InPlaceReport {
+        let eventType = EventType(rawValue: try reader.readUInt16("Event_Type"))
+        let addressType = LEAddressType(rawValue: try reader.readUInt8("Address_Type"))
+        let address = try reader.readAddress("Address")
+        let primaryPHY = LEPhy(rawValue: try reader.readUInt8("Primary_PHY"))
+        let secondaryPHY = LEPhy(rawValue: try reader.readUInt8("Secondary_PHY"))
+        let sid = try reader.readUInt8("Advertising_SID")
+        let txPower = try reader.readInt8("TX_Power")
+        let rssi = try reader.readInt8("RSSI")
+        let interval = try reader.readUInt16("Periodic_Advertising_Interval")
+        let directAddressType = LEAddressType(rawValue: try reader.readUInt8("Direct_Address_Type"))
+        let directAddress = try reader.readAddress("Direct_Address")
+        let length = Int(try reader.readUInt8("Data_Length"))
+        let data = try reader.readBytes(length, "Data")
+        return InPlaceReport(
+            eventType: eventType, addressType: addressType, address: address, primaryPHY: primaryPHY,
+            secondaryPHY: secondaryPHY, sid: sid, txPower: txPower, rssi: rssi, periodicAdvertisingInterval: interval,
+            directAddressType: directAddressType, directAddress: directAddress, data: data)
     }
 
     @inlinable

@@ -84,6 +84,14 @@ public struct HCIReader: Sendable {
         return bytes[position..<(position + count)]
     }
 
+    /// Reads a packet header's 1-octet parameter length and checks that exactly that many octets
+    /// follow (Core Vol 4 Part E §5.4.1 commands, §5.4.4 events).
+    @inlinable
+    public mutating func readParameterLength(_ field: StaticString) throws(HCIDecodingError) {
+        let length = Int(try readUInt8(field))
+        guard remaining == length else { throw .lengthMismatch(declared: length, actual: remaining) }
+    }
+
     /// Everything not read yet.
     @inlinable
     public mutating func readRemaining() -> ArraySlice<UInt8> {

@@ -2,14 +2,8 @@
 import BeaconCodec
 
 /// The rules shared by several commands, in one place so every command applies them alike.
+/// (Advertising interval limits live with ``AdvertisingInterval``.)
 public enum HCIValidation {
-    /// Legacy advertising intervals (LE Set Advertising Parameters): 20 ms … 10.24 s.
-    public static let legacyIntervalRange: ClosedRange<UInt32> = 0x0020...0x4000
-    /// Extended advertising intervals (LE Set Extended Advertising Parameters): 20 ms … ~10486 s.
-    public static let extendedIntervalRange: ClosedRange<UInt32> = 0x00_0020...0xFF_FFFF
-    /// Before Bluetooth 5.0, scannable and non-connectable legacy advertising could not go below
-    /// 100 ms (Core 4.2 Vol 2 Part E §7.8.5); 5.0 lowered it to 20 ms.
-    public static let pre5NonConnectableMinimumInterval: UInt32 = 0x00A0
     /// The highest advertising set handle (Core Vol 4 Part E §7.8.53).
     public static let maximumAdvertisingHandle: UInt8 = 0xEF
     /// Legacy advertising PDUs carry at most 31 bytes of data.
@@ -21,7 +15,7 @@ public enum HCIValidation {
     public static let txPowerNoPreference: Int8 = 0x7F
 
     @inlinable
-    public static func checkInterval(min: UInt32, max: UInt32, allowed: ClosedRange<UInt32>) throws(HCIValidationError) {
+    public static func checkInterval(min: AdvertisingInterval, max: AdvertisingInterval, allowed: ClosedRange<AdvertisingInterval>) throws(HCIValidationError) {
         guard allowed.contains(min) else { throw .advertisingIntervalOutOfRange(field: "minimum advertising interval", value: min, allowed: allowed) }
         guard allowed.contains(max) else { throw .advertisingIntervalOutOfRange(field: "maximum advertising interval", value: max, allowed: allowed) }
         guard min <= max else { throw .advertisingIntervalMinAboveMax(min: min, max: max) }

@@ -63,20 +63,20 @@ struct DecodeCommand: AsyncParsableCommand {
             let text = input.trimmingWhitespace()
             switch PayloadDecoding.decode(text, options: options) {
             case .success(let beacon):
-                print(json ? PayloadDecoding.json(beacon).text : beacon.description)
+                LineOutput.out(json ? PayloadDecoding.json(beacon).text : beacon.description)
             case .failure(let failure):
                 tally.record(ExitStatus.dataError)
                 if json {
-                    print(failure.json.text)
+                    LineOutput.out(failure.json.text)
                 } else {
-                    Console.error("error: \(text.escapingControlCharacters): byte \(failure.offset): \(failure.kind): \(failure.reason)")
+                    LineOutput.err("error: \(text.escapingControlCharacters): byte \(failure.offset): \(failure.kind): \(failure.reason)")
                 }
             }
         }
         if payloads.isEmpty {
             // Line by line: each answer is out (flushed, even into a pipe) before the next line is
             // read, so `decode` can sit at the end of a pipe that stays open.
-            Console.forEachStandardInputLine { line in
+            LineOutput.forEachStandardInputLine { line in
                 guard !line.allSatisfy(\.isWhitespace) else { return }
                 decode(line)
                 fflush(nil)  // every output stream: stdout is shared mutable state to Swift 6

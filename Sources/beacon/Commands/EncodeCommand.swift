@@ -16,12 +16,14 @@ struct EncodeCommand: AsyncParsableCommand {
             Formats:
               hex      the advertising data in upper-case hex, one line per beacon
               hcitool  per beacon, a "# name" line, then the hcitool commands that
-                       make a BlueZ box advertise it: advertising off, LE Set Random
-                       Address (profiles and --address), LE Set Advertising Data,
-                       LE Set Advertising Parameters (ADV_NONCONN_IND, the
-                       beacon's interval, channels 37-39), advertising on
+                       make a BlueZ box advertise it, as advertise --legacy
+                       --dry-run lists them: advertising off, LE Set Random
+                       Address (profiles and --address), LE Set Advertising
+                       Parameters (ADV_NONCONN_IND, the beacon's interval,
+                       channels 37-39), LE Set Advertising Data, advertising on
               json     one JSON object per line: name, uuid, major, minor, power,
-                       flags, address, interval_ms, hex
+                       flags, address, interval_ms (as given), interval_units
+                       (0.625 ms units sent), interval_on_air_ms, hex
 
             Legacy advertising carries one payload at a time: running the hcitool
             recipes of several beacons one after another leaves the last one on air.
@@ -65,12 +67,12 @@ struct EncodeCommand: AsyncParsableCommand {
         for transmission in transmissions {
             switch format {
             case .hex:
-                print(transmission.payload.description)
+                LineOutput.out(transmission.payload.description)
             case .hcitool:
-                print("# " + (transmission.name ?? "\(transmission.beacon.uuid) \(transmission.beacon.major) \(transmission.beacon.minor)"))
-                for line in recipe.lines(for: transmission) { print(line) }
+                LineOutput.out("# " + (transmission.name ?? "\(transmission.beacon.uuid) \(transmission.beacon.major) \(transmission.beacon.minor)"))
+                for line in recipe.lines(for: transmission) { LineOutput.out(line) }
             case .json:
-                print(Self.json(transmission).text)
+                LineOutput.out(Self.json(transmission).text)
             }
         }
     }
@@ -87,17 +89,12 @@ struct EncodeCommand: AsyncParsableCommand {
             beacons = beacons.filter { $0.name == name }
             if beacons.isEmpty {
                 let names = fleet.beacons.map(\.name).joined(separator: ", ")
-                Console.error("error: \(profile.escapingControlCharacters): no beacon named '\(name)' (the file has: \(names.isEmpty ? "none" : names))")
+                LineOutput.err("error: \(profile.escapingControlCharacters): no beacon named '\(name)' (the file has: \(names.isEmpty ? "none" : names))")
                 throw ExitStatus.usage
             }
         }
-        return try beacons.map { beacon in
-            guard let transmission = BeaconTransmission(profile: beacon) else {
-                Console.error("\(beacon.location): interval: \(beacon.intervalUnits): outside the advertising interval range 0x0020-0x4000 units")
-                throw ExitStatus.dataError
-            }
-            return transmission
-        }
+        // The loader has checked each interval against the legacy range.
+        return beacons.map(BeaconTransmission.init(profile:))
     }
 
     static func json(_ t: BeaconTransmission) -> JSONValue {
@@ -109,7 +106,7 @@ struct EncodeCommand: AsyncParsableCommand {
             ("power", .int(t.beacon.measuredPower)),
             ("flags", .string(t.flags.description)),
             ("address", .string(t.address?.description)),
-            ("interval_ms", .double(t.intervalMilliseconds)),
+        ] + IntervalJSON.fields(requestedMilliseconds: t.profile.intervalMilliseconds) + [
             ("hex", .string(t.payload.description)),
         ])
     }

@@ -40,10 +40,10 @@ struct ListCommand: AsyncParsableCommand {
         }
         if json {
             for fleet in fleets {
-                for beacon in fleet.beacons { print(Self.json(beacon, file: fleet.file).text) }
+                for beacon in fleet.beacons { LineOutput.out(Self.json(beacon, file: fleet.file).text) }
             }
         } else if !fleets.isEmpty {
-            for line in Self.table(fleets, showFile: files.count > 1).lines { print(line) }
+            for line in Self.table(fleets, showFile: files.count > 1).lines { LineOutput.out(line) }
         }
         try tally.finish()
     }
@@ -86,8 +86,7 @@ struct ListCommand: AsyncParsableCommand {
             ("minor", .int(b.beacon.minor)),
             ("power", .int(b.beacon.measuredPower)),
             ("flags", .string(b.flags.description)),
-            ("interval_ms", .double(b.intervalMilliseconds)),
-            ("interval_units", .int(b.intervalUnits)),
+        ] + IntervalJSON.fields(requestedMilliseconds: b.intervalMilliseconds) + [
             ("tx_power", .int(b.txPower)),
             ("address", .string(b.address.description)),
             ("address_derived", .bool(b.addressIsDerived)),

@@ -133,7 +133,7 @@ struct LocateCommand: AsyncParsableCommand {
         }
         let fixes = WindowedLocator.fixes(samples.sorted { $0.time < $1.time }, anchors: anchors, model: model, window: window)
         if fixes.isEmpty {
-            Console.error("no fix: no window of \(window) s heard three or more of the fleet's \(anchors.count) positioned beacons (\(samples.count) samples read)")
+            LineOutput.err("no fix: no window of \(window) s heard three or more of the fleet's \(anchors.count) positioned beacons (\(samples.count) samples read)")
         }
         for fix in fixes { output.print(fix, truth: nil) }
     }

@@ -65,13 +65,9 @@ struct ScanCommand: AsyncParsableCommand {
     var exitAfter = DurationArgument(argument: "30s")!
 
     func validate() throws {
-        if let uuid, BeaconUUID(uuid) == nil {
-            throw ValidationError("--uuid must be a UUID such as E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 or 32 hex digits (got '\(uuid)')")
-        }
+        if let uuid { try BeaconFieldOptions.checkUUID(uuid) }
         for (option, value) in [("--major", major), ("--minor", minor)] {
-            if let value, !(0...Int(UInt16.max)).contains(value) {
-                throw ValidationError("\(option) must be from 0 to 65535 (got \(value))")
-            }
+            if let value { try BeaconFieldOptions.check(option, value, in: BeaconFieldOptions.uint16Range) }
         }
         if major != nil, uuid == nil { throw ValidationError("--major needs --uuid (a region is a UUID, then a major, then a minor)") }
         if minor != nil, major == nil { throw ValidationError("--minor needs --major (a region is a UUID, then a major, then a minor)") }

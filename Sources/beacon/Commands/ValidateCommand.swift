@@ -27,7 +27,7 @@ struct ValidateCommand: AsyncParsableCommand {
             switch ProfileFiles.load(file) {
             case .success(let fleet):
                 let count = fleet.beacons.count
-                print("\(file.escapingControlCharacters): OK (\(count) \(count == 1 ? "beacon" : "beacons"))")
+                LineOutput.out("\(file.escapingControlCharacters): OK (\(count) \(count == 1 ? "beacon" : "beacons"))")
             case .failure(let code):
                 tally.record(code)
             }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import BeaconCodec
+import BeaconProfiles
+import HCI
 
 /// A beacon given field by field on the command line (`--uuid --major --minor [--power] …`),
 /// the alternative to a profile file.
@@ -45,19 +47,18 @@ struct BeaconFieldOptions: ParsableArguments {
     func validate() throws {
         guard isAnyGiven else { return }  // the command decides whether fields are required
         guard let uuid else { throw ValidationError("--uuid is required with --major/--minor") }
-        guard BeaconUUID(uuid) != nil else {
-            throw ValidationError("--uuid must be a UUID such as E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 or 32 hex digits (got '\(uuid)')")
-        }
+        try Self.checkUUID(uuid)
         guard let major else { throw ValidationError("--major is required with --uuid") }
         guard let minor else { throw ValidationError("--minor is required with --uuid") }
-        try Self.check("--major", major, in: 0...Int(UInt16.max))
-        try Self.check("--minor", minor, in: 0...Int(UInt16.max))
+        try Self.check("--major", major, in: Self.uint16Range)
+        try Self.check("--minor", minor, in: Self.uint16Range)
         if let power { try Self.check("--power", power, in: Int(Int8.min)...Int(Int8.max)) }
         if let flags, BeaconFlags(text: flags) == nil {
             throw ValidationError("--flags must be 0x06, 0x1A or none (got '\(flags)')")
         }
-        if let interval, !AdvertisingInterval.millisecondRange.contains(interval) {
-            throw ValidationError("--interval must be from 20 to 10240 milliseconds (got \(interval))")
+        if let interval, !BeaconProfile.intervalRange.contains(interval) {
+            let range = BeaconProfile.intervalRange
+            throw ValidationError("--interval must be from \(NumberText.string(range.lowerBound)) to \(NumberText.string(range.upperBound)) milliseconds (got \(interval))")
         }
         if let address {
             guard let parsed = BluetoothAddress(address) else {
@@ -72,18 +73,29 @@ struct BeaconFieldOptions: ParsableArguments {
     /// The beacon, once ``validate()`` has accepted the fields; `nil` when none were given.
     func transmission() -> BeaconTransmission? {
         guard let uuid, let parsedUUID = BeaconUUID(uuid), let major, let minor else { return nil }
-        let beacon = IBeacon(uuid: parsedUUID, major: UInt16(major), minor: UInt16(minor), measuredPower: Int8(power ?? -59))
-        let units = AdvertisingInterval.units(milliseconds: interval ?? AdvertisingInterval.defaultMilliseconds)
-        return BeaconTransmission(
-            name: nil,
+        let beacon = IBeacon(uuid: parsedUUID, major: UInt16(major), minor: UInt16(minor), measuredPower: power.map { Int8($0) } ?? BeaconProfile.defaultMeasuredPower)
+        let givenAddress = address.flatMap { BluetoothAddress($0) }
+        let profile = BeaconProfile(
+            name: "\(parsedUUID) \(major) \(minor)",
             beacon: beacon,
-            flags: flags.flatMap(BeaconFlags.init(text:)) ?? .generalDiscoverable,
-            address: address.flatMap { BluetoothAddress($0) },
-            intervalUnits: UInt16(units)
-        )
+            intervalMilliseconds: interval ?? BeaconProfile.defaultIntervalMilliseconds,
+            address: givenAddress,
+            flags: flags.flatMap(BeaconFlags.init(text:)) ?? .generalDiscoverable)
+        return BeaconTransmission(commandLine: profile, usesPublicAddress: givenAddress == nil)
     }
 
-    private static func check(_ option: String, _ value: Int, in range: ClosedRange<Int>) throws {
+    /// Major and minor: two octets each.
+    static let uint16Range = 0...Int(UInt16.max)
+
+    /// `--uuid`, for every command that takes one.
+    static func checkUUID(_ text: String) throws {
+        guard BeaconUUID(text) != nil else {
+            throw ValidationError("--uuid must be a UUID such as E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 or 32 hex digits (got '\(text)')")
+        }
+    }
+
+    /// A number option within `range`, for every command that takes one.
+    static func check(_ option: String, _ value: Int, in range: ClosedRange<Int>) throws {
         guard range.contains(value) else {
             throw ValidationError("\(option) must be from \(range.lowerBound) to \(range.upperBound) (got \(value))")
         }

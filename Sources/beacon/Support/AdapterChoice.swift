@@ -49,7 +49,7 @@ enum AdapterChoice {
     static func snoop(_ options: ControllerOptions, inputs: [String] = []) -> Result<BTSnoopWriter?, ExitCode> {
         guard let path = options.btsnoop else { return .success(nil) }
         do throws(BTSnoopWriter.OpenError) {
-            return .success(try BTSnoopWriter(path: path, inputs: inputs) { Console.error("warning: \($0)") })
+            return .success(try BTSnoopWriter(path: path, inputs: inputs) { LineOutput.err("warning: \($0)") })
         } catch {
             return .failure(CommandFailure.exit("--btsnoop: \(error)"))
         }

@@ -1,36 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconProfiles
+import HCI
 
-/// One beacon as `encode` prints it: the identity plus what the radio needs (flags, interval,
-/// address), whether it came from a profile file or from `--uuid/--major/--minor`.
+/// One beacon as `encode` prints it: a profile's beacon, or one given with
+/// `--uuid/--major/--minor` (then without `--address` it advertises from the controller's public
+/// address rather than a random static one).
 struct BeaconTransmission {
+    /// The beacon as a profile describes it (for command-line beacons: built from the options).
+    var profile: BeaconProfile
+    /// Whether it came from the command line rather than a profile file (it then has no name).
+    var fromCommandLine: Bool
+    /// Advertise from the controller's public address (a command-line beacon without `--address`).
+    var usesPublicAddress: Bool
+
     /// The profile's name for the beacon; `nil` for one given on the command line.
-    var name: String?
-    var beacon: IBeacon
-    var flags: BeaconFlags
-    /// The random static address to advertise from; `nil` to use the controller's public address.
-    var address: BluetoothAddress?
-    /// The advertising interval in 0.625 ms units, as HCI carries it.
-    var intervalUnits: UInt16
-
-    /// The interval in milliseconds (units × 0.625).
-    var intervalMilliseconds: Double { Double(intervalUnits) * AdvertisingInterval.millisecondsPerUnit }
-
+    var name: String? { fromCommandLine ? nil : profile.name }
+    var beacon: IBeacon { profile.beacon }
+    var flags: BeaconFlags { profile.flags }
+    /// The random static address to advertise from; `nil` for the controller's public address.
+    var address: BluetoothAddress? { usesPublicAddress ? nil : profile.address }
     /// The advertising data (30 bytes with flags, 27 without).
     var payload: AdvertisingPayload { beacon.advertisingData(flags: flags) }
-}
 
-/// The legacy advertising interval limits (Core Vol 4 Part E §7.8.5: 0x0020–0x4000 units of
-/// 0.625 ms, i.e. 20 ms to 10.24 s).
-enum AdvertisingInterval {
-    static let millisecondsPerUnit = 0.625
-    static let unitRange: ClosedRange<UInt32> = 0x0020...0x4000
-    static let millisecondRange: ClosedRange<Double> = 20...10_240
-    /// Apple's iBeacon guidance: advertise every 100 ms.
-    static let defaultMilliseconds = 100.0
+    /// A profile's beacon: profiles always carry an address (given, or derived), so it
+    /// advertises from that random static address.
+    init(profile: BeaconProfile) {
+        self.profile = profile
+        self.fromCommandLine = false
+        self.usesPublicAddress = false
+    }
 
-    /// The nearest whole number of units for `milliseconds`.
-    static func units(milliseconds: Double) -> UInt32 {
-        UInt32((milliseconds / millisecondsPerUnit).rounded())
+    /// A beacon given on the command line.
+    init(commandLine profile: BeaconProfile, usesPublicAddress: Bool) {
+        self.profile = profile
+        self.fromCommandLine = true
+        self.usesPublicAddress = usesPublicAddress
     }
 }

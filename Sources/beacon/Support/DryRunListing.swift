@@ -51,17 +51,8 @@ struct DryRunListing {
         return [
             "# \(type.name) (\(type.opcode))",
             Hex.string(command.h4Bytes, separator: " "),
-            hcitoolLine(opcode: type.opcode, parameters: command.parameterBytes),
+            HCIToolLine.text(command, adapter: hcitoolAdapter),
         ]
-    }
-
-    /// `hcitool -i hci0 cmd 0x08 0x0036 00 13 00 …`: OGF and OCF split from the opcode (Core Vol 4
-    /// Part E §5.4.1: OGF the top 6 bits, OCF the low 10).
-    func hcitoolLine(opcode: HCIOpcode, parameters: [UInt8]) -> String {
-        let ogf = "0x" + Hex.string([opcode.ogf]).lowercased()
-        let ocf = "0x" + Hex.string([UInt8(opcode.ocf >> 8), UInt8(opcode.ocf & 0xFF)]).lowercased()
-        let tail = parameters.isEmpty ? "" : " " + Hex.string(parameters, separator: " ")
-        return "hcitool -i \(hcitoolAdapter) cmd \(ogf) \(ocf)\(tail)"
     }
 
     /// One JSON object per command.
@@ -73,7 +64,7 @@ struct DryRunListing {
             ("command", .string(type.name)),
             ("opcode", .string("0x" + Hex.string([UInt8(type.opcode.rawValue >> 8), UInt8(type.opcode.rawValue & 0xFF)]))),
             ("h4", .string(Hex.string(command.h4Bytes))),
-            ("hcitool", .string(hcitoolLine(opcode: type.opcode, parameters: command.parameterBytes))),
+            ("hcitool", .string(HCIToolLine.text(command, adapter: hcitoolAdapter))),
         ])
     }
 }

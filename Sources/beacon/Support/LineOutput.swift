@@ -2,9 +2,11 @@
 import Foundation
 import Synchronization
 
-/// Output for the long-running commands, written from several tasks at once (the run, the air
-/// log follower, the live table): whole lines, never interleaved, and unbuffered so that a pipe
-/// or a log file sees each line as it happens rather than when the process exits.
+/// The CLI's one output layer: data on standard output, diagnostics on standard error, nothing
+/// written any other way (no bare `print`). Lines may come from several tasks at once (the run,
+/// the air log follower, the live table): each is written whole, never interleaved, and
+/// unbuffered so that a pipe or a log file sees it as it happens rather than when the process
+/// exits.
 ///
 /// Writes go straight to write(2), with SIGPIPE ignored (see ``ignoreBrokenPipes()``): a reader
 /// that goes away (`beacon advertise … | head -1`) is then an EPIPE here, which calls the handler
@@ -94,6 +96,13 @@ enum LineOutput {
             err("standard output was closed (\(String(cString: strerror(failure)))): stopping")
             handler()
         }
+    }
+
+    /// Calls `body` with each line of standard input as soon as it arrives, until end of file:
+    /// a producer that writes a line now and then gets each answer at once, and input of any
+    /// length takes constant memory.
+    static func forEachStandardInputLine(_ body: (String) -> Void) {
+        while let line = readLine(strippingNewline: true) { body(line) }
     }
 
     /// Whether standard output is a terminal (the live table), not a pipe or a file (log lines).

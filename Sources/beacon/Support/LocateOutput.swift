@@ -34,7 +34,7 @@ struct LocateOutput {
 
     func printSummary(_ summary: LocationErrorSummary?, noise: Double, seed: UInt64) {
         guard let s = summary else {
-            Console.error("no fix")
+            LineOutput.err("no fix")
             return
         }
         if json {

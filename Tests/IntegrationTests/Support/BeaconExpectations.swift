@@ -2,6 +2,7 @@
 import BeaconCodec
 import BeaconProfiles
 import Foundation
+import TestSupport
 import Testing
 
 /// What a beacon must look like when the scanner receives it.
@@ -69,7 +70,7 @@ enum BeaconExpectations {
 
     /// Loads a shipped profile from `profiles/`.
     static func shipped(_ name: String) throws -> [BeaconProfile] {
-        let path = BumbleLink.packageRoot.appendingPathComponent("profiles").appendingPathComponent(name).path
+        let path = PackageRoot.url.appendingPathComponent("profiles").appendingPathComponent(name).path
         return try ProfileLoader.load(contentsOf: path).beacons
     }
 

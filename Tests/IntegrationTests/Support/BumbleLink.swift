@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
+import TestSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -48,19 +49,6 @@ final class BumbleLink: @unchecked Sendable {
         func withLock<R>(_ body: (inout State) -> R) -> R { mutex.withLock { body(&$0) } }
     }
 
-    /// The package root: the nearest directory above this file holding Package.swift.
-    static let packageRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while url.path != "/" {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-            url.deleteLastPathComponent()
-        }
-        return url
-    }()
-
-    /// `python3 -c` code: empty signal mask, then exec argv[1:].
-    static let unblockingLauncher = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp(sys.argv[1], sys.argv[1:])"
-
     /// Checked once per test process: importing Bumble takes a moment.
     static let bumbleAvailable: Bool = {
         let p = Process()
@@ -90,7 +78,7 @@ final class BumbleLink: @unchecked Sendable {
     }
 
     private init(arguments: [String]) throws {
-        let script = Self.packageRoot.appendingPathComponent("Tests/Harness/bumble_link.py").path
+        let script = PackageRoot.url.appendingPathComponent("Tests/Harness/bumble_link.py").path
         let errPath = FileManager.default.temporaryDirectory.appendingPathComponent("bumble-link-\(UUID().uuidString).stderr").path
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         stderrPath = errPath
@@ -101,7 +89,7 @@ final class BumbleLink: @unchecked Sendable {
         // Through a one-line launcher that clears the signal mask before exec'ing the harness: a
         // child inherits the mask of the thread that spawned it, and test-runner threads may block
         // SIGUSR1 (then the harness would never see our `sets` requests).
-        process.arguments = ["python3", "-c", Self.unblockingLauncher, "python3", "-u", script, "--port", "0", "--duration", "90"] + arguments
+        process.arguments = ["python3", "-c", BackgroundProgram.unblockingLauncher, "python3", "-u", script, "--port", "0", "--duration", "90"] + arguments
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

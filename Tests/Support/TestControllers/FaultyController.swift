@@ -2,6 +2,7 @@
 import Foundation
 import HCI
 import Synchronization
+import TestSupport
 import VirtualController
 #if canImport(Glibc)
 import Glibc
