@@ -32,7 +32,7 @@ import Testing
     @Test func bumbleBtSnooperCapture() throws {
         let python = try ExternalTools.which("python3", install: "apt-get install python3")
         let probe = try ExternalTools.run(python, ["-c", "import bumble"])
-        try #require(probe.status == 0, "Bumble is not installed (pip install bumble): \(probe.stderr)")
+        try #require(probe.status == 0, "Bumble is not installed (scripts/test installs it: scripts/setup --tests): \(probe.stderr)")
         let path = try CaptureFiles.write([], name: "bumble.btsnoop")
         let made = try ExternalTools.run(python, ["-c", Self.bumbleScript, path])
         try #require(made.status == 0, "the Bumble script failed: \(made.stderr)")
