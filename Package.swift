@@ -4,7 +4,7 @@
 import PackageDescription
 
 /// Our own targets build in Swift 6 language mode with strict concurrency; warnings are treated as
-/// a defect (CI builds with `-warnings-as-errors` for our modules only, see `.ci/run`).
+/// a defect (scripts/test fails on warnings in our own modules).
 let package = Package(
     name: "beacon",
     platforms: [.macOS(.v15)],
@@ -34,7 +34,10 @@ let package = Package(
         // HCI packets (one spec command per file) and H4 framing.
         .target(name: "HCI", dependencies: ["BeaconCodec"]),
         // BlueZ's libbluetooth and the kernel HCI socket ioctls; only HCITransport sees it.
-        .systemLibrary(name: "CBlueZ", pkgConfig: nil, providers: [.apt(["libbluetooth-dev"])]),
+        // pkgConfig names libbluetooth-dev's bluez.pc: without it SwiftPM never checks for the
+        // package, so its "apt-get install libbluetooth-dev" hint never shows. scripts/beacon and
+        // scripts/setup install the package themselves.
+        .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // Transports (kernel socket, user channel, H4 over TCP/UART) and the controller session.
         .target(name: "HCITransport", dependencies: ["HCI", "BeaconCodec", "CBlueZ"]),
         // The built-in virtual LE controller: strict spec rules and an air log.

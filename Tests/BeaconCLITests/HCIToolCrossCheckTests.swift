@@ -3,18 +3,19 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Whether Bumble can be imported (the CI installs it; see .ci/run).
+/// Whether Bumble can be imported (scripts/test installs it and puts it first on PATH).
 enum Bumble {
     static let python = URL(fileURLWithPath: "/usr/bin/env")
     static let isAvailable: Bool =
         (try? Program.run(python, ["python3", "-c", "import bumble.hci"]).status) == 0
+    static let missing: Comment = "python3 on PATH has no Bumble 0.0.236: run the tests with scripts/test, which installs it (scripts/setup --tests) and puts its virtual environment first on PATH"
 }
 
 /// Checks `encode --format hcitool` against an independent reading of the same bytes: Bumble's
 /// HCI command parser (the pinned Bumble the integration tests use). It decodes each command
 /// line into named fields, so a wrong field order, byte order or length fails here even if the
 /// recipe's own author misread the Core specification.
-@Suite(.enabled(if: Bumble.isAvailable, "needs python3 with bumble (pip install bumble==0.0.236)"))
+@Suite
 struct HCIToolCrossCheckTests {
     static let python = Bumble.python
 
@@ -49,6 +50,7 @@ struct HCIToolCrossCheckTests {
         """#
 
     @Test func everyProfileBeaconsRecipeReadsBackAsItsFields() throws {
+        try #require(Bumble.isAvailable, Bumble.missing)
         let path = "profiles/example.yaml"
         let recipe = try BeaconExecutable.run(["encode", path, "--format", "hcitool", "--adapter", "hci2"])
         let described = try BeaconExecutable.run(["encode", path, "--format", "json"])
@@ -99,6 +101,7 @@ struct HCIToolCrossCheckTests {
     }
 
     @Test func aCommandLineBeaconUsesThePublicAddress() throws {
+        try #require(Bumble.isAvailable, Bumble.missing)
         let recipe = try BeaconExecutable.run(["encode", "--format", "hcitool"] + UsageTests.fields)
         let parsed = try Program.run(Self.python, ["python3", "-c", Self.parser], stdin: recipe.stdout)
         #expect(parsed.status == 0, "\(parsed)")

@@ -33,7 +33,7 @@ import TestSupport
     @Test func bumbleBtSnooperCapture() throws {
         let python = try Executables.require("python3", install: "apt-get install python3").path
         let probe = try Program.run(URL(fileURLWithPath: python), ["-c", "import bumble"])
-        try #require(probe.status == 0, "Bumble is not installed (pip install bumble): \(probe.stderr)")
+        try #require(probe.status == 0, "Bumble is not installed (scripts/test installs it: scripts/setup --tests): \(probe.stderr)")
         let path = try CaptureFiles.write([], name: "bumble.btsnoop")
         let made = try Program.run(URL(fileURLWithPath: python), ["-c", Self.bumbleScript, path])
         try #require(made.status == 0, "the Bumble script failed: \(made.stderr)")

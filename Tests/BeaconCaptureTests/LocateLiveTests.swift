@@ -30,7 +30,7 @@ import TestSupport
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = harnessOut.fileHandleForReading.availableData
-            try #require(!chunk.isEmpty, "the Bumble harness ended before it was ready (is Bumble installed? pip install bumble)")
+            try #require(!chunk.isEmpty, "the Bumble harness ended before it was ready (is Bumble installed? scripts/test installs it)")
             line += chunk
         }
         let ready = try #require(try JSONSerialization.jsonObject(with: line.prefix { $0 != UInt8(ascii: "\n") }) as? [String: Any])

@@ -12,7 +12,7 @@ struct BumbleLinkError: Error, CustomStringConvertible {
     var description: String
 
     static let notInstalled = BumbleLinkError(
-        description: "Bumble 0.0.236 is not installed: pip install -r Tests/Harness/requirements.txt")
+        description: "python3 on PATH has no Bumble 0.0.236: run the tests with scripts/test, which installs it (scripts/setup --tests) and puts its virtual environment first on PATH")
 }
 
 /// `Tests/Harness/bumble_link.py` as a child process: a real third-party controller (Bumble's, with
