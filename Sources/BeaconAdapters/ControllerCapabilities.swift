@@ -38,6 +38,12 @@ public struct ControllerCapabilities: Hashable, Sendable {
     /// Legacy non-connectable advertising below 100 ms is allowed only from Bluetooth 5.0 on.
     public var allowsFastLegacyAdvertising: Bool { hciVersion >= .v5_0 }
 
+    /// The shortest interval this controller accepts for non-connectable advertising with legacy
+    /// PDUs: 20 ms from Bluetooth 5.0 on, 100 ms before.
+    public var minimumNonConnectableInterval: AdvertisingInterval {
+        allowsFastLegacyAdvertising ? AdvertisingInterval.legacyRange.lowerBound : AdvertisingInterval.pre5NonConnectableMinimum
+    }
+
     /// The information HCI validation uses.
     public var hciInfo: HCIControllerInfo { HCIControllerInfo(hciVersion: hciVersion, leFeatures: leFeatures) }
 

@@ -39,6 +39,7 @@ public struct AdvertisingProgram: Sendable {
             for adv in plan.advertisers {
                 if let b = adv.beacon(inSlot: slot) {
                     var config = AdvertisingSetConfiguration(handle: adv.handle, beacon: b)
+                    config.interval = plan.onAirInterval(of: b)
                     if let shared = adv.sharedAddress { config.address = shared }
                     s[adv.handle] = config
                 }

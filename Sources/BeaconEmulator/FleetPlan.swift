@@ -2,13 +2,27 @@
 import BeaconAdapters
 import BeaconCodec
 import BeaconProfiles
+import HCI
 
 /// How a fleet of beacons goes on air: per adapter, which advertiser carries which beacons, and
 /// how they take turns.
 public struct FleetPlan: Sendable {
     public var adapters: [AdapterPlan]
-    /// Things the user should know before starting (beacons seen rarely, dropped TX power, …).
+    /// Things the user should know before starting (beacons seen rarely, dropped TX power, …),
+    /// one line per kind of problem, naming a few of the beacons it concerns.
     public var warnings: [String]
+    /// The coverage goal: every beacon on air at least this often (`--max-silence`).
+    public var maximumSilence: Duration = .seconds(1)
+
+    /// The longest any beacon may go unseen under this plan.
+    public var longestSilence: Duration { placements.map(\.longestGap).max() ?? .zero }
+
+    /// Whether every beacon is on air at least once per ``maximumSilence`` (a millisecond of
+    /// rounding allowed: turns are whole microseconds, intervals whole 0.625 ms units).
+    public var meetsGoal: Bool { longestSilence <= maximumSilence + .milliseconds(1) }
+
+    /// When the goal is not met: how many adapters like the ones planned would meet it.
+    public var adaptersNeeded: Int?
 
     /// Every beacon with where and how often it goes on air.
     public var placements: [Placement] {
@@ -16,7 +30,8 @@ public struct FleetPlan: Sendable {
             a.advertisers.flatMap { adv in
                 adv.beacons.enumerated().map { slot, beacon in
                     Placement(beacon: beacon, adapter: a.capabilities.adapter, advertiser: adv.handle, mode: a.mode, slot: slot,
-                              slots: adv.beacons.count, slotDuration: a.slotDuration, cycle: a.cycleDuration)
+                              slots: adv.beacons.count, slotDuration: a.slotDuration, cycle: a.cycleDuration,
+                              interval: a.onAirInterval(of: beacon))
                 }
             }
         }
@@ -40,6 +55,26 @@ public struct AdapterPlan: Sendable {
     public var advertisers: [Advertiser]
     /// How long each beacon stays on air in its turn (rotation only).
     public var slotDuration: Duration
+    /// The longest interval a rotating beacon advertises at, so that it is seen in its turn
+    /// (nil: every beacon keeps its profile's interval).
+    public var rotationIntervalCap: AdvertisingInterval? = nil
+
+    /// The interval `beacon` goes on air at under this plan: its profile's, except that a
+    /// rotating beacon comes down to the cap and up to the controller's minimum.
+    public func onAirInterval(of beacon: BeaconProfile) -> AdvertisingInterval {
+        let own = AdvertisingInterval(milliseconds: beacon.intervalMilliseconds)
+        guard rotates, let cap = rotationIntervalCap else { return own }
+        return max(capabilities.minimumNonConnectableInterval, min(own, cap))
+    }
+
+    /// Advertising events each rotating beacon gets per turn (at least one), for the plan.
+    public var eventsPerTurn: ClosedRange<Int>? {
+        guard rotates else { return nil }
+        let counts = advertisers.flatMap(\.beacons).map { b in
+            max(1, Int((slotDuration.seconds * 1000 / onAirInterval(of: b).milliseconds).rounded(.up)))
+        }
+        return (counts.min() ?? 1)...(counts.max() ?? 1)
+    }
 
     /// Number of slots before the rotation repeats.
     public var slotsPerCycle: Int { advertisers.map(\.beacons.count).max() ?? 0 }
@@ -74,20 +109,23 @@ public struct Placement: Sendable {
     public var slots: Int
     public var slotDuration: Duration
     public var cycle: Duration
+    /// The interval it goes on air at (its profile's, or shorter for a rotating beacon).
+    public var interval: AdvertisingInterval
 
-    /// Advertising events per second the beacon gets, averaged over a cycle.
+    /// Advertising events per second the beacon gets, averaged over a cycle: every interval
+    /// while on air, and at least the one at the start of each turn.
     public var eventsPerSecond: Double {
-        let perSecondOnAir = 1000 / beacon.intervalMilliseconds
+        let perSecondOnAir = 1000 / interval.milliseconds
         guard slots > 1 else { return perSecondOnAir }
-        return perSecondOnAir / Double(slots)
+        let perTurn = max(1, (slotDuration.seconds * perSecondOnAir).rounded(.up))
+        return perTurn / cycle.seconds
     }
 
     /// The longest a scanner may wait to see the beacon: one interval when always on air,
-    /// otherwise the time until its next turn plus its first interval.
+    /// otherwise from its last event in one turn to its first in the next.
     public var longestGap: Duration {
-        let interval = Duration.milliseconds(beacon.intervalMilliseconds)
-        guard slots > 1 else { return interval }
-        return cycle - slotDuration + interval
+        guard slots > 1 else { return interval.duration }
+        return cycle - slotDuration + min(interval.duration, slotDuration)
     }
 }
 

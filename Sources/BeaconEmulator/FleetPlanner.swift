@@ -15,12 +15,22 @@ public struct FleetPlanner: Sendable {
     /// one command per slot instead of four, but a scanner sees one address per advertiser.
     /// Phones ranging iBeacons never see addresses (iOS hides them), so this is often fine.
     public var shareAddresses: Bool
+    /// The coverage goal: every beacon on air at least this often (`--max-silence`, default 1 s:
+    /// iOS ranges once a second, and a beacon unseen for a few seconds leaves a phone's list).
+    public var maximumSilence: Duration
 
-    public init(forceLegacy: Bool = false, slotDuration: Duration? = nil, maximumSets: Int? = nil, shareAddresses: Bool = false) {
+    /// How long the planner assumes one command takes to be answered (a USB controller: about
+    /// 0.5–1 ms; Bumble over TCP: 0.2 ms). A turn leaves at least as long again free, so the
+    /// host keeps up with its own rotation.
+    public static let assumedCommandTime: Duration = .milliseconds(1)
+
+    public init(forceLegacy: Bool = false, slotDuration: Duration? = nil, maximumSets: Int? = nil, shareAddresses: Bool = false,
+                maximumSilence: Duration = .seconds(1)) {
         self.forceLegacy = forceLegacy
         self.slotDuration = slotDuration
         self.maximumSets = maximumSets
         self.shareAddresses = shareAddresses
+        self.maximumSilence = maximumSilence
     }
 
     /// A rotating beacon should get at least three advertising events per turn, so a scanner
@@ -39,10 +49,43 @@ public struct FleetPlanner: Sendable {
         for (caps, share) in zip(controllers, shares) where !share.isEmpty {
             adapters.append(planOne(share, on: caps, warnings: &warnings))
         }
-        for p in FleetPlan(adapters: adapters, warnings: []).placements where p.longestGap > .seconds(1) {
-            warnings.append("\(p.beacon.name): on air \(formatted(p.slotDuration)) out of every \(formatted(p.cycle)); a scanner may not see it for \(formatted(p.longestGap)) (fewer than once a second): add adapters, or advertise fewer beacons")
+        var plan = FleetPlan(adapters: adapters, warnings: [], maximumSilence: maximumSilence)
+        if !plan.meetsGoal {
+            plan.adaptersNeeded = adaptersNeeded(for: beacons.count, on: controllers)
+            let late = plan.placements.filter { $0.longestGap > maximumSilence + .milliseconds(1) }.map(\.beacon.name)
+            warnings.append(Self.group(late, "may go unseen for longer than the goal of \(formatted(maximumSilence)) (--max-silence)"))
         }
-        return FleetPlan(adapters: adapters, warnings: warnings)
+        plan.warnings = warnings
+        return plan
+    }
+
+    /// One warning line for many beacons: how many, a few names, and what is wrong.
+    static func group(_ names: [String], _ message: String) -> String {
+        let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
+        return "\(names.count) \(names.count == 1 ? "beacon" : "beacons") (\(shown)) \(message)"
+    }
+
+    /// The shortest turn on `caps`: one advertising event at the controller's fastest interval,
+    /// and room for a turn's commands (see ``assumedCommandTime``).
+    func shortestTurn(on caps: ControllerCapabilities, advertisers: Int) -> Duration {
+        let extended = usesExtendedSets(caps)
+        // Per turn: with own addresses, disable → address → data → enable (extended: one disable
+        // and one enable for all sets); sharing an address, only new data.
+        let commands = shareAddresses ? advertisers : (extended ? 2 + 2 * advertisers : 4)
+        return max(caps.minimumNonConnectableInterval.duration, Self.assumedCommandTime * (2 * commands))
+    }
+
+    /// How many controllers like `controllers` it takes to keep `count` beacons on air at least
+    /// once per goal; nil when even one beacon per advertiser cannot meet it.
+    func adaptersNeeded(for count: Int, on controllers: [ControllerCapabilities]) -> Int? {
+        let perAdapter = controllers.map { caps -> Int in
+            let sets = usableSets(caps)
+            let turns = Int(maximumSilence.seconds / shortestTurn(on: caps, advertisers: sets).seconds)
+            return sets * max(turns, 0)
+        }
+        let capacity = perAdapter.reduce(0, +) / controllers.count
+        guard capacity > 0 else { return nil }
+        return (count + capacity - 1) / capacity
     }
 
     /// Beacons per controller, in proportion to how many each can keep on air at once, so that a
@@ -87,13 +130,18 @@ public struct FleetPlanner: Sendable {
             for (i, b) in beacons.enumerated() { advertisers[i % used].beacons.append(b) }
         } else {
             advertisers = [Advertiser(handle: 0, beacons: beacons)]
-            for b in beacons where b.txPower != nil {
-                warnings.append("\(b.name): tx_power \(b.txPower!) dBm is ignored: legacy advertising cannot set the radio's output power")
+            let powered = beacons.filter { $0.txPower != nil }.map(\.name)
+            if !powered.isEmpty {
+                warnings.append(Self.group(powered, "ask for a tx_power, which is ignored: legacy advertising cannot set the radio's output power"))
             }
         }
+        let rotates = advertisers.contains { $0.beacons.count > 1 }
         if !caps.allowsFastLegacyAdvertising {
-            for b in beacons where AdvertisingInterval(milliseconds: b.intervalMilliseconds) < AdvertisingInterval.pre5NonConnectableMinimum {
-                warnings.append("\(b.name): interval \(b.intervalMilliseconds) ms is below 100 ms, which a Bluetooth \(caps.hciVersion) controller refuses for non-connectable advertising (5.0 or later needed)")
+            // A rotating beacon's interval is chosen below, at least the controller's minimum.
+            let tooFast = beacons.filter { AdvertisingInterval(milliseconds: $0.intervalMilliseconds) < AdvertisingInterval.pre5NonConnectableMinimum }
+            if !tooFast.isEmpty {
+                let outcome = rotates ? "; taking turns, they go on air at 100 ms" : ""
+                warnings.append(Self.group(tooFast.map(\.name), "ask for an interval below 100 ms, which a Bluetooth \(caps.hciVersion) controller refuses for non-connectable advertising (5.0 or later needed)\(outcome)"))
             }
         }
         if shareAddresses {
@@ -102,12 +150,32 @@ public struct FleetPlanner: Sendable {
             }
         }
         let mode: AdapterPlan.Mode = !extended ? .legacy : (beacons.count > sets ? .extendedRotation : .extendedSets)
-        return AdapterPlan(capabilities: caps, mode: mode, advertisers: advertisers,
-                           slotDuration: slotDuration ?? Self.defaultSlot(for: beacons))
+        var plan = AdapterPlan(capabilities: caps, mode: mode, advertisers: advertisers,
+                               slotDuration: slotDuration ?? Self.defaultSlot(for: beacons))
+        guard rotates else { return plan }
+        // Turns short enough that each beacon's next turn comes within the goal, but no shorter
+        // than the controller and the host allow, and no longer than three of its intervals.
+        let turns = advertisers.map(\.beacons.count).max() ?? 1
+        let shortest = shortestTurn(on: caps, advertisers: advertisers.count)
+        if slotDuration == nil {
+            plan.slotDuration = max(shortest, min(Self.defaultSlot(for: beacons), maximumSilence / turns))
+        }
+        // A rotating beacon advertises at least once per turn: its interval comes down where
+        // needed (never below the controller's minimum). A set restarted for each turn (its own
+        // address) sends its first event at the enable, so one interval per turn is enough; a set
+        // that stays enabled (a shared address: only its data changes) has events at a phase of
+        // its own, so it needs two intervals per turn to be sure of one.
+        let perTurn = shareAddresses ? 2.0 : 1.0
+        let capMilliseconds = plan.slotDuration.seconds * 1000 / perTurn
+        let cap = AdvertisingInterval(rawValue: UInt32(capMilliseconds / AdvertisingInterval.millisecondsPerUnit))
+        plan.rotationIntervalCap = max(caps.minimumNonConnectableInterval, cap)
+        return plan
     }
 }
 
 func formatted(_ d: Duration) -> String {
-    let s = d.seconds
-    return s < 1 ? "\(Int((s * 1000).rounded())) ms" : "\(((s * 100).rounded() / 100)) s"
+    let ms = (d.seconds * 1000).rounded()
+    guard ms >= 1000 else { return "\(Int(ms)) ms" }
+    let s = (ms / 10).rounded() / 100
+    return s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
 }

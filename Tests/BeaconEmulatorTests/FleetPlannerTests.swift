@@ -34,7 +34,7 @@ import HCI
         #expect(plan.adapters[0].mode == .legacy)
         #expect(plan.adapters[0].advertisers.count == 1)
         #expect(plan.adapters[0].advertisers[0].beacons.count == 3)
-        #expect(plan.warnings.contains { $0.contains("tx_power 4 dBm is ignored") })
+        #expect(plan.warnings == ["3 beacons (b0, b1, b2) ask for a tx_power, which is ignored: legacy advertising cannot set the radio's output power"])
     }
 
     @Test func forcedLegacyIgnoresExtendedSets() {
@@ -51,8 +51,13 @@ import HCI
 
     @Test func rareBeaconsAndFastLegacyIntervalsAreWarned() {
         let plan = FleetPlanner().plan(beacons(20, interval: 50), on: [.assumedLegacy(adapter: "old", version: .v4_2)])
-        #expect(plan.warnings.contains { $0.contains("interval 50.0 ms is below 100 ms") })
-        #expect(plan.warnings.contains { $0.contains("fewer than once a second") })
+        // One line per kind of problem, not one per beacon.
+        #expect(plan.warnings.count == 2, "\(plan.warnings)")
+        #expect(plan.warnings.contains { $0.hasPrefix("20 beacons (b0, b1, b2, …) ask for an interval below 100 ms") && $0.hasSuffix("they go on air at 100 ms") })
+        #expect(plan.warnings.contains { $0.hasPrefix("20 beacons (b0, b1, b2, …) may go unseen for longer than the goal of 1 s") })
+        // Taking turns, they go on air at the controller's minimum: the commands are valid.
+        #expect(plan.placements.allSatisfy { $0.interval == AdvertisingInterval.pre5NonConnectableMinimum })
+        #expect(!plan.meetsGoal && plan.adaptersNeeded == 2, "10 turns of 100 ms per second on a 4.2 controller")
     }
 
     @Test func theLegacyFloorIsJudgedOnTheIntervalSentNotTheOneWritten() {

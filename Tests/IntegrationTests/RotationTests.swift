@@ -23,8 +23,11 @@ extension BumbleIntegration {
                 #expect(adapter.mode == .extendedRotation)
                 #expect(adapter.advertisers.count == 4)
                 #expect(adapter.slotsPerCycle == 10)
-                #expect(adapter.slotDuration == .milliseconds(300), "three 100 ms events per turn")
-                #expect(adapter.cycleDuration == .seconds(3))
+                // Ten turns per set fit the 1 s goal at 100 ms each (one event per turn at the
+                // beacons' own 100 ms interval: each set is enabled anew for each turn).
+                #expect(adapter.slotDuration == .milliseconds(100))
+                #expect(adapter.cycleDuration == .seconds(1))
+                #expect(plan.meetsGoal)
                 let program = try #require(plan.adapters.first.map(AdvertisingProgram.init(plan:)))
                 // Every beacon has its own address, so each set is restarted each slot: one disable
                 // for all sets, an address and data per set, one enable for all. Parameters stay.

@@ -66,7 +66,13 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-sets"), help: ArgumentHelp("Use at most this many extended advertising sets per controller (--dry-run assumes 16).", valueName: "n"))
     var maxSets: Int?
 
-    @Flag(help: "Probe the controllers, print the plan (a table; --json: JSON) and exit.")
+    @Option(name: .customLong("max-silence"), help: ArgumentHelp("The coverage goal: every beacon on air at least this often (default 1s: iOS ranges once a second). Rotating beacons get turns and intervals short enough to meet it; when physics cannot, the plan says what it reaches and how many adapters would meet it.", valueName: "duration"))
+    var maxSilence: DurationArgument?
+
+    @Flag(help: "With --plan (or before a run): the per-beacon table even for a large fleet.")
+    var verbose = false
+
+    @Flag(help: "Probe the controllers, print the plan (a summary; --verbose: and the per-beacon table; --json: JSON) and exit.")
     var plan = false
 
     @Flag(name: .customLong("dry-run"), help: "Open no adapter; print every HCI command a run would send.")
@@ -80,10 +86,12 @@ struct AdvertiseCommand: AsyncParsableCommand {
         if let maxSets, !(1...240).contains(maxSets) { throw ValidationError("--max-sets must be from 1 to 240 (got \(maxSets))") }
         if plan && dryRun { throw ValidationError("--plan and --dry-run exclude each other (--dry-run prints the plan's commands)") }
         if let slot, slot.duration < .milliseconds(20) { throw ValidationError("--slot must be at least 20ms (got \(slot))") }
+        if let maxSilence, maxSilence.duration < .milliseconds(20) { throw ValidationError("--max-silence must be at least 20ms, the shortest advertising interval (got \(maxSilence))") }
     }
 
     var planner: FleetPlanner {
-        FleetPlanner(forceLegacy: legacy, slotDuration: slot?.duration, maximumSets: maxSets, shareAddresses: shareAddress)
+        FleetPlanner(forceLegacy: legacy, slotDuration: slot?.duration, maximumSets: maxSets, shareAddresses: shareAddress,
+                     maximumSilence: maxSilence?.duration ?? .seconds(1))
     }
 
     mutating func run() async throws {
@@ -100,7 +108,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
         try await FleetSession(
             controller: controller, inputs: files, planner: planner,
             style: { virtual in json ? .json : (LineOutput.standardOutputIsTerminal && !virtual ? .table : .lines) },
-            showsOffAir: true, planOnly: plan, json: json, duration: { _ in duration },
+            showsOffAir: true, planOnly: plan, verbose: verbose, json: json, duration: { _ in duration },
             reload: { ProfileFiles.loadBeacons(files).flatMap { ProfileFiles.select($0, only: only) }.success }
         ).run(beacons)
     }

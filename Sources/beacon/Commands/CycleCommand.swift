@@ -54,13 +54,14 @@ struct CycleCommand: AsyncParsableCommand {
         let beacons = order(try ProfileFiles.loadBeacons(files).get())
         guard !beacons.isEmpty else { throw CommandFailure.exit("the profile files define no beacons") }
         // One set (or the legacy advertiser) rotating with turns of the dwell time.
-        let planner = FleetPlanner(slotDuration: dwell.duration, maximumSets: 1)
+        // One beacon at a time is the point: no coverage goal to warn about.
+        let planner = FleetPlanner(slotDuration: dwell.duration, maximumSets: 1, maximumSilence: dwell.duration * max(1, beacons.count))
         let dwell = self.dwell.duration
         let once = self.once
         let json = self.json
         try await FleetSession(
             controller: controller, inputs: files, planner: planner, style: { _ in json ? .json : .lines },
-            showsOffAir: false, planOnly: false, json: json,
+            showsOffAir: false, planOnly: false, verbose: false, json: json,
             // One pass: as many turns as beacons. Several adapters share the beacons, so a pass
             // is as long as the longest share.
             duration: { adapters in once ? dwell * ((beacons.count + adapters - 1) / adapters) : nil },

@@ -77,6 +77,8 @@ struct FleetSession {
     var style: (_ virtual: Bool) -> RunStatusBoard.Style
     var showsOffAir: Bool
     var planOnly: Bool
+    /// The per-beacon table in the plan even for a large fleet.
+    var verbose: Bool
     var json: Bool
     /// How long to run, from when the beacons are on air (nil: until stopped).
     var duration: (_ adapters: Int) -> Duration?
@@ -119,6 +121,7 @@ struct FleetSession {
         LineOutput.onClosedOutput { control.stop() }
 
         let json = self.json
+        let verbose = self.verbose
         let connections = try AdapterChoice.openAll(controller, inputs: inputs).get()
         defer { for c in connections { c.hci.close() } }
         let style = self.style(connections.contains { $0.virtual != nil })
@@ -136,7 +139,7 @@ struct FleetSession {
         if planOnly {
             let plan: FleetPlan
             do throws(HCIControllerError) { plan = try await fleet.plan(control.beacons) } catch { throw CommandFailure.exit("\(error)") }
-            if json { LineOutput.out(PlanReport.json(plan).text) } else { for line in PlanReport.summary(plan) { LineOutput.out(line) } }
+            if json { LineOutput.out(PlanReport.json(plan).text) } else { for line in PlanReport.summary(plan, verbose: verbose) { LineOutput.out(line) } }
             return
         }
 
@@ -144,7 +147,7 @@ struct FleetSession {
         do throws(HCIControllerError) { plan = try await fleet.plan(control.beacons) } catch { throw CommandFailure.exit("\(error)") }
         board.reset(plan)
         notes.withLock { $0 = board }
-        Self.show(plan, board: board, json: json)
+        Self.show(plan, board: board, json: json, verbose: verbose)
         let redrawing = board.redrawing()
         let following = followers.map { $0.following() }
         let plans = Task {
@@ -154,7 +157,7 @@ struct FleetSession {
                 guard case .applied(let generation, _) = event, generation > shown, let plan = fleet.currentPlan else { continue }
                 shown = generation
                 board.reset(plan)
-                Self.show(plan, board: board, json: json)
+                Self.show(plan, board: board, json: json, verbose: verbose)
             }
         }
         do throws(HCIControllerError) { try await fleet.start(control.beacons) } catch {
@@ -172,8 +175,8 @@ struct FleetSession {
     }
 
     /// The plan's summary on standard error (and a JSON line with --json).
-    static func show(_ plan: FleetPlan, board: RunStatusBoard, json: Bool) {
-        for line in PlanReport.summary(plan) { LineOutput.err(line) }
+    static func show(_ plan: FleetPlan, board: RunStatusBoard, json: Bool, verbose: Bool) {
+        for line in PlanReport.summary(plan, verbose: verbose) { LineOutput.err(line) }
         if json {
             LineOutput.out(JSONValue.object([("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("plan")), ("plan", PlanReport.json(plan))]).text)
         }

@@ -17,17 +17,47 @@ enum PlanReport {
         case .extendedSets, .extendedRotation:
             line += " on \(a.advertisers.count) of \(caps.advertisingSets) sets (\(version))"
         }
-        if a.rotates { line += ", turns of \(text(a.slotDuration)), cycle \(text(a.cycleDuration))" }
+        if a.rotates {
+            line += ", turns of \(text(a.slotDuration)), cycle \(text(a.cycleDuration))"
+            if let events = a.eventsPerTurn {
+                let count = events.lowerBound == events.upperBound ? "\(events.lowerBound)" : "\(events.lowerBound)–\(events.upperBound)"
+                line += ", \(count) \(events.upperBound == 1 ? "event" : "events") per turn"
+            }
+            let intervals = Set(a.advertisers.flatMap(\.beacons).map { a.onAirInterval(of: $0) })
+            if intervals.count == 1, let i = intervals.first { line += " at \(i.millisecondText) ms" }
+        }
         return line
     }
 
-    /// The summary printed before a run: adapters, the per-beacon table, the warnings.
-    static func summary(_ plan: FleetPlan) -> [String] {
-        let count = plan.placements.count
-        var lines = ["plan: \(count) \(count == 1 ? "beacon" : "beacons") on \(plan.adapters.count) \(plan.adapters.count == 1 ? "adapter" : "adapters")"]
+    /// Fleets up to this size get the per-beacon table without asking.
+    static let tableWithoutAsking = 8
+
+    /// The summary printed before a run: a line for the fleet and its coverage, one per adapter,
+    /// one for the per-beacon rates, the warnings (grouped), and the per-beacon table for small
+    /// fleets or with `verbose`.
+    static func summary(_ plan: FleetPlan, verbose: Bool = false) -> [String] {
+        let placements = plan.placements
+        let count = placements.count
+        var head = "plan: \(count) \(count == 1 ? "beacon" : "beacons") on \(plan.adapters.count) \(plan.adapters.count == 1 ? "adapter" : "adapters")"
+        if plan.meetsGoal {
+            head += "; every beacon on air at least every \(text(plan.longestSilence)) (goal \(text(plan.maximumSilence)))"
+        } else {
+            let need = plan.adaptersNeeded.map { "; \($0) adapters like these would meet it" } ?? "; more adapters would not help: lower the beacons' intervals"
+            head += "; goal NOT met: a beacon may go unseen for \(text(plan.longestSilence)) (goal \(text(plan.maximumSilence)))\(need)"
+        }
+        var lines = [head]
         lines += plan.adapters.map { "  " + adapterLine($0) }
-        lines += table(plan).lines
+        let rates = placements.map(\.eventsPerSecond).sorted()
+        if let low = rates.first {
+            let median = rates[rates.count / 2]
+            lines.append("  per beacon: \(NumberText.string((low * 10).rounded() / 10)) events/s at least, \(NumberText.string((median * 10).rounded() / 10)) median; longest silence \(text(plan.longestSilence))")
+        }
         lines += plan.warnings.map { "warning: \($0)" }
+        if verbose || count <= tableWithoutAsking {
+            lines += table(plan).lines
+        } else {
+            lines.append("  (the per-beacon table: --plan --verbose, or --json)")
+        }
         return lines
     }
 
@@ -64,6 +94,7 @@ enum PlanReport {
                     ("rotates", .bool(a.rotates)),
                     ("slot_ms", .double(milliseconds(a.slotDuration))),
                     ("cycle_ms", .double(milliseconds(a.cycleDuration))),
+                    ("events_per_turn", a.eventsPerTurn.map { .int($0.lowerBound) } ?? .null),
                 ])
             })),
             ("beacons", .array(plan.placements.map { p in
@@ -77,10 +108,15 @@ enum PlanReport {
                     ("slots", .int(p.slots)),
                     ("slot_ms", .double(milliseconds(p.slotDuration))),
                     ("cycle_ms", .double(milliseconds(p.cycle))),
+                    ("interval_ms", .double(p.interval.milliseconds)),
                     ("events_per_second", .double((p.eventsPerSecond * 1000).rounded() / 1000)),
                     ("longest_gap_ms", .double(milliseconds(p.longestGap))),
                 ])
             })),
+            ("goal_ms", .double(milliseconds(plan.maximumSilence))),
+            ("longest_silence_ms", .double(milliseconds(plan.longestSilence))),
+            ("meets_goal", .bool(plan.meetsGoal)),
+            ("adapters_needed", plan.adaptersNeeded.map { .int($0) } ?? .null),
             ("warnings", .array(plan.warnings.map { .string($0) })),
         ])
     }
@@ -90,7 +126,7 @@ enum PlanReport {
 
     /// `300 ms`, `1.2 s`.
     static func text(_ d: Duration) -> String {
-        let ms = milliseconds(d)
-        return ms < 1000 ? "\(NumberText.string(ms.rounded())) ms" : "\(NumberText.string((ms / 10).rounded() / 100)) s"
+        let ms = milliseconds(d).rounded()
+        return ms < 1000 ? "\(NumberText.string(ms)) ms" : "\(NumberText.string((ms / 10).rounded() / 100)) s"
     }
 }
