@@ -231,6 +231,7 @@ async def run(args: argparse.Namespace) -> int:
         hci_version=args.hci_version,
         command_observer=on_command,
         on_sets_changed=lambda: emit_sets("change"),
+        reply_delay=args.reply_delay,
     )
     server = H4Server(advertiser, emitter, snooper)
 
@@ -281,6 +282,7 @@ async def run(args: argparse.Namespace) -> int:
         scanner=scanner_controller.public_address.to_string(False),
         extended=extended,
         max_sets=args.max_sets,
+        reply_delay=args.reply_delay,
         hci_version=args.hci_version,
         scan=args.scan if scanner_server is None else None,
         scanner_port=scanner_port,
@@ -301,6 +303,19 @@ async def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def parse_delay(text: str) -> float:
+    """`1ms`, `500us`, `0.5ms` or plain seconds (`0.001`) -> seconds."""
+    for suffix, scale in (("us", 1e-6), ("ms", 1e-3), ("s", 1.0)):
+        if text.endswith(suffix):
+            value = float(text[: -len(suffix)]) * scale
+            break
+    else:
+        value = float(text)
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"--reply-delay must be from 0 to 1 s (got {text})")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (0: pick a free one)")
@@ -308,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-extended", dest="extended", action="store_false", help="controller A has no LE Extended Advertising")
     parser.add_argument("--hci-version", type=parse_hci_version, default=hci.HCI_VERSION_BLUETOOTH_CORE_5_0,
                         help="HCI version A reports: 4.2, 5.0, 5.3 … or a number (default 5.0); below 5.0 implies --no-extended")
+    parser.add_argument("--reply-delay", type=parse_delay, default=0.0, metavar="DELAY",
+                        help="controller A takes up each command this long after it arrives, like a USB controller's round trip: 1ms, 500us, 0.001 (seconds; default 0)")
     parser.add_argument("--btsnoop", metavar="FILE", help="write A's HCI traffic to FILE (btsnoop, flushed per packet)")
     parser.add_argument("--scanner-port", type=int, metavar="P",
                         help="serve controller B as H4 over TCP on 127.0.0.1:P (0: pick a free one) instead of scanning with a Bumble host")

@@ -295,9 +295,14 @@ class SpecController(Controller):
         hci_version: int = hci.HCI_VERSION_BLUETOOTH_CORE_5_0,
         command_observer: Callable[[CommandRecord], None] | None = None,
         on_sets_changed: Callable[[], None] | None = None,
+        reply_delay: float = 0.0,
     ) -> None:
         super().__init__(name, link=link, public_address=public_address)
         self.max_sets = max_sets
+        # A real controller's round trip (USB: about 0.5-1 ms): each packet from the host is taken
+        # up this long after it arrived, in arrival order, so its reply comes that much later.
+        self.reply_delay = reply_delay
+        self._delayed: asyncio.Queue | None = None
         self.extended = extended
         self.hci_version = hci_version
         self.lmp_version = hci_version
@@ -349,6 +354,25 @@ class SpecController(Controller):
         )
 
     def on_packet(self, packet: bytes) -> None:
+        if self.reply_delay > 0:
+            loop = asyncio.get_running_loop()
+            if self._delayed is None:
+                self._delayed = asyncio.Queue()
+                loop.create_task(self._take_delayed())
+            self._delayed.put_nowait((loop.time() + self.reply_delay, packet))
+            return
+        self._take(packet)
+
+    async def _take_delayed(self) -> None:
+        """Takes up delayed packets one at a time, each when its delay has passed."""
+        loop = asyncio.get_running_loop()
+        while True:
+            due, packet = await self._delayed.get()
+            if due > loop.time():
+                await asyncio.sleep(due - loop.time())
+            self._take(packet)
+
+    def _take(self, packet: bytes) -> None:
         try:
             parsed = hci.HCI_Packet.from_bytes(packet)
         except Exception:

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Dense fleets on the controllers people own: how often each beacon is heard.
+
+For each controller below, runs `beacon advertise` (release build) with a fleet on controller A of
+the Bumble harness (Tests/Harness/bumble_link.py) and counts, from the scanner's `adv` lines, every
+beacon's receptions after a warm-up: receptions per beacon per second (min, median) and the
+longest silence of any beacon (the longest gap between two receptions of one beacon, the start
+and end of the window included). Also HCI commands per second and beacon's CPU use.
+
+    python3 Benchmarks/coverage-bench.py                          # every controller, 60 s each
+    python3 Benchmarks/coverage-bench.py --seconds 20 --only 4-sets legacy-5.0
+    python3 Benchmarks/coverage-bench.py --save results.json
+
+Controllers: 240, 16, 12 and 4 sets (HCI 5.0), each also with a 1 ms reply delay (like USB); and
+legacy-only advertising at HCI 5.0 (45 beacons of station-160: the most a legacy advertiser can
+give one event per second at 20 ms) and HCI 4.2 (all 160: the plan says what it reaches).
+"""
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("advertising_bench", os.path.join(HERE, "advertising-bench.py"))
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+
+STATION_45 = [f"station-{i:03d}" for i in range(1, 46)]
+CONTROLLERS = {
+    "240-sets": (["--max-sets", "240"], None),
+    "16-sets": (["--max-sets", "16"], None),
+    "12-sets": (["--max-sets", "12"], None),
+    "4-sets": (["--max-sets", "4"], None),
+    "240-sets-1ms": (["--max-sets", "240", "--reply-delay", "1ms"], None),
+    "16-sets-1ms": (["--max-sets", "16", "--reply-delay", "1ms"], None),
+    "12-sets-1ms": (["--max-sets", "12", "--reply-delay", "1ms"], None),
+    "4-sets-1ms": (["--max-sets", "4", "--reply-delay", "1ms"], None),
+    "legacy-5.0": (["--no-extended"], STATION_45),
+    "legacy-5.0-1ms": (["--no-extended", "--reply-delay", "1ms"], STATION_45),
+    "legacy-4.2": (["--hci-version", "4.2"], None),
+}
+
+
+def run(binary, name, seconds, warmup):
+    harness_args, only = CONTROLLERS[name]
+    h = bench.Harness(harness_args)
+    args = [bench.STATION, "-i", h.adapter, "--duration", f"{seconds + warmup + 1}s", "--json"]
+    if only:
+        args += ["--only", *only]
+    try:
+        b = bench.Beacon(binary, args)
+        usage = b.wait(seconds + warmup + 120)
+    finally:
+        h.stop()
+    if b.proc.returncode != 0:
+        raise RuntimeError(f"{name}: beacon failed:\n{b.stderr_text()}")
+    expected = {int(n.split("-")[1]) for n in only} if only else set(range(1, 161))
+    advs = [o for _, o in h.reader.events("adv")]
+    if not advs:
+        raise RuntimeError(f"{name}: nothing heard")
+    start = advs[0]["time"] + warmup
+    end = start + seconds
+    times = {minor: [] for minor in expected}
+    for o in advs:
+        if start <= o["time"] < end:
+            minor = bench.ibeacon_minor(o["data"])
+            if minor in times:
+                times[minor].append(o["time"])
+    per_second = [len(t) / seconds for t in times.values()]
+    silences = []
+    for t in times.values():
+        edges = [start, *t, end]
+        silences.append(max(b - a for a, b in zip(edges, edges[1:])))
+    commands = [o for _, o in h.reader.events("cmd") if start <= o["time"] < end]
+    plan = [t for _, _, t in b.err.lines if t][:4]
+    return {
+        "controller": name, "harness": harness_args, "beacons": len(expected), "seconds": seconds,
+        "heard": sum(1 for t in times.values() if t),
+        "receptions_per_beacon_per_second": {"min": min(per_second), "median": statistics.median(per_second)},
+        "longest_silence_s": max(silences),
+        "commands_per_second": len(commands) / seconds,
+        "beacon_cpu_percent": 100.0 * (usage.ru_utime + usage.ru_stime) / (b.ended - b.started),
+        "plan": plan,
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", nargs="+", choices=list(CONTROLLERS), default=list(CONTROLLERS))
+    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--beacon", help="a beacon binary to use instead of building one")
+    parser.add_argument("--scratch", default=".build-bench2")
+    parser.add_argument("--build-flags", default="")
+    parser.add_argument("--save", help="write the figures as JSON to this file")
+    args = parser.parse_args()
+    binary = bench.build(args)
+    results = []
+    print(f"{'controller':16} {'beacons':>7} {'heard':>5} {'rx/s min':>8} {'rx/s med':>8} {'silence':>8} {'cmd/s':>7} {'cpu %':>6}")
+    for name in args.only:
+        r = run(binary, name, args.seconds, args.warmup)
+        results.append(r)
+        rx = r["receptions_per_beacon_per_second"]
+        print(f"{name:16} {r['beacons']:7} {r['heard']:5} {rx['min']:8.2f} {rx['median']:8.2f} "
+              f"{r['longest_silence_s']:7.2f}s {r['commands_per_second']:7.0f} {r['beacon_cpu_percent']:6.1f}", flush=True)
+    if args.save:
+        with open(args.save, "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
