@@ -200,6 +200,25 @@ check_room_of_4_rotates_on_3_sets() {
     advertise_and_receive hci0 "$ROOM" room
 }
 
+# A dense fleet on the same 3 sets: 24 beacons, 8 turns per set; the planner keeps every beacon
+# on air at least once a second, so in 5 s each must be heard.
+check_fleet_of_24_rotates_on_3_sets() {
+    need_subcommand advertise || return 1
+    local profile="$STATE/fleet-24.yaml"
+    cat >"$profile" <<'YAML'
+name: kernel-24
+defaults:
+  uuid: 8F1A9E2C-3B4D-4E5F-8A6B-7C8D9E0F1A2B
+  major: 24
+  measured_power: -59
+  name: "k24-{minor:2}"
+beacons:
+  - minor: {from: 1, count: 24}
+YAML
+    [ "$("$BEACON" list --json "$profile" | grep -c '"uuid"')" = 24 ] || { why "$profile does not list 24 beacons"; return 1; }
+    advertise_and_receive hci0 "$profile" fleet-24
+}
+
 check_stop_leaves_no_sets() {
     need_subcommand advertise || return 1
     need_subcommand stop || return 1
@@ -335,6 +354,7 @@ CHECKS=(
     advertise_received_on_hci1
     advertise_user_channel_received_on_hci1
     room_of_4_rotates_on_3_sets
+    fleet_of_24_rotates_on_3_sets
     stop_leaves_no_sets
     scan_hears_beacon_on_hci0
     message_unknown_adapter
