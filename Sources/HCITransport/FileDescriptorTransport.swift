@@ -4,7 +4,8 @@ import Synchronization
 /// A transport over one file descriptor: the kernel's HCI sockets, a TCP connection, a UART.
 public final class FileDescriptorTransport: HCITransport {
     public let adapterName: String
-    let fd: Int32
+    /// The descriptor (allocated until the transport goes away, see `deinit`).
+    public let fd: Int32
     let system: any SystemCalls
     /// Reads wait in slices this long so that `close()` from another thread is noticed quickly.
     static let pollSlice: Duration = .milliseconds(50)
@@ -16,7 +17,14 @@ public final class FileDescriptorTransport: HCITransport {
         self.system = system
     }
 
-    deinit { close() }
+    /// The descriptor is released only here, when nothing can use it any more. Closing it in
+    /// ``close()`` would let its number be reused at once (by the next socket the process opens)
+    /// while the reader thread is still in its last poll or read on it: that thread would then
+    /// read, and lose, the new connection's bytes.
+    deinit {
+        close()
+        system.close(fd)
+    }
 
     public func send(_ packet: [UInt8]) throws(TransportError) {
         guard !closed.load(ordering: .acquiring) else { throw .closed(adapter: adapterName) }
@@ -54,9 +62,12 @@ public final class FileDescriptorTransport: HCITransport {
         }
     }
 
+    /// Ends the transport: later calls fail with `.closed`, and a reader waiting on a socket wakes
+    /// at once (shutdown), on another descriptor within its poll slice. The descriptor itself is
+    /// released when the transport goes away (see `deinit`).
     public func close() {
         if closed.exchange(true, ordering: .acquiringAndReleasing) == false {
-            system.close(fd)
+            system.shutdown(fd)
         }
     }
 }

@@ -13,6 +13,9 @@ public protocol SystemCalls: Sendable {
     /// `true` if readable, `false` on timeout.
     func pollReadable(_ fd: Int32, milliseconds: Int32) -> Result<Bool, Errno>
     func close(_ fd: Int32)
+    /// Shuts a socket down both ways, so a thread waiting on it wakes up (EOF), while the
+    /// descriptor itself stays allocated; nothing for a descriptor that is not a socket.
+    func shutdown(_ fd: Int32)
     /// A kernel raw HCI socket bound to `device` on `channel` (0 raw, 1 user).
     func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError>
 }
@@ -61,6 +64,8 @@ public struct LiveSystemCalls: SystemCalls {
     }
 
     public func close(_ fd: Int32) { _ = Glibc.close(fd) }
+
+    public func shutdown(_ fd: Int32) { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
 
     public func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError> {
         BlueZ.openSocket(device: device, channel: channel, filterEvents: filterEvents)

@@ -12,6 +12,7 @@ struct FailingSystemCalls: SystemCalls {
     func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) -> Result<Int, Errno> { .failure(socketError) }
     func pollReadable(_ fd: Int32, milliseconds: Int32) -> Result<Bool, Errno> { .failure(socketError) }
     func close(_ fd: Int32) {}
+    func shutdown(_ fd: Int32) {}
     func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError> {
         .failure(SystemCallError(call: "socket(AF_BLUETOOTH)", errno: socketError))
     }
