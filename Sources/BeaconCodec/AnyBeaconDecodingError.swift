@@ -38,6 +38,17 @@ public struct AnyBeaconDecodingError: Error, Hashable, Sendable, CustomStringCon
         case duplicateBeacon = "duplicate-beacon"
         /// Well-formed data without a beacon of any supported format.
         case noBeacon = "no-beacon"
+
+        /// The kind for an iBeacon decoding fault: the same name, except that "no iBeacon" and
+        /// "a second iBeacon" become "no beacon" and "a second beacon".
+        public init(sameAs kind: BeaconDecodingError.Kind) {
+            switch kind {
+            case .duplicateIBeacon: self = .duplicateBeacon
+            case .noIBeacon: self = .noBeacon
+            // Every other iBeacon kind exists here under the same name (AnyBeaconOnIBeaconVectorsTests).
+            default: self = Kind(rawValue: kind.rawValue) ?? .noBeacon
+            }
+        }
     }
 
     public var kind: Kind
@@ -49,14 +60,8 @@ public struct AnyBeaconDecodingError: Error, Hashable, Sendable, CustomStringCon
     }
 
     /// The same fault as an iBeacon decoding error (the AD walker's and Apple data's).
-    init(_ e: BeaconDecodingError) {
-        switch e.kind {
-        case .duplicateIBeacon: self.init(.duplicateBeacon, at: e.offset)
-        case .noIBeacon: self.init(.noBeacon, at: e.offset)
-        default:
-            // Every other iBeacon kind exists here under the same name (AnyBeaconDecodingErrorTests).
-            self.init(Kind(rawValue: e.kind.rawValue) ?? .noBeacon, at: e.offset)
-        }
+    public init(_ e: BeaconDecodingError) {
+        self.init(Kind(sameAs: e.kind), at: e.offset)
     }
 
     /// The reason in plain words.
