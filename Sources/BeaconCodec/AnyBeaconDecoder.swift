@@ -43,7 +43,8 @@ extension AnyBeacon {
         var found: AnyBeacon? = nil
         while true {
             let next: ADStructure?
-            do { next = try walker.next() } catch { throw AnyBeaconDecodingError(error) }
+            // `throws(…)` spelled out: an untyped `do` would box the error on the heap.
+            do throws(BeaconDecodingError) { next = try walker.next() } catch { throw AnyBeaconDecodingError(error) }
             guard let s = next else { break }
             var beacon: AnyBeacon? = nil
             switch s.type {
@@ -94,7 +95,7 @@ extension AnyBeacon {
             return nil
         }
         guard strict else { return IBeacon.leniently(in: s.data).map(AnyBeacon.iBeacon) }
-        do {
+        do throws(BeaconDecodingError) {
             return try IBeacon.strictlyIn(manufacturerStructure: s).map(AnyBeacon.iBeacon)
         } catch {
             throw AnyBeaconDecodingError(error)
@@ -123,7 +124,7 @@ extension AnyBeacon {
             guard frame.count >= header, frame.count <= header + EddystoneFormat.urlMaximumLength else {
                 return try refuse(.eddystoneWrongLength)
             }
-            guard frame[2] < UInt8(EddystoneURLCodes.schemes.count) else { return try refuse(.eddystoneURLScheme) }
+            guard frame[2] <= EddystoneURLCodes.lastScheme else { return try refuse(.eddystoneURLScheme) }
             guard let url = EddystoneURL(scheme: frame[2], encoded: UnsafeRawBufferPointer(rebasing: frame[header...]),
                                          txPower: Int8(bitPattern: frame[1])) else { return try refuse(.eddystoneURLCharacter) }
             return .eddystoneURL(url)

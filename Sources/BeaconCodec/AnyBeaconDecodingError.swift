@@ -42,11 +42,19 @@ public struct AnyBeaconDecodingError: Error, Hashable, Sendable, CustomStringCon
         /// The kind for an iBeacon decoding fault: the same name, except that "no iBeacon" and
         /// "a second iBeacon" become "no beacon" and "a second beacon".
         public init(sameAs kind: BeaconDecodingError.Kind) {
+            // Spelled out rather than through the raw values: `init(rawValue:)` of a String enum
+            // allocates, and decoding must not (AnyBeaconOnIBeaconVectorsTests checks the names).
             switch kind {
+            case .truncatedStructure: self = .truncatedStructure
+            case .lengthOverrun: self = .lengthOverrun
+            case .zeroLengthFollowedByData: self = .zeroLengthFollowedByData
+            case .manufacturerDataTooShort: self = .manufacturerDataTooShort
+            case .notIBeaconType: self = .notIBeaconType
+            case .wrongManufacturerLength: self = .wrongManufacturerLength
+            case .tooLong: self = .tooLong
+            case .duplicateFlags: self = .duplicateFlags
             case .duplicateIBeacon: self = .duplicateBeacon
             case .noIBeacon: self = .noBeacon
-            // Every other iBeacon kind exists here under the same name (AnyBeaconOnIBeaconVectorsTests).
-            default: self = Kind(rawValue: kind.rawValue) ?? .noBeacon
             }
         }
     }

@@ -20,7 +20,7 @@ public struct EddystoneURL: Hashable, Sendable, CustomStringConvertible {
     /// From the bytes as sent: `nil` for an unknown scheme, more than 17 bytes, or a byte
     /// Eddystone reserves (0x0E–0x20, 0x7F–0xFF).
     public init?(scheme: UInt8, encoded bytes: UnsafeRawBufferPointer, txPower: Int8) {
-        guard scheme < UInt8(EddystoneURLCodes.schemes.count), bytes.count <= EddystoneFormat.urlMaximumLength,
+        guard scheme <= EddystoneURLCodes.lastScheme, bytes.count <= EddystoneFormat.urlMaximumLength,
               bytes.allSatisfy(EddystoneURLCodes.isAllowed) else { return nil }
         self.scheme = scheme
         self.txPower = txPower

@@ -11,9 +11,14 @@ public enum EddystoneURLCodes {
         ".com", ".org", ".edu", ".net", ".info", ".biz", ".gov",
     ]
 
+    /// The highest scheme code and expansion code, as the decoder checks them: plain constants,
+    /// so decoding never touches the tables above (whose first use would allocate them).
+    public static let lastScheme: UInt8 = 0x03
+    public static let lastExpansion: UInt8 = 0x0D
+
     /// Whether a URL byte is an expansion code or a printable ASCII character.
     static func isAllowed(_ b: UInt8) -> Bool {
-        Int(b) < expansions.count || (0x21...0x7E).contains(b)
+        b <= lastExpansion || (0x21...0x7E).contains(b)
     }
 
     /// The scheme byte and encoded bytes of `url`; longest matches first, so `https://www.`
