@@ -16,7 +16,8 @@ The other formats (Eddystone-UID, -URL, -TLM, AltBeacon): random beacons go thro
 with the format's options; the hex must be byte for byte what beacon_formats.py builds from the
 published specs, and must decode to the fields asked for in an independent decoder: PyPI
 `beacontools` (pinned in requirements.txt) for Eddystone, and Bumble's AD parser plus a
-`struct.unpack` of the AltBeacon layout (beacontools has no AltBeacon). Too-long URLs must be
+`struct.unpack` of the AltBeacon layout (beacontools has no AltBeacon), and for AltBeacon also
+Wireshark's own dissector (tshark; Wireshark 4.0 has none for Eddystone frames). Too-long URLs must be
 refused saying by how much. Payloads of every format (valid, and malformed from the golden
 vectors) go through `decode --json` and must match beacon_formats.py's reference decoder.
 
@@ -31,11 +32,14 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import struct
 import subprocess
 import sys
+import tempfile
 import uuid as uuidlib
 from dataclasses import dataclass
+from pathlib import Path
 
 from beacontools import parse_packet
 from beacontools.packet_types import EddystoneTLMFrame, EddystoneUIDFrame, EddystoneURLFrame
@@ -363,7 +367,41 @@ def check_format_parsers(t: Tally, rng: random.Random, count: int) -> None:
         t.check(bf.reference_decode(data) == dict(fields, format=fmt), f"{fmt} reference decoder: {data.hex()}")
 
 
+def check_altbeacons_with_tshark(t: Tally, encoded: list[tuple[bytes, dict]]) -> None:
+    """Wireshark's own AltBeacon dissector (tshark 4.0: applied per company identifier through
+    "Decode As") reads every encoded AltBeacon, carried in LE Set Advertising Data commands of a
+    pcap (link type 201, H4 with direction)."""
+    tshark = shutil.which("tshark")
+    if tshark is None:
+        t.check(False, "tshark is missing (scripts/setup --tests installs it)")
+        return
+    if not encoded:
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "altbeacons.pcap"
+        out = struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 201)
+        for i, (data, _) in enumerate(encoded):
+            packet = struct.pack(">I", 0) + bytes([0x01, 0x08, 0x20, 32, len(data)]) + data + bytes(31 - len(data))
+            out += struct.pack("<IIII", 1_700_000_000 + i, 0, len(packet), len(packet)) + packet
+        path.write_bytes(out)
+        companies = sorted({fields["manufacturer"] for _, fields in encoded})
+        decode_as = [arg for c in companies for arg in ("-d", f"btcommon.eir_ad.manufacturer_company_id==0x{c:04x},alt_beacon")]
+        r = subprocess.run([tshark, "-r", str(path), *decode_as, "-T", "fields", "-e", "btcommon.eir_ad.entry.company_id",
+                            "-e", "bluetooth.alt_beacon.code", "-e", "bluetooth.alt_beacon.id",
+                            "-e", "bluetooth.alt_beacon.reference_rssi", "-e", "bluetooth.alt_beacon.manufacturer_data"],
+                           capture_output=True, text=True, timeout=120)
+    lines = r.stdout.splitlines()
+    t.check(len(lines) == len(encoded), f"tshark: {len(encoded)} AltBeacons gave {len(lines)} lines: {r.stderr.strip()[:200]!r}")
+    for (data, fields), line in zip(encoded, lines):
+        company, code, beacon_id, rssi, reserved = (line.split("\t") + [""] * 5)[:5]
+        got = {"id": bf.altbeacon_id_text(bytes.fromhex(beacon_id)) if len(beacon_id) == 40 else beacon_id,
+               "manufacturer": int(company, 16) if company else None, "rssi": int(rssi) if rssi else None,
+               "reserved": int(reserved, 16) if reserved else None}
+        t.check(code == "0xbeac" and got == fields, f"tshark on {data.hex().upper()}: {line!r} != {fields}")
+
+
 def check_format_encode(t: Tally, binary: str, rng: random.Random, count: int) -> None:
+    altbeacons: list[tuple[bytes, dict]] = []
     for _ in range(count):
         fmt = rng.choice(FORMATS)
         args, fields, body = random_format_beacon(rng, fmt)
@@ -381,6 +419,9 @@ def check_format_encode(t: Tally, binary: str, rng: random.Random, count: int) -
             t.check(parse_independently(fmt, data) == fields, f"{what}: {parse_independently(fmt, data)} != {fields}")
         except ValueError as error:
             t.check(False, f"{what}: {lines[0]}: {error}")
+        if fmt == "altbeacon":
+            altbeacons.append((data, fields))
+    check_altbeacons_with_tshark(t, altbeacons)
     # URLs over the limit are refused, saying how long they are and by how much.
     for _ in range(max(5, count // 20)):
         text = "https://" + "".join(rng.choice(URL_PIECES) for _ in range(rng.randrange(12, 20)))
