@@ -62,33 +62,23 @@ public enum AnyBeacon: Hashable, Sendable, CustomStringConvertible {
         case .altBeacon(let b): return b.encode(flags: flags, into: buffer)
         }
     }
+}
 
+/// A beacon of one format that writes its own advertising data (IBeacon has its own, inlinable).
+public protocol BeaconPayloadWriting {
+    /// Writes the advertising data into `buffer` and returns the number of bytes written.
+    func encode(flags: BeaconFlags, into buffer: UnsafeMutableRawBufferPointer) -> Int
+}
+
+extension BeaconPayloadWriting {
     /// The advertising data as a fixed-size value (no heap allocation).
     public func advertisingData(flags: BeaconFlags = .generalDiscoverable) -> AdvertisingPayload {
         AdvertisingPayload { encode(flags: flags, into: $0) }
     }
 }
 
-extension EddystoneUID {
-    public func advertisingData(flags: BeaconFlags = .generalDiscoverable) -> AdvertisingPayload {
-        AdvertisingPayload { encode(flags: flags, into: $0) }
-    }
-}
-
-extension EddystoneURL {
-    public func advertisingData(flags: BeaconFlags = .generalDiscoverable) -> AdvertisingPayload {
-        AdvertisingPayload { encode(flags: flags, into: $0) }
-    }
-}
-
-extension EddystoneTLM {
-    public func advertisingData(flags: BeaconFlags = .generalDiscoverable) -> AdvertisingPayload {
-        AdvertisingPayload { encode(flags: flags, into: $0) }
-    }
-}
-
-extension AltBeacon {
-    public func advertisingData(flags: BeaconFlags = .generalDiscoverable) -> AdvertisingPayload {
-        AdvertisingPayload { encode(flags: flags, into: $0) }
-    }
-}
+extension AnyBeacon: BeaconPayloadWriting {}
+extension EddystoneUID: BeaconPayloadWriting {}
+extension EddystoneURL: BeaconPayloadWriting {}
+extension EddystoneTLM: BeaconPayloadWriting {}
+extension AltBeacon: BeaconPayloadWriting {}

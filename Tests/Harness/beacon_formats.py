@@ -133,8 +133,9 @@ def eddystone_fields(frame: bytes) -> tuple[str | None, dict]:
     return "eddystone-unknown-frame", {}
 
 
-def reference_decode(data: bytes, maximum: int = LEGACY_MAXIMUM) -> dict:
-    """The beacon's fields (with "format"), or {"error": kind, "offset": n}."""
+def reference_decode(data: bytes, maximum: int = LEGACY_MAXIMUM, only_ibeacon: bool = False) -> dict:
+    """The beacon's fields (with "format"), or {"error": kind, "offset": n}. With `only_ibeacon`,
+    the iBeacon decoder's reading: other formats' structures are not judged (they are foreign data)."""
     def error(kind: str, offset: int) -> dict:
         return {"error": kind, "offset": offset}
 
@@ -157,10 +158,12 @@ def reference_decode(data: bytes, maximum: int = LEGACY_MAXIMUM) -> dict:
             if seen_flags:
                 return error("duplicate-flags", i)
             seen_flags = True
+        elif only_ibeacon and ad_type != 0xFF:
+            pass
         elif ad_type in (0x02, 0x03):
             listed = listed or any(body[j:j + 2] == EDDYSTONE_UUID_LE for j in range(0, len(body) - 1, 2))
         elif ad_type == 0xFF:
-            if len(body) >= 4 and body[2:4] == b"\xBE\xAC":
+            if len(body) >= 4 and body[2:4] == b"\xBE\xAC" and not only_ibeacon:
                 if length != 0x1B:
                     return error("altbeacon-wrong-length", i)
                 beacon = {"format": "altbeacon", "manufacturer": struct.unpack("<H", body[:2])[0],

@@ -101,45 +101,15 @@ def parse_with_bumble(data: bytes) -> tuple[int | None, Beacon]:
 
 
 def reference_decode(data: bytes) -> dict:
-    """What `beacon decode --json` must print for `data` in strict legacy mode, from the documented
-    error kinds (Sources/BeaconCodec/BeaconDecodingError.swift): the beacon's fields, or
-    `{"error": kind, "offset": n}`. Written from the AD format, not from the Swift code."""
-
-    def error(kind: str, offset: int) -> dict:
-        return {"error": kind, "offset": offset}
-
-    if len(data) > LEGACY_MAXIMUM:
-        return error("too-long", LEGACY_MAXIMUM)
-    i, seen_flags, found = 0, False, None
-    while i < len(data):
-        length = data[i]
-        if length == 0:  # end of significant data; only padding may follow
-            if any(data[i + 1 :]):
-                return error("zero-length-followed-by-data", i)
-            break
-        if i + 1 >= len(data):
-            return error("truncated-structure", i)
-        if i + 1 + length > len(data):
-            return error("length-overrun", i)
-        ad_type, body = data[i + 1], data[i + 2 : i + 1 + length]
-        if ad_type == 0x01:
-            if seen_flags:
-                return error("duplicate-flags", i)
-            seen_flags = True
-        elif ad_type == 0xFF:
-            if len(body) < 2:
-                return error("manufacturer-data-too-short", i)
-            if body[:2] == b"\x4C\x00":
-                if len(body) < 4 or body[2:4] != b"\x02\x15":
-                    return error("not-ibeacon-type", i)
-                if length != 0x1A:
-                    return error("wrong-manufacturer-length", i)
-                if found is not None:
-                    return error("duplicate-ibeacon", i)
-                uuid, major, minor, power = struct.unpack(">16sHHb", body[4:])
-                found = Beacon(uuid, major, minor, power).as_json()
-        i += 1 + length
-    return found if found is not None else error("no-ibeacon", len(data))
+    """What `beacon decode --json` must print for `data` in strict legacy mode as an iBeacon
+    decoder: the beacon's fields, or `{"error": kind, "offset": n}`. The AD rules are
+    beacon_formats.reference_decode's (written from the AD format and the documented error
+    kinds, Sources/BeaconCodec/BeaconDecodingError.swift), reading iBeacons only."""
+    r = bf.reference_decode(data, only_ibeacon=True)
+    if "error" in r:
+        kind = {"no-beacon": "no-ibeacon", "duplicate-beacon": "duplicate-ibeacon"}.get(r["error"], r["error"])
+        return {"error": kind, "offset": r["offset"]}
+    return {k: v for k, v in r.items() if k != "format"}
 
 
 # --------------------------------------------------------------------------------------------------
