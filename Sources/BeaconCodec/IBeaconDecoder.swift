@@ -77,8 +77,9 @@ extension IBeacon {
 
     /// The iBeacon in one manufacturer-specific structure, strictly: `nil` for another company's
     /// data (not ours to judge), an error for short data or Apple data that is not a whole iBeacon.
-    /// Shared with ``AnyBeacon``'s decoder, so both judge Apple data alike.
-    @inlinable
+    /// Shared with ``AnyBeacon``'s decoder, so both judge Apple data alike. Always inlined, like
+    /// the helpers below: the iBeacon decoder's speed is as it was before they were split out.
+    @inlinable @inline(__always)
     static func strictlyIn(manufacturerStructure s: ADStructure) throws(BeaconDecodingError) -> IBeacon? {
         guard s.data.count >= 2 else { throw BeaconDecodingError(.manufacturerDataTooShort, at: s.offset) }
         guard isApple(s.data) else { return nil }
@@ -92,7 +93,7 @@ extension IBeacon {
     }
 
     /// Whether one manufacturer-specific structure holds enough of an iBeacon for lenient decoding.
-    @inlinable
+    @inlinable @inline(__always)
     static func leniently(in data: UnsafeRawBufferPointer) -> IBeacon? {
         guard data.count >= 25, isApple(data), data[2] == IBeaconFormat.beaconType, data[3] == IBeaconFormat.beaconLength else {
             return nil
@@ -137,7 +138,7 @@ extension IBeacon {
 
     /// Second pass of lenient decoding: the raw signature anywhere (data glued to junk, bad length
     /// bytes before it).
-    @inlinable
+    @inlinable @inline(__always)
     static func bySignature(in bytes: UnsafeRawBufferPointer) -> IBeacon? {
         let size = IBeaconFormat.manufacturerStructureSize
         var i = 0
