@@ -44,6 +44,21 @@ public enum BeaconFlags: Hashable, Sendable, CaseIterable, CustomStringConvertib
         }
     }
 
+    /// Size of the structure this option writes: 3 (`02 01 xx`), or 0 for ``none``.
+    @inlinable
+    public var structureSize: Int { byte == nil ? 0 : 3 }
+
+    /// Writes the Flags structure (if any) at the start of `buffer` and returns its size; every
+    /// beacon format's encoder starts with it.
+    @inlinable
+    public func write(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let f = byte else { return 0 }
+        buffer[0] = 0x02  // length: type + 1 byte of flags
+        buffer[1] = ADType.flags.rawValue
+        buffer[2] = f
+        return 3
+    }
+
     public var description: String {
         switch self {
         case .generalDiscoverable: return "0x06"

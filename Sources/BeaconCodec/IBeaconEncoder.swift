@@ -16,13 +16,7 @@ extension IBeacon {
     public func encode(flags: BeaconFlags = .generalDiscoverable, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         let size = Self.encodedSize(flags: flags)
         precondition(buffer.count >= size, "an iBeacon payload needs \(size) bytes")
-        var i = 0
-        if let f = flags.byte {
-            buffer[0] = 0x02  // length: type + 1 byte of flags
-            buffer[1] = ADType.flags.rawValue
-            buffer[2] = f
-            i = 3
-        }
+        let i = flags.write(into: buffer)
         buffer[i] = IBeaconFormat.manufacturerStructureLength
         buffer[i + 1] = ADType.manufacturerSpecificData.rawValue
         // Company identifier: little-endian, like everything in Bluetooth except the beacon fields.

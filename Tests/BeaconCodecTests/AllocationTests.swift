@@ -76,5 +76,50 @@ import Glibc
             exit(Int32(min(counted ?? 255, 255)))
         }
     }
+
+    /// The same for the other formats: encoding every format's vectors, and AnyBeacon's strict,
+    /// extended and lenient decoding of all vectors (theirs and iBeacon's, valid and malformed).
+    @Test func formatsEncodeAndDecodeDoNotAllocate() async {
+        await #expect(processExitsWith: .exitCode(0)) {
+            guard let vectors = try? FormatVectorFiles.shipped.get(), let ibeacon = try? GoldenVectorFile.shipped.get() else { exit(254) }
+            let inputs = vectors.map(\.bytes) + ibeacon.valid.map(\.bytes) + ibeacon.malformed.map(\.bytes)
+            let payloads = inputs.compactMap { AdvertisingPayload($0) }
+            let beacons: [(AnyBeacon, BeaconFlags)] = vectors.compactMap { v in
+                guard case .beacon(let b) = v.expected, let f = v.flags else { return nil }
+                return (b, f)
+            }
+            var scratch = [UInt8](repeating: 0, count: 64)
+            let options: [BeaconDecodingOptions] = [.strict, .strictExtended, .lenient]
+            var outcomes = 0
+
+            let counted = AllocationCounter.allocations {
+                for _ in 0..<20 {
+                    for (beacon, flags) in beacons {
+                        outcomes &+= beacon.advertisingData(flags: flags).count
+                        scratch.withUnsafeMutableBytes { outcomes &+= beacon.encode(flags: flags, into: $0) }
+                        outcomes &+= beacon.encodedSize(flags: flags)
+                    }
+                    for bytes in inputs {
+                        for o in options {
+                            do throws(AnyBeaconDecodingError) {
+                                outcomes &+= try AnyBeacon(decoding: bytes, options: o).encodedSize(flags: .none)
+                            } catch {
+                                outcomes &+= error.offset
+                            }
+                        }
+                    }
+                    for payload in payloads {
+                        do throws(AnyBeaconDecodingError) {
+                            keep(try AnyBeacon(decoding: payload).format)
+                        } catch {
+                            outcomes &+= error.offset
+                        }
+                    }
+                }
+            }
+            keep(outcomes)
+            exit(Int32(min(counted ?? 255, 255)))
+        }
+    }
 }
 #endif

@@ -5,12 +5,12 @@ import BeaconCodec
 import Glibc
 #endif
 
-/// `beacon decode HEX…`: reads iBeacon advertising data and prints its fields, or why it is not
-/// a valid iBeacon payload and at which byte.
+/// `beacon decode HEX…`: reads iBeacon (or Eddystone, AltBeacon) advertising data and prints its
+/// fields, or why it is not a valid payload and at which byte.
 struct DecodeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode",
-        abstract: "Decode iBeacon advertising data given in hex.",
+        abstract: "Decode iBeacon, Eddystone or AltBeacon advertising data given in hex.",
         discussion: """
             Each argument is one payload; with no arguments, standard input is read, one payload \
             per line (blank lines are skipped), each answered as soon as its line arrives. Hex may contain spaces, colons, hyphens or \
@@ -22,6 +22,11 @@ struct DecodeCommand: AsyncParsableCommand {
               {"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"power":-59}
               {"error":"length-overrun","offset":3,"reason":"…"}
             (offset is the byte offset of the fault; for "invalid-hex" it is the character offset).
+            Eddystone-UID, -URL, -TLM and AltBeacon payloads are recognised too; their JSON \
+            starts with "format":
+              {"format":"eddystone-url","url":"https://example.com","tx_power":-20}
+            Data without any beacon is reported as "no-ibeacon", as always; a fault in an \
+            Eddystone or AltBeacon structure by its own kind (e.g. "eddystone-url-character").
 
             Exits with 65 if any input failed to decode.
 
@@ -62,8 +67,10 @@ struct DecodeCommand: AsyncParsableCommand {
         func decode(_ input: String) {
             let text = input.trimmingWhitespace()
             switch PayloadDecoding.decode(text, options: options) {
-            case .success(let beacon):
+            case .success(.iBeacon(let beacon)):
                 LineOutput.out(json ? PayloadDecoding.json(beacon).text : beacon.description)
+            case .success(let beacon):
+                LineOutput.out(json ? JSONValue.object(BeaconFormatJSON.fields(beacon)).text : beacon.description)
             case .failure(let failure):
                 tally.record(ExitStatus.dataError)
                 if json {
@@ -101,17 +108,30 @@ enum PayloadDecoding {
         }
     }
 
-    static func decode(_ text: String, options: BeaconDecodingOptions) -> Result<IBeacon, Failure> {
+    /// The beacon in one hex input. iBeacon is read first, exactly as before the other formats
+    /// existed (its answers and errors are unchanged); data without an iBeacon is then read as
+    /// any format, whose own error is given only when it found a fault in another format's
+    /// structure (otherwise "no-ibeacon" stays the answer, as it always was).
+    static func decode(_ text: String, options: BeaconDecodingOptions) -> Result<AnyBeacon, Failure> {
         guard let bytes = Hex.bytes(text) else {
             let offset = firstHexFault(in: text)
             return .failure(Failure(kind: "invalid-hex", offset: offset,
                                     reason: "not hex: an odd number of digits or a character other than 0-9, A-F and separators"))
         }
-        do {
-            return .success(try IBeacon(decoding: bytes, options: options))
+        let iBeaconFailure: BeaconDecodingError
+        do throws(BeaconDecodingError) {
+            return .success(.iBeacon(try IBeacon(decoding: bytes, options: options)))
         } catch {
-            return .failure(Failure(kind: error.kind.rawValue, offset: error.offset, reason: error.reason))
+            iBeaconFailure = error
         }
+        if iBeaconFailure.kind == .noIBeacon {
+            do throws(AnyBeaconDecodingError) {
+                return .success(try AnyBeacon(decoding: bytes, options: options))
+            } catch where error.kind != .noBeacon {
+                return .failure(Failure(kind: error.kind.rawValue, offset: error.offset, reason: error.reason))
+            } catch {}
+        }
+        return .failure(Failure(kind: iBeaconFailure.kind.rawValue, offset: iBeaconFailure.offset, reason: iBeaconFailure.reason))
     }
 
     static func json(_ beacon: IBeacon) -> JSONValue {

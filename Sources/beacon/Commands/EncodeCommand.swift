@@ -11,6 +11,10 @@ struct EncodeCommand: AsyncParsableCommand {
         usage: """
             beacon encode <profile> [--name <name>] [--format <format>] [--adapter <hciN>]
             beacon encode --uuid <uuid> --major <major> --minor <minor> [--power <dBm>] [--flags <flags>] [--interval <ms>] [--address <address>] [--format <format>] [--adapter <hciN>]
+            beacon encode --namespace <hex> --instance <hex> [--tx-power <dBm>] [--flags <flags>] [--format hex|json]
+            beacon encode --url <url> [--tx-power <dBm>] [--flags <flags>] [--format hex|json]
+            beacon encode --tlm [--battery <mV>] [--temperature <°C>] [--advertising-count <count>] [--uptime <seconds>] [--flags <flags>] [--format hex|json]
+            beacon encode --altbeacon <id> [--manufacturer <id>] [--rssi <dBm>] [--reserved <byte>] [--flags <flags>] [--format hex|json]
             """,
         discussion: """
             Formats:
@@ -23,7 +27,15 @@ struct EncodeCommand: AsyncParsableCommand {
                        channels 37-39), LE Set Advertising Data, advertising on
               json     one JSON object per line: name, uuid, major, minor, power,
                        flags, address, interval_ms (as given), interval_units
-                       (0.625 ms units sent), interval_on_air_ms, hex
+                       (0.625 ms units sent), interval_on_air_ms, hex; for
+                       the other formats: format, the format's fields (as
+                       decode --json prints them), flags, hex
+
+            Eddystone-UID, -URL and -TLM frames carry the 16-bit service UUID
+            list and service data for 0xFEAA after the flags; an AltBeacon is
+            manufacturer data with the code BE AC. A URL is encoded with the
+            scheme prefixes and expansion codes (.com/ is one byte); one that
+            needs more than 17 bytes is refused, saying by how much.
 
             Legacy advertising carries one payload at a time: running the hcitool
             recipes of several beacons one after another leaves the last one on air.
@@ -42,6 +54,9 @@ struct EncodeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Beacon (instead of a profile)")
     var fields: BeaconFieldOptions
 
+    @OptionGroup(title: "Eddystone or AltBeacon (instead of a profile)")
+    var formats: BeaconFormatFieldOptions
+
     @Option(help: "The output format.")
     var format: EncodeFormat = .hex
 
@@ -49,11 +64,25 @@ struct EncodeCommand: AsyncParsableCommand {
     var adapter: AdapterOptions
 
     func validate() throws {
-        if profile != nil, fields.isAnyGiven {
-            let given = fields.givenOptionNames.joined(separator: ", ")
+        if profile != nil, fields.isAnyGiven || formats.isAnyGiven {
+            let given = (fields.givenOptionNames + formats.givenOptionNames).joined(separator: ", ")
             throw ValidationError("give either a profile file or --uuid/--major/--minor, not both (got a profile and \(given))")
         }
-        if profile == nil, !fields.isAnyGiven {
+        if formats.isAnyGiven {
+            if fields.isIBeaconFieldGiven {
+                let given = (fields.givenOptionNames + formats.givenOptionNames).joined(separator: ", ")
+                throw ValidationError("give the fields of one beacon: an iBeacon's or another format's, not both (got \(given))")
+            }
+            if fields.interval != nil || fields.address != nil {
+                throw ValidationError("--interval and --address go into hcitool recipes, which are for iBeacons for now; hex and json are the advertising data alone")
+            }
+            if format == .hcitool {
+                throw ValidationError("--format hcitool is for iBeacons for now (a profile or --uuid/--major/--minor); use --format hex or json")
+            }
+        } else if profile == nil, fields.isAnyGiven, !fields.isIBeaconFieldGiven {
+            throw ValidationError(BeaconFieldOptions.uuidRequired)
+        }
+        if profile == nil, !fields.isAnyGiven, !formats.isAnyGiven {
             throw ValidationError("give a profile file, or --uuid, --major and --minor")
         }
         if name != nil, profile == nil {
@@ -62,6 +91,15 @@ struct EncodeCommand: AsyncParsableCommand {
     }
 
     mutating func run() async throws {
+        if let beacon = formats.beacon() {
+            // validate() has limited this to hex and json.
+            let payload = beacon.advertisingData(flags: fields.parsedFlags)
+            let json = JSONValue.object(BeaconFormatJSON.fields(beacon) + [
+                ("flags", .string(fields.parsedFlags.description)), ("hex", .string(payload.description)),
+            ])
+            LineOutput.out(format == .json ? json.text : payload.description)
+            return
+        }
         let transmissions = try selectedTransmissions()
         let recipe = HCIToolRecipe(adapter: adapter.adapter)
         for transmission in transmissions {

@@ -44,15 +44,21 @@ struct BeaconFieldOptions: ParsableArguments {
             .filter(\.1).map(\.0)
     }
 
+    /// Whether an iBeacon field was given (not only --flags, --interval or --address, which
+    /// other formats' beacons take too).
+    var isIBeaconFieldGiven: Bool { uuid != nil || major != nil || minor != nil || power != nil }
+
     func validate() throws {
         guard isAnyGiven else { return }  // the command decides whether fields are required
-        guard let uuid else { throw ValidationError("--uuid is required with --major/--minor") }
-        try Self.checkUUID(uuid)
-        guard let major else { throw ValidationError("--major is required with --uuid") }
-        guard let minor else { throw ValidationError("--minor is required with --uuid") }
-        try Self.check("--major", major, in: Self.uint16Range)
-        try Self.check("--minor", minor, in: Self.uint16Range)
-        if let power { try Self.check("--power", power, in: Int(Int8.min)...Int(Int8.max)) }
+        if isIBeaconFieldGiven {
+            guard let uuid else { throw ValidationError(Self.uuidRequired) }
+            try Self.checkUUID(uuid)
+            guard let major else { throw ValidationError("--major is required with --uuid") }
+            guard let minor else { throw ValidationError("--minor is required with --uuid") }
+            try Self.check("--major", major, in: Self.uint16Range)
+            try Self.check("--minor", minor, in: Self.uint16Range)
+            if let power { try Self.check("--power", power, in: Int(Int8.min)...Int(Int8.max)) }
+        }
         if let flags, BeaconFlags(text: flags) == nil {
             throw ValidationError("--flags must be 0x06, 0x1A or none (got '\(flags)')")
         }
@@ -83,6 +89,12 @@ struct BeaconFieldOptions: ParsableArguments {
             flags: flags.flatMap(BeaconFlags.init(text:)) ?? .generalDiscoverable)
         return BeaconTransmission(commandLine: profile, usesPublicAddress: givenAddress == nil)
     }
+
+    /// What an incomplete iBeacon lacks first (the command says it when nothing else names a beacon).
+    static let uuidRequired = "--uuid is required with --major/--minor"
+
+    /// The Flags option, parsed (``validate()`` has checked it).
+    var parsedFlags: BeaconFlags { flags.flatMap(BeaconFlags.init(text:)) ?? .generalDiscoverable }
 
     /// Major and minor: two octets each.
     static let uint16Range = 0...Int(UInt16.max)

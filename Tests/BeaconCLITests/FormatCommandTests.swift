@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import Testing
+
+/// `beacon encode` and `beacon decode` with Eddystone and AltBeacon, run as subprocesses. The
+/// expected hex is the golden vectors' (Tests/BeaconCodecTests/Vectors), written from the specs.
+@Suite struct FormatCommandTests {
+    static let cases: [([String], String)] = [
+        (["--namespace", "EDD1EBEAC04E5DEFA017", "--instance", "0BDB87539B67", "--tx-power", "-20"],
+         "0201060303AAFE1716AAFE00ECEDD1EBEAC04E5DEFA0170BDB87539B670000"),
+        (["--url", "https://example.com", "--tx-power", "-20"], "0201060303AAFE0E16AAFE10EC036578616D706C6507"),
+        (["--tlm", "--battery", "3000", "--temperature", "25.5", "--advertising-count", "12345", "--uptime", "3600"],
+         "0201060303AAFE1116AAFE20000BB819800000303900008CA0"),
+        (["--altbeacon", "2F234454-CF6D-4A0F-ADF2-F4911BA9FFA6-00010002", "--manufacturer", "0x0118", "--rssi", "-59"],
+         "0201061BFF1801BEAC2F234454CF6D4A0FADF2F4911BA9FFA600010002C500"),
+    ]
+
+    @Test(arguments: cases)
+    func encodesAndDecodesBack(arguments: [String], hex: String) throws {
+        let encoded = try BeaconExecutable.run(["encode"] + arguments)
+        #expect(encoded.status == 0, "\(encoded)")
+        #expect(encoded.stdout == hex + "\n")
+        let decoded = try BeaconExecutable.run(["decode", "--json", hex])
+        #expect(decoded.status == 0, "\(decoded)")
+        let object = try BeaconExecutable.jsonObject(decoded.lines.first ?? "")
+        let format = try AnyBeacon(decoding: Hex.bytes(hex) ?? []).format
+        #expect(object["format"] as? String == format.rawValue)
+        let json = try BeaconExecutable.run(["encode", "--format", "json"] + arguments)
+        #expect(try BeaconExecutable.jsonObject(json.lines.first ?? "")["hex"] as? String == hex)
+    }
+
+    @Test func aURLOverTheLimitSaysByHowMuch() throws {
+        let result = try BeaconExecutable.run(["encode", "--url", "https://www.a-very-long-domain.com/with/a/path"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("encodes to 30 bytes after the scheme, 13 over the 17-byte limit"), "\(result)")
+    }
+
+    @Test(arguments: [
+        (["--url", "https://x.io", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--major", "1", "--minor", "2"], "not both"),
+        (["--url", "https://x.io", "--namespace", "EDD1EBEAC04E5DEFA017"], "one beacon format"),
+        (["--url", "https://x.io", "--format", "hcitool"], "--format hcitool is for iBeacons"),
+        (["--namespace", "EDD1"], "--namespace must be 20 hex digits"),
+        (["--tlm", "--temperature", "128"], "--temperature must be above -128 and below 128"),
+        (["--altbeacon", "00", "--rssi", "-59"], "--altbeacon must be a 20-byte beacon ID"),
+        (["--tx-power", "-20"], "--tx-power belongs to"),
+        (["--flags", "none"], "--uuid is required with --major/--minor"),
+    ])
+    func usageErrorsNameTheOption(arguments: [String], message: String) throws {
+        let result = try BeaconExecutable.run(["encode"] + arguments)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains(message), "\(result)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func decodeNamesTheFaultOfAnotherFormatAndKeepsNoIBeacon() throws {
+        let result = try BeaconExecutable.run(["decode", "--json", "0201060303AAFE0616AAFE10EC04", "020106"])
+        #expect(result.status == 65)
+        #expect(result.lines.count == 2)
+        #expect(try BeaconExecutable.jsonObject(result.lines[0])["error"] as? String == "eddystone-url-scheme")
+        #expect(try BeaconExecutable.jsonObject(result.lines[1])["error"] as? String == "no-ibeacon")
+    }
+}
