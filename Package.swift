@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "BeaconCodec", targets: ["BeaconCodec"]),
         .library(name: "BeaconProfiles", targets: ["BeaconProfiles"]),
         .library(name: "HCI", targets: ["HCI"]),
+        .library(name: "Mgmt", targets: ["Mgmt"]),
         .library(name: "HCITransport", targets: ["HCITransport"]),
         .library(name: "BeaconAdapters", targets: ["BeaconAdapters"]),
         .library(name: "BeaconEmulator", targets: ["BeaconEmulator"]),
@@ -33,6 +34,9 @@ let package = Package(
         ),
         // HCI packets (one spec command per file) and H4 framing.
         .target(name: "HCI", dependencies: ["BeaconCodec"]),
+        // The kernel's Bluetooth management API (BlueZ doc/mgmt-api.txt): typed commands and events.
+        // Reuses HCI's little-endian reader/writer and validation errors; no I/O.
+        .target(name: "Mgmt", dependencies: ["HCI", "BeaconCodec"]),
         // BlueZ's libbluetooth and the kernel HCI socket ioctls; only HCITransport sees it.
         // pkgConfig names libbluetooth-dev's bluez.pc: without it SwiftPM never checks for the
         // package, so its "apt-get install libbluetooth-dev" hint never shows. scripts/beacon and
@@ -80,6 +84,7 @@ let package = Package(
         ),
         .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BeaconCodec"]),
+        .testTarget(name: "MgmtTests", dependencies: ["Mgmt", "HCI"]),
         .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI", "TestSupport"]),
         .testTarget(
             name: "IntegrationTests",
