@@ -43,7 +43,7 @@ let package = Package(
         // scripts/setup install the package themselves.
         .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // Transports (kernel socket, user channel, H4 over TCP/UART) and the controller session.
-        .target(name: "HCITransport", dependencies: ["HCI", "BeaconCodec", "CBlueZ"]),
+        .target(name: "HCITransport", dependencies: ["HCI", "Mgmt", "BeaconCodec", "CBlueZ"]),
         // The built-in virtual LE controller: strict spec rules and an air log.
         .target(name: "VirtualController", dependencies: ["HCI", "HCITransport", "BeaconCodec"]),
         // Controller access in one place: opening any adapter spec, probing it into capabilities,
@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
         // Test support: a scripted misbehaving controller built on the virtual one, on loopback
         // TCP, for the failure paths.
-        .target(name: "TestControllers", dependencies: ["HCI", "HCITransport", "VirtualController", "TestSupport"], path: "Tests/Support/TestControllers"),
+        .target(name: "TestControllers", dependencies: ["HCI", "HCITransport", "Mgmt", "VirtualController", "TestSupport"], path: "Tests/Support/TestControllers"),
         .testTarget(
             name: "BeaconCodecTests",
             dependencies: ["BeaconCodec", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BeaconCodec"]),
         .testTarget(name: "MgmtTests", dependencies: ["Mgmt", "HCI"]),
-        .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI", "TestSupport"]),
+        .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI", "Mgmt", "TestSupport", "TestControllers"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["BeaconEmulator", "BeaconAdapters", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec", "TestSupport"]

@@ -13,7 +13,8 @@ public protocol SystemCalls: Sendable {
     /// `true` if readable, `false` on timeout.
     func pollReadable(_ fd: Int32, milliseconds: Int32) -> Result<Bool, Errno>
     func close(_ fd: Int32)
-    /// A kernel raw HCI socket bound to `device` on `channel` (0 raw, 1 user).
+    /// A kernel HCI socket bound to `device` on `channel` (0 raw, 1 user, 3 control: the
+    /// management API, with `device` 0xFFFF).
     func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError>
 }
 
