@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "VirtualController", dependencies: ["HCI", "HCITransport", "BeaconCodec"]),
         // Controller access in one place: opening any adapter spec, probing it into capabilities,
         // taking its advertising off the air (`stop`), and the host facts `doctor` prints.
-        .target(name: "BeaconAdapters", dependencies: ["BeaconCodec", "HCI", "HCITransport", "VirtualController"]),
+        .target(name: "BeaconAdapters", dependencies: ["BeaconCodec", "HCI", "Mgmt", "HCITransport", "VirtualController"]),
         // Plans a fleet and owns it while it runs: extended sets, rotation, several adapters.
         .target(
             name: "BeaconEmulator",
@@ -90,7 +90,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: ["BeaconEmulator", "BeaconAdapters", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec", "TestSupport"]
         ),
-        .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "VirtualController", "BeaconCodec", "TestControllers"]),
+        .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "Mgmt", "VirtualController", "BeaconCodec", "TestControllers"]),
         .testTarget(
             name: "VirtualControllerTests",
             dependencies: ["VirtualController", "HCI", "HCITransport", "BeaconCodec"]

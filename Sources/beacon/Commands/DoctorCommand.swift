@@ -62,7 +62,11 @@ struct DoctorCommand: AsyncParsableCommand {
             report.error = "\(error)"
             return report
         }
-        defer { connection.hci.close() }
+        defer { connection.close() }
+        guard connection.hci != nil else {
+            report.error = "\(spec): doctor reads the controller over HCI and does not yet report the management API; run beacon doctor -i hci0"
+            return report
+        }
         do throws(HCIControllerError) {
             let caps = try await ControllerProbe.probe(connection.hci, reset: false)
             report.capabilities = caps
