@@ -99,8 +99,10 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
         guard info.extendedCommands else {
             return [AddAdvertising(instance: instance, advertisingData: data)]
         }
-        var flags: MgmtAdvertisingFlags = [.useIntervals]
-        if configuration.txPower != nil { flags.insert(.useTxPower) }
+        // Only flags the kernel lists as supported: it refuses any other with Invalid Parameters
+        // (mgmt.c, requested_adv_flags_are_valid).
+        var flags: MgmtAdvertisingFlags = info.supportedFlags.intersection(.useIntervals)
+        if configuration.txPower != nil { flags.formUnion(info.supportedFlags.intersection(.useTxPower)) }
         let interval = configuration.interval.rawValue
         return [
             AddExtendedAdvertisingParameters(instance: instance, flags: flags, minInterval: interval, maxInterval: interval, txPower: configuration.txPower ?? 0),
