@@ -7,6 +7,22 @@ public enum MgmtAdvertisingData {
     /// Legacy advertising (no secondary-channel flag) carries at most 31 octets.
     public static let legacyLimit = HCIValidation.legacyDataLimit
 
+    /// The tail both Add Advertising and Add Extended Advertising Data end with: the two lengths,
+    /// then the advertising data and the scan response.
+    static func read(_ reader: inout HCIReader) throws(HCIDecodingError) -> (data: [UInt8], scanResponse: [UInt8]) {
+        let dataLength = Int(try reader.readUInt8("Adv_Data_Len"))
+        let scanLength = Int(try reader.readUInt8("Scan_Rsp_Len"))
+        return (Array(try reader.readBytes(dataLength, "Adv_Data")), Array(try reader.readBytes(scanLength, "Scan_Rsp")))
+    }
+
+    static func write(_ data: [UInt8], scanResponse: [UInt8], into writer: inout HCIWriter) {
+        // check() keeps both within one octet.
+        writer.write(UInt8(truncatingIfNeeded: data.count))
+        writer.write(UInt8(truncatingIfNeeded: scanResponse.count))
+        writer.write(contentsOf: data)
+        writer.write(contentsOf: scanResponse)
+    }
+
     static func check(_ data: [UInt8], scanResponse: [UInt8], flags: MgmtAdvertisingFlags) throws(HCIValidationError) {
         try checkSecondaryChannels(flags)
         // Without a secondary-channel flag the kernel advertises on legacy PDUs.

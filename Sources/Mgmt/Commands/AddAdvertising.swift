@@ -46,10 +46,7 @@ public struct AddAdvertising: MgmtCommand {
         flags = MgmtAdvertisingFlags(rawValue: try reader.readUInt32("Flags"))
         duration = try reader.readUInt16("Duration")
         timeout = try reader.readUInt16("Timeout")
-        let advLength = Int(try reader.readUInt8("Adv_Data_Len"))
-        let scanLength = Int(try reader.readUInt8("Scan_Rsp_Len"))
-        advertisingData = Array(try reader.readBytes(advLength, "Adv_Data"))
-        scanResponse = Array(try reader.readBytes(scanLength, "Scan_Rsp"))
+        (advertisingData, scanResponse) = try MgmtAdvertisingData.read(&reader)
     }
 
     public func encodeParameters(into writer: inout HCIWriter) {
@@ -57,11 +54,7 @@ public struct AddAdvertising: MgmtCommand {
         writer.write(flags.rawValue)
         writer.write(duration)
         writer.write(timeout)
-        // validate() keeps both within one octet.
-        writer.write(UInt8(truncatingIfNeeded: advertisingData.count))
-        writer.write(UInt8(truncatingIfNeeded: scanResponse.count))
-        writer.write(contentsOf: advertisingData)
-        writer.write(contentsOf: scanResponse)
+        MgmtAdvertisingData.write(advertisingData, scanResponse: scanResponse, into: &writer)
     }
 
     public func validate() throws(HCIValidationError) {

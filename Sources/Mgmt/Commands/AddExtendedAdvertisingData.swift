@@ -34,18 +34,12 @@ public struct AddExtendedAdvertisingData: MgmtCommand {
 
     public init(decodingParameters reader: inout HCIReader) throws(HCIDecodingError) {
         instance = try reader.readUInt8("Instance")
-        let advLength = Int(try reader.readUInt8("Advertising Data Length"))
-        let scanLength = Int(try reader.readUInt8("Scan Response Length"))
-        advertisingData = Array(try reader.readBytes(advLength, "Advertising Data"))
-        scanResponse = Array(try reader.readBytes(scanLength, "Scan Response"))
+        (advertisingData, scanResponse) = try MgmtAdvertisingData.read(&reader)
     }
 
     public func encodeParameters(into writer: inout HCIWriter) {
         writer.write(instance)
-        writer.write(UInt8(truncatingIfNeeded: advertisingData.count))
-        writer.write(UInt8(truncatingIfNeeded: scanResponse.count))
-        writer.write(contentsOf: advertisingData)
-        writer.write(contentsOf: scanResponse)
+        MgmtAdvertisingData.write(advertisingData, scanResponse: scanResponse, into: &writer)
     }
 
     public func validate() throws(HCIValidationError) {

@@ -186,7 +186,10 @@ struct FleetSession {
     static func finish(_ outcome: FleetOutcome, style: RunStatusBoard.Style) throws(ExitCode) {
         let left = outcome.leftOnAir
         if outcome.isClean {
-            if style == .table { LineOutput.out("advertising stopped (advertising off, sets removed)") }
+            if style == .table {
+                let mgmt = outcome.teardowns.contains { RunStatusBoard.isManagementAPI($0.adapter) }
+                LineOutput.out(mgmt ? "advertising stopped (beacon's advertisers removed; other programs' kernel instances left as they were)" : "advertising stopped (advertising off, sets removed)")
+            }
             return
         }
         var message = outcome.failure ?? "the teardown failed"
