@@ -294,11 +294,15 @@ mgmt_le_on() {
 }
 
 # Advertise profile $2 through `-i $1` for 5 s and expect its exact bytes on hci1 on legacy
-# PDUs, from whatever address the kernel chose.
+# PDUs, from whatever address the kernel chose. More arguments: the command that runs beacon
+# (default "$BEACON"), e.g. as another user.
 mgmt_advertise_and_receive() {
     local adapter=$1 profile=$2 label=$3
+    shift 3
+    local runner=("$@")
+    [ ${#runner[@]} -gt 0 ] || runner=("$BEACON")
     scan_start "$label" 1 legacy "$LISTEN" || return 1
-    show "$BEACON" advertise "$profile" -i "$adapter" --duration 5
+    show "${runner[@]}" advertise "$profile" -i "$adapter" --duration 5
     local status=$STATUS output=$OUT
     scan_stop "$label" || return 1
     [ "$status" = 0 ] || { why "beacon advertise $profile -i $adapter exited $status"; return 1; }
@@ -336,6 +340,25 @@ check_mgmt_leaves_other_programs_instance() {
     [ "$after" = 1 ] || { why "after beacon's run the kernel lists $after instances, not the other program's 1"; return 1; }
     grep -qi "\"data\": *\"$OTHER_DATA\"" "$STATE/other-after.jsonl" \
         || { why "the other program's advertisement ($OTHER_DATA) is not on air after beacon's run"; return 1; }
+}
+
+# Least privilege: the management API needs CAP_NET_ADMIN and nothing else. A copy of beacon
+# with only that file capability, run as nobody, advertises; without it the kernel answers
+# Permission Denied and beacon gives the setcap line.
+check_mgmt_needs_only_cap_net_admin() {
+    need_subcommand advertise || return 1
+    mgmt_le_on || return 1
+    local bin="$STATE/beacon-net-admin" profile="$STATE/bm1-nobody.yaml"
+    cp "$BEACON" "$bin" && cp "$BM1" "$profile" && chmod 755 "$bin" && chmod 644 "$profile" \
+        || { why "could not copy beacon and the profile for nobody"; return 1; }
+    expect_message 'Permission Denied.*setcap cap_net_admin\+eip' "Permission Denied explained with the setcap line" \
+        setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$bin" advertise "$profile" -i mgmt:hci0 --duration 1 \
+        || return 1
+    show setcap cap_net_admin+ep "$bin" || { why "setcap cap_net_admin+ep failed: $OUT"; return 1; }
+    show getcap "$bin"
+    [[ $OUT == *cap_net_admin=ep* ]] || { why "the copy does not carry cap_net_admin=ep ($OUT)"; return 1; }
+    mgmt_advertise_and_receive mgmt:hci0 "$profile" mgmt-nobody \
+        setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$bin"
 }
 
 # The message checks: beacon must fail (non-zero, not a crash) and say what is wrong.
@@ -445,6 +468,7 @@ CHECKS=(
     message_no_capabilities
     mgmt_advertise_received_on_hci1
     mgmt_leaves_other_programs_instance
+    mgmt_needs_only_cap_net_admin
     doctor_warns_about_bluetoothd
     mgmt_advertise_with_bluetoothd
 )
