@@ -36,7 +36,7 @@ extension MgmtStatus {
         case 0x12: ("RFKilled", "the radio is blocked by rfkill: run `rfkill unblock bluetooth`.")
         case 0x13: ("Already Paired", "the device is already paired (beacon never pairs).")
         case 0x14: ("Permission Denied",
-            "the management socket was opened without CAP_NET_ADMIN, so the kernel lets it read but not change the adapter. Run as root, or grant it once with: sudo setcap cap_net_admin+eip \"$(readlink -f \"$(command -v beacon)\")\"")
+            "the management socket was opened without CAP_NET_ADMIN, so the kernel answers only a few read-only commands (version, adapter list) and refuses the rest. Run as root, or grant it once with: sudo setcap cap_net_admin+eip \"$(readlink -f \"$(command -v beacon)\")\"")
         default: nil
         }
     }
