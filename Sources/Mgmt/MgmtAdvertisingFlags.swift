@@ -44,6 +44,18 @@ public struct MgmtAdvertisingFlags: OptionSet, Hashable, Sendable {
     /// structure it encodes and sets none of these, so phones see exactly the profile's bytes.
     public static let kernelManagesFlagsAD: Self = [.discoverable, .limitedDiscoverable, .managedFlags]
 
+    /// lib/mgmt.h's names of the bits set, lowest first (btmgmt prints the same), e.g.
+    /// `["connectable", "tx-power", "can-set-tx-power"]`.
+    public var names: [String] {
+        let all = ["connectable", "general-discoverable", "limited-discoverable", "managed-flags", "tx-power",
+                   "scan-rsp-appearance", "scan-rsp-local-name", "sec-1m", "sec-2m", "sec-coded", "can-set-tx-power",
+                   "hw-offload", "param-duration", "param-timeout", "param-intervals", "param-tx-power", "param-scan-rsp"]
+        return (0..<32).compactMap { bit in
+            guard rawValue & (1 << bit) != 0 else { return nil }
+            return bit < all.count ? all[bit] : "bit \(bit)"
+        }
+    }
+
     /// "These flag bits are mutually exclusive and setting multiple will result in Invalid
     /// Parameter error."
     public static let secondaryChannels: Self = [.secondary1M, .secondary2M, .secondaryCoded]

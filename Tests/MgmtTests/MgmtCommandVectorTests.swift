@@ -26,6 +26,8 @@ import Testing
         var writer = HCIWriter()
         features.encode(into: &writer)
         #expect(writer.bytes == [0xFF, 0xF7, 0x00, 0x00, 0x1F, 0x1F, 0x03, 0x01, 0x02])
+        #expect(MgmtAdvertisingFlags(rawValue: 0x0001_C411).names == ["connectable", "tx-power", "can-set-tx-power", "param-intervals", "param-tx-power", "param-scan-rsp"])
+        #expect(MgmtAdvertisingFlags(rawValue: 1 << 20).names == ["bit 20"])
         // Num_Instances says 2 but one instance follows.
         var short = HCIReader([0, 0, 0, 0, 31, 31, 3, 2, 1])
         #expect(throws: HCIDecodingError.self) { _ = try ReadAdvertisingFeatures.ReturnParameters(decoding: &short) }

@@ -342,6 +342,28 @@ check_mgmt_leaves_other_programs_instance() {
         || { why "the other program's advertisement ($OTHER_DATA) is not on air after beacon's run"; return 1; }
 }
 
+# doctor -i mgmt:hci0 reports the management API: its version, the instances (free, and the
+# ones another program holds) and the supported flags.
+check_mgmt_doctor_reports_instances() {
+    need_subcommand doctor || return 1
+    mgmt_le_on || return 1
+    show btmgmt --index 0 add-adv -d "$OTHER_DATA" 1 || { why "btmgmt add-adv failed: $OUT"; return 1; }
+    show "$BEACON" doctor -i mgmt:hci0 --json
+    local status=$STATUS json=$OUT
+    show "$BEACON" doctor -i mgmt:hci0
+    local text=$OUT
+    btmgmt --index 0 rm-adv 1 >/dev/null 2>&1
+    [ "$status" = 0 ] || { why "beacon doctor -i mgmt:hci0 --json exited $status"; return 1; }
+    doctor_says "$json" 'report["adapters"][0]["management_api"]["max_instances"] == 3' \
+        || { why "doctor --json does not report btvirt's 3 instances"; return 1; }
+    doctor_says "$json" 'report["adapters"][0]["management_api"]["taken_instances"] == [1] and report["adapters"][0]["management_api"]["free_instances"] == 2' \
+        || { why "doctor --json does not report instance 1 as taken by another program"; return 1; }
+    doctor_says "$json" 'report["adapters"][0]["management_api"]["extended_commands"] is True' \
+        || { why "doctor --json does not report Add Extended Advertising Parameters on kernel $(uname -r)"; return 1; }
+    [[ $text == *"management API"*"instances"*"2 free of 3 (other programs hold 1)"* ]] \
+        || { why "doctor's text does not show the management API and its instances"; return 1; }
+}
+
 # Least privilege: the management API needs CAP_NET_ADMIN and nothing else. A copy of beacon
 # with only that file capability, run as nobody, advertises; without it the kernel answers
 # Permission Denied and beacon gives the setcap line.
@@ -468,6 +490,7 @@ CHECKS=(
     message_no_capabilities
     mgmt_advertise_received_on_hci1
     mgmt_leaves_other_programs_instance
+    mgmt_doctor_reports_instances
     mgmt_needs_only_cap_net_admin
     doctor_warns_about_bluetoothd
     mgmt_advertise_with_bluetoothd
