@@ -89,7 +89,7 @@ public final class MgmtController: Sendable {
                 if let failure { c.resume(throwing: failure); return }
                 do throws(TransportError) { try transport.send(packet.bytes) } catch {
                     if let p = state.withLock({ s -> Pending? in defer { s.pending = nil }; return s.pending }) {
-                        p.continuation.resume(throwing: MgmtControllerError.transport(error))
+                        p.continuation.resume(throwing: MgmtControllerError.sendFailed(error, command: name))
                     }
                 }
             }

@@ -4,8 +4,10 @@ import Mgmt
 
 /// Why a management command did not give its result, in words a user can act on.
 public enum MgmtControllerError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The socket failed (could not write, closed, …).
+    /// The socket failed (closed, or a read failed).
     case transport(TransportError)
+    /// Writing `command` to the socket failed: the kernel refused it before answering.
+    case sendFailed(TransportError, command: String)
     /// No Command Complete/Status for the command in time.
     case timeout(command: String, opcode: MgmtOpcode, adapter: String, milliseconds: Int)
     /// The kernel answered with an error status.
@@ -26,6 +28,7 @@ public enum MgmtControllerError: Error, Hashable, Sendable, CustomStringConverti
     public var description: String {
         switch self {
         case let .transport(e): e.description
+        case let .sendFailed(e, command): "\(command) not sent: \(e)"
         case let .timeout(command, opcode, adapter, ms):
             "\(adapter): no reply to \(command) (\(opcode)) within \(ms) ms: the kernel's management API did not answer (the adapter may be hung; check dmesg)"
         case let .failed(command, opcode, status, adapter):

@@ -75,6 +75,21 @@ import Testing
         #expect(try await session.send(ReadAdvertisingFeatures()).maxInstances == 3)
     }
 
+    @Test func aRefusedWriteNamesTheCommand() async throws {
+        let kernel = ScriptedKernel()
+        kernel.override(ReadAdvertisingFeatures.opcode, with: .writeFails(Errno(rawValue: 12)))
+        let session = MgmtController(transport: kernel, index: 0)
+        defer { session.close() }
+        do {
+            try await session.send(ReadAdvertisingFeatures())
+            Issue.record("a refused write succeeded")
+        } catch {
+            #expect(error.description.hasPrefix("Read Advertising Features not sent: mgmt:hci0: write failed"), "\(error)")
+        }
+        // The session goes on.
+        #expect(try await session.send(ReadManagementVersionInformation(), index: 0xFFFF).version == 1)
+    }
+
     @Test func invalidCommandIsNotSent() async {
         let kernel = ScriptedKernel()
         let session = MgmtController(transport: kernel, index: 0)

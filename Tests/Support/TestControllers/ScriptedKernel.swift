@@ -16,6 +16,8 @@ public final class ScriptedKernel: HCITransport, Sendable {
     public enum Answer: Sendable {
         case status(MgmtStatus)
         case silence
+        /// The write itself fails with this error number (as the kernel's sendmsg can).
+        case writeFails(Errno)
     }
 
     public let adapterName: String
@@ -61,6 +63,9 @@ public final class ScriptedKernel: HCITransport, Sendable {
     public func send(_ packet: [UInt8]) throws(TransportError) {
         guard !state.withLock({ $0.closed }) else { throw .closed(adapter: adapterName) }
         guard let command = try? MgmtPacket(decoding: packet) else { return }
+        if case .writeFails(let errno)? = state.withLock({ $0.overrides[command.header.code] }) {
+            throw .system(SystemCallError(call: "write", errno: errno), adapter: adapterName)
+        }
         let reply = state.withLock { s -> [UInt8]? in
             s.received.append(command)
             return answer(command, &s)
@@ -109,7 +114,7 @@ public final class ScriptedKernel: HCITransport, Sendable {
         let code = command.header.code
         let index = command.header.index
         switch s.overrides[code] {
-        case .silence: return nil
+        case .silence, .writeFails: return nil
         case .status(let status): return complete(code, index, status)
         case nil: break
         }
