@@ -13,8 +13,7 @@ public protocol SystemCalls: Sendable {
     /// `true` if readable, `false` on timeout.
     func pollReadable(_ fd: Int32, milliseconds: Int32) -> Result<Bool, Errno>
     func close(_ fd: Int32)
-    /// A kernel HCI socket bound to `device` on `channel` (0 raw, 1 user, 3 control: the
-    /// management API, with `device` 0xFFFF).
+    /// A kernel raw HCI socket bound to `device` on `channel` (0 raw, 1 user).
     func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError>
 }
 
