@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "BeaconCodec", targets: ["BeaconCodec"]),
         .library(name: "BeaconProfiles", targets: ["BeaconProfiles"]),
         .library(name: "HCI", targets: ["HCI"]),
+        .library(name: "Mgmt", targets: ["Mgmt"]),
         .library(name: "HCITransport", targets: ["HCITransport"]),
         .library(name: "BeaconAdapters", targets: ["BeaconAdapters"]),
         .library(name: "BeaconEmulator", targets: ["BeaconEmulator"]),
@@ -33,18 +34,21 @@ let package = Package(
         ),
         // HCI packets (one spec command per file) and H4 framing.
         .target(name: "HCI", dependencies: ["BeaconCodec"]),
+        // The kernel's Bluetooth management API (BlueZ doc/mgmt-api.txt): typed commands and events.
+        // Reuses HCI's little-endian reader/writer and validation errors; no I/O.
+        .target(name: "Mgmt", dependencies: ["HCI", "BeaconCodec"]),
         // BlueZ's libbluetooth and the kernel HCI socket ioctls; only HCITransport sees it.
         // pkgConfig names libbluetooth-dev's bluez.pc: without it SwiftPM never checks for the
         // package, so its "apt-get install libbluetooth-dev" hint never shows. scripts/beacon and
         // scripts/setup install the package themselves.
         .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // Transports (kernel socket, user channel, H4 over TCP/UART) and the controller session.
-        .target(name: "HCITransport", dependencies: ["HCI", "BeaconCodec", "CBlueZ"]),
+        .target(name: "HCITransport", dependencies: ["HCI", "Mgmt", "BeaconCodec", "CBlueZ"]),
         // The built-in virtual LE controller: strict spec rules and an air log.
         .target(name: "VirtualController", dependencies: ["HCI", "HCITransport", "BeaconCodec"]),
         // Controller access in one place: opening any adapter spec, probing it into capabilities,
         // taking its advertising off the air (`stop`), and the host facts `doctor` prints.
-        .target(name: "BeaconAdapters", dependencies: ["BeaconCodec", "HCI", "HCITransport", "VirtualController"]),
+        .target(name: "BeaconAdapters", dependencies: ["BeaconCodec", "HCI", "Mgmt", "HCITransport", "VirtualController"]),
         // Plans a fleet and owns it while it runs: extended sets, rotation, several adapters.
         .target(
             name: "BeaconEmulator",
@@ -72,7 +76,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
         // Test support: a scripted misbehaving controller built on the virtual one, on loopback
         // TCP, for the failure paths.
-        .target(name: "TestControllers", dependencies: ["HCI", "HCITransport", "VirtualController", "TestSupport"], path: "Tests/Support/TestControllers"),
+        .target(name: "TestControllers", dependencies: ["HCI", "HCITransport", "Mgmt", "VirtualController", "TestSupport"], path: "Tests/Support/TestControllers"),
         .testTarget(
             name: "BeaconCodecTests",
             dependencies: ["BeaconCodec", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -80,12 +84,13 @@ let package = Package(
         ),
         .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BeaconCodec"]),
-        .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI", "TestSupport"]),
+        .testTarget(name: "MgmtTests", dependencies: ["Mgmt", "HCI"]),
+        .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI", "Mgmt", "TestSupport", "TestControllers"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["BeaconEmulator", "BeaconAdapters", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec", "TestSupport"]
         ),
-        .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "VirtualController", "BeaconCodec", "TestControllers"]),
+        .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "Mgmt", "VirtualController", "BeaconCodec", "TestControllers"]),
         .testTarget(
             name: "VirtualControllerTests",
             dependencies: ["VirtualController", "HCI", "HCITransport", "BeaconCodec"]

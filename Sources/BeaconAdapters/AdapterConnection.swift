@@ -3,12 +3,44 @@ import HCI
 import HCITransport
 import VirtualController
 
-/// An open controller: the HCI session and, for the built-in virtual controller, the controller
-/// itself (to read its air log).
+/// An open controller: the HCI session (or, for `mgmt:hci0`, the kernel management API session)
+/// and, for the built-in virtual controller, the controller itself (to read its air log).
 public struct AdapterConnection: Sendable {
     public var spec: AdapterSpec
-    public var hci: HCIController
+    /// The HCI session; nil only for a `mgmt:` connection, which has ``management`` instead.
+    /// Commands that need HCI (scan, stop, doctor, locate) get it through ``requireHCI(for:)``.
+    public var hci: HCIController!
     public var virtual: VirtualController?
+    /// The management API session of a `mgmt:` connection.
+    public var management: MgmtController?
+
+    public init(spec: AdapterSpec, hci: HCIController, virtual: VirtualController? = nil) {
+        self.spec = spec
+        self.hci = hci
+        self.virtual = virtual
+    }
+
+    public init(spec: AdapterSpec, management: MgmtController) {
+        self.spec = spec
+        self.management = management
+    }
+
+    /// The adapter as the user named it.
+    public var adapterName: String { management?.adapterName ?? hci.adapterName }
+
+    public func close() {
+        management?.close()
+        hci?.close()
+    }
+
+    /// The HCI session, or the reason this connection has none: the management API advertises
+    /// through the kernel and has no HCI commands for `purpose`.
+    public func requireHCI(for purpose: String) throws(TransportError) -> HCIController {
+        guard let hci else {
+            throw .invalidAdapter(spec.description, reason: "the kernel's management API only advertises; to \(purpose), use the raw socket (hci\(spec.kernelID ?? 0)) or the user channel")
+        }
+        return hci
+    }
 
     /// Whether we own the controller and may reset it: not on the shared kernel raw socket, where
     /// bluetoothd and the kernel use it too.
@@ -22,6 +54,9 @@ public struct AdapterConnection: Sendable {
         switch spec {
         case .kernel(let id):
             return AdapterConnection(spec: spec, hci: HCIController(transport: try KernelTransport.openRaw(id: id), commandTimeout: commandTimeout, btsnoop: btsnoop))
+        case .management(let id):
+            // Commands name the adapter by index in their header; the socket is bound to none.
+            return AdapterConnection(spec: spec, management: MgmtController(transport: try KernelTransport.openControl(id: id), index: id, commandTimeout: commandTimeout))
         case .userChannel(let id):
             return AdapterConnection(spec: spec, hci: HCIController(transport: try KernelTransport.openUserChannel(id: id), commandTimeout: commandTimeout, btsnoop: btsnoop))
         case let .tcp(host, port):

@@ -16,6 +16,9 @@ public struct ControllerCapabilities: Hashable, Sendable {
     public var maximumDataLength: Int
     /// LE Read Transmit Power (extended) or the fixed advertising channel power (legacy).
     public var txPowerRange: ClosedRange<Int8>?
+    /// For a `mgmt:` adapter: what the kernel's management API said (then `advertisingSets` is
+    /// the instances free for beacon, and the HCI fields are assumptions, see ``ManagementAPIInfo``).
+    public var managementAPI: ManagementAPIInfo?
 
     public init(adapter: String, hciVersion: HCIVersion, lmpVersion: HCIVersion? = nil, manufacturer: UInt16? = nil,
                 address: BluetoothAddress? = nil, leFeatures: LEFeatures, advertisingSets: Int, maximumDataLength: Int,
@@ -34,6 +37,12 @@ public struct ControllerCapabilities: Hashable, Sendable {
     /// Extended advertising, from LE feature bit 12 (not from the HCI version: many 5.x
     /// controllers lack it, and a few 4.2 ones with vendor firmware have it).
     public var hasExtendedAdvertising: Bool { leFeatures.contains(.leExtendedAdvertising) && advertisingSets > 0 }
+
+    /// Whether the controller has several advertisers that run at once, each with its own interval:
+    /// extended advertising sets, or the management API's instances.
+    public var hasIndependentAdvertisers: Bool {
+        hasExtendedAdvertising || (managementAPI != nil && advertisingSets > 0)
+    }
 
     /// Legacy non-connectable advertising below 100 ms is allowed only from Bluetooth 5.0 on.
     public var allowsFastLegacyAdvertising: Bool { hciVersion >= .v5_0 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import HCI
 import HCITransport
+import Mgmt
 
 /// Asks a controller what it can do. Sends only commands that are neither legacy nor extended
 /// advertising commands, plus the extended read-outs when feature bit 12 says they exist, so
@@ -41,6 +42,23 @@ public enum ControllerProbe {
             }
         }
         hci.info = caps.hciInfo
+        return caps
+    }
+
+    /// Probes a `mgmt:` adapter through the kernel's management API: its version (which commands
+    /// exist) and Read Advertising Features (instances: the planner's "sets" are the free ones).
+    /// The controller's HCI version is not asked (the management API would need Read Controller
+    /// Information); the strict pre-5.0 rule (100 ms minimum for non-connectable legacy PDUs) is
+    /// assumed, so no interval the controller could refuse is planned.
+    public static func probe(management mgmt: MgmtController) async throws(MgmtControllerError) -> ControllerCapabilities {
+        let version = try await mgmt.send(ReadManagementVersionInformation(), index: MgmtPacketHeader.nonController)
+        let features = try await mgmt.send(ReadAdvertisingFeatures())
+        let info = ManagementAPIInfo(
+            version: version.text, extendedCommands: version.hasExtendedAdvertisingCommands, maxInstances: Int(features.maxInstances),
+            takenInstances: features.instances, supportedFlags: features.supportedFlags)
+        var caps = ControllerCapabilities(adapter: mgmt.adapterName, hciVersion: .v4_2, leFeatures: [], advertisingSets: info.freeInstances.count,
+                                          maximumDataLength: Int(features.maxAdvertisingDataLength))
+        caps.managementAPI = info
         return caps
     }
 

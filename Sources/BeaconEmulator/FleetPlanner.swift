@@ -110,7 +110,7 @@ public struct FleetPlanner: Sendable {
     /// through its one legacy advertiser): fixed for a run, since a controller refuses the other
     /// family of commands until its next reset.
     public func usesExtendedSets(_ caps: ControllerCapabilities) -> Bool {
-        caps.hasExtendedAdvertising && !forceLegacy
+        caps.hasIndependentAdvertisers && !forceLegacy
     }
 
     func usableSets(_ caps: ControllerCapabilities) -> Int {

@@ -70,19 +70,23 @@ public final class RunningFleet: Sendable {
     /// Probes every controller (resetting the ones we own); nothing goes on air. A second call
     /// returns what the first found: a probe may reset a controller, which would take beacons off air.
     @discardableResult
-    public func probe() async throws(HCIControllerError) -> [ControllerCapabilities] {
+    public func probe() async throws(AdapterError) -> [ControllerCapabilities] {
         let known = state.withLock { $0.capabilities }
         if !known.isEmpty { return known }
         var capabilities: [ControllerCapabilities] = []
         for c in connections {
-            capabilities.append(try await ControllerProbe.probe(c.hci, reset: c.mayReset))
+            if let mgmt = c.management {
+                do throws(MgmtControllerError) { capabilities.append(try await ControllerProbe.probe(management: mgmt)) } catch { throw .management(error) }
+            } else {
+                do throws(HCIControllerError) { capabilities.append(try await ControllerProbe.probe(c.hci, reset: c.mayReset)) } catch { throw .hci(error) }
+            }
         }
         state.withLock { $0.capabilities = capabilities }
         return capabilities
     }
 
     /// Probes (once) and plans `beacons`; nothing goes on air.
-    public func plan(_ beacons: [BeaconProfile]) async throws(HCIControllerError) -> FleetPlan {
+    public func plan(_ beacons: [BeaconProfile]) async throws(AdapterError) -> FleetPlan {
         planner.plan(beacons, on: try await probe())
     }
 
@@ -96,21 +100,26 @@ public final class RunningFleet: Sendable {
     /// has stopped (see ``outcome()``). Throws only when nothing was sent: a probe that failed,
     /// or a plan a controller would refuse.
     @discardableResult
-    public func start(_ beacons: [BeaconProfile]) async throws(HCIControllerError) -> FleetPlan {
+    public func start(_ beacons: [BeaconProfile]) async throws(AdapterError) -> FleetPlan {
         let capabilities = try await probe()
         let plan = planner.plan(beacons, on: capabilities)
         let drivers = connections.map { connection in
-            let caps = capabilities.first { $0.adapter == connection.hci.adapterName }!
-            let backend = planner.usesExtendedSets(caps)
-                ? HCIAdvertisingBackend.extendedSets(connection.hci, caps) : HCIAdvertisingBackend.legacy(connection.hci, caps)
+            let caps = capabilities.first { $0.adapter == connection.adapterName }!
+            let backend: any AdvertisingBackend
+            if let mgmt = connection.management {
+                backend = MgmtAdvertisingBackend(mgmt: mgmt, capabilities: caps)
+            } else {
+                backend = planner.usesExtendedSets(caps)
+                    ? HCIAdvertisingBackend.extendedSets(connection.hci, caps) : HCIAdvertisingBackend.legacy(connection.hci, caps)
+            }
             return AdapterDriver(backend: backend, teardownTimeout: teardownTimeout) { [weak self] event in self?.emit(event) }
         }
         let targets = Self.targets(plan, drivers: drivers, generation: 1)
         // Every command of the first plan is checked before the first byte goes on the air.
         for (driver, target) in zip(drivers, targets) {
             for s in target.states {
-                do { try driver.backend.validate(s) } catch let e as HCIControllerError { throw e } catch {
-                    preconditionFailure("HCI backends throw HCIControllerError: \(error)")
+                do { try driver.backend.validate(s) } catch let e as HCIControllerError { throw .hci(e) } catch let e as MgmtControllerError { throw .management(e) } catch {
+                    preconditionFailure("backends throw HCIControllerError or MgmtControllerError: \(error)")
                 }
             }
         }
@@ -212,7 +221,7 @@ public final class RunningFleet: Sendable {
     @discardableResult
     public func advertise(_ beacons: [BeaconProfile], for duration: Duration) async throws(FleetError) -> FleetPlan {
         let plan: FleetPlan
-        do throws(HCIControllerError) { plan = try await start(beacons) } catch { throw .notStarted(error) }
+        do throws(AdapterError) { plan = try await start(beacons) } catch { throw .notStarted(error) }
         let outcome = await run(for: duration)
         if !outcome.isClean { throw .ended(outcome) }
         return plan
@@ -253,9 +262,11 @@ public final class RunningFleet: Sendable {
     /// A Hardware Error event means the controller hit a fault and may have reset itself: what it
     /// has on air is unknown, so the fleet stops and says so.
     private func watchHardwareErrors(_ drivers: [AdapterDriver]) {
-        let watchers = zip(connections, drivers).map { connection, driver in
-            Task { [weak self] in
-                for await event in connection.hci.events {
+        // The management API reports no hardware errors to its users (the kernel handles them).
+        let watchers = zip(connections, drivers).compactMap { connection, driver -> Task<Void, Never>? in
+            guard let hci = connection.hci else { return nil }
+            return Task { [weak self] in
+                for await event in hci.events {
                     guard case .hardwareError(let e) = event else { continue }
                     let message = "\(driver.adapter): the controller reported a Hardware Error (code 0x\(Hex.string([e.hardwareCode]))): it hit a fault and may have reset itself, so what it has on air is unknown; unplug and replug it, or reset it with beacon stop --reset"
                     self?.emit(.error(adapter: driver.adapter, message: message))
@@ -339,7 +350,7 @@ public struct FleetOutcome: Sendable {
 /// Why ``RunningFleet/advertise(_:for:)`` did not end cleanly.
 public enum FleetError: Error, CustomStringConvertible {
     /// Nothing was sent: the probe failed, or a controller would refuse the plan.
-    case notStarted(HCIControllerError)
+    case notStarted(AdapterError)
     /// The run failed, or its teardown did.
     case ended(FleetOutcome)
 

@@ -9,6 +9,9 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
     case kernel(id: UInt16)
     /// `user:hci0`: the kernel's exclusive HCI user channel.
     case userChannel(id: UInt16)
+    /// `mgmt:hci0`: the kernel's management API (HCI control channel): advertising instances the
+    /// kernel manages next to bluetoothd's, never touching other programs' advertising.
+    case management(id: UInt16)
     /// `tcp:HOST:PORT`: H4 over TCP.
     case tcp(host: String, port: UInt16)
     /// `serial:/dev/ttyACM0[@BAUD][,rtscts]`: H4 over a UART (default 1000000 baud, no flow control).
@@ -29,6 +32,13 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
                 throw .invalidAdapter(text, reason: "user: needs a kernel adapter name, e.g. user:hci0")
             }
             self = .userChannel(id: id)
+            return
+        }
+        if t.hasPrefix("mgmt:") {
+            guard let id = Self.hciID(String(t.dropFirst(5))) else {
+                throw .invalidAdapter(text, reason: "mgmt: needs a kernel adapter name, e.g. mgmt:hci0")
+            }
+            self = .management(id: id)
             return
         }
         if t.hasPrefix("tcp:") {
@@ -94,7 +104,7 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
     /// (each one is a controller of its own) and `all` (every kernel adapter).
     var controllerKey: String? {
         switch self {
-        case let .kernel(id), let .userChannel(id): "hci\(id)"
+        case let .kernel(id), let .userChannel(id), let .management(id): "hci\(id)"
         case let .tcp(host, port): "tcp:\(Self.canonicalHost(host)):\(port)"
         case let .serial(path, _, _): "serial:\(path)"
         case .virtual, .allKernel: nil
@@ -116,7 +126,7 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
         return host.lowercased()
     }
 
-    /// `hci0` for both kernel channels, otherwise the spec.
+    /// `hci0` for every kernel channel, otherwise the spec.
     var controllerName: String { controllerKey.map { $0.hasPrefix("hci") ? $0 : description } ?? description }
 
     /// Whether two specs of one `-i` list would open one controller twice; `all` reaches every
@@ -127,6 +137,7 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
             if rest == .allKernel { return true }
             if case .kernel = rest { return true }
             if case .userChannel = rest { return true }
+            if case .management = rest { return true }
             return false
         }
         guard let key = controllerKey else { return false }
@@ -138,10 +149,19 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case let .kernel(id): return "kernel HCI socket: AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI, raw channel, bound to hci\(id) (libbluetooth)"
         case let .userChannel(id): return "kernel HCI socket: AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI, user channel (exclusive), bound to hci\(id)"
+        case let .management(id): return "kernel management API: AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI, control channel (HCI_CHANNEL_CONTROL), commands for hci\(id)"
         case let .tcp(host, port): return "H4 over TCP to \(host):\(port)"
         case let .serial(path, baud, flow): return "H4 over the UART \(path) at \(baud) baud" + (flow ? " with RTS/CTS" : "")
         case .virtual: return "the built-in virtual controller (in this process)"
         case .allKernel: return "every kernel adapter"
+        }
+    }
+
+    /// The kernel adapter id of `hci0`, `user:hci0`, `mgmt:hci0`; nil for the others.
+    public var kernelID: UInt16? {
+        switch self {
+        case let .kernel(id), let .userChannel(id), let .management(id): id
+        default: nil
         }
     }
 
@@ -155,6 +175,7 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case let .kernel(id): return "hci\(id)"
         case let .userChannel(id): return "user:hci\(id)"
+        case let .management(id): return "mgmt:hci\(id)"
         case let .tcp(host, port): return host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"
         case let .serial(path, baud, flow): return "serial:\(path)@\(baud)" + (flow ? ",rtscts" : "")
         case let .virtual(options):

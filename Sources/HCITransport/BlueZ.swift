@@ -19,6 +19,9 @@ public struct KernelAdapter: Hashable, Sendable {
 enum BlueZ {
     static let channelRaw: UInt16 = 0
     static let channelUser: UInt16 = 1
+    /// HCI_CHANNEL_CONTROL: the kernel's management API, bound to no adapter (HCI_DEV_NONE).
+    static let channelControl: UInt16 = 3
+    static let deviceNone: UInt16 = 0xFFFF
 
     static func openSocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError> {
         let fd = beacon_hci_socket()
@@ -31,9 +34,17 @@ enum BlueZ {
         guard beacon_hci_bind(fd, device, channel) == 0 else {
             let e = Errno.current
             Glibc.close(fd)
-            return .failure(SystemCallError(call: channel == channelUser ? "bind(HCI_CHANNEL_USER)" : "bind(hci\(device))", errno: e))
+            return .failure(SystemCallError(call: bindCallName(device: device, channel: channel), errno: e))
         }
         return .success(fd)
+    }
+
+    private static func bindCallName(device: UInt16, channel: UInt16) -> String {
+        switch channel {
+        case channelUser: "bind(HCI_CHANNEL_USER)"
+        case channelControl: "bind(HCI_CHANNEL_CONTROL)"
+        default: "bind(hci\(device))"
+        }
     }
 
     /// Runs `body` with an unbound control socket for the adapter ioctls.

@@ -40,6 +40,19 @@ public enum KernelTransport {
         }
     }
 
+    /// Opens the kernel's management API (`mgmt:hci0`): a socket on the HCI control channel,
+    /// bound to no adapter (commands name the adapter in their header). It shares the adapter with
+    /// bluetoothd and the kernel's own advertising; the adapter must exist, and is brought up
+    /// first when it is down (and we may).
+    public static func openControl(id: UInt16, bringUp: Bool = true, system: any SystemCalls = LiveSystemCalls()) throws(TransportError) -> FileDescriptorTransport {
+        let name = "mgmt:hci\(id)"
+        try checkExists(id: id, name: name, bringUp: bringUp)
+        switch system.openHCISocket(device: BlueZ.deviceNone, channel: BlueZ.channelControl, filterEvents: false) {
+        case .success(let fd): return FileDescriptorTransport(fd: fd, adapterName: name, system: system)
+        case .failure(let e): throw .system(e, adapter: name)
+        }
+    }
+
     /// Every adapter the kernel has (for `beacon adapters`, `-i all`, and error messages).
     public static func adapters() throws(TransportError) -> [KernelAdapter] {
         switch BlueZ.adapters() {

@@ -23,7 +23,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .closed(adapter):
             return "\(adapter): the controller closed the connection"
         case let .invalidAdapter(text, reason):
-            return "invalid adapter '\(text)': \(reason). Use hci0 (or 0), user:hci0, tcp:HOST:PORT, serial:/dev/ttyACM0[@BAUD], virtual, or a comma-separated list"
+            return "invalid adapter '\(text)': \(reason). Use hci0 (or 0), user:hci0, mgmt:hci0, tcp:HOST:PORT, serial:/dev/ttyACM0[@BAUD], virtual, or a comma-separated list"
         case let .noSuchAdapter(name, existing):
             let list = existing.isEmpty ? "this machine has no Bluetooth adapters" : "adapters here: " + existing.joined(separator: ", ")
             return "\(name): no such adapter (\(list))"
@@ -37,9 +37,14 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// Plain-words guidance for the system errors users meet with Bluetooth sockets.
     static func advice(for e: SystemCallError, adapter: String) -> String {
+        // The management API needs only CAP_NET_ADMIN (the kernel marks a control socket
+        // trusted with it); the raw socket needs CAP_NET_RAW as well.
+        let managementAPI = adapter.hasPrefix("mgmt:")
         // hciconfig and friends know the kernel name (hci0), not our user:hci0 spelling.
-        let adapter = adapter.hasPrefix("user:") ? String(adapter.dropFirst(5)) : adapter
+        let adapter = adapter.hasPrefix("user:") || managementAPI ? String(adapter.dropFirst(5)) : adapter
         switch e.errno {
+        case .notPermitted where managementAPI, .permissionDenied where managementAPI:
+            return "The kernel's management API needs CAP_NET_ADMIN: run as root, or grant it once with: sudo setcap cap_net_admin+eip \"$(readlink -f \"$(command -v beacon)\")\" (setcap needs the file itself, not a symlink)"
         case .addressFamilyNotSupported:
             return "This kernel has no Bluetooth support (AF_BLUETOOTH is missing): load the bluetooth module (modprobe bluetooth), use a kernel built with CONFIG_BT, or use -i tcp:HOST:PORT / -i virtual."
         case .notPermitted, .permissionDenied:

@@ -13,7 +13,8 @@ struct Beacon: AsyncParsableCommand {
         discussion: """
             Offline commands (encode, decode, validate, list) need no Bluetooth adapter. \
             advertise, cycle, stop and doctor drive a controller, chosen with -i: hci0 (or 0), \
-            user:hci0, tcp:HOST:PORT, serial:/dev/ttyACM0, virtual (the built-in virtual \
+            user:hci0, mgmt:hci0 (the kernel management API, next to bluetoothd), tcp:HOST:PORT, \
+            serial:/dev/ttyACM0, virtual (the built-in virtual \
             controller, no hardware needed), hci0,hci1 or all; without -i, the first kernel \
             adapter. adapters lists the kernel's adapters.
 

@@ -29,6 +29,14 @@ import Glibc
         #expect(result.stdout.contains("advertising stopped"), "\(result)")
     }
 
+    @Test func dryRunRefusesAManagementAPIAdapterItWouldMisdescribe() throws {
+        // The dry run lists HCI commands; a mgmt: adapter never gets them.
+        let result = try BeaconExecutable.run(["advertise", Self.room, "-i", "mgmt:hci0", "--dry-run"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr.contains("kernel's management API") && result.stderr.contains("--plan -i mgmt:hci0"), "\(result)")
+    }
+
     @Test func onlyPicksBeaconsByNameAndDurationsTakeUnits() throws {
         let expected = try ExpectedBeacon.from(Self.room)
         let started = ContinuousClock.now

@@ -78,7 +78,7 @@ import VirtualController
     @Test func fastIntervalOnOldControllerIsRefusedBeforeAnythingIsSent() async throws {
         let connection = try AdapterConnection.open(.virtual(options: ["version": "4.2"]))
         let fleet = RunningFleet(connections: [connection])
-        let error = await #expect(throws: HCIControllerError.self) { try await fleet.start(beacons(1, interval: 50)) }
+        let error = await #expect(throws: AdapterError.self) { try await fleet.start(beacons(1, interval: 50)) }
         #expect(error?.description.contains("not sent") == true)
         let outcome = await fleet.stop()
         #expect(outcome.isClean && outcome.teardowns.isEmpty, "nothing was started, so nothing to tear down")

@@ -55,4 +55,16 @@ import HCITransport
         #expect(e.description.contains("tcp:HOST:PORT"))
         #expect(e.description.contains("virtual"))
     }
+
+    @Test func managementAPISpec() throws {
+        #expect(try AdapterSpec(parsing: "mgmt:hci0") == .management(id: 0))
+        #expect(try AdapterSpec(parsing: "mgmt:1") == .management(id: 1))
+        #expect(AdapterSpec.management(id: 2).description == "mgmt:hci2")
+        #expect(AdapterSpec.management(id: 0).transportDescription.contains("HCI_CHANNEL_CONTROL"))
+        #expect(throws: TransportError.self) { try AdapterSpec(parsing: "mgmt:wlan0") }
+        // The management API reaches the same controller as the raw socket.
+        #expect(throws: TransportError.self) { try AdapterSpec.list("hci0,mgmt:hci0") }
+        #expect(throws: TransportError.self) { try AdapterSpec.list("all,mgmt:hci1") }
+        #expect(try AdapterSpec.list("mgmt:hci0,mgmt:hci1") == [.management(id: 0), .management(id: 1)])
+    }
 }

@@ -278,6 +278,111 @@ sys.exit(1)
 EOF
 }
 
+# --- the kernel's management API (-i mgmt:hci0) ------------------------------------------------
+
+# Instances on hci0 as the kernel counts them (btmgmt advinfo: Read Advertising Features).
+mgmt_instances() {
+    btmgmt --index 0 advinfo 2>&1 | sed -n 's/^Instances list with \([0-9]*\) item.*/\1/p'
+}
+
+# The kernel's own LE setting must be on for advertising instances (bluetoothd turns it on; an
+# adapter only brought up with HCIDEVUP may not have it).
+mgmt_le_on() {
+    show btmgmt --index 0 info
+    printf '%s\n' "$OUT" | grep -q 'current settings:.* le' && return 0
+    show btmgmt --index 0 le on || { why "btmgmt --index 0 le on failed: $OUT"; return 1; }
+}
+
+# Advertise profile $2 through `-i $1` for 5 s and expect its exact bytes on hci1 on legacy
+# PDUs, from whatever address the kernel chose. More arguments: the command that runs beacon
+# (default "$BEACON"), e.g. as another user.
+mgmt_advertise_and_receive() {
+    local adapter=$1 profile=$2 label=$3
+    shift 3
+    local runner=("$@")
+    [ ${#runner[@]} -gt 0 ] || runner=("$BEACON")
+    scan_start "$label" 1 legacy "$LISTEN" || return 1
+    show "${runner[@]}" advertise "$profile" -i "$adapter" --duration 5
+    local status=$STATUS output=$OUT
+    scan_stop "$label" || return 1
+    [ "$status" = 0 ] || { why "beacon advertise $profile -i $adapter exited $status"; return 1; }
+    [[ $output == *"free kernel instances (management API"* ]] || { why "the plan does not say it uses the kernel's instances"; return 1; }
+    expect_received "$label" "$profile" --legacy-pdu --any-address
+}
+
+check_mgmt_advertise_received_on_hci1() {
+    need_subcommand advertise || return 1
+    command -v btmgmt >/dev/null || { why "btmgmt (bluez) is missing in the guest"; return 1; }
+    mgmt_le_on || return 1
+    local before
+    before=$(mgmt_instances)
+    mgmt_advertise_and_receive mgmt:hci0 "$BM1" mgmt || return 1
+    [ "$(mgmt_instances)" = "$before" ] || { why "beacon left instances behind: $before before, $(mgmt_instances) after"; return 1; }
+}
+
+# Another program's advertisement (btmgmt add-adv, instance 1) must survive a beacon run and its
+# teardown: beacon takes only free instances and removes only its own.
+OTHER_DATA=0B096F746865722D70726F67   # Complete Local Name "other-prog"
+check_mgmt_leaves_other_programs_instance() {
+    need_subcommand advertise || return 1
+    command -v btmgmt >/dev/null || { why "btmgmt (bluez) is missing in the guest"; return 1; }
+    mgmt_le_on || return 1
+    show btmgmt --index 0 add-adv -d "$OTHER_DATA" 1 || { why "btmgmt add-adv failed: $OUT"; return 1; }
+    [ "$(mgmt_instances)" = 1 ] || { why "after btmgmt add-adv the kernel lists $(mgmt_instances) instances, not 1"; return 1; }
+    mgmt_advertise_and_receive mgmt:hci0 "$BM1" mgmt-shared || { btmgmt --index 0 rm-adv 1 >/dev/null 2>&1; return 1; }
+    local after
+    after=$(mgmt_instances)
+    # After beacon's teardown: the other program's instance is still the kernel's and on air. An
+    # extended scanner on btvirt hears the sets enabled when it starts scanning.
+    scan_start other-after 1 extended 3 || return 1
+    scan_stop other-after || return 1
+    show btmgmt --index 0 rm-adv 1
+    [ "$after" = 1 ] || { why "after beacon's run the kernel lists $after instances, not the other program's 1"; return 1; }
+    grep -qi "\"data\": *\"$OTHER_DATA\"" "$STATE/other-after.jsonl" \
+        || { why "the other program's advertisement ($OTHER_DATA) is not on air after beacon's run"; return 1; }
+}
+
+# doctor -i mgmt:hci0 reports the management API: its version, the instances (free, and the
+# ones another program holds) and the supported flags.
+check_mgmt_doctor_reports_instances() {
+    need_subcommand doctor || return 1
+    mgmt_le_on || return 1
+    show btmgmt --index 0 add-adv -d "$OTHER_DATA" 1 || { why "btmgmt add-adv failed: $OUT"; return 1; }
+    show "$BEACON" doctor -i mgmt:hci0 --json
+    local status=$STATUS json=$OUT
+    show "$BEACON" doctor -i mgmt:hci0
+    local text=$OUT
+    btmgmt --index 0 rm-adv 1 >/dev/null 2>&1
+    [ "$status" = 0 ] || { why "beacon doctor -i mgmt:hci0 --json exited $status"; return 1; }
+    doctor_says "$json" 'report["adapters"][0]["management_api"]["max_instances"] == 3' \
+        || { why "doctor --json does not report btvirt's 3 instances"; return 1; }
+    doctor_says "$json" 'report["adapters"][0]["management_api"]["taken_instances"] == [1] and report["adapters"][0]["management_api"]["free_instances"] == 2' \
+        || { why "doctor --json does not report instance 1 as taken by another program"; return 1; }
+    doctor_says "$json" 'report["adapters"][0]["management_api"]["extended_commands"] is True' \
+        || { why "doctor --json does not report Add Extended Advertising Parameters on kernel $(uname -r)"; return 1; }
+    [[ $text == *"management API"*"instances"*"2 free of 3 (other programs hold 1)"* ]] \
+        || { why "doctor's text does not show the management API and its instances"; return 1; }
+}
+
+# Least privilege: the management API needs CAP_NET_ADMIN and nothing else. A copy of beacon
+# with only that file capability, run as nobody, advertises; without it the kernel answers
+# Permission Denied and beacon gives the setcap line.
+check_mgmt_needs_only_cap_net_admin() {
+    need_subcommand advertise || return 1
+    mgmt_le_on || return 1
+    local bin="$STATE/beacon-net-admin" profile="$STATE/bm1-nobody.yaml"
+    cp "$BEACON" "$bin" && cp "$BM1" "$profile" && chmod 755 "$bin" && chmod 644 "$profile" \
+        || { why "could not copy beacon and the profile for nobody"; return 1; }
+    expect_message 'Permission Denied.*setcap cap_net_admin\+eip' "Permission Denied explained with the setcap line" \
+        setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$bin" advertise "$profile" -i mgmt:hci0 --duration 1 \
+        || return 1
+    show setcap cap_net_admin+ep "$bin" || { why "setcap cap_net_admin+ep failed: $OUT"; return 1; }
+    show getcap "$bin"
+    [[ $OUT == *cap_net_admin=ep* ]] || { why "the copy does not carry cap_net_admin=ep ($OUT)"; return 1; }
+    mgmt_advertise_and_receive mgmt:hci0 "$profile" mgmt-nobody \
+        setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$bin"
+}
+
 # The message checks: beacon must fail (non-zero, not a crash) and say what is wrong.
 expect_message() {
     local pattern=$1 what=$2
@@ -341,6 +446,29 @@ check_doctor_warns_about_bluetoothd() {
         || { why "doctor's advice says nothing about the running bluetoothd"; return 1; }
 }
 
+# With bluetoothd running (as on a desktop), -i mgmt:hci0 still puts the exact beacon on air:
+# the kernel shares the adapter between bluetoothd's instances and beacon's.
+check_mgmt_advertise_with_bluetoothd() {
+    need_subcommand advertise || return 1
+    mkdir -p /run/dbus
+    if [ ! -S /run/dbus/system_bus_socket ]; then
+        dbus-daemon --system --fork --nopidfile </dev/null >"$STATE/dbus-mgmt.log" 2>&1 \
+            || { why "dbus-daemon --system failed: $(cat "$STATE/dbus-mgmt.log")"; return 1; }
+    fi
+    setsid /usr/libexec/bluetooth/bluetoothd -n >"$STATE/bluetoothd-mgmt.log" 2>&1 &
+    local daemon=$!
+    wait_for 60 '[ -e /proc/$daemon ] && [[ $(<"$STATE/bluetoothd-mgmt.log") == *"management interface"*initialized* ]]' \
+        || { sed 's/^/    /' "$STATE/bluetoothd-mgmt.log"; kill "$daemon" 2>/dev/null; why "bluetoothd did not come up"; return 1; }
+    # bluetoothd powers the adapter and turns LE on itself: wait for it instead of doing it.
+    wait_for 20 'btmgmt --index 0 info 2>&1 | grep -q "current settings:.*powered.* le"' \
+        || { btmgmt --index 0 info | sed 's/^/    /'; kill "$daemon"; why "bluetoothd did not power hci0 with LE on"; return 1; }
+    mgmt_advertise_and_receive mgmt:hci0 "$BM1" mgmt-bluetoothd
+    local status=$?
+    kill -0 "$daemon" 2>/dev/null || { why "bluetoothd died during the run"; status=1; }
+    kill "$daemon" 2>/dev/null
+    return $status
+}
+
 CHECKS=(
     modules_load
     btvirt_makes_hci0_and_hci1
@@ -360,7 +488,12 @@ CHECKS=(
     message_unknown_adapter
     advertise_brings_down_adapter_up
     message_no_capabilities
+    mgmt_advertise_received_on_hci1
+    mgmt_leaves_other_programs_instance
+    mgmt_doctor_reports_instances
+    mgmt_needs_only_cap_net_admin
     doctor_warns_about_bluetoothd
+    mgmt_advertise_with_bluetoothd
 )
 
 if [ "${1:-}" = --run-check ]; then

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Check that the beacons of a profile arrived over the air, byte for byte.
 
-    match_reports.py --beacon BIN --profile FILE --reports FILE.jsonl [--event KIND] [--name N]...
+    match_reports.py --beacon BIN --profile FILE --reports FILE.jsonl [--event KIND] [--name N]... [--any-address]
 
 The verdict of the kernel test's air checks. For every beacon of the profile (as
 `beacon list --json` describes it, or only those named with --name) it builds the expected
@@ -54,6 +54,10 @@ def main():
     parser.add_argument("--event", default="any",
                         choices=["any", "le_advertising_report", "le_extended_advertising_report"])
     parser.add_argument("--name", action="append", help="only these beacons of the profile")
+    parser.add_argument("--any-address", action="store_true",
+                        help="accept the bytes from any address: through the kernel's management API "
+                             "the kernel picks the address (a non-resolvable private one, or the "
+                             "identity address when the adapter is connectable), not the profile")
     parser.add_argument("--legacy-pdu", action="store_true",
                         help="extended reports must be of legacy PDUs (phones see only those)")
     args = parser.parse_args()
@@ -73,8 +77,8 @@ def main():
     for beacon in beacons:
         want = expected_data(beacon)
         same_data = [r for r in reports if bytes.fromhex(r["data"]) == want]
-        from_it = [r for r in same_data
-                   if r["address"] == beacon["address"] and r["address_type"] == RANDOM_ADDRESS]
+        from_it = [r for r in same_data if args.any_address or
+                   (r["address"] == beacon["address"] and r["address_type"] == RANDOM_ADDRESS)]
         not_legacy = [r for r in from_it if r["event"] == "le_extended_advertising_report"
                       and not r["event_type"] & EXTENDED_LEGACY_PDU]
         if args.legacy_pdu and not_legacy:

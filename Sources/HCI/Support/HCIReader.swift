@@ -59,6 +59,13 @@ public struct HCIReader: Sendable {
     }
 
     @inlinable
+    public mutating func readUInt32(_ field: StaticString) throws(HCIDecodingError) -> UInt32 {
+        try need(4, for: field)
+        defer { position += 4 }
+        return UInt32(bytes[position]) | UInt32(bytes[position + 1]) << 8 | UInt32(bytes[position + 2]) << 16 | UInt32(bytes[position + 3]) << 24
+    }
+
+    @inlinable
     public mutating func readUInt64(_ field: StaticString) throws(HCIDecodingError) -> UInt64 {
         try need(8, for: field)
         var v: UInt64 = 0

@@ -100,6 +100,10 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let beacons = try ProfileFiles.loadBeacons(files).flatMap { ProfileFiles.select($0, only: only) }.get()
         guard !beacons.isEmpty else { throw CommandFailure.exit("the profile files define no beacons") }
         if dryRun {
+            // The dry run lists HCI commands; a mgmt: adapter gets management API commands instead.
+            if let spec = controller.specs?.first(where: { if case .management = $0 { true } else { false } }) {
+                throw CommandFailure.exit("--dry-run lists HCI commands, and \(spec) is driven through the kernel's management API (Add Extended Advertising Parameters/Data per beacon); use --plan -i \(spec) to see the plan")
+            }
             try DryRun(controller: controller, planner: planner, legacy: legacy, maxSets: maxSets, json: json).print(beacons)
             return
         }

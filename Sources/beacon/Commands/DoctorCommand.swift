@@ -62,7 +62,13 @@ struct DoctorCommand: AsyncParsableCommand {
             report.error = "\(error)"
             return report
         }
-        defer { connection.hci.close() }
+        defer { connection.close() }
+        if let mgmt = connection.management {
+            do throws(MgmtControllerError) { report.capabilities = try await ControllerProbe.probe(management: mgmt) } catch {
+                report.error = "\(error)"
+            }
+            return report
+        }
         do throws(HCIControllerError) {
             let caps = try await ControllerProbe.probe(connection.hci, reset: false)
             report.capabilities = caps
@@ -81,6 +87,7 @@ struct DoctorCommand: AsyncParsableCommand {
 
     static func adapterLines(_ r: AdapterReport) -> [(String, String)] {
         guard let caps = r.capabilities else { return [("transport", r.transport), ("error", r.error ?? "unknown")] }
+        if let api = caps.managementAPI { return managementLines(r, api) }
         var rows: [(String, String)] = [
             ("transport", r.transport),
             ("address", caps.address.map { "\($0) (public)" } ?? "unknown"),
@@ -99,6 +106,20 @@ struct DoctorCommand: AsyncParsableCommand {
             rows.append(("TX power", r.legacyTxPower.map { "\($0) dBm (fixed, legacy advertising channel)" } ?? "not reported"))
         }
         return rows
+    }
+
+    /// A `mgmt:` adapter as the kernel's management API describes it (no HCI read-outs there).
+    static func managementLines(_ r: AdapterReport, _ api: ManagementAPIInfo) -> [(String, String)] {
+        let taken = api.takenInstances.isEmpty ? "" : " (other programs hold \(api.takenInstances.map(String.init).joined(separator: ", ")))"
+        return [
+            ("transport", r.transport),
+            ("management API", api.version),
+            ("advertising commands", api.extendedCommands
+                ? "Add Extended Advertising Parameters/Data (each beacon's interval and TX power)"
+                : "Add Advertising only (management API before 1.19): the kernel's 1.28 s interval"),
+            ("instances", "\(api.freeInstances.count) free of \(api.maxInstances)\(taken)"),
+            ("supported flags", api.supportedFlags.names.joined(separator: " ")),
+        ]
     }
 
     /// Feature bit 12, and whether the controller accepts the extended commands right now.
@@ -131,7 +152,11 @@ struct DoctorCommand: AsyncParsableCommand {
             if let error = r.error, h.bluetoothSocket != false || !error.contains("AF_BLUETOOTH") {
                 out.append("\(r.name) could not be used: \(error)")
             }
-            if let caps = r.capabilities, caps.leFeatures.contains(.leExtendedAdvertising), !caps.hasExtendedAdvertising {
+            if let api = r.capabilities?.managementAPI {
+                if api.freeInstances.isEmpty {
+                    out.append("\(r.name): every advertising instance (\(api.maxInstances)) is taken by other programs, so beacon has none; remove some (btmgmt rm-adv N) or use another adapter.")
+                }
+            } else if let caps = r.capabilities, caps.leFeatures.contains(.leExtendedAdvertising), !caps.hasExtendedAdvertising {
                 out.append("\(r.name) is locked to legacy advertising until it is reset (Core Vol 4 Part E §3.1.1): reset it (beacon stop --reset -i \(r.name), or sudo hciconfig hciN reset) to use its advertising sets.")
             } else if let caps = r.capabilities, !caps.hasExtendedAdvertising {
                 out.append("\(r.name) has no extended advertising: one beacon is on air at a time, and several take turns (see beacon advertise --plan).")
@@ -169,7 +194,16 @@ struct DoctorCommand: AsyncParsableCommand {
     static func json(_ reports: [AdapterReport], _ h: HostDiagnosis, _ advice: [String]) -> JSONValue {
         let adapters: [JSONValue] = reports.map { r in
             var members: [(String, JSONValue)] = [("adapter", .string(r.name)), ("transport", .string(r.transport)), ("error", .string(r.error))]
-            if let caps = r.capabilities {
+            if let api = r.capabilities?.managementAPI {
+                members.append(("management_api", .object([
+                    ("version", .string(api.version)),
+                    ("extended_commands", .bool(api.extendedCommands)),
+                    ("max_instances", .int(api.maxInstances)),
+                    ("taken_instances", .array(api.takenInstances.map { .int(Int($0)) })),
+                    ("free_instances", .int(api.freeInstances.count)),
+                    ("supported_flags", .array(api.supportedFlags.names.map { .string($0) })),
+                ])))
+            } else if let caps = r.capabilities {
                 members += [
                     ("address", .string(caps.address?.description)),
                     ("hci_version", .string(caps.hciVersion.name ?? caps.hciVersion.description)),

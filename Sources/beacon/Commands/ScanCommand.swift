@@ -95,11 +95,12 @@ struct ScanCommand: AsyncParsableCommand {
         let connection = try AdapterChoice.openAll(controller).get()[0]
         let style: ScanOutput.Style = json || !LineOutput.standardOutputIsTerminal ? .json : .table
         let output = ScanOutput(style: style, adapter: connection.spec.description, region: region, model: distanceModel)
+        let hci = try AdapterChoice.hci(connection, for: "scan")
         let session = ScanSession(
-            hci: connection.hci, owned: connection.mayReset, regions: [region],
+            hci: hci, owned: connection.mayReset, regions: [region],
             ranging: RangingConfiguration(model: distanceModel), exitAfter: exitAfter.duration)
         let duration = self.duration?.duration
         try await ScanRun.run(session, duration: duration, output: output)
-        connection.hci.close()
+        hci.close()
     }
 }

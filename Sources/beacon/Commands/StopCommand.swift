@@ -33,13 +33,21 @@ struct StopCommand: AsyncParsableCommand {
         let connections = try AdapterChoice.openAll(controller).get()
         var tally = ExitTally()
         for connection in connections {
+            // A mgmt: run removes its own instances when it ends; stop has no way to tell them
+            // from other programs' and clears nothing there.
+            guard let hci = connection.hci else {
+                LineOutput.err("error: \(connection.adapterName): beacon removes its management API instances when its run ends, and leaves other programs' alone; to clear the controller, use -i hci0 (raw socket)")
+                tally.record(ExitStatus.runtimeFailure)
+                connection.close()
+                continue
+            }
             do throws(HCIControllerError) {
-                for line in try await AdvertisingCleanup.stopAdvertising(connection.hci, reset: reset) { LineOutput.out("\(connection.hci.adapterName): \(line)") }
+                for line in try await AdvertisingCleanup.stopAdvertising(hci, reset: reset) { LineOutput.out("\(hci.adapterName): \(line)") }
             } catch {
                 LineOutput.err("error: \(error)")
                 tally.record(ExitStatus.runtimeFailure)
             }
-            connection.hci.close()
+            hci.close()
         }
         try tally.finish()
     }

@@ -25,7 +25,7 @@ struct ControllerOptions: ParsableArguments {
     @Option(
         name: [.customShort("i"), .long],
         help: ArgumentHelp(
-            "The controller: hci0 (or 0), user:hci0, tcp:HOST:PORT, serial:/dev/ttyACM0[@BAUD][,rtscts], virtual[:sets=N,version=4.2,legacy,…], a list such as hci0,hci1, or all (default: the first kernel adapter).",
+            "The controller: hci0 (or 0), user:hci0, mgmt:hci0 (the kernel management API), tcp:HOST:PORT, serial:/dev/ttyACM0[@BAUD][,rtscts], virtual[:sets=N,version=4.2,legacy,…], a list such as hci0,hci1, or all (default: the first kernel adapter).",
             valueName: "adapter"))
     var adapter: String?
 

@@ -55,6 +55,14 @@ enum AdapterChoice {
         }
     }
 
+    /// The HCI session of `connection`, or a failure saying why a `mgmt:` adapter cannot `purpose`.
+    static func hci(_ connection: AdapterConnection, for purpose: String) throws(ExitCode) -> HCIController {
+        do throws(TransportError) { return try connection.requireHCI(for: purpose) } catch {
+            connection.close()
+            throw CommandFailure.exit("\(error)")
+        }
+    }
+
     /// Opens every adapter; on the first failure the ones already open are closed and the error
     /// (with its advice) is printed.
     static func open(_ specs: [AdapterSpec], snoop: BTSnoopWriter?) -> Result<[AdapterConnection], ExitCode> {
@@ -63,7 +71,7 @@ enum AdapterChoice {
             do {
                 open.append(try AdapterConnection.open(spec, commandTimeout: commandTimeout, btsnoop: snoop))
             } catch {
-                for c in open { c.hci.close() }
+                for c in open { c.close() }
                 return .failure(CommandFailure.exit("\(error)"))
             }
         }

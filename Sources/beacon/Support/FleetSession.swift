@@ -123,11 +123,11 @@ struct FleetSession {
         let json = self.json
         let verbose = self.verbose
         let connections = try AdapterChoice.openAll(controller, inputs: inputs).get()
-        defer { for c in connections { c.hci.close() } }
+        defer { for c in connections { c.close() } }
         let style = self.style(connections.contains { $0.virtual != nil })
         let board = RunStatusBoard(style: style, showsOffAir: showsOffAir)
         let followers = connections.compactMap { c in
-            c.virtual.map { AirLogFollower(controller: $0, adapter: c.hci.adapterName, json: json) }
+            c.virtual.map { AirLogFollower(controller: $0, adapter: c.adapterName, json: json) }
         }
         let fleet = RunningFleet(connections: connections, planner: planner) { event in
             // The air log up to the teardown first, so the teardown's line is the last word.
@@ -138,13 +138,13 @@ struct FleetSession {
 
         if planOnly {
             let plan: FleetPlan
-            do throws(HCIControllerError) { plan = try await fleet.plan(control.beacons) } catch { throw CommandFailure.exit("\(error)") }
+            do throws(AdapterError) { plan = try await fleet.plan(control.beacons) } catch { throw CommandFailure.exit("\(error)") }
             if json { LineOutput.out(PlanReport.json(plan).text) } else { for line in PlanReport.summary(plan, verbose: verbose) { LineOutput.out(line) } }
             return
         }
 
         let plan: FleetPlan
-        do throws(HCIControllerError) { plan = try await fleet.plan(control.beacons) } catch { throw CommandFailure.exit("\(error)") }
+        do throws(AdapterError) { plan = try await fleet.plan(control.beacons) } catch { throw CommandFailure.exit("\(error)") }
         board.reset(plan)
         notes.withLock { $0 = board }
         Self.show(plan, board: board, json: json, verbose: verbose)
@@ -160,7 +160,7 @@ struct FleetSession {
                 Self.show(plan, board: board, json: json, verbose: verbose)
             }
         }
-        do throws(HCIControllerError) { try await fleet.start(control.beacons) } catch {
+        do throws(AdapterError) { try await fleet.start(control.beacons) } catch {
             redrawing?.cancel()
             for task in following { task.cancel() }
             throw CommandFailure.exit("\(error)")
@@ -186,7 +186,10 @@ struct FleetSession {
     static func finish(_ outcome: FleetOutcome, style: RunStatusBoard.Style) throws(ExitCode) {
         let left = outcome.leftOnAir
         if outcome.isClean {
-            if style == .table { LineOutput.out("advertising stopped (advertising off, sets removed)") }
+            if style == .table {
+                let mgmt = outcome.teardowns.contains { RunStatusBoard.isManagementAPI($0.adapter) }
+                LineOutput.out(mgmt ? "advertising stopped (beacon's advertisers removed; other programs' kernel instances left as they were)" : "advertising stopped (advertising off, sets removed)")
+            }
             return
         }
         var message = outcome.failure ?? "the teardown failed"

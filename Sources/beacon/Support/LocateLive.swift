@@ -13,8 +13,9 @@ enum LocateLive {
     static func run(_ controller: ControllerOptions, inputs: [String], locator: WindowedLocator, duration: Duration?,
                     output: LocateOutput) async throws {
         let connection = try AdapterChoice.openAll(controller, inputs: inputs).get()[0]
-        defer { connection.hci.close() }
-        let session = ScanSession(hci: connection.hci, owned: connection.mayReset)
+        let hci = try AdapterChoice.hci(connection, for: "scan")
+        defer { hci.close() }
+        let session = ScanSession(hci: hci, owned: connection.mayReset)
         let state = Mutex(locator)
         let start = ContinuousClock.now
         let task = Task { () async -> ScanSession.Failure? in

@@ -15,7 +15,15 @@ enum PlanReport {
         switch a.mode {
         case .legacy: line += " (one advertiser; \(version))"
         case .extendedSets, .extendedRotation:
-            line += " on \(a.advertisers.count) of \(caps.advertisingSets) sets (\(version))"
+            if let api = caps.managementAPI {
+                // The kernel's instances, not HCI sets; the HCI version is not known here.
+                line += " on \(a.advertisers.count) of \(caps.advertisingSets) free kernel instances (management API \(api.version))"
+                if !api.extendedCommands {
+                    line += "; Add Advertising has no interval field: the kernel advertises every \(text(ManagementAPIInfo.addAdvertisingInterval)), not at the profile's interval"
+                }
+            } else {
+                line += " on \(a.advertisers.count) of \(caps.advertisingSets) sets (\(version))"
+            }
         }
         if a.rotates {
             line += ", turns of \(text(a.slotDuration)), cycle \(text(a.cycleDuration))"

@@ -2,6 +2,7 @@
 import BeaconCodec
 import BeaconAdapters
 import BeaconEmulator
+import HCITransport
 import Synchronization
 
 /// What a running fleet shows, fed by its ``EmulatorEvent``s: on a terminal, a live table redrawn
@@ -123,7 +124,9 @@ final class RunStatusBoard: Sendable {
         switch event {
         case let .onAir(beacon, adapter, advertiser, address, power):
             let tx = power.map { ", TX \($0) dBm" } ?? ""
-            return "\(beacon) on air: \(adapter) advertiser \(advertiser), \(address)\(tx)"
+            // Through the management API the kernel picks the address, not the profile.
+            let from = isManagementAPI(adapter) ? "address chosen by the kernel" : "\(address)"
+            return "\(beacon) on air: \(adapter) advertiser \(advertiser), \(from)\(tx)"
         case let .offAir(beacon, adapter, advertiser):
             return showsOffAir ? "\(beacon) off air: \(adapter) advertiser \(advertiser)" : nil
         case let .slot(adapter, index, _, lateness):
@@ -137,8 +140,17 @@ final class RunStatusBoard: Sendable {
         case .applied:
             return nil
         case let .stopped(adapter, teardown):
+            if isManagementAPI(adapter), teardown == .clean {
+                return "\(adapter): advertising stopped (beacon's instances removed; other programs' instances left as they were)"
+            }
             return "\(adapter): \(Self.describe(teardown))"
         }
+    }
+
+    /// Whether `adapter` (as named with -i) is a `mgmt:` adapter.
+    static func isManagementAPI(_ adapter: String) -> Bool {
+        if case .management? = try? AdapterSpec(parsing: adapter) { return true }
+        return false
     }
 
     /// What a teardown left, in words.
