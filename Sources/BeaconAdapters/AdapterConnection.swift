@@ -55,6 +55,12 @@ public struct AdapterConnection: Sendable {
         case .kernel(let id):
             return AdapterConnection(spec: spec, hci: HCIController(transport: try KernelTransport.openRaw(id: id), commandTimeout: commandTimeout, btsnoop: btsnoop))
         case .management(let id):
+            // Without CAP_NET_ADMIN the kernel binds the control socket all the same but as
+            // untrusted, and refuses advertising commands one by one, with a reply that it can fail
+            // to queue (seen as ENOMEM on the write). Say so before sending anything.
+            if let caps = HostDiagnosis.effectiveCapabilities(), caps & (1 << UInt64(HostDiagnosis.capNetAdmin)) == 0 {
+                throw TransportError.system(SystemCallError(call: "the management API (CAP_NET_ADMIN)", errno: .notPermitted), adapter: spec.description)
+            }
             // Commands name the adapter by index in their header; the socket is bound to none.
             return AdapterConnection(spec: spec, management: MgmtController(transport: try KernelTransport.openControl(id: id), index: id, commandTimeout: commandTimeout))
         case .userChannel(let id):

@@ -365,15 +365,16 @@ check_mgmt_doctor_reports_instances() {
 }
 
 # Least privilege: the management API needs CAP_NET_ADMIN and nothing else. A copy of beacon
-# with only that file capability, run as nobody, advertises; without it the kernel answers
-# Permission Denied and beacon gives the setcap line.
+# with only that file capability, run as nobody, advertises; without it beacon says so, with the
+# setcap line, before sending anything (the kernel would refuse each command as Permission
+# Denied, and can fail to queue that refusal: ENOMEM on the write, seen once here).
 check_mgmt_needs_only_cap_net_admin() {
     need_subcommand advertise || return 1
     mgmt_le_on || return 1
     local bin="$STATE/beacon-net-admin" profile="$STATE/bm1-nobody.yaml"
     cp "$BEACON" "$bin" && cp "$BM1" "$profile" && chmod 755 "$bin" && chmod 644 "$profile" \
         || { why "could not copy beacon and the profile for nobody"; return 1; }
-    expect_message 'Permission Denied.*setcap cap_net_admin\+eip' "Permission Denied explained with the setcap line" \
+    expect_message 'needs CAP_NET_ADMIN.*setcap cap_net_admin\+eip' "the missing CAP_NET_ADMIN explained with the setcap line" \
         setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$bin" advertise "$profile" -i mgmt:hci0 --duration 1 \
         || return 1
     show setcap cap_net_admin+ep "$bin" || { why "setcap cap_net_admin+ep failed: $OUT"; return 1; }
