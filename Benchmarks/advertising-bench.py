@@ -97,6 +97,13 @@ class LineReader:
         with self.cond:
             return [(t, o) for t, o, _ in self.lines if o and o.get("event") == name]
 
+    def drain(self):
+        """Returns the lines so far and forgets them, so that a long run (Benchmarks/soak.py)
+        holds only what came since the last call. wait_for() afterwards sees only newer lines."""
+        with self.cond:
+            lines, self.lines = self.lines, []
+            return lines
+
 
 class Harness:
     """bumble_link.py with a fresh pair of controllers; stopped by closing its stdin."""
