@@ -15,6 +15,7 @@ per window; receptions per beacon per minute from the harness's `adv` lines.
     python3 Benchmarks/soak.py                       # 30 minutes, builds beacon (release) first
     python3 Benchmarks/soak.py --minutes 2 --beacon .build/release/beacon
     python3 Benchmarks/soak.py --save soak.json
+    python3 Benchmarks/soak.py --report soak.json   # the report of a saved run again
 
 The harness, the process handling and the build come from Benchmarks/advertising-bench.py (one
 owner); this file only adds the long-run sampling.
@@ -189,11 +190,11 @@ def report(r):
           f" growth after warm-up {m['growth_after_warmup']:+d} KiB; slope {slope:+.0f} KiB/h;"
           f" min {mib(m['min'])}, max {mib(m['max'])}, VmHWM {mib(m['peak_hwm'])}")
     late = r["lateness_ms"]
-    print(f"slots: {late['slots']} ({r['slots_per_s']:.2f}/s); lateness p50 {late['p50']:.0f} ms, p90 {late['p90']:.0f},"
-          f" p99 {late['p99']:.0f}, p99.9 {late['p99.9']:.0f}, max {late['max']:.0f}")
+    print(f"slots: {late['slots']} ({r['slots_per_s']:.2f}/s); lateness p50 {late['p50']:.1f} ms, p90 {late['p90']:.1f},"
+          f" p99 {late['p99']:.1f}, p99.9 {late['p99.9']:.1f}, max {late['max']:.1f}")
     print("window | slots | p50 | p99 | max (ms)")
     for w in r["lateness_windows"]:
-        print(f"{w['from_s'] // 60:>3} min | {w['slots']} | {w['p50']:.0f} | {w['p99']:.0f} | {w['max']:.0f}")
+        print(f"{w['from_s'] // 60:>3} min | {w['slots']} | {w['p50']:.1f} | {w['p99']:.1f} | {w['max']:.1f}")
     rec = r["receptions"]
     p = rec["per_beacon_per_minute"]
     print(f"receptions: {rec['total']}, {rec['beacons_heard']}/160 beacons heard; per beacon per minute"
@@ -213,7 +214,14 @@ def main():
     parser.add_argument("--scratch", default=".build", help="scratch path of the release build (default .build)")
     parser.add_argument("--build-flags", default="", help="extra swift build arguments")
     parser.add_argument("--save", help="write every figure as JSON to this file")
+    parser.add_argument("--report", metavar="JSON", help="print the report of a run saved with --save, run nothing")
     args = parser.parse_args()
+    if args.report:
+        with open(args.report) as f:
+            result = json.load(f)
+        report(result)
+        print(f"load average: start {result['load_average_at_start'][0]:.1f}, end {result['load_average_at_end'][0]:.1f}")
+        return
     try:
         binary = bench.build(args)
     except subprocess.CalledProcessError:
