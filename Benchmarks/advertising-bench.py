@@ -415,10 +415,15 @@ def main():
     if "fleet" in args.only:
         results["fleet"] = fleet(binary, args.fleet_seconds)
     results["load_average_at_end"] = os.getloadavg()
+    show(results, report, args.save)
+
+
+def show(results, report, save=None):
+    """Prints a run's report and the load average around it; writes its figures as JSON to `save`."""
     report(results)
     print(f"load average: start {results['load_average_at_start'][0]:.1f}, end {results['load_average_at_end'][0]:.1f}")
-    if args.save:
-        with open(args.save, "w") as f:
+    if save:
+        with open(save, "w") as f:
             json.dump(results, f, indent=1)
 
 

@@ -218,10 +218,7 @@ def main():
     args = parser.parse_args()
     if args.report:
         with open(args.report) as f:
-            result = json.load(f)
-        report(result)
-        print(f"load average: start {result['load_average_at_start'][0]:.1f}, end {result['load_average_at_end'][0]:.1f}")
-        return
+            return bench.show(json.load(f), report)
     try:
         binary = bench.build(args)
     except subprocess.CalledProcessError:
@@ -231,11 +228,7 @@ def main():
     result = soak(binary, seconds, args.sample_seconds, min(args.warmup_seconds, seconds // 2), args.window_minutes * 60)
     result.update(date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), load_average_at_start=load_start,
                   load_average_at_end=os.getloadavg())
-    report(result)
-    print(f"load average: start {load_start[0]:.1f}, end {result['load_average_at_end'][0]:.1f}")
-    if args.save:
-        with open(args.save, "w") as f:
-            json.dump(result, f, indent=1)
+    bench.show(result, report, args.save)
 
 
 if __name__ == "__main__":
