@@ -12,6 +12,14 @@ import HCI
 /// in /dev/shm (memory, not disk) that this process reuses.
 let capturePath = "/dev/shm/beacon-fuzz-capture-\(getpid())"
 
+/// Called by libFuzzer once before the first input: the file goes away with the process (unless
+/// it crashes, when the input is saved as an artifact anyway).
+@_cdecl("LLVMFuzzerInitialize")
+public func captureFuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+    atexit { unlink(capturePath) }
+    return 0
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func captureFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
