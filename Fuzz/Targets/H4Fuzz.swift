@@ -82,6 +82,14 @@ func checkPacket(_ packet: H4Packet) {
         guard let decoded = try? HCIEvent(packet: event) else { return }  // malformed parameters: a clean error
         let again = Result { () throws(HCIDecodingError) in try HCIEvent(packet: decoded.packet) }
         require(again == .success(decoded), "\(decoded) encodes to \(decoded.packet.bytes), which decodes as \(again)")
+        // The scanner's allocation-free path reads the same reports as the typed decoder.
+        if case .leAdvertisingReport(let typed) = decoded {
+            var inPlace: [LEAdvertisingReportEvent.Report] = []
+            let walked = Result { () throws(HCIDecodingError) in
+                try LEAdvertisingReportEvent.forEachReport(inEventBytes: packet.bytes[...]) { inPlace.append($0) }
+            }
+            require(walked == .success(true) && inPlace == typed.reports, "forEachReport \(walked) \(inPlace) vs \(typed.reports)")
+        }
     case .command:
         guard let command = try? packet.commandPacket() else { return require(false, "H4 command \(packet.bytes) does not parse") }
         require(command.bytes == packet.bytes, "command packet re-encodes to \(command.bytes), was \(packet.bytes)")
