@@ -97,6 +97,13 @@ class LineReader:
         with self.cond:
             return [(t, o) for t, o, _ in self.lines if o and o.get("event") == name]
 
+    def drain(self):
+        """Returns the lines so far and forgets them, so that a long run (Benchmarks/soak.py)
+        holds only what came since the last call. wait_for() afterwards sees only newer lines."""
+        with self.cond:
+            lines, self.lines = self.lines, []
+            return lines
+
 
 class Harness:
     """bumble_link.py with a fresh pair of controllers; stopped by closing its stdin."""
@@ -408,10 +415,15 @@ def main():
     if "fleet" in args.only:
         results["fleet"] = fleet(binary, args.fleet_seconds)
     results["load_average_at_end"] = os.getloadavg()
+    show(results, report, args.save)
+
+
+def show(results, report, save=None):
+    """Prints a run's report and the load average around it; writes its figures as JSON to `save`."""
     report(results)
     print(f"load average: start {results['load_average_at_start'][0]:.1f}, end {results['load_average_at_end'][0]:.1f}")
-    if args.save:
-        with open(args.save, "w") as f:
+    if save:
+        with open(save, "w") as f:
             json.dump(results, f, indent=1)
 
 
