@@ -53,7 +53,7 @@ func writeCapture(_ bytes: UnsafeRawBufferPointer) {
 
 /// A packet copied out of the reader's buffer, so reads with different buffers compare.
 struct PacketCopy: Equatable {
-    var timestamp: Int64, direction: CaptureDirection, type: H4PacketType, controller: UInt16, number: Int, bytes: [UInt8]
+    var timestamp: CaptureTimestamp, direction: CaptureDirection, type: H4PacketType, controller: UInt16, number: Int, bytes: [UInt8]
 }
 
 struct CaptureRead: Equatable {
@@ -76,7 +76,7 @@ func readCapture(chunkSize: Int) -> CaptureRead {
         defer { out.records = reader.recordsRead; out.skipped = reader.skippedRecords }
         while let packet = try reader.nextPacket() {
             require(!packet.bytes.isEmpty, "record \(packet.recordNumber): an empty packet")
-            out.packets.append(PacketCopy(timestamp: packet.timestamp.nanoseconds, direction: packet.direction, type: packet.type,
+            out.packets.append(PacketCopy(timestamp: packet.timestamp, direction: packet.direction, type: packet.type,
                                           controller: packet.controllerIndex, number: packet.recordNumber, bytes: Array(packet.bytes)))
             strict.extract(packet) { out.sightings.append($0) }
             lenient.extract(packet) { out.lenientSightings.append($0) }
