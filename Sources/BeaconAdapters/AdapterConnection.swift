@@ -13,6 +13,8 @@ public struct AdapterConnection: Sendable {
     public var virtual: VirtualController?
     /// The management API session of a `mgmt:` connection.
     public var management: MgmtController?
+    /// The virtual controller's place on the shared air, when it joined one.
+    public var airLink: AirLink?
 
     public init(spec: AdapterSpec, hci: HCIController, virtual: VirtualController? = nil) {
         self.spec = spec
@@ -29,6 +31,7 @@ public struct AdapterConnection: Sendable {
     public var adapterName: String { management?.adapterName ?? hci.adapterName }
 
     public func close() {
+        airLink?.close()
         management?.close()
         hci?.close()
     }
@@ -49,8 +52,10 @@ public struct AdapterConnection: Sendable {
         return true
     }
 
-    /// Opens one adapter. Never falls back to another adapter (the virtual one included).
-    public static func open(_ spec: AdapterSpec, commandTimeout: Duration = .seconds(2), btsnoop: BTSnoopWriter? = nil) throws -> AdapterConnection {
+    /// Opens one adapter. Never falls back to another adapter (the virtual one included). A
+    /// virtual controller joins `air` when given, hearing it from `receiver`.
+    public static func open(_ spec: AdapterSpec, commandTimeout: Duration = .seconds(2), btsnoop: BTSnoopWriter? = nil,
+                            air: SharedAir? = nil, receiver: AirPoint = AirPoint(x: 0, y: 0)) throws -> AdapterConnection {
         switch spec {
         case .kernel(let id):
             return AdapterConnection(spec: spec, hci: HCIController(transport: try KernelTransport.openRaw(id: id), commandTimeout: commandTimeout, btsnoop: btsnoop))
@@ -72,7 +77,10 @@ public struct AdapterConnection: Sendable {
         case .virtual(let options):
             let controller = VirtualController(configuration: try VirtualController.Configuration(options: options))
             let transport = VirtualTransport(controller: controller, adapterName: spec.description)
-            return AdapterConnection(spec: spec, hci: HCIController(transport: transport, commandTimeout: commandTimeout, btsnoop: btsnoop), virtual: controller)
+            let link = try air.map { air throws(SharedAirError) in try AirLink(controller: controller, air: air, receiver: receiver) }
+            var connection = AdapterConnection(spec: spec, hci: HCIController(transport: transport, commandTimeout: commandTimeout, btsnoop: btsnoop), virtual: controller)
+            connection.airLink = link
+            return connection
         case .allKernel:
             preconditionFailure("expand 'all' with AdapterConnection.expand first")
         }

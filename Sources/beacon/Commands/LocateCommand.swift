@@ -3,6 +3,7 @@ import ArgumentParser
 import BeaconCodec
 import BeaconPositioning
 import BeaconProfiles
+import VirtualController
 
 /// `beacon locate FLEET.yaml`: where is the receiver, from the RSSI of the fleet's beacons.
 struct LocateCommand: AsyncParsableCommand {
@@ -53,6 +54,9 @@ struct LocateCommand: AsyncParsableCommand {
 
     @OptionGroup var controller: ControllerOptions
 
+    @Option(help: AirPoint.argumentHelp)
+    var at: AirPoint?
+
     @Option(help: ArgumentHelp("With --live: how long to scan: 10s, 500ms, 2m, or seconds (default: until Ctrl-C).", valueName: "duration"))
     var duration: DurationArgument?
 
@@ -88,6 +92,7 @@ struct LocateCommand: AsyncParsableCommand {
         if live, let specs = controller.specs, specs.count != 1 || specs == [.allKernel] {
             throw ValidationError("-i: locate listens on one controller (got '\(controller.adapter ?? "")')")
         }
+        try AirPoint.check(at, controller: controller)
         guard pathLossExponent > 0, pathLossExponent <= 10 else {
             throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
         }
@@ -115,7 +120,7 @@ struct LocateCommand: AsyncParsableCommand {
         let output = LocateOutput(json: json)
         if live {
             let locator = WindowedLocator(anchors: anchors, model: model, window: window)
-            return try await LocateLive.run(controller, inputs: [fleet], locator: locator, duration: duration?.duration, output: output)
+            return try await LocateLive.run(controller, inputs: [fleet], locator: locator, duration: duration?.duration, receiver: at, output: output)
         }
         if let simulate, let path = WalkPath(parsing: simulate) {
             let simulator = WalkSimulator(anchors: anchors, path: path, model: model, noise: noise, speed: speed, laps: laps, seed: seed)

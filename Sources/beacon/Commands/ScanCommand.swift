@@ -4,6 +4,7 @@ import BeaconCodec
 import BeaconAdapters
 import BeaconScanner
 import HCITransport
+import VirtualController
 
 /// `beacon scan`: listens for iBeacons the way a phone does — ranging (smoothed RSSI, distance,
 /// proximity, nearest first) and region monitoring (enter/exit) — until the duration passes or
@@ -61,6 +62,9 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(name: .customLong("path-loss-exponent"), help: ArgumentHelp("The path-loss exponent n for --model pathloss, above 0 and at most 10 (2 is free space).", valueName: "n"))
     var pathLossExponent: Double = 2
 
+    @Option(help: AirPoint.argumentHelp)
+    var at: AirPoint?
+
     @Option(name: .customLong("exit-after"), help: ArgumentHelp("How long a beacon must be silent before it exits.", valueName: "duration"))
     var exitAfter = DurationArgument(argument: "30s")!
 
@@ -77,6 +81,7 @@ struct ScanCommand: AsyncParsableCommand {
         if let specs = controller.specs, specs.count != 1 || specs == [.allKernel] {
             throw ValidationError("-i: scan listens on one controller (got '\(controller.adapter ?? "")')")
         }
+        try AirPoint.check(at, controller: controller)
     }
 
     var region: BeaconRegion {
@@ -92,7 +97,7 @@ struct ScanCommand: AsyncParsableCommand {
     }
 
     mutating func run() async throws {
-        let connection = try AdapterChoice.openAll(controller).get()[0]
+        let connection = try AdapterChoice.openAll(controller, receiver: at).get()[0]
         let style: ScanOutput.Style = json || !LineOutput.standardOutputIsTerminal ? .json : .table
         let output = ScanOutput(style: style, adapter: connection.spec.description, region: region, model: distanceModel)
         let hci = try AdapterChoice.hci(connection, for: "scan")

@@ -2,7 +2,9 @@
 import ArgumentParser
 import BeaconAdapters
 import BeaconEmulator
+import Foundation
 import HCITransport
+import VirtualController
 
 /// Which controllers a command opens, and opening them, with every failure explained.
 enum AdapterChoice {
@@ -63,13 +65,19 @@ enum AdapterChoice {
         }
     }
 
+    /// The shared virtual air `-i virtual` joins: `$BEACON_AIR` (`off`: none), else a directory
+    /// of this user's (see ``SharedAir/fromEnvironment(_:)``).
+    static var sharedAir: SharedAir? { SharedAir.fromEnvironment(ProcessInfo.processInfo.environment) }
+
     /// Opens every adapter; on the first failure the ones already open are closed and the error
-    /// (with its advice) is printed.
-    static func open(_ specs: [AdapterSpec], snoop: BTSnoopWriter?) -> Result<[AdapterConnection], ExitCode> {
+    /// (with its advice) is printed. A virtual controller joins the shared air, its receiver at
+    /// `receiver` (`--at`; the origin without it).
+    static func open(_ specs: [AdapterSpec], snoop: BTSnoopWriter?, receiver: AirPoint? = nil) -> Result<[AdapterConnection], ExitCode> {
         var open: [AdapterConnection] = []
         for spec in specs {
             do {
-                open.append(try AdapterConnection.open(spec, commandTimeout: commandTimeout, btsnoop: snoop))
+                open.append(try AdapterConnection.open(spec, commandTimeout: commandTimeout, btsnoop: snoop, air: sharedAir,
+                                                       receiver: receiver ?? AirPoint(x: 0, y: 0)))
             } catch {
                 for c in open { c.close() }
                 return .failure(CommandFailure.exit("\(error)"))
@@ -79,11 +87,11 @@ enum AdapterChoice {
     }
 
     /// `specs`, `snoop` and `open` in one step, for the commands that need nothing in between.
-    static func openAll(_ options: ControllerOptions, inputs: [String] = []) -> Result<[AdapterConnection], ExitCode> {
+    static func openAll(_ options: ControllerOptions, inputs: [String] = [], receiver: AirPoint? = nil) -> Result<[AdapterConnection], ExitCode> {
         specs(options).flatMap { specs in
             // A UART the controller is on is not a capture file either.
             let devices = specs.compactMap { spec -> String? in if case .serial(let path, _, _) = spec { path } else { nil } }
-            return snoop(options, inputs: inputs + devices).flatMap { open(specs, snoop: $0) }
+            return snoop(options, inputs: inputs + devices).flatMap { open(specs, snoop: $0, receiver: receiver) }
         }
     }
 }

@@ -124,6 +124,7 @@ struct FleetSession {
         let verbose = self.verbose
         let connections = try AdapterChoice.openAll(controller, inputs: inputs).get()
         defer { for c in connections { c.close() } }
+        AirPlacement.place(beacons, on: connections)
         let style = self.style(connections.contains { $0.virtual != nil })
         let board = RunStatusBoard(style: style, showsOffAir: showsOffAir)
         let followers = connections.compactMap { c in

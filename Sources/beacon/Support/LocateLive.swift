@@ -4,6 +4,7 @@ import ArgumentParser
 import BeaconPositioning
 import BeaconScanner
 import Synchronization
+import VirtualController
 
 /// `beacon locate --live`: scans with BeaconScanner's ``ScanSession`` and feeds every iBeacon
 /// report into a ``WindowedLocator``, printing each fix as its window closes. Stops after the
@@ -11,8 +12,8 @@ import Synchronization
 enum LocateLive {
     /// `inputs`: the files the command read, which `--btsnoop` must not overwrite.
     static func run(_ controller: ControllerOptions, inputs: [String], locator: WindowedLocator, duration: Duration?,
-                    output: LocateOutput) async throws {
-        let connection = try AdapterChoice.openAll(controller, inputs: inputs).get()[0]
+                    receiver: AirPoint? = nil, output: LocateOutput) async throws {
+        let connection = try AdapterChoice.openAll(controller, inputs: inputs, receiver: receiver).get()[0]
         let hci = try AdapterChoice.hci(connection, for: "scan")
         defer { hci.close() }
         let session = ScanSession(hci: hci, owned: connection.mayReset)

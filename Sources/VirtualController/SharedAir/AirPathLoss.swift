@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The RSSI a receiver on the shared virtual air measures: log-distance path loss in free space,
+///
+///     RSSI = P₁ − 10 · n · log₁₀(d),   n = 2,
+///
+/// where d is the distance in metres between the advertiser and the receiver (at least 0.1 m:
+/// closer than that the far-field model means nothing) and P₁ the RSSI at 1 m: an iBeacon's
+/// measured power, else the event's transmit power minus 41 dB (free-space loss over the first
+/// metre at 2.4 GHz). An advertiser with no position is heard as if 1 m away. There is no noise:
+/// the same geometry always gives the same RSSI, so what a scan or a fix shows can be checked.
+/// `beacon scan --model pathloss` and `beacon locate` (exponent 2) invert exactly this model.
+public enum AirPathLoss {
+    public static let exponent = 2.0
+    /// Loss over the first metre at 2.4 GHz in free space (20·log₁₀(4π/λ), λ = 12.5 cm).
+    public static let firstMetreLoss = 41.0
+    public static let shortestDistance = 0.1
+
+    /// The RSSI at 1 m for an advertising event's data and transmit power.
+    public static func referencePower(data: [UInt8], txPower: Int8) -> Double {
+        if let beacon = try? IBeacon(decoding: data, options: .strictExtended) { return Double(beacon.measuredPower) }
+        return Double(txPower) - firstMetreLoss
+    }
+
+    /// The RSSI, rounded to whole dBm as controllers report it, within −127…20.
+    public static func rssi(data: [UInt8], txPower: Int8, from advertiser: AirPoint?, to receiver: AirPoint) -> Int8 {
+        let p1 = referencePower(data: data, txPower: txPower)
+        guard let advertiser else { return clamp(p1) }
+        let d = max(advertiser.distance(to: receiver), shortestDistance)
+        return clamp(p1 - 10 * exponent * log10(d))
+    }
+
+    static func clamp(_ value: Double) -> Int8 { Int8(min(max(value.rounded(), -127), 20)) }
+}

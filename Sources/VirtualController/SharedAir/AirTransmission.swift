@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import HCI
+
+/// One advertising event as it travels between processes on the shared virtual air: what a
+/// receiver needs to report it (PDU, address, data, transmit power) and where the advertiser is.
+public struct AirTransmission: Hashable, Sendable {
+    public var pdu: AirPDU
+    public var address: BluetoothAddress
+    public var addressType: LEAddressType
+    public var data: [UInt8]
+    public var txPower: Int8
+    /// Where the advertiser is; `nil` when its process did not say (heard as if 1 m away).
+    public var position: AirPoint?
+
+    public init(pdu: AirPDU, address: BluetoothAddress, addressType: LEAddressType, data: [UInt8], txPower: Int8,
+                position: AirPoint?) {
+        self.pdu = pdu
+        self.address = address
+        self.addressType = addressType
+        self.data = data
+        self.txPower = txPower
+        self.position = position
+    }
+
+    public init(_ entry: AirLogEntry, position: AirPoint?) {
+        self.init(pdu: entry.pdu, address: entry.address, addressType: entry.addressType, data: entry.data,
+                  txPower: entry.txPower, position: position)
+    }
+}
+
+/// The datagram format: `BAIR`, version 1, a count (u16 LE), then per transmission: PDU code,
+/// address type, address (6 octets LE), TX power, a position flag and, when set, x, y, z as
+/// IEEE 754 binary64 LE, the data length (u16 LE) and the data. Only processes of one machine
+/// and one user read it, but a malformed datagram is still dropped whole, never trusted.
+enum AirDatagram {
+    static let magic: [UInt8] = Array("BAIR".utf8)
+    static let version: UInt8 = 1
+    /// A datagram stays well under the default UNIX datagram limit (about 200 KiB).
+    static let targetSize = 16 * 1024
+
+    static let pduCodes: [AirPDU] = [.advInd, .advDirectInd, .advNonconnInd, .advScanInd, .advExtInd]
+
+    /// The transmissions in as many datagrams as it takes.
+    static func encode(_ transmissions: [AirTransmission]) -> [[UInt8]] {
+        var datagrams: [[UInt8]] = []
+        var body: [UInt8] = []
+        var count = 0
+        func flush() {
+            guard count > 0 else { return }
+            datagrams.append(magic + [version, UInt8(count & 0xFF), UInt8(count >> 8)] + body)
+            body.removeAll(keepingCapacity: true)
+            count = 0
+        }
+        for t in transmissions {
+            body.append(UInt8(pduCodes.firstIndex(of: t.pdu)!))
+            body.append(t.addressType.rawValue)
+            for shift in stride(from: 0, to: 48, by: 8) { body.append(UInt8(truncatingIfNeeded: t.address.value >> UInt64(shift))) }
+            body.append(UInt8(bitPattern: t.txPower))
+            if let p = t.position {
+                body.append(1)
+                for v in [p.x, p.y, p.z] { appendLE(v.bitPattern, bytes: 8, to: &body) }
+            } else {
+                body.append(0)
+            }
+            let data = t.data.prefix(0xFFFF)
+            appendLE(UInt64(data.count), bytes: 2, to: &body)
+            body += data
+            count += 1
+            if body.count >= targetSize || count == 0xFFFF { flush() }
+        }
+        flush()
+        return datagrams
+    }
+
+    /// The transmissions of one datagram, or nil when it is not one of ours or is cut short.
+    static func decode(_ bytes: ArraySlice<UInt8>) -> [AirTransmission]? {
+        var r = bytes
+        func take(_ n: Int) -> ArraySlice<UInt8>? {
+            guard r.count >= n else { return nil }
+            defer { r = r.dropFirst(n) }
+            return r.prefix(n)
+        }
+        func le(_ n: Int) -> UInt64? {
+            guard let b = take(n) else { return nil }
+            return b.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        }
+        guard take(4).map(Array.init) == magic, take(1)?.first == version, let count = le(2) else { return nil }
+        var out: [AirTransmission] = []
+        for _ in 0..<count {
+            guard let code = take(1)?.first, Int(code) < pduCodes.count, let type = take(1)?.first, let address = le(6),
+                  let power = take(1)?.first, let hasPosition = take(1)?.first else { return nil }
+            var position: AirPoint? = nil
+            if hasPosition == 1 {
+                guard let x = le(8), let y = le(8), let z = le(8) else { return nil }
+                position = AirPoint(x: Double(bitPattern: x), y: Double(bitPattern: y), z: Double(bitPattern: z))
+                guard [position!.x, position!.y, position!.z].allSatisfy(\.isFinite) else { return nil }
+            }
+            guard let length = le(2), let data = take(Int(length)) else { return nil }
+            out.append(AirTransmission(pdu: pduCodes[Int(code)], address: BluetoothAddress(address),
+                                       addressType: LEAddressType(rawValue: type), data: Array(data),
+                                       txPower: Int8(bitPattern: power), position: position))
+        }
+        return r.isEmpty ? out : nil
+    }
+
+    private static func appendLE(_ value: UInt64, bytes: Int, to out: inout [UInt8]) {
+        for i in 0..<bytes { out.append(UInt8(truncatingIfNeeded: value >> UInt64(8 * i))) }
+    }
+}

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import HCITransport
+import VirtualController
+
+/// `--at X,Y[,Z]`: where the receiver of `-i virtual` stands on the shared virtual air (metres,
+/// the frame of the profiles' `position:`).
+extension AirPoint: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+
+    static let argumentHelp = ArgumentHelp(
+        "With -i virtual: where the receiver stands on the shared virtual air, in metres (default 0,0). RSSI follows free-space path loss from each beacon's position.",
+        valueName: "x,y")
+
+    /// `--at` means something only to the virtual controller.
+    static func check(_ at: AirPoint?, controller: ControllerOptions) throws {
+        guard at != nil else { return }
+        let virtual = controller.specs?.allSatisfy { if case .virtual = $0 { true } else { false } } ?? false
+        if !virtual { throw ValidationError("--at places the receiver on the shared virtual air: it needs -i virtual") }
+    }
+}
