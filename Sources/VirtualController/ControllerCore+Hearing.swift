@@ -58,4 +58,7 @@ extension VirtualController {
         let now = clock.now
         core.withLock { $0.hear(transmission, rssi: rssi, at: now) }
     }
+
+    /// Whether scanning is on (legacy or extended).
+    public var isScanning: Bool { core.withLock { $0.scan.isEnabled } }
 }

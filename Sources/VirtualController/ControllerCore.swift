@@ -62,8 +62,8 @@ struct AdvertisingSet {
     var usesLegacyPDUs: Bool { parameters.eventProperties.contains(.useLegacyPDUs) }
 }
 
-/// Scanning: parameters and whether it is on. There is nothing on the virtual air to report,
-/// so scanning only changes what other commands may do.
+/// Scanning: parameters and whether it is on. In-process the air is empty; on the shared air
+/// (``AirLink``) other controllers' advertising events are reported while it is on.
 struct ScanState {
     /// Values after power-on or Reset (Core Vol 4 Part E §7.8.10).
     var legacyParameters = LESetScanParameters()

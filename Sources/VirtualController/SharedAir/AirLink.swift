@@ -11,15 +11,16 @@ import Darwin
 /// other controllers there, and what they advertise reaches its scanner, with RSSI from
 /// ``AirPathLoss`` between the advertiser's position and ``receiver``.
 ///
-/// One background loop per link, every 10 ms at most: takes the datagrams waiting on its socket
-/// and hands each transmission to the controller (which reports it only while scanning), then
-/// sends the advertising events logged since the last round to every other socket in the
-/// directory (listed again every 250 ms). The controller itself stays as deterministic as ever:
+/// One background loop per link, every 10 ms at most: while the controller scans, its socket is in
+/// the directory and the datagrams waiting there go to the controller as heard transmissions;
+/// then the advertising events logged since the last round go to every other socket in the
+/// directory (listed again every 250 ms). Controllers that only advertise have no socket there,
+/// so they never send to each other. The controller itself stays as deterministic as ever:
 /// only the link reads the clock.
 public final class AirLink: Sendable {
     public let air: SharedAir
     public let controller: VirtualController
-    /// This link's socket in the directory.
+    /// This link's socket in the directory, while the controller scans.
     public let socketPath: String
     private let receiverPoint: Mutex<AirPoint>
     /// Where the advertising data this process sends comes from: data bytes → position.
@@ -34,14 +35,14 @@ public final class AirLink: Sendable {
         try air.prepare()
         let n = Self.counter.add(1, ordering: .relaxed).newValue
         let path = "\(air.directory)/\(getpid())-\(n).sock"
-        let socket = try AirSocket(binding: path)
+        let sender = try AirSocket(binding: nil)
         self.air = air
         self.controller = controller
         self.socketPath = path
         self.receiverPoint = Mutex(receiver)
         let queue = DispatchQueue(label: "beacon.air.\(n)")
         queue.async { [self] in
-            loop(socket)
+            loop(sender)
             finished.signal()
         }
     }
@@ -66,42 +67,60 @@ public final class AirLink: Sendable {
 
     deinit { close() }
 
-    private func loop(_ socket: AirSocket) {
+    private func loop(_ sender: AirSocket) {
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
-        var sequence = controller.airLogEnd
+        var listener: AirSocket? = nil
+        var outbound = Outbound(sequence: controller.airLogEnd)
+        while !stopped.load(ordering: .acquiring) {
+            let scanning = controller.isScanning
+            if scanning != (listener != nil) {
+                // A failure to bind leaves this scanner deaf for one round; it tries again.
+                listener = scanning ? try? AirSocket(binding: socketPath) : nil
+            }
+            if let listener {
+                let receiver = self.receiver
+                for datagram in listener.receiveAll(waitingUpTo: 10, buffer: &buffer) {
+                    guard let transmissions = AirDatagram.decode(datagram[...]) else { continue }
+                    for t in transmissions {
+                        controller.hear(t, rssi: AirPathLoss.rssi(data: t.data, txPower: t.txPower, from: t.position, to: receiver))
+                    }
+                }
+            } else {
+                _ = poll(nil, 0, 10)
+            }
+            send(&outbound, with: sender)
+        }
+    }
+
+    /// What the sending side remembers between rounds.
+    private struct Outbound {
+        var sequence: UInt64
         var peers: [String] = []
         var listed = ContinuousClock.now - .seconds(1)
-        while !stopped.load(ordering: .acquiring) {
-            let receiver = self.receiver
-            for datagram in socket.receiveAll(waitingUpTo: 10, buffer: &buffer) {
-                guard let transmissions = AirDatagram.decode(datagram[...]) else { continue }
-                for t in transmissions {
-                    controller.hear(t, rssi: AirPathLoss.rssi(data: t.data, txPower: t.txPower, from: t.position, to: receiver))
-                }
+    }
+
+    /// Sends the advertising events logged since the last round to every scanner in the directory.
+    private func send(_ state: inout Outbound, with sender: AirSocket) {
+        let now = ContinuousClock.now
+        if now - state.listed >= .milliseconds(250) {
+            state.peers = air.peers(except: socketPath)
+            state.listed = now
+        }
+        guard !state.peers.isEmpty else {
+            state.sequence = controller.airLogEnd
+            return
+        }
+        let entries = controller.airLog(since: state.sequence)
+        guard let last = entries.last else { return }
+        state.sequence = last.sequence + 1
+        let known = positions.withLock { $0 }
+        let datagrams = AirDatagram.encode(entries.map { AirTransmission($0, position: known[$0.data]) })
+        for peer in state.peers {
+            for datagram in datagrams where !sender.send(datagram, to: peer) {
+                unlink(peer)  // nobody listens there: a process that ended without removing it
+                state.peers.removeAll { $0 == peer }
+                break
             }
-            let now = ContinuousClock.now
-            if now - listed >= .milliseconds(250) {
-                peers = air.peers(except: socketPath)
-                listed = now
-            }
-            guard !peers.isEmpty else {
-                sequence = controller.airLogEnd
-                continue
-            }
-            let entries = controller.airLog(since: sequence)
-            guard let last = entries.last else { continue }
-            sequence = last.sequence + 1
-            let known = positions.withLock { $0 }
-            let datagrams = AirDatagram.encode(entries.map { AirTransmission($0, position: known[$0.data]) })
-            var gone: Set<String> = []
-            for peer in peers {
-                for datagram in datagrams where !socket.send(datagram, to: peer) {
-                    gone.insert(peer)
-                    unlink(peer)  // nobody listens: a process that ended without removing it
-                    break
-                }
-            }
-            if !gone.isEmpty { peers.removeAll { gone.contains($0) } }
         }
     }
 }

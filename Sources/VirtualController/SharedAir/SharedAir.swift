@@ -6,9 +6,10 @@ import Darwin
 #endif
 
 /// The virtual air processes of one user share on one machine: a directory holding one UNIX
-/// datagram socket per virtual controller (`<pid>-<n>.sock`). A controller that advertises sends
-/// each advertising event it puts on air to every other socket there; a controller that scans
-/// turns what reaches its socket into advertising reports. Nothing else is shared: a process that
+/// datagram socket per scanning virtual controller (`<pid>-<n>.sock`, there only while it
+/// scans). A controller that advertises sends each advertising event it puts on air to every
+/// socket there but its own; a scanning controller turns what reaches its socket into
+/// advertising reports. Nothing else is shared: a process that
 /// goes away leaves a socket nobody listens on, which the next sender removes.
 public struct SharedAir: Hashable, Sendable, CustomStringConvertible {
     /// Environment variable naming the directory; `off` keeps `-i virtual` to itself.
@@ -73,13 +74,15 @@ public enum SharedAirError: Error, Hashable, Sendable, CustomStringConvertible {
 /// One bound, non-blocking UNIX datagram socket.
 final class AirSocket: Sendable {
     let fd: Int32
-    let path: String
+    let path: String?
 
     /// The longest path `sockaddr_un` holds (with its terminating NUL).
     static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
-    init(binding path: String) throws(SharedAirError) {
-        guard path.utf8.count <= Self.maximumPathLength else {
+    /// A socket bound at `path` (to hear), or unbound when `path` is nil (only to send).
+    init(binding path: String?) throws(SharedAirError) {
+        let name = path ?? "(unbound)"
+        if let path, path.utf8.count > Self.maximumPathLength {
             throw .socket(path, reason: "the path is longer than \(Self.maximumPathLength) bytes")
         }
         #if canImport(Glibc)
@@ -87,13 +90,15 @@ final class AirSocket: Sendable {
         #else
         let fd = socket(AF_UNIX, SOCK_DGRAM, 0)
         #endif
-        guard fd >= 0 else { throw .socket(path, reason: String(cString: strerror(errno))) }
-        unlink(path)  // our own name: a leftover of a process that had our pid
-        let bound = Self.withAddress(path) { bind(fd, $0, $1) }
-        guard bound == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw .socket(path, reason: reason)
+        guard fd >= 0 else { throw .socket(name, reason: String(cString: strerror(errno))) }
+        if let path {
+            unlink(path)  // our own name: a leftover of a process that had our pid
+            let bound = Self.withAddress(path) { bind(fd, $0, $1) }
+            guard bound == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw .socket(path, reason: reason)
+            }
         }
         self.fd = fd
         self.path = path
@@ -101,7 +106,7 @@ final class AirSocket: Sendable {
 
     deinit {
         close(fd)
-        unlink(path)
+        if let path { unlink(path) }
     }
 
     static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {

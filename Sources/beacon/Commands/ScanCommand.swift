@@ -105,7 +105,7 @@ struct ScanCommand: AsyncParsableCommand {
             hci: hci, owned: connection.mayReset, regions: [region],
             ranging: RangingConfiguration(model: distanceModel), exitAfter: exitAfter.duration)
         let duration = self.duration?.duration
+        defer { connection.close() }  // the HCI session, and the air link's socket
         try await ScanRun.run(session, duration: duration, output: output)
-        hci.close()
     }
 }

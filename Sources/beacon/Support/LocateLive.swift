@@ -15,7 +15,7 @@ enum LocateLive {
                     receiver: AirPoint? = nil, output: LocateOutput) async throws {
         let connection = try AdapterChoice.openAll(controller, inputs: inputs, receiver: receiver).get()[0]
         let hci = try AdapterChoice.hci(connection, for: "scan")
-        defer { hci.close() }
+        defer { connection.close() }  // the HCI session, and the air link's socket
         let session = ScanSession(hci: hci, owned: connection.mayReset)
         let state = Mutex(locator)
         let start = ContinuousClock.now

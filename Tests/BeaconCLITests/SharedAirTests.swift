@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Testing
+import TestSupport
+
+/// The shared virtual air: `beacon advertise -i virtual` and `beacon scan -i virtual` (or
+/// `locate --live -i virtual`) in two processes hear each other, with RSSI from free-space path
+/// loss between the profile's positions and `--at`. Each test has its own air directory
+/// (`BEACON_AIR`), so tests running in parallel never hear each other.
+@Suite struct SharedAirTests {
+    static let room = PackageRoot.url.appendingPathComponent("profiles/room-2m.yaml").path
+    static let uuid = "25795A1D-C318-47F0-A49D-7A2D1D58C79E"
+
+    /// A fresh, private air directory.
+    static func privateAir() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-air-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.path
+    }
+
+    /// `beacon arguments…` in the background with `BEACON_AIR=air`.
+    static func start(_ arguments: [String], air: String) throws -> BackgroundProgram {
+        try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/env"), ["BEACON_AIR=\(air)", try Executables.beacon.get().path] + arguments)
+    }
+
+    static func jsonLines(_ text: String) -> [[String: Any]] {
+        text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    @Test func scanInAnotherProcessHearsExactlyTheAdvertisedBeaconsWithPathLossRSSI() async throws {
+        let air = try Self.privateAir()
+        let advertiser = try Self.start(["advertise", Self.room, "-i", "virtual", "--json"], air: air)
+        let scanner = try Self.start(["scan", "-i", "virtual", "--json", "--at", "1,1"], air: air)
+        defer {
+            scanner.send(SIGKILL)
+            advertiser.send(SIGKILL)
+        }
+        // Every minor heard (the wait is a hang detector: the scanner reports as soon as it hears).
+        let heardAll = await scanner.waitForOutput(timeout: .seconds(60)) { out in
+            let minors = Set(Self.jsonLines(out).filter { $0["event"] as? String == "report" }.compactMap { $0["minor"] as? Int })
+            return minors.isSuperset(of: [0, 1, 2, 3])
+        }
+        #expect(heardAll, "scanner:\n\(scanner.output)\nadvertiser:\n\(advertiser.output)")
+        scanner.send(SIGINT)
+        #expect(await scanner.waitForExit(timeout: .seconds(30)) == 0, "\(scanner.output)")
+        let reports = Self.jsonLines(scanner.stdout).filter { $0["event"] as? String == "report" }
+        // Exactly the room's four identities, nothing else.
+        let identities = Set(reports.map { "\($0["uuid"] as? String ?? "?") \($0["major"] as? Int ?? -1) \($0["minor"] as? Int ?? -1)" })
+        #expect(identities == Set((0...3).map { "\(Self.uuid) 1 \($0)" }), "\(scanner.output)")
+        // At (1,1): north (0,1) and east (1,0) are 1 m away, so their RSSI is the measured
+        // power, −59; west (−1,0) and south (0,−1) are √5 m away: −59 − 20·log10(√5) ≈ −66.
+        let expected = [0: -66, 1: -59, 2: -59, 3: -66]
+        for report in reports {
+            let minor = try #require(report["minor"] as? Int)
+            #expect(report["rssi"] as? Int == expected[minor], "minor \(minor): \(report)")
+        }
+        advertiser.send(SIGINT)
+        #expect(await advertiser.waitForExit(timeout: .seconds(30)) == 0, "\(advertiser.output)")
+        // Both processes removed what they put in the air directory.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: air).isEmpty)
+    }
+
+    @Test func locateLiveOnTheSharedAirLandsOnTheReceiverPosition() async throws {
+        let air = try Self.privateAir()
+        let advertiser = try Self.start(["advertise", Self.room, "-i", "virtual", "--json"], air: air)
+        let locator = try Self.start(["locate", Self.room, "--live", "-i", "virtual", "--at", "0.3,-0.4", "--json"], air: air)
+        defer {
+            locator.send(SIGKILL)
+            advertiser.send(SIGKILL)
+        }
+        let fixed = await locator.waitForOutput(timeout: .seconds(60)) { out in
+            Self.jsonLines(out).contains { $0["beacons"] as? Int == 4 }
+        }
+        #expect(fixed, "locate:\n\(locator.output)\nadvertiser:\n\(advertiser.output)")
+        let fix = try #require(Self.jsonLines(locator.stdout).first { $0["beacons"] as? Int == 4 })
+        let x = try #require(BeaconExecutable.number(fix["x"])), y = try #require(BeaconExecutable.number(fix["y"]))
+        // RSSI is whole dBm, so ranges are off by up to 6 %: the fix lands within a few cm.
+        #expect(((x - 0.3) * (x - 0.3) + (y + 0.4) * (y + 0.4)).squareRoot() < 0.15, "\(fix)")
+    }
+
+    @Test func atNeedsTheVirtualController() throws {
+        let result = try BeaconExecutable.run(["scan", "-i", "tcp:127.0.0.1:1", "--at", "1,1"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("--at places the receiver on the shared virtual air"), "\(result)")
+        let bad = try BeaconExecutable.run(["scan", "-i", "virtual", "--at", "1"])
+        #expect(bad.status == 2, "\(bad)")
+    }
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import HCI
+import Testing
+@testable import VirtualController
+
+/// The shared air's pieces in one process: the datagram format, the path-loss model, and how a
+/// heard transmission becomes (or does not become) an advertising report.
+@Suite struct SharedAirUnitTests {
+    static let transmission = AirTransmission(pdu: .advNonconnInd, address: staticAddress1, addressType: .random,
+                                              data: beaconData(minor: 7), txPower: -4, position: AirPoint(x: 1.5, y: -2, z: 0.25))
+
+    @Test func datagramsRoundTripAndRejectDamage() throws {
+        let other = AirTransmission(pdu: .advExtInd, address: staticAddress2, addressType: .public, data: [UInt8](repeating: 9, count: 300),
+                                    txPower: 10, position: nil)
+        let datagrams = AirDatagram.encode([Self.transmission, other])
+        #expect(datagrams.count == 1)
+        #expect(AirDatagram.decode(datagrams[0][...]) == [Self.transmission, other])
+        // Cut short, one byte too many, or another magic: dropped whole.
+        #expect(AirDatagram.decode(datagrams[0].dropLast()) == nil)
+        #expect(AirDatagram.decode((datagrams[0] + [0])[...]) == nil)
+        #expect(AirDatagram.decode((Array("XAIR".utf8) + datagrams[0].dropFirst(4))[...]) == nil)
+        // Many transmissions split into datagrams of bounded size, none lost.
+        let many = [AirTransmission](repeating: Self.transmission, count: 1000)
+        let split = AirDatagram.encode(many)
+        #expect(split.count > 1 && split.allSatisfy { $0.count < 2 * AirDatagram.targetSize })
+        #expect(split.flatMap { AirDatagram.decode($0[...]) ?? [] } == many)
+    }
+
+    @Test func pathLossFromMeasuredPower() {
+        let data = beaconData()  // measured power 0xC5 = −59
+        let origin = AirPoint(x: 0, y: 0)
+        #expect(AirPathLoss.rssi(data: data, txPower: 0, from: AirPoint(x: 1, y: 0), to: origin) == -59)
+        #expect(AirPathLoss.rssi(data: data, txPower: 0, from: AirPoint(x: 10, y: 0), to: origin) == -79)
+        #expect(AirPathLoss.rssi(data: data, txPower: 0, from: AirPoint(x: 0, y: 0, z: 2), to: origin) == -65)
+        // No position: as if 1 m away. Not an iBeacon: TX power − 41 dB at 1 m.
+        #expect(AirPathLoss.rssi(data: data, txPower: 0, from: nil, to: origin) == -59)
+        #expect(AirPathLoss.rssi(data: [0x02, 0x01, 0x06], txPower: 4, from: AirPoint(x: 1, y: 0), to: origin) == -37)
+        #expect(AirPoint(parsing: "1,2") == AirPoint(x: 1, y: 2))
+        #expect(AirPoint(parsing: "1, 2, 3") == AirPoint(x: 1, y: 2, z: 3))
+        for bad in ["1", "1,2,3,4", "a,b", "1,inf", ""] { #expect(AirPoint(parsing: bad) == nil, "\(bad)") }
+    }
+
+    @Test func heardOnlyWhileScanningInTheFamilyTheHostChose() throws {
+        let legacy = Bench()
+        legacy.controller.hear(Self.transmission, rssi: -70)
+        #expect(legacy.controller.takeEvent() == nil, "not scanning: nothing")
+        legacy.succeed(HCISetEventMask(.default.union(.leMeta)), LESetEventMask(.default.union(.advertisingReport)),
+                       LESetScanParameters(), LESetScanEnable(true))
+        legacy.controller.hear(Self.transmission, rssi: -70)
+        let report = try LEAdvertisingReportEvent(packet: try HCIEventPacket(bytes: try #require(legacy.controller.takeEvent()).dropFirst()))
+        #expect(report.reports.map(\.rssi) == [-70])
+        #expect(report.reports.first?.eventType == .advNonconnInd)
+        #expect(report.reports.first.map { Array($0.data) } == beaconData(minor: 7))
+        // A legacy scanner never hears extended PDUs.
+        var extended = Self.transmission
+        extended.pdu = .advExtInd
+        legacy.controller.hear(extended, rssi: -70)
+        #expect(legacy.controller.takeEvent() == nil)
+
+        let ext = Bench()
+        ext.succeed(HCISetEventMask(.default.union(.leMeta)), LESetEventMask(.default.union(.extendedAdvertisingReport)),
+                    LESetExtendedScanParameters(le1M: .init(interval: 0x10, window: 0x10)), LESetExtendedScanEnable(true))
+        ext.controller.hear(Self.transmission, rssi: -61)
+        let extReport = try LEExtendedAdvertisingReportEvent(packet: try HCIEventPacket(bytes: try #require(ext.controller.takeEvent()).dropFirst()))
+        #expect(extReport.reports.first?.eventType == [.legacyPDU])
+        #expect(extReport.reports.first?.rssi == -61)
+        #expect(extReport.reports.first?.data == beaconData(minor: 7))
+        ext.succeed(LESetExtendedScanEnable(false))
+        ext.controller.hear(Self.transmission, rssi: -61)
+        #expect(ext.controller.takeEvent() == nil, "scanning off: nothing")
+    }
+}
