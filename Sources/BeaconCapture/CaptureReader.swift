@@ -41,11 +41,12 @@ public struct CaptureReader: ~Copyable {
     /// rounded up. Anything larger means a corrupt length field.
     public static let maximumRecordLength = 1 << 17
 
-    /// Opens `path` and reads its file header.
+    /// Opens `path` (`-`: standard input) and reads its file header. Only reads forward, so
+    /// pipes and FIFOs work as well as files.
     /// - Parameter chunkSize: bytes per `read(2)`; the buffer grows only for a record larger than it.
     public init(path: String, chunkSize: Int = CaptureReader.defaultChunkSize) throws(CaptureError) {
         precondition(chunkSize > 0)
-        let fd = open(path, O_RDONLY)
+        let fd = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY)
         guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
         // At least a pcap file header; records larger than the buffer grow it.
         var buffer = [UInt8](repeating: 0, count: max(chunkSize, 24))

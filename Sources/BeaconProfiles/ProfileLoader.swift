@@ -32,7 +32,10 @@ public enum ProfileLoader {
     /// files (the same uuid/major/minor, or the same address — so a file named twice clashes with
     /// itself); names only need to be unique within their own file. Returns the fleets in the
     /// order of `paths`.
-    public static func load(paths: [String]) throws(ProfileErrors) -> [BeaconFleet] {
+    ///
+    /// `extra` beacons (given on a command line, located there) join as one more source, checked
+    /// against the files the same way; they are not in the returned fleets.
+    public static func load(paths: [String], extra: [BeaconProfile] = []) throws(ProfileErrors) -> [BeaconFleet] {
         var fleets: [BeaconFleet] = []
         var issues: [ProfileIssue] = []
         var across = DuplicateCheck(checksNames: false)
@@ -45,12 +48,16 @@ public enum ProfileLoader {
                 issues.append(issue)
                 continue
             }
-            let (fleet, declarations, fileIssues) = read(text, file: path)
+            let (fleet, declarations, fileIssues) = read(text, file: path == "-" ? standardInputLabel : path)
             issues += fileIssues
             for declaration in declarations {
                 across.add(declaration, source: source, to: &acrossSink, acrossSourcesOnly: true)
             }
             fleets.append(fleet)
+        }
+        for beacon in extra {
+            let declaration = BeaconDeclaration(profile: beacon, nameLocation: beacon.location, addressLocation: beacon.location)
+            across.add(declaration, source: paths.count, to: &acrossSink, acrossSourcesOnly: true)
         }
         issues += acrossSink.issues
         guard issues.isEmpty else { throw ProfileErrors(issues: issues) }
@@ -99,8 +106,19 @@ public enum ProfileLoader {
     /// The file's text, or an issue saying why it cannot be had. At most one byte past
     /// ``maximumFileSize`` is read, so `/dev/zero` or an endless pipe is refused, not swallowed.
     static func readText(_ path: String) -> Result<String, ProfileIssue> {
+        if path == "-" { return standardInputText }
+        return readText(path, label: path)
+    }
+
+    /// How issues name standard input (`-`); also the stem of its beacons' default names.
+    public static let standardInputLabel = "stdin"
+
+    /// Standard input, read once per process: naming `-` again (or a reload) sees the same text.
+    static let standardInputText: Result<String, ProfileIssue> = readText("/dev/stdin", label: standardInputLabel)
+
+    static func readText(_ path: String, label: String) -> Result<String, ProfileIssue> {
         func failure(_ message: String) -> Result<String, ProfileIssue> {
-            .failure(ProfileIssue(location: SourceLocation(file: path, line: 1, column: 1), field: "file", value: path, message: message))
+            .failure(ProfileIssue(location: SourceLocation(file: label, line: 1, column: 1), field: "file", value: label, message: message))
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -117,7 +135,7 @@ public enum ProfileLoader {
         } catch {
             return failure("cannot read: permission denied or I/O error")
         }
-        if let issue = sizeIssue(bytes: data.count, file: path) { return .failure(issue) }
+        if let issue = sizeIssue(bytes: data.count, file: label) { return .failure(issue) }
         guard let text = String(data: data, encoding: .utf8) else {
             return failure("cannot read: not UTF-8 text")
         }

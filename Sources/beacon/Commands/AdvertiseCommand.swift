@@ -43,12 +43,14 @@ struct AdvertiseCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Profile files (YAML or JSON).", valueName: "profile"))
-    var files: [String]
+    @Argument(help: ArgumentHelp("Profile files (YAML or JSON); - reads standard input.", valueName: "profile"), completion: .file())
+    var files: [String] = []
+
+    @OptionGroup var commandLineBeacon: CommandLineBeaconOptions
 
     @OptionGroup var controller: ControllerOptions
 
-    @Option(help: ArgumentHelp("How long to advertise: 30s, 500ms, 2m, or seconds (default: until Ctrl-C).", valueName: "duration"))
+    @Option(help: ArgumentHelp("How long to advertise: 30s, 500ms, 2m, 1m30s, or seconds (default: until Ctrl-C).", valueName: "duration"))
     var duration: DurationArgument?
 
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Advertise only the beacons with these names.", valueName: "name"))
@@ -82,7 +84,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("give at least one profile file") }
+        if files.isEmpty, !commandLineBeacon.isGiven { throw ValidationError("give at least one profile file, or a beacon with --uuid, --major and --minor") }
         if let maxSets, !(1...240).contains(maxSets) { throw ValidationError("--max-sets must be from 1 to 240 (got \(maxSets))") }
         if plan && dryRun { throw ValidationError("--plan and --dry-run exclude each other (--dry-run prints the plan's commands)") }
         if let slot, slot.duration < .milliseconds(20) { throw ValidationError("--slot must be at least 20ms (got \(slot))") }
@@ -97,7 +99,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let files = self.files
         let only = self.only
-        let beacons = try ProfileFiles.loadBeacons(files).flatMap { ProfileFiles.select($0, only: only) }.get()
+        let extra = commandLineBeacon.profile
+        let beacons = try ProfileFiles.loadBeacons(files, extra: extra).flatMap { ProfileFiles.select($0, only: only) }.get()
         guard !beacons.isEmpty else { throw CommandFailure.exit("the profile files define no beacons") }
         if dryRun {
             // The dry run lists HCI commands; a mgmt: adapter gets management API commands instead.
@@ -113,7 +116,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
             controller: controller, inputs: files, planner: planner,
             style: { virtual in json ? .json : (LineOutput.standardOutputIsTerminal && !virtual ? .table : .lines) },
             showsOffAir: true, planOnly: plan, verbose: verbose, json: json, duration: { _ in duration },
-            reload: { ProfileFiles.loadBeacons(files).flatMap { ProfileFiles.select($0, only: only) }.success }
+            reload: { ProfileFiles.loadBeacons(files, extra: extra).flatMap { ProfileFiles.select($0, only: only) }.success }
         ).run(beacons)
     }
 }

@@ -11,7 +11,8 @@ struct CycleCommand: AsyncParsableCommand {
         commandName: "cycle",
         abstract: "Advertise the beacons of profile files one after another.",
         discussion: """
-            All beacons of the files, in order, each on air for --dwell through one advertiser \
+            All beacons of the files (and the one --uuid/--major/--minor give), in order, each \
+            on air for --dwell (default 2s) through one advertiser \
             (one extended advertising set, or the legacy advertiser). --loop (the default) \
             repeats until Ctrl-C; --once stops after one pass. A line (--json: a JSON object) is \
             printed when each beacon goes on air; with -i virtual, the air log too.
@@ -21,11 +22,13 @@ struct CycleCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Profile files (YAML or JSON).", valueName: "profile"))
-    var files: [String]
+    @Argument(help: ArgumentHelp("Profile files (YAML or JSON); - reads standard input.", valueName: "profile"), completion: .file())
+    var files: [String] = []
 
-    @Option(help: ArgumentHelp("How long each beacon stays on air: 2s, 500ms, or seconds.", valueName: "duration"))
-    var dwell: DurationArgument
+    @OptionGroup var commandLineBeacon: CommandLineBeaconOptions
+
+    @Option(help: ArgumentHelp("How long each beacon stays on air: 2s, 500ms, 1m30s, or seconds.", valueName: "duration"))
+    var dwell = DurationArgument(argument: "2s")!
 
     @Flag(help: "Repeat until stopped (the default).")
     var loop = false
@@ -42,7 +45,7 @@ struct CycleCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if files.isEmpty { throw ValidationError("give at least one profile file") }
+        if files.isEmpty, !commandLineBeacon.isGiven { throw ValidationError("give at least one profile file, or a beacon with --uuid, --major and --minor") }
         if loop && once { throw ValidationError("--loop and --once exclude each other") }
         if dwell.duration < .milliseconds(20) { throw ValidationError("--dwell must be at least 20ms (got \(dwell))") }
     }
@@ -51,7 +54,8 @@ struct CycleCommand: AsyncParsableCommand {
         let files = self.files
         let shuffle = self.shuffle
         let order: @Sendable ([BeaconProfile]) -> [BeaconProfile] = { shuffle ? $0.shuffled() : $0 }
-        let beacons = order(try ProfileFiles.loadBeacons(files).get())
+        let extra = commandLineBeacon.profile
+        let beacons = order(try ProfileFiles.loadBeacons(files, extra: extra).get())
         guard !beacons.isEmpty else { throw CommandFailure.exit("the profile files define no beacons") }
         // One set (or the legacy advertiser) rotating with turns of the dwell time.
         // One beacon at a time is the point: no coverage goal to warn about.
@@ -65,7 +69,7 @@ struct CycleCommand: AsyncParsableCommand {
             // One pass: as many turns as beacons. Several adapters share the beacons, so a pass
             // is as long as the longest share.
             duration: { adapters in once ? dwell * ((beacons.count + adapters - 1) / adapters) : nil },
-            reload: { ProfileFiles.loadBeacons(files).success.map(order) }
+            reload: { ProfileFiles.loadBeacons(files, extra: extra).success.map(order) }
         ).run(beacons)
     }
 }

@@ -9,12 +9,12 @@ struct EncodeCommand: AsyncParsableCommand {
         commandName: "encode",
         abstract: "Print the advertising data of beacons from a profile file or from the command line.",
         usage: """
-            beacon encode <profile> [--name <name>] [--format <format>] [--adapter <hciN>]
-            beacon encode --uuid <uuid> --major <major> --minor <minor> [--power <dBm>] [--flags <flags>] [--interval <ms>] [--address <address>] [--format <format>] [--adapter <hciN>]
-            beacon encode --namespace <hex> --instance <hex> [--tx-power <dBm>] [--flags <flags>] [--format hex|json]
-            beacon encode --url <url> [--tx-power <dBm>] [--flags <flags>] [--format hex|json]
-            beacon encode --tlm [--battery <mV>] [--temperature <°C>] [--advertising-count <count>] [--uptime <seconds>] [--flags <flags>] [--format hex|json]
-            beacon encode --altbeacon <id> [--manufacturer <id>] [--rssi <dBm>] [--reserved <byte>] [--flags <flags>] [--format hex|json]
+            beacon encode <profile> [--name <name>] [--format hex|hcitool] [--json] [--adapter <hciN>]
+            beacon encode --uuid <uuid> --major <major> --minor <minor> [--power <dBm>] [--flags <flags>] [--interval <ms>] [--address <address>] [--format hex|hcitool] [--json] [--adapter <hciN>]
+            beacon encode --namespace <hex> --instance <hex> [--tx-power <dBm>] [--flags <flags>] [--json]
+            beacon encode --url <url> [--tx-power <dBm>] [--flags <flags>] [--json]
+            beacon encode --tlm [--battery <mV>] [--temperature <°C>] [--advertising-count <count>] [--uptime <seconds>] [--flags <flags>] [--json]
+            beacon encode --altbeacon <id> [--manufacturer <id>] [--rssi <dBm>] [--reserved <byte>] [--flags <flags>] [--json]
             """,
         discussion: """
             Formats:
@@ -25,11 +25,11 @@ struct EncodeCommand: AsyncParsableCommand {
                        Address (profiles and --address), LE Set Advertising
                        Parameters (ADV_NONCONN_IND, the beacon's interval,
                        channels 37-39), LE Set Advertising Data, advertising on
-              json     one JSON object per line: name, uuid, major, minor, power,
-                       flags, address, interval_ms (as given), interval_units
-                       (0.625 ms units sent), interval_on_air_ms, hex; for
-                       the other formats: format, the format's fields (as
-                       decode --json prints them), flags, hex
+            --json (--format json, the older spelling, still works): one JSON
+            object per line: name, uuid, major, minor, power, flags, address,
+            interval_ms (as given), interval_units (0.625 ms units sent),
+            interval_on_air_ms, hex; for the other formats: format, the
+            format's fields (as decode --json prints them), flags, hex
 
             Eddystone-UID, -URL and -TLM frames carry the 16-bit service UUID
             list and service data for 0xFEAA after the flags; an AltBeacon is
@@ -57,13 +57,20 @@ struct EncodeCommand: AsyncParsableCommand {
     @OptionGroup(title: "Eddystone or AltBeacon (instead of a profile)")
     var formats: BeaconFormatFieldOptions
 
-    @Option(help: "The output format.")
+    @Option(help: "The output format: hex or hcitool (json: the same as --json, kept for old scripts).")
     var format: EncodeFormat = .hex
+
+    @Flag(help: "One JSON object per beacon and line.")
+    var json = false
+
+    /// What to print: --json wins over the default hex.
+    var output: EncodeFormat { json ? .json : format }
 
     @OptionGroup
     var adapter: AdapterOptions
 
     func validate() throws {
+        if json, format == .hcitool { throw ValidationError("--json and --format hcitool exclude each other") }
         if profile != nil, fields.isAnyGiven || formats.isAnyGiven {
             let given = (fields.givenOptionNames + formats.givenOptionNames).joined(separator: ", ")
             throw ValidationError("give either a profile file or --uuid/--major/--minor, not both (got a profile and \(given))")
@@ -77,7 +84,7 @@ struct EncodeCommand: AsyncParsableCommand {
                 throw ValidationError("--interval and --address go into hcitool recipes, which are for iBeacons for now; hex and json are the advertising data alone")
             }
             if format == .hcitool {
-                throw ValidationError("--format hcitool is for iBeacons for now (a profile or --uuid/--major/--minor); use --format hex or json")
+                throw ValidationError("--format hcitool is for iBeacons for now (a profile or --uuid/--major/--minor); use --format hex or --json")
             }
         } else if profile == nil, fields.isAnyGiven, !fields.isIBeaconFieldGiven {
             throw ValidationError(BeaconFieldOptions.uuidRequired)
@@ -97,13 +104,13 @@ struct EncodeCommand: AsyncParsableCommand {
             let json = JSONValue.object(BeaconFormatJSON.fields(beacon) + [
                 ("flags", .string(fields.parsedFlags.description)), ("hex", .string(payload.description)),
             ])
-            LineOutput.out(format == .json ? json.text : payload.description)
+            LineOutput.out(output == .json ? json.text : payload.description)
             return
         }
         let transmissions = try selectedTransmissions()
         let recipe = HCIToolRecipe(adapter: adapter.adapter)
         for transmission in transmissions {
-            switch format {
+            switch output {
             case .hex:
                 LineOutput.out(transmission.payload.description)
             case .hcitool:

@@ -25,8 +25,10 @@ struct LocateCommand: AsyncParsableCommand {
             --duration or until Ctrl-C
               --trace FILE     JSON Lines as `beacon scan --json` prints them: "report" \
             events, or any line with "time" (seconds), "uuid", "major", "minor", "rssi" and \
-            optionally "power"
-              --capture FILE   a btsnoop or pcap capture: the advertising reports in it
+            optionally "power"; - reads standard input (beacon scan --json | beacon locate \
+            FLEET --trace -)
+              --capture FILE   a btsnoop or pcap capture (- for standard input): the \
+            advertising reports in it, timed from the first one as --trace is
               --simulate PATH  a simulated walk: square, cross, still, or waypoints \
             "x,y;x,y;…"; RSSI from the path-loss model plus Gaussian noise (--noise dB, \
             --seed); prints each fix's error against the true position and a summary
@@ -57,7 +59,7 @@ struct LocateCommand: AsyncParsableCommand {
     @Option(help: AirPoint.argumentHelp)
     var at: AirPoint?
 
-    @Option(help: ArgumentHelp("With --live: how long to scan: 10s, 500ms, 2m, or seconds (default: until Ctrl-C).", valueName: "duration"))
+    @Option(help: ArgumentHelp("With --live: how long to scan: 10s, 500ms, 2m, 1m30s, or seconds (default: until Ctrl-C).", valueName: "duration"))
     var duration: DurationArgument?
 
     @Option(help: ArgumentHelp("Simulation: RSSI noise standard deviation in dB.", valueName: "dB"))
@@ -75,13 +77,19 @@ struct LocateCommand: AsyncParsableCommand {
     @Option(name: .customLong("path-loss-exponent"), help: ArgumentHelp("The path-loss exponent n (2 is free space).", valueName: "n"))
     var pathLossExponent: Double = 2
 
-    @Option(help: ArgumentHelp("Seconds of samples per fix.", valueName: "seconds"))
-    var window: Double = 1
+    @Option(name: .customLong("window"), help: ArgumentHelp("How much time of samples goes into each fix: 1s, 500ms, 2s, or seconds.", valueName: "duration"))
+    var windowArgument = DurationArgument(argument: "1s")!
+
+    /// The window in seconds.
+    var window: Double { windowArgument.duration / .seconds(1) }
 
     @Flag(help: "Print one JSON object per fix.")
     var json = false
 
     func validate() throws {
+        if fleet == "-", trace == "-" || capture == "-" {
+            throw ValidationError("the fleet file and --trace/--capture cannot both be standard input (-)")
+        }
         let inputs = [trace, capture, simulate].compactMap { $0 } + (live ? ["live"] : [])
         guard inputs.count == 1 else {
             throw ValidationError("give exactly one of --live, --trace FILE, --capture FILE or --simulate PATH")
@@ -96,7 +104,6 @@ struct LocateCommand: AsyncParsableCommand {
         guard pathLossExponent > 0, pathLossExponent <= 10 else {
             throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
         }
-        guard window > 0, window.isFinite else { throw ValidationError("--window must be a positive number of seconds (got \(window))") }
         guard noise >= 0, noise.isFinite else { throw ValidationError("--noise must be 0 dB or more (got \(noise))") }
         guard laps >= 1 else { throw ValidationError("--laps must be 1 or more (got \(laps))") }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be positive (got \(speed))") }

@@ -50,7 +50,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only beacons with this minor, 0 to 65535 (needs --major).", valueName: "minor"))
     var minor: Int?
 
-    @Option(help: ArgumentHelp("How long to scan: 10s, 500ms, 2m, or seconds (default: until Ctrl-C).", valueName: "duration"))
+    @Option(help: ArgumentHelp("How long to scan: 10s, 500ms, 2m, 1m30s, or seconds (default: until Ctrl-C).", valueName: "duration"))
     var duration: DurationArgument?
 
     @Flag(help: "JSON Lines output even on a terminal.")

@@ -21,6 +21,9 @@ struct StopCommand: AsyncParsableCommand {
             reset too).
 
             On a kernel adapter this also stops advertising that bluetoothd set up.
+
+            --json prints one object per adapter: {"adapter", "ok", "done": [what was done]} \
+            (and "error" when it failed).
             """
     )
 
@@ -29,6 +32,22 @@ struct StopCommand: AsyncParsableCommand {
     @Flag(help: "Send HCI Reset instead of the advertising commands.")
     var reset = false
 
+    @Flag(help: "One JSON object per adapter.")
+    var json = false
+
+    /// One adapter's outcome: a JSON line with --json, text lines otherwise.
+    func report(_ adapter: String, done: [String], error: String?) {
+        if json {
+            var members: [(String, JSONValue)] = [("adapter", .string(adapter)), ("ok", .bool(error == nil)),
+                                                  ("done", .array(done.map { .string($0) }))]
+            if let error { members.append(("error", .string(error))) }
+            LineOutput.out(JSONValue.object(members).text)
+            return
+        }
+        for line in done { LineOutput.out("\(adapter): \(line)") }
+        if let error { LineOutput.err("error: \(error)") }
+    }
+
     mutating func run() async throws {
         let connections = try AdapterChoice.openAll(controller).get()
         var tally = ExitTally()
@@ -36,18 +55,18 @@ struct StopCommand: AsyncParsableCommand {
             // A mgmt: run removes its own instances when it ends; stop has no way to tell them
             // from other programs' and clears nothing there.
             guard let hci = connection.hci else {
-                LineOutput.err("error: \(connection.adapterName): beacon removes its management API instances when its run ends, and leaves other programs' alone; to clear the controller, use -i hci0 (raw socket)")
+                report(connection.adapterName, done: [], error: "\(connection.adapterName): beacon removes its management API instances when its run ends, and leaves other programs' alone; to clear the controller, use -i hci0 (raw socket)")
                 tally.record(ExitStatus.runtimeFailure)
                 connection.close()
                 continue
             }
             do throws(HCIControllerError) {
-                for line in try await AdvertisingCleanup.stopAdvertising(hci, reset: reset) { LineOutput.out("\(hci.adapterName): \(line)") }
+                report(hci.adapterName, done: try await AdvertisingCleanup.stopAdvertising(hci, reset: reset), error: nil)
             } catch {
-                LineOutput.err("error: \(error)")
+                report(hci.adapterName, done: [], error: "\(error)")
                 tally.record(ExitStatus.runtimeFailure)
             }
-            hci.close()
+            connection.close()
         }
         try tally.finish()
     }

@@ -1,37 +1,74 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import BeaconCodec
+import BeaconProfiles
 
-/// `beacon validate FILE…`: checks profile files without touching any adapter.
+/// `beacon validate FILE…`: checks profile files, together, exactly as `advertise` would load
+/// them, without touching any adapter.
 struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check profile files.",
         discussion: """
-            Prints "FILE: OK (N beacons)" for each valid file. For an invalid one, every issue \
-            goes to standard error as "file:line:column: field: value: message", and the exit \
-            status is 65 (1 if a file cannot be read). Every file is checked even when one fails.
+            The files are checked together, exactly as `beacon advertise FILE…` would load \
+            them: besides each file's own issues, beacons of different files with the same \
+            uuid/major/minor or the same address are issues. Prints "FILE: OK (N beacons)" for \
+            each file when all are valid. Otherwise every issue goes to standard error as \
+            "file:line:column: field: value: message", and the exit status is 65 (1 if a file \
+            cannot be read). - reads standard input.
+
+            --json prints one object instead: {"ok": true|false, "files": [{"file", \
+            "beacons"}], "issues": [{"file", "line", "column", "field", "value", "message"}], \
+            "unreadable": [{"file", "error"}]}, with the same exit status.
             """
     )
 
-    @Argument(help: ArgumentHelp("Profile files (YAML or JSON).", valueName: "file"))
+    @Argument(help: ArgumentHelp("Profile files (YAML or JSON); - reads standard input.", valueName: "file"), completion: .file())
     var files: [String]
+
+    @Flag(help: "Print the result as one JSON object.")
+    var json = false
 
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one profile file") }
     }
 
     mutating func run() async throws {
-        var tally = ExitTally()
-        for file in files {
-            switch ProfileFiles.load(file) {
-            case .success(let fleet):
+        let outcome = ProfileFiles.check(files)
+        if json { LineOutput.out(Self.json(outcome).text) }
+        switch outcome {
+        case .fleets(let fleets):
+            guard !json else { return }
+            for (file, fleet) in zip(files, fleets) {
                 let count = fleet.beacons.count
                 LineOutput.out("\(file.escapingControlCharacters): OK (\(count) \(count == 1 ? "beacon" : "beacons"))")
-            case .failure(let code):
-                tally.record(code)
+            }
+        case .unreadable(let problems):
+            if !json { for (path, problem) in problems { LineOutput.err("error: \(InputPath.label(path)): \(problem)") } }
+            throw ExitStatus.runtimeFailure
+        case .issues(let issues):
+            if !json { for issue in issues { LineOutput.err(issue.description) } }
+            throw ExitStatus.dataError
+        }
+    }
+
+    static func json(_ outcome: ProfileFiles.Outcome) -> JSONValue {
+        var files: [JSONValue] = []
+        var issues: [JSONValue] = []
+        var unreadable: [JSONValue] = []
+        switch outcome {
+        case .fleets(let fleets):
+            files = fleets.map { .object([("file", .string($0.file)), ("beacons", .int($0.beacons.count))]) }
+        case .unreadable(let problems):
+            unreadable = problems.map { .object([("file", .string($0.path)), ("error", .string($0.problem))]) }
+        case .issues(let found):
+            issues = found.map { issue in
+                .object([("file", .string(issue.location.file)), ("line", .int(issue.location.line)),
+                         ("column", .int(issue.location.column)), ("field", .string(issue.field)),
+                         ("value", .string(issue.value)), ("message", .string(issue.message))])
             }
         }
-        try tally.finish()
+        let ok = if case .fleets = outcome { true } else { false }
+        return .object([("ok", .bool(ok)), ("files", .array(files)), ("issues", .array(issues)), ("unreadable", .array(unreadable))])
     }
 }

@@ -13,9 +13,12 @@ enum LocateInput {
     /// JSON Lines: `beacon scan --json` output (its "report" events) or plain
     /// `{"time","uuid","major","minor","rssi"[,"power"]}` lines. Lines of other events
     /// ("ranging", "enter", …) are skipped; a line that is not JSON is an error.
+    /// `-` reads standard input to its end (`beacon scan --json | beacon locate FLEET --trace -`).
     static func traceSamples(path: String) throws -> [RSSISample] {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw TraceError(description: "cannot read \(path.escapingControlCharacters)")
+        if let problem = InputPath.problem(path) { throw TraceError(description: "\(InputPath.label(path)): \(problem)") }
+        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+        guard let data, let text = String(data: data, encoding: .utf8) else {
+            throw TraceError(description: "\(InputPath.label(path)): cannot read it as UTF-8 text")
         }
         var samples: [RSSISample] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -40,12 +43,18 @@ enum LocateInput {
         return samples
     }
 
-    /// The advertising reports of a capture (commands carry no RSSI).
+    /// The advertising reports of a capture (commands carry no RSSI), timed in seconds from the
+    /// first report, as a trace from `beacon scan --json` is.
     static func captureSamples(path: String) throws -> [RSSISample] {
         var samples: [RSSISample] = []
+        var first: CaptureTimestamp? = nil
         _ = try CaptureBeaconScan.forEachSighting(path: path) { sighting in
             guard sighting.source.isReport, let rssi = sighting.rssi else { return }
-            samples.append(RSSISample(time: sighting.timestamp.seconds, key: BeaconIdentity(sighting.beacon), rssi: Double(rssi),
+            let start = first ?? sighting.timestamp
+            first = start
+            let time = (Double(sighting.timestamp.unixSeconds) - Double(start.unixSeconds))
+                + Double(Int64(sighting.timestamp.nanosecondOfSecond) - Int64(start.nanosecondOfSecond)) / 1e9
+            samples.append(RSSISample(time: time, key: BeaconIdentity(sighting.beacon), rssi: Double(rssi),
                                       measuredPower: sighting.beacon.measuredPower))
         }
         return samples

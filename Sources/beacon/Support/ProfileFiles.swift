@@ -10,17 +10,38 @@ import Foundation
 /// read, ``ExitStatus/dataError`` when one has issues. Nothing here touches an adapter, so a
 /// broken profile never reaches the radio.
 enum ProfileFiles {
-    static func load(_ paths: [String]) -> Result<[BeaconFleet], ExitCode> {
+    /// What loading some files came to: the fleets, or why not.
+    enum Outcome {
+        case fleets([BeaconFleet])
+        /// Files that could not even be read (path and reason): exit 1.
+        case unreadable([(path: String, problem: String)])
+        /// Profile issues, every one of every file: exit 65.
+        case issues([ProfileIssue])
+    }
+
+    /// Loads `paths` together (beacons clashing across files are issues) without printing.
+    /// `extra`: beacons from the command line, checked against the files' (not in the fleets).
+    static func check(_ paths: [String], extra: [BeaconProfile] = []) -> Outcome {
         // Checked here so that a missing file is a runtime failure (exit 1), not a profile issue (65).
-        let unreadable = paths.filter { !isReadableFile($0) }
-        for path in unreadable {
-            LineOutput.err("error: \(path.escapingControlCharacters): cannot read the file (missing, a directory, or no permission)")
-        }
-        if !unreadable.isEmpty { return .failure(ExitStatus.runtimeFailure) }
+        var problems = paths.compactMap { path in InputPath.problem(path).map { (path: path, problem: $0) } }
+        if paths.filter({ $0 == "-" }).count > 1 { problems.append((path: "-", problem: "standard input can be named once")) }
+        if !problems.isEmpty { return .unreadable(problems) }
         do {
-            return .success(try ProfileLoader.load(paths: paths))
+            return .fleets(try ProfileLoader.load(paths: paths, extra: extra))
         } catch {
-            for issue in error.issues { LineOutput.err(issue.description) }
+            return .issues(error.issues)
+        }
+    }
+
+    static func load(_ paths: [String], extra: [BeaconProfile] = []) -> Result<[BeaconFleet], ExitCode> {
+        switch check(paths, extra: extra) {
+        case .fleets(let fleets):
+            return .success(fleets)
+        case .unreadable(let problems):
+            for (path, problem) in problems { LineOutput.err("error: \(InputPath.label(path)): \(problem)") }
+            return .failure(ExitStatus.runtimeFailure)
+        case .issues(let issues):
+            for issue in issues { LineOutput.err(issue.description) }
             return .failure(ExitStatus.dataError)
         }
     }
@@ -31,13 +52,8 @@ enum ProfileFiles {
     }
 
     /// All beacons of several files, in file order (the commands that put them on air).
-    static func loadBeacons(_ paths: [String]) -> Result<[BeaconProfile], ExitCode> {
-        load(paths).map { $0.flatMap(\.beacons) }
-    }
-
-    private static func isReadableFile(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
-            && FileManager.default.isReadableFile(atPath: path)
+    static func loadBeacons(_ paths: [String], extra: BeaconProfile? = nil) -> Result<[BeaconProfile], ExitCode> {
+        let extra = extra.map { [$0] } ?? []
+        return load(paths, extra: extra).map { $0.flatMap(\.beacons) + extra }
     }
 }
