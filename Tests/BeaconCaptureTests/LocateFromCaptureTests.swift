@@ -39,6 +39,13 @@ import TestSupport
             // Whole-dB rounding of the RSSI moves ranges by up to ~6 %: a few centimetres here.
             #expect(hypot(x - receiver.x, y - receiver.y) < 0.1, "fix \(fix)")
             #expect(fix["beacons"] as? Int == 4)
+            // Times count from the first report, as with --trace (the capture's are epoch seconds).
+            let time = try #require((fix["time"] as? NSNumber)?.doubleValue)
+            #expect(time >= 0 && time < 3, "fix \(fix)")
         }
+        // The same capture through a pipe: `-` is standard input.
+        let piped = try Program.run(URL(fileURLWithPath: "/bin/bash"),
+                                    ["-c", "cat \"$2\" | \"$0\" locate \"$1\" --capture - --json", beacon, fleet, path])
+        #expect(piped.status == 0 && piped.stdout == result.stdout, "\(piped)")
     }
 }

@@ -54,7 +54,8 @@ struct LocateCommand: AsyncParsableCommand {
     @Flag(help: "Scan live with the controller -i.")
     var live = false
 
-    @OptionGroup var controller: ControllerOptions
+    @OptionGroup var listening: ListeningControllerOptions
+    var controller: ControllerOptions { listening.controller }
 
     @Option(help: AirPoint.argumentHelp)
     var at: AirPoint?
@@ -96,9 +97,6 @@ struct LocateCommand: AsyncParsableCommand {
         }
         if !live, controller.adapter != nil || duration != nil {
             throw ValidationError("-i and --duration go with --live")
-        }
-        if live, let specs = controller.specs, specs.count != 1 || specs == [.allKernel] {
-            throw ValidationError("-i: locate listens on one controller (got '\(controller.adapter ?? "")')")
         }
         try AirPoint.check(at, controller: controller)
         guard pathLossExponent > 0, pathLossExponent <= 10 else {

@@ -39,7 +39,8 @@ struct ScanCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var controller: ControllerOptions
+    @OptionGroup var listening: ListeningControllerOptions
+    var controller: ControllerOptions { listening.controller }
 
     @Option(help: ArgumentHelp("Only beacons with this proximity UUID (the region).", valueName: "uuid"))
     var uuid: String?
@@ -77,9 +78,6 @@ struct ScanCommand: AsyncParsableCommand {
         if minor != nil, major == nil { throw ValidationError("--minor needs --major (a region is a UUID, then a major, then a minor)") }
         guard pathLossExponent.isFinite, pathLossExponent > 0, pathLossExponent <= 10 else {
             throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
-        }
-        if let specs = controller.specs, specs.count != 1 || specs == [.allKernel] {
-            throw ValidationError("-i: scan listens on one controller (got '\(controller.adapter ?? "")')")
         }
         try AirPoint.check(at, controller: controller)
     }

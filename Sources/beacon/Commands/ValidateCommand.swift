@@ -12,12 +12,13 @@ struct ValidateCommand: AsyncParsableCommand {
         discussion: """
             The files are checked together, exactly as `beacon advertise FILE…` would load \
             them: besides each file's own issues, beacons of different files with the same \
-            uuid/major/minor or the same address are issues. Prints "FILE: OK (N beacons)" for \
-            each file when all are valid. Otherwise every issue goes to standard error as \
-            "file:line:column: field: value: message", and the exit status is 65 (1 if a file \
-            cannot be read). - reads standard input.
+            uuid/major/minor or the same address are issues (reported at the later one, naming \
+            the earlier). Prints "FILE: OK (N beacons)" for each file without issues of its \
+            own; every issue goes to standard error as "file:line:column: field: value: \
+            message", and then the exit status is 65 (1 if a file cannot be read). - reads \
+            standard input.
 
-            --json prints one object instead: {"ok": true|false, "files": [{"file", \
+            --json prints one object instead: {"ok": true|false, "files": [{"file", "ok", \
             "beacons"}], "issues": [{"file", "line", "column", "field", "value", "message"}], \
             "unreadable": [{"file", "error"}]}, with the same exit status.
             """
@@ -35,14 +36,16 @@ struct ValidateCommand: AsyncParsableCommand {
 
     mutating func run() async throws {
         let outcome = ProfileFiles.check(files)
-        if json { LineOutput.out(Self.json(outcome).text) }
-        switch outcome {
-        case .fleets(let fleets):
-            guard !json else { return }
-            for (file, fleet) in zip(files, fleets) {
-                let count = fleet.beacons.count
+        let clean = Self.cleanFiles(files, outcome)
+        if json { LineOutput.out(Self.json(outcome, clean: clean).text) }
+        if !json {
+            for (file, count) in clean {
                 LineOutput.out("\(file.escapingControlCharacters): OK (\(count) \(count == 1 ? "beacon" : "beacons"))")
             }
+        }
+        switch outcome {
+        case .fleets:
+            return
         case .unreadable(let problems):
             if !json { for (path, problem) in problems { LineOutput.err("error: \(InputPath.label(path)): \(problem)") } }
             throw ExitStatus.runtimeFailure
@@ -52,13 +55,30 @@ struct ValidateCommand: AsyncParsableCommand {
         }
     }
 
-    static func json(_ outcome: ProfileFiles.Outcome) -> JSONValue {
-        var files: [JSONValue] = []
+    /// The files with no issue of their own, and how many beacons each defines.
+    static func cleanFiles(_ files: [String], _ outcome: ProfileFiles.Outcome) -> [(file: String, beacons: Int)] {
+        switch outcome {
+        case .fleets(let fleets):
+            return zip(files, fleets).map { ($0, $1.beacons.count) }
+        case .unreadable:
+            return []
+        case .issues(let issues):
+            let blamed = Set(issues.map(\.location.file))
+            return files.compactMap { file in
+                let label = file == "-" ? ProfileLoader.standardInputLabel : file
+                guard !blamed.contains(label), let fleet = try? ProfileLoader.load(paths: [file]).first else { return nil }
+                return (file, fleet.beacons.count)
+            }
+        }
+    }
+
+    static func json(_ outcome: ProfileFiles.Outcome, clean: [(file: String, beacons: Int)]) -> JSONValue {
+        let files: [JSONValue] = clean.map { .object([("file", .string($0.file)), ("ok", .bool(true)), ("beacons", .int($0.beacons))]) }
         var issues: [JSONValue] = []
         var unreadable: [JSONValue] = []
         switch outcome {
-        case .fleets(let fleets):
-            files = fleets.map { .object([("file", .string($0.file)), ("beacons", .int($0.beacons.count))]) }
+        case .fleets:
+            break
         case .unreadable(let problems):
             unreadable = problems.map { .object([("file", .string($0.path)), ("error", .string($0.problem))]) }
         case .issues(let found):

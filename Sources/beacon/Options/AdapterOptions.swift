@@ -57,3 +57,34 @@ struct ControllerOptions: ParsableArguments {
         }
     }
 }
+
+/// `-i ADAPTER` and `--btsnoop FILE` for the commands that listen on one controller (scan,
+/// locate --live): ``ControllerOptions`` without lists or `all`, which they refuse.
+struct ListeningControllerOptions: ParsableArguments {
+    @Option(
+        name: [.customShort("i"), .long],
+        help: ArgumentHelp(
+            "The one controller to listen on: hci0 (or 0), user:hci0, tcp:HOST:PORT, serial:/dev/ttyACM0[@BAUD][,rtscts], or virtual[:…] (the shared virtual air; default: the first kernel adapter).",
+            valueName: "adapter"))
+    var adapter: String?
+
+    @Option(help: ArgumentHelp(
+        "Write every HCI packet, both directions, to this btsnoop file (Wireshark opens it). It must not be one of the command's input files (or a serial controller's device), and must be a regular file or a character device (not a FIFO).",
+        valueName: "file"))
+    var btsnoop: String?
+
+    /// The same choice as ``ControllerOptions``, for ``AdapterChoice``.
+    var controller: ControllerOptions {
+        var options = ControllerOptions()
+        options.adapter = adapter
+        options.btsnoop = btsnoop
+        return options
+    }
+
+    func validate() throws {
+        try controller.validate()
+        if let specs = controller.specs, specs.count != 1 || specs == [.allKernel] {
+            throw ValidationError("-i: one controller only (got '\(adapter ?? "")')")
+        }
+    }
+}
