@@ -21,6 +21,19 @@ struct Beacon: AsyncParsableCommand {
             Try it without hardware:
               beacon advertise profiles/room-2m.yaml -i virtual --duration 5
 
+            Hear it from another terminal, on the shared virtual air:
+              beacon scan -i virtual --at 0.5,0.2
+
+            Files: every profile, trace or capture argument may be - (standard input) or a \
+            pipe such as <(cat FILE).
+
+            ENVIRONMENT
+              BEACON_AIR  the shared virtual air's directory (default
+                          $XDG_RUNTIME_DIR/beacon-air, else /tmp/beacon-air-UID);
+                          off keeps -i virtual to its own process
+
+            Shell completion: beacon --generate-completion-script bash (or zsh, fish).
+
             Data goes to standard output, errors and diagnostics to standard error.
 
             EXIT STATUS
