@@ -36,6 +36,15 @@ struct AdvertiseCommand: AsyncParsableCommand {
             in quick succession coalesce and the last one always wins; if the files have \
             issues, they are printed and the old beacons stay on air.
 
+            A beacon without a file: --uuid, --major and --minor (with --power, --interval, \
+            --flags, --address, --name, --tx-power if wanted), alone or next to profile files; \
+            it is checked against the files' beacons as the files are against each other. A \
+            profile file may be - (standard input) or a pipe such as <(cat FILE).
+
+            With -i virtual, the controller is on the shared virtual air: `beacon scan -i \
+            virtual` in another process hears the beacons, RSSI following each beacon's \
+            position (see scan --at).
+
             --dry-run opens nothing: it prints every HCI command a run would send (preamble, \
             setup, each turn of one rotation cycle, teardown) as H4 bytes and as hcitool lines, \
             for an assumed controller (extended advertising with --max-sets sets, default 16; \

@@ -35,6 +35,13 @@ struct ScanCommand: AsyncParsableCommand {
             then "report" (every iBeacon report), "ranging" (the list, about once a second), \
             "enter" and "exit", and "stopped" last.
 
+            -i virtual scans the shared virtual air: it hears `beacon advertise -i virtual` \
+            (and `cycle`) running in other processes of this user, with RSSI by free-space path \
+            loss (exponent 2, the beacon's measured power at 1 m) from each beacon's profile \
+            position to --at X,Y (default 0,0); beacons without a position are heard as if 1 m \
+            away. BEACON_AIR names the air's directory (default $XDG_RUNTIME_DIR/beacon-air, \
+            else /tmp/beacon-air-UID; off: none).
+
             SIGINT (Ctrl-C) or SIGTERM stop: scanning off, exit 0.
             """
     )
