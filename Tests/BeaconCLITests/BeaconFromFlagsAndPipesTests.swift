@@ -71,6 +71,15 @@ import TestSupport
         defer { unlink(fifo) }
         let viaFIFO = try Program.run(URL(fileURLWithPath: "/bin/bash"), ["-c", "cat \"$1\" > \"$2\" & \"$0\" validate \"$2\"", beacon, Self.room, fifo])
         #expect(viaFIFO.status == 0 && viaFIFO.stdout.contains("OK (4 beacons)"), "\(viaFIFO)")
+        // A capture through a pipe: decode --capture - reads standard input.
+        let snoop = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-pipe-\(UUID().uuidString).btsnoop").path
+        defer { unlink(snoop) }
+        let recorded = try BeaconExecutable.run(["advertise", Self.room, "-i", "virtual", "--duration", "300ms", "--btsnoop", snoop])
+        #expect(recorded.status == 0, "\(recorded)")
+        let fromFile = try BeaconExecutable.run(["decode", "--capture", snoop, "--json"])
+        let fromPipe = try Program.run(URL(fileURLWithPath: "/bin/bash"), ["-c", "cat \"$1\" | \"$0\" decode --capture - --json", beacon, snoop])
+        #expect(fromFile.status == 0 && fromPipe.status == 0 && !fromFile.stdout.isEmpty, "\(fromFile)\n\(fromPipe)")
+        #expect(fromPipe.stdout == fromFile.stdout)
         // A /dev/fd path this process does not have (what sudo makes of <(…)): said so, not "permission".
         let missing = try BeaconExecutable.run(["validate", "/dev/fd/97"])
         #expect(missing.status == 1, "\(missing)")
