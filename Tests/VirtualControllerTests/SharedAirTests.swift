@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+#if canImport(Glibc)
+import Glibc
+#endif
 import HCI
 import Testing
 @testable import VirtualController
@@ -69,5 +72,46 @@ import Testing
         ext.succeed(LESetExtendedScanEnable(false))
         ext.controller.hear(Self.transmission, rssi: -61)
         #expect(ext.controller.takeEvent() == nil, "scanning off: nothing")
+    }
+}
+
+/// Two controllers joined to one private air directory, in real time: what one advertises, the
+/// other reports while it scans, with the RSSI of the distance between the placed advertiser and
+/// the receiver. The only wait is for the report itself (a hang detector bounds it).
+@Suite struct AirLinkTests {
+    @Test func aScanningControllerHearsAnotherOnTheSharedAir() async throws {
+        let directory = "/tmp/beacon-air-test-\(UInt32.random(in: 0...UInt32.max))"
+        let air = SharedAir(directory: directory)
+        let advertiser = VirtualController(), scanner = VirtualController()
+        let sending = try AirLink(controller: advertiser, air: air)
+        let hearing = try AirLink(controller: scanner, air: air, receiver: AirPoint(x: 3, y: 4))
+        defer {
+            sending.close()
+            hearing.close()
+            rmdir(directory)
+        }
+        sending.place(data: beaconData(minor: 5), at: AirPoint(x: 0, y: 0))
+        for command in [HCISetEventMask(.default.union(.leMeta)).h4Bytes, LESetEventMask(.default.union(.advertisingReport)).h4Bytes,
+                        LESetScanParameters().h4Bytes, LESetScanEnable(true).h4Bytes] {
+            _ = scanner.exchange(command)
+        }
+        for command in [LESetAdvertisingParameters(intervalMin: 0x00A0, intervalMax: 0x00A0, advertisingType: .nonConnectableUndirected).h4Bytes,
+                        LESetAdvertisingData(AdvertisingPayload(beaconData(minor: 5))!).h4Bytes, LESetAdvertisingEnable(true).h4Bytes] {
+            _ = advertiser.exchange(command)
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        var report: LEAdvertisingReportEvent.Report? = nil
+        while report == nil, ContinuousClock.now < deadline {
+            if let event = scanner.takeEvent(), let packet = try? HCIEventPacket(bytes: event.dropFirst()) {
+                report = (try? LEAdvertisingReportEvent(packet: packet))?.reports.first
+            } else {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        let heard = try #require(report, "no report within the hang detector's bound")
+        #expect(Array(heard.data) == beaconData(minor: 5))
+        #expect(heard.address == advertiser.configuration.publicAddress)
+        // 5 m from the advertiser: −59 − 20·log10(5) = −72.98 → −73.
+        #expect(heard.rssi == -73)
     }
 }

@@ -59,13 +59,12 @@ public final class AirLink: Sendable {
         positions.withLock { $0[data] = point }
     }
 
-    /// Stops the loop and removes the socket. Idempotent.
+    /// Stops the loop and removes the socket; call it once done (the loop keeps the link alive
+    /// until then). Idempotent.
     public func close() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         finished.wait()
     }
-
-    deinit { close() }
 
     private func loop(_ sender: AirSocket) {
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
