@@ -157,6 +157,7 @@ struct FleetSession {
             for await event in fleet.events {
                 guard case .applied(let generation, _) = event, generation > shown, let plan = fleet.currentPlan else { continue }
                 shown = generation
+                AirPlacement.place(control.beacons, on: connections)
                 board.reset(plan)
                 Self.show(plan, board: board, json: json, verbose: verbose)
             }
