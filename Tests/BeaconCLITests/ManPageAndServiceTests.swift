@@ -50,6 +50,16 @@ import TestSupport
         #expect(result.stdout.contains("SYNOPSIS") && result.stdout.contains("advertise"), "\(result.stdout.prefix(500))")
     }
 
+    /// The completion scripts the README documents come out of the tool for each shell.
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScripts(shell: String) throws {
+        let result = try BeaconExecutable.run(["--generate-completion-script", shell])
+        #expect(result.status == 0, "\(result)")
+        for command in ["advertise", "scan", "locate", "validate"] { #expect(result.stdout.contains(command), "\(shell): \(command)") }
+        let readme = try String(contentsOf: PackageRoot.url.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("beacon --generate-completion-script \(shell)"))
+    }
+
     @Test func theServiceUnitVerifiesAndRunsAProfile() throws {
         let analyze = try Executables.require("systemd-analyze", install: "apt-get install systemd, or scripts/setup --tests")
         let text = try String(contentsOf: Self.unit, encoding: .utf8)
