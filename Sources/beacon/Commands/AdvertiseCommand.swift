@@ -55,7 +55,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Profile files (YAML or JSON); - reads standard input.", valueName: "profile"), completion: .file())
     var files: [String] = []
 
-    @OptionGroup var commandLineBeacon: CommandLineBeaconOptions
+    @OptionGroup(title: "A beacon from the command line (instead of or next to files)")
+    var commandLineBeacon: CommandLineBeaconOptions
 
     @OptionGroup var controller: ControllerOptions
 

@@ -25,7 +25,8 @@ struct CycleCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Profile files (YAML or JSON); - reads standard input.", valueName: "profile"), completion: .file())
     var files: [String] = []
 
-    @OptionGroup var commandLineBeacon: CommandLineBeaconOptions
+    @OptionGroup(title: "A beacon from the command line (instead of or next to files)")
+    var commandLineBeacon: CommandLineBeaconOptions
 
     @Option(help: ArgumentHelp("How long each beacon stays on air: 2s, 500ms, 1m30s, or seconds.", valueName: "duration"))
     var dwell = DurationArgument(argument: "2s")!

@@ -29,7 +29,7 @@ struct BeaconFieldOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The advertising interval in milliseconds, 20 to 10240 (default 100).", valueName: "ms"))
     var interval: Double?
 
-    @Option(help: ArgumentHelp("A random static address to advertise from (default: the adapter's public address).", valueName: "address"))
+    @Option(help: ArgumentHelp("A random static address to advertise from (default: encode uses the adapter's public address; advertise and cycle derive one from the identity, as for a profile).", valueName: "address"))
     var address: String?
 
     /// Whether any field option was given.

@@ -7,8 +7,7 @@ import BeaconProfiles
 /// --address]`) plus what only a beacon on air has, `--name` and `--tx-power`. It joins the
 /// beacons of the files, if any, and is checked against them as the files are against each other.
 struct CommandLineBeaconOptions: ParsableArguments {
-    @OptionGroup(title: "A beacon from the command line")
-    var fields: BeaconFieldOptions
+    @OptionGroup var fields: BeaconFieldOptions
 
     @Option(help: ArgumentHelp("The command-line beacon's name (default: cli-MAJOR-MINOR).", valueName: "name"))
     var name: String?
