@@ -51,7 +51,7 @@ struct DecodeCommand: AsyncParsableCommand {
     @Flag(help: "Accept up to 254 bytes (one extended advertising fragment) instead of 31.")
     var extended = false
 
-    @Option(help: ArgumentHelp("Read the iBeacons of a btsnoop or pcap capture file instead of hex.", valueName: "file"),
+    @Option(help: ArgumentHelp("Read the iBeacons of a btsnoop or pcap capture file instead of hex (- reads standard input).", valueName: "file"),
             completion: .file())
     var capture: String?
 

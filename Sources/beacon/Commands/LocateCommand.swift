@@ -42,10 +42,10 @@ struct LocateCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A fleet profile whose beacons have positions.", valueName: "fleet.yaml"), completion: .file())
     var fleet: String
 
-    @Option(help: ArgumentHelp("Read samples from a JSON Lines trace (beacon scan --json).", valueName: "file"), completion: .file())
+    @Option(help: ArgumentHelp("Read samples from a JSON Lines trace (beacon scan --json; - reads standard input).", valueName: "file"), completion: .file())
     var trace: String?
 
-    @Option(help: ArgumentHelp("Read samples from a btsnoop or pcap capture.", valueName: "file"), completion: .file())
+    @Option(help: ArgumentHelp("Read samples from a btsnoop or pcap capture (- reads standard input).", valueName: "file"), completion: .file())
     var capture: String?
 
     @Option(help: ArgumentHelp("Simulate a walk: square, cross, still, or \"x,y;x,y;…\".", valueName: "path"))
