@@ -193,10 +193,10 @@ import Glibc
         #expect(await run.waitForOutput(containing: "ADV_NONCONN_IND"), "stdout:\n\(run.stdout)\nstderr:\n\(run.stderr)")
         let sent = ContinuousClock.now
         run.send(SIGTERM)
-        let status = await run.waitForExit(timeout: .seconds(5))
+        let status = await run.waitForExit(timeout: .seconds(60))
         let elapsed = ContinuousClock.now - sent
         #expect(status == 0, "stdout:\n\(run.stdout)\nstderr:\n\(run.stderr)")
-        #expect(elapsed < .seconds(10), "took \(elapsed)") // a hang detector, not a speed test (speeds are in BENCHMARKS.md)
+        #expect(elapsed < .seconds(60), "took \(elapsed)") // a hang detector, not a speed test (speeds are in BENCHMARKS.md)
         #expect(run.stdout.contains("advertising stopped"), "\(run.stdout)")
     }
 
@@ -224,7 +224,7 @@ import Glibc
         let heard = await run.waitForOutput { out in AirLogLine.all(out).filter { $0.address == north.address }.count >= 12 }
         #expect(heard, "\(run.stdout)")
         run.send(SIGINT)
-        #expect(await run.waitForExit(timeout: .seconds(5)) == 0, "\(run.stdout)\n\(run.stderr)")
+        #expect(await run.waitForExit(timeout: .seconds(60)) == 0, "\(run.stdout)\n\(run.stderr)")
         let south = AirLogLine.all(run.stdout).filter { $0.address == expected.address }
         #expect(!south.isEmpty && south.allSatisfy { $0.data == expected.data }, "\(run.stdout)")
         // Only the difference was applied: an unchanged beacon stayed on air through the reload,

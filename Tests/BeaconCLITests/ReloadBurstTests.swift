@@ -31,7 +31,7 @@ import Glibc
             if !onAir { break }
         }
         run.send(SIGINT)
-        #expect(await run.waitForExit(timeout: .seconds(10)) == 0, "\(run.stderr.suffix(2000))")
+        #expect(await run.waitForExit(timeout: .seconds(60)) == 0, "\(run.stderr.suffix(2000))")
         // Per advertiser, the powers on air only ever move forward through the trials.
         var last: [String: Int] = [:]
         var regressions: [String] = []

@@ -61,7 +61,7 @@ import Glibc
         }
         #expect(String(decoding: line, as: UTF8.self).contains("on air"))
         try out.fileHandleForReading.close()
-        let status = await waitForExit(process, timeout: .seconds(10))
+        let status = await waitForExit(process, timeout: .seconds(60))
         #expect(status == 0, "a closed standard output is a stop, not a crash (141 is death by SIGPIPE)")
         #expect(peer.controller.activeAdvertisers().isEmpty, "the beacons went off air")
     }
@@ -93,7 +93,7 @@ import Glibc
         #expect(peer.controller.activeAdvertisers().isEmpty)
     }
 
-    func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+    func waitUntil(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while !condition() {
             if ContinuousClock.now >= deadline { return false }

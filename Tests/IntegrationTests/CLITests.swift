@@ -64,11 +64,11 @@ extension BumbleIntegration {
             let addresses = Set(profiles.map(\.address.description))
             try await withBumble { link in
                 let run = try BeaconCLI.start(["advertise", "profiles/room-2m.yaml", "-i", "tcp:127.0.0.1:\(link.port)"])
-                let heard = await link.waitFor(timeout: .seconds(10)) { Set($0.advs().map(\.address)).isSuperset(of: addresses) }
+                let heard = await link.waitFor(timeout: .seconds(60)) { Set($0.advs().map(\.address)).isSuperset(of: addresses) }
                 #expect(heard, "all four room-2m beacons on air: \(run.output)")
                 let signalled = BumbleLink.now()
                 run.send(SIGTERM)
-                let status = await run.waitForExit(timeout: .seconds(5))
+                let status = await run.waitForExit(timeout: .seconds(60))
                 #expect(status == 0, "exit status after SIGTERM: \(status.map(String.init) ?? "none within 5 s")\n\(run.output)")
                 try await Task.sleep(for: .milliseconds(500))
                 let last = link.advs().filter { addresses.contains($0.address) }.last

@@ -51,7 +51,7 @@ extension BumbleIntegration {
                 #expect(harness.recorder.all.allSatisfy { if case .updateFailed = $0 { false } else { true } })
                 // The scanner hears exactly the last update from every beacon.
                 let last = Self.fleet(1000)
-                let heard = await link.waitFor(timeout: .seconds(10)) { l in
+                let heard = await link.waitFor(timeout: .seconds(60)) { l in
                     let advs = l.advs(since: appliedAt)
                     return last.allSatisfy { b in advs.contains { $0.address == b.address.description } }
                 }

@@ -57,18 +57,18 @@ extension BumbleIntegration {
             let scannerPort = try Self.freePort()
             try await withBumble(["--scanner-port", String(scannerPort)]) { link in
                 let scan = try BeaconCLI.start(["scan", "-i", "tcp:127.0.0.1:\(scannerPort)", "--json", "--exit-after", "1s", "--duration", "30s"])
-                let scanning = await link.waitFor(timeout: .seconds(10)) { _ in scan.stdout.contains("\"event\":\"scanning\"") }
+                let scanning = await link.waitFor(timeout: .seconds(60)) { _ in scan.stdout.contains("\"event\":\"scanning\"") }
                 try #require(scanning, "beacon scan started: \(scan.output)")
 
                 let advertise = try BeaconCLI.run(["advertise", "profiles/room-2m.yaml", "-i", "tcp:127.0.0.1:\(link.port)", "--duration", "3s"])
                 #expect(advertise.status == 0, "\(advertise.stdout)\(advertise.stderr)")
 
                 // Every beacon exits about a second after advertising stopped.
-                let exited = await link.waitFor(timeout: .seconds(10)) { _ in
+                let exited = await link.waitFor(timeout: .seconds(60)) { _ in
                     Self.lines(scan.stdout).filter { $0.event == "exit" }.count >= 4
                 }
                 scan.send(SIGINT)
-                let status = await scan.waitForExit(timeout: .seconds(5))
+                let status = await scan.waitForExit(timeout: .seconds(60))
                 #expect(status == 0, "beacon scan exit status after SIGINT\n\(scan.output)")
                 try #require(exited, "four exits\n\(scan.output)")
 
@@ -164,7 +164,7 @@ struct ScanCommandTests {
         let deadline = ContinuousClock.now + .seconds(10)
         while !scan.stdout.contains("\"event\":\"ranging\""), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         scan.send(SIGINT)
-        let status = await scan.waitForExit(timeout: .seconds(5))
+        let status = await scan.waitForExit(timeout: .seconds(60))
         #expect(status == 0, "\(scan.output)")
         let lines = scan.stdout.split(separator: "\n")
         #expect(lines.first?.contains("\"mode\":\"\(mode)\"") == true, "\(scan.output)")

@@ -31,7 +31,7 @@ extension BumbleIntegration {
                 let fleet = harness.fleet()
                 try await fleet.start(profiles)
                 let addresses = Set(profiles.map(\.address.description))
-                let heard = await link.waitFor(timeout: .seconds(5)) { l in
+                let heard = await link.waitFor(timeout: .seconds(60)) { l in
                     Set(l.advs().map(\.address)).isSuperset(of: addresses)
                 }
                 #expect(heard, "all four beacons on air before the stop")

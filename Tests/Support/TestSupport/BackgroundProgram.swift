@@ -54,13 +54,13 @@ public final class BackgroundProgram: @unchecked Sendable {
 
     /// Waits until standard output contains `text`; false after `timeout` or when the program
     /// ended without writing it.
-    public func waitForOutput(containing text: String, timeout: Duration = .seconds(10)) async -> Bool {
+    public func waitForOutput(containing text: String, timeout: Duration = .seconds(60)) async -> Bool {
         await waitForOutput(timeout: timeout) { $0.contains(text) }
     }
 
     /// Waits until standard output satisfies `condition`; false after `timeout` or when the
     /// program ended without it.
-    public func waitForOutput(timeout: Duration = .seconds(10), where condition: (String) -> Bool) async -> Bool {
+    public func waitForOutput(timeout: Duration = .seconds(60), where condition: (String) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition(stdout) { return true }
