@@ -82,8 +82,12 @@ struct FleetSession {
     var json: Bool
     /// How long to run, from when the beacons are on air (nil: until stopped).
     var duration: (_ adapters: Int) -> Duration?
-    /// Reads the profile files again for SIGHUP (issues already printed when it returns nil).
-    var reload: @Sendable () -> [BeaconProfile]?
+    /// Reads the profile files again for SIGHUP (issues already printed when it returns nil);
+    /// nil: SIGHUP is ignored (a scenario or a walk owns the beacons).
+    var reload: (@Sendable () -> [BeaconProfile]?)?
+    /// Runs once the beacons are on air, next to the fleet (a scenario, a walk), and may update
+    /// it and stop it; cancelled when the run ends.
+    var conduct: (@Sendable (RunningFleet, RunStatusBoard) async -> Void)? = nil
 
     func run(_ beacons: [BeaconProfile]) async throws(ExitCode) {
         let control = RunControl(beacons: beacons)
@@ -98,6 +102,10 @@ struct FleetSession {
                 control.stop()
             },
             onReload: {
+                guard let reload else {
+                    say("SIGHUP: ignored (the beacons follow the scenario or the walk)")
+                    return
+                }
                 say("SIGHUP: reloading the profile files")
                 guard let beacons = reload() else {
                     say("the profile files have issues (above); still advertising the beacons from before")
@@ -149,13 +157,19 @@ struct FleetSession {
         notes.withLock { $0 = board }
         Self.show(plan, board: board, json: json, verbose: verbose)
         let redrawing = board.redrawing()
+        let conducted = conduct != nil
         let following = followers.map { $0.following() }
         let plans = Task {
             // Each applied reload changes the plan: show it, and give the table its rows.
             var shown = 1
+            var names = plan.placements.map(\.beacon.name)
             for await event in fleet.events {
                 guard case .applied(let generation, _) = event, generation > shown, let plan = fleet.currentPlan else { continue }
                 shown = generation
+                // A scenario or a walk updates often: the plan is shown again only when the
+                // beacons on air are others, not for every new measured power.
+                if conducted, plan.placements.map(\.beacon.name) == names { continue }
+                names = plan.placements.map(\.beacon.name)
                 board.reset(plan)
                 Self.show(plan, board: board, json: json, verbose: verbose)
             }
@@ -165,7 +179,9 @@ struct FleetSession {
             for task in following { task.cancel() }
             throw CommandFailure.exit("\(error)")
         }
+        let conducting = conduct.map { conduct in Task { await conduct(fleet, board) } }
         let outcome = await fleet.run(for: duration(connections.count))
+        conducting?.cancel()
         plans.cancel()
         redrawing?.cancel()
         for task in following { task.cancel() }

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconEmulator
+import BeaconPositioning
+import BeaconProfiles
+
+/// Moves a ``WalkModel``'s walker in real time: `rate` times a second it works out every
+/// beacon's measured power (and TX power) for the walker's position and posts the fleet to
+/// the running fleet, which sends only what changed (the data of a set with legacy PDUs may
+/// change while it is enabled: one command per beacon whose measured power changed).
+public struct WalkPlayer: Sendable {
+    public let model: WalkModel
+    /// Updates per second.
+    public let rate: Double
+
+    public init(model: WalkModel, rate: Double = 10) {
+        precondition(rate > 0 && rate.isFinite)
+        self.model = model
+        self.rate = rate
+    }
+
+    public enum Event: Sendable {
+        /// The walker is at `position` at `time` seconds; update `generation` carries it (nil:
+        /// nothing changed since the last update). `behind`: the update before had not settled.
+        case moved(time: Double, position: PlanePoint, generation: Int?, behind: Bool)
+        /// The walk is over (not reported when it loops until stopped).
+        case finished(time: Double, updates: Int, behind: Int, failures: [String])
+    }
+
+    /// Walks from `start` (when the beacons of time 0 went on air) until the path's end (or
+    /// `duration` seconds), or until the task is cancelled.
+    public func walk(on fleet: RunningFleet, from start: ContinuousClock.Instant, duration: Double? = nil,
+                     report: @Sendable (Event) -> Void) async {
+        let tracker = UpdateTracker(fleet: fleet)
+        tracker.started(generation: 1)
+        let end = [duration, model.route.duration].compactMap { $0 }.min()
+        var last = model.beacons(at: 0).beacons
+        var updates = 0
+        var tick = 1
+        report(.moved(time: 0, position: model.route.position(at: 0), generation: 1, behind: false))
+        while true {
+            var time = Double(tick) / rate
+            if let end, time > end { time = end }
+            guard await ScenarioPlayer.sleep(until: start.adding(seconds: time)) else { return }
+            let (position, beacons) = model.beacons(at: time)
+            if beacons != last {
+                let posted = tracker.post(beacons)
+                last = beacons
+                updates += 1
+                report(.moved(time: time, position: position, generation: posted.generation, behind: posted.behind))
+            } else {
+                report(.moved(time: time, position: position, generation: nil, behind: false))
+            }
+            if let end, time >= end { break }
+            tick += 1
+        }
+        report(.finished(time: end ?? 0, updates: updates, behind: tracker.behindCount, failures: tracker.failures))
+    }
+}
