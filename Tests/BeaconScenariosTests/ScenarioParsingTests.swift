@@ -81,7 +81,7 @@ struct ScenarioParsingTests {
             "13:5 steps",                       // does nothing
             "14:5 steps.at",                    // no time
             "15:32 steps.hide",                 // both shown and hidden
-            "16:5 steps", "16:14 steps.sho",    // unknown key (did you mean show), so the step does nothing
+            "16:14 steps.sho",                  // unknown key (did you mean show)
             "17:5 steps.every",                 // repeat without every
             "23:12 steps.every",                // overlapping repeats (at the block's steps)
             "24:15 steps.repeat",               // repeat without steps

@@ -228,7 +228,9 @@ final class ScenarioReader {
                         "names beacons to change, but the step changes nothing; add major, minor, measured_power, tx_power or interval")
             ok = false
         }
-        if keys["show"] == nil, keys["hide"] == nil, keys["beacon"] == nil, fieldKeys.isEmpty, keys["at"] != nil {
+        // A step whose only action is a misspelt key has been reported at that key already.
+        let misspelt = mapping.keys.contains { !Self.stepKeys.contains($0.scalarText ?? "") }
+        if keys["show"] == nil, keys["hide"] == nil, keys["beacon"] == nil, fieldKeys.isEmpty, keys["at"] != nil, !misspelt {
             sink.report(location, field: path, value: node.displayValue, "the step does nothing; give show, hide, or beacon with the fields to change, or steps")
             ok = false
         }
