@@ -26,18 +26,20 @@ public struct WalkPlayer: Sendable {
         case finished(time: Double, updates: Int, behind: Int, failures: [String])
     }
 
-    /// Walks from `start` (when the beacons of time 0 went on air) until the path's end (or
-    /// `duration` seconds), or until the task is cancelled.
+    /// Walks from `start` (when the beacons of time 0 went on air) for `duration` seconds
+    /// (nil: until the path's end, or until the task is cancelled when it loops).
     public func walk(on fleet: RunningFleet, from start: ContinuousClock.Instant, duration: Double? = nil,
                      report: @Sendable (Event) -> Void) async {
         let tracker = UpdateTracker(fleet: fleet)
         tracker.started(generation: 1)
-        let end = [duration, model.route.duration].compactMap { $0 }.min()
+        // --duration wins (standing at the last waypoint once the path is walked); otherwise
+        // the path once, or until stopped when it loops.
+        let end = duration ?? model.route.duration
         var last = model.beacons(at: 0).beacons
         var updates = 0
         var tick = 1
         report(.moved(time: 0, position: model.route.position(at: 0), generation: 1, behind: false))
-        while true {
+        while end.map({ $0 > 0 }) ?? true {
             var time = Double(tick) / rate
             if let end, time > end { time = end }
             guard await ScenarioPlayer.sleep(until: start.adding(seconds: time)) else { return }

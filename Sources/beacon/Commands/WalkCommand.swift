@@ -62,7 +62,7 @@ struct WalkCommand: AsyncParsableCommand {
     @Flag(name: .customLong("vary-tx-power"), help: "Lower the TX power with distance too, where the controller lets the host choose it.")
     var varyTxPower = false
 
-    @Option(help: ArgumentHelp("How long to walk: 30s, 2m (default: the path once, or until Ctrl-C with --loop).", valueName: "duration"))
+    @Option(help: ArgumentHelp("How long to walk: 30s, 2m, standing at the last waypoint once there (default: the path once, or until Ctrl-C with --loop).", valueName: "duration"))
     var duration: DurationArgument?
 
     @OptionGroup var controller: ControllerOptions

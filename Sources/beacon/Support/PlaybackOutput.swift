@@ -15,7 +15,7 @@ struct PlaybackOutput: Sendable {
 
     func announce(_ timeline: ScenarioTimeline) {
         let s = timeline.scenario
-        LineOutput.err("scenario \(s.name ?? s.file): \(timeline.pass.count) \(timeline.pass.count == 1 ? "change" : "changes") per pass, \(Self.passes(s)); fleet \(s.fleet.file)")
+        LineOutput.err("scenario \(s.name ?? s.file): \(timeline.pass.count) \(timeline.pass.count == 1 ? "change" : "changes") per pass, \(Self.passes(s)); fleet \(s.fleet.file == s.file ? "in the scenario" : s.fleet.file)")
     }
 
     func show(_ event: ScenarioPlayer.Event, board: RunStatusBoard) {

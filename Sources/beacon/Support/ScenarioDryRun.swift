@@ -20,7 +20,8 @@ struct ScenarioDryRun {
         let listing = DryRunListing(hcitoolAdapter: hcitoolAdapter)
         if !json {
             LineOutput.out("# dry run: no adapter is opened, nothing is sent")
-            LineOutput.out("# scenario \(scenario.file) over \(scenario.fleet.file): \(PlaybackOutput.passes(scenario))")
+            let fleet = scenario.fleet.file == scenario.file ? "its own fleet" : scenario.fleet.file
+            LineOutput.out("# scenario \(scenario.file) over \(fleet): \(PlaybackOutput.passes(scenario))")
             LineOutput.out("# timeline (each pass starts from the fleet as declared):")
             for c in timeline.pass {
                 LineOutput.out("#   \(PlaybackOutput.clock(c.time))  \(c.change)  (\(c.location))")
