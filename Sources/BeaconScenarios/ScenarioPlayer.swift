@@ -7,11 +7,21 @@ import BeaconProfiles
 /// is sent). Every pass starts from the fleet as declared.
 public struct ScenarioPlayer: Sendable {
     public let timeline: ScenarioTimeline
+    /// How often the clock is reported between steps, seconds (nil: never).
+    public let clockEvery: Double?
 
-    public init(_ timeline: ScenarioTimeline) { self.timeline = timeline }
+    public init(_ timeline: ScenarioTimeline, clockEvery: Double? = 5) {
+        precondition(clockEvery.map { $0 > 0 } ?? true)
+        self.timeline = timeline
+        self.clockEvery = clockEvery
+    }
 
     /// What the player reports as it goes.
     public enum Event: Sendable {
+        /// The initial beacons are on air; `next` is the first change.
+        case started(onAir: [String], next: TimedChange?)
+        /// Every ``clockEvery`` seconds of scenario clock between steps: what comes next.
+        case clock(time: Double, next: TimedChange?)
         /// `changes` (all due at `time`, seconds of scenario clock) were posted as update
         /// `generation`; `next` is the change after them, if any. `behind`: the update before
         /// had not settled yet.
@@ -31,16 +41,18 @@ public struct ScenarioPlayer: Sendable {
         let tracker = UpdateTracker(fleet: fleet)
         tracker.started(generation: 1)
         let duration = timeline.scenario.duration
+        var clock = Clock(start: start, every: clockEvery)
+        report(.started(onAir: initialBeacons.map(\.name), next: timeline.pass.first))
         var index = 0
         while timeline.scenario.passes.map({ index < $0 }) ?? true {
             var state = timeline.initialState
             let passStart = Double(index) * duration
             var changes = timeline.changes(inPass: index)
             if index > 0 {
-                report(.pass(index: index, time: passStart))
                 // The reset is a change at the pass's start, merged with any change due then.
+                guard await clock.wait(until: passStart, next: changes.first, report: report) else { return }
+                report(.pass(index: index, time: passStart))
                 if changes.first?.time != passStart {
-                    guard await Self.sleep(until: start.adding(seconds: passStart)) else { return }
                     let posted = tracker.post(state.onAir)
                     report(.stepped(time: passStart, changes: [], next: changes.first, onAir: state.onAir.map(\.name),
                                     generation: posted.generation, behind: posted.behind))
@@ -50,7 +62,7 @@ public struct ScenarioPlayer: Sendable {
                 let time = changes[0].time
                 let due = changes.prefix { $0.time == time }
                 changes.removeFirst(due.count)
-                guard await Self.sleep(until: start.adding(seconds: time)) else { return }
+                guard await clock.wait(until: time, next: due.first, report: report) else { return }
                 for c in due { state.apply(c.change) }
                 let posted = tracker.post(state.onAir)
                 let next = changes.first ?? (timeline.scenario.passes.map { index + 1 < $0 } ?? true ? timeline.changes(inPass: index + 1).first : nil)
@@ -61,8 +73,31 @@ public struct ScenarioPlayer: Sendable {
             if duration <= 0 { break }
         }
         let end = Double(index) * duration
-        guard await Self.sleep(until: start.adding(seconds: end)) else { return }
+        guard await clock.wait(until: end, next: nil, report: report) else { return }
         report(.finished(time: end, behind: tracker.behindCount, failures: tracker.failures))
+    }
+
+    /// The scenario clock: sleeps until a time, reporting the clock on the way at every multiple
+    /// of `every` seconds (so a long silence still shows the clock running).
+    private struct Clock {
+        let start: ContinuousClock.Instant
+        let every: Double?
+        /// Scenario time already reached.
+        var reached = 0.0
+
+        mutating func wait(until time: Double, next: TimedChange?, report: @Sendable (Event) -> Void) async -> Bool {
+            if let every {
+                var tick = ((reached / every).rounded(.down) + 1) * every
+                while tick < time - 1e-9 {
+                    guard await ScenarioPlayer.sleep(until: start.adding(seconds: tick)) else { return false }
+                    report(.clock(time: tick, next: next))
+                    tick += every
+                }
+            }
+            guard await ScenarioPlayer.sleep(until: start.adding(seconds: time)) else { return false }
+            reached = max(reached, time)
+            return true
+        }
     }
 
     /// Sleeps until `deadline`; false when cancelled.

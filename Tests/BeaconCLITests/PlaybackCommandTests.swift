@@ -73,7 +73,7 @@ struct PlaybackCommandTests {
         #expect(out.contains("#   10 s  hide entrance  (scenarios/region-exit.yaml:20:5)"), "\(out)")
         #expect(out.contains("#   45 s  show entrance  (scenarios/region-exit.yaml:21:5)"), "\(out)")
         // Hiding the one beacon: its set disabled and removed, nothing else.
-        let hide = try #require(out.range(of: "# == hci0: 10 s: hide entrance — on air: nothing\n"), "\(out)")
+        let hide = try #require(out.range(of: "# == hci0: 10 s: hide entrance — fleet on air: nothing\n"), "\(out)")
         let show = try #require(out.range(of: "#\n# == hci0: 45 s: show entrance"), "\(out)")
         let hideCommands = out[hide.upperBound..<show.lowerBound].split(separator: "\n").filter { $0.hasPrefix("hcitool") }
         #expect(hideCommands == ["hcitool -i hci0 cmd 0x08 0x0039 00 01 00 00 00 00", "hcitool -i hci0 cmd 0x08 0x003c 00"])

@@ -36,6 +36,31 @@ struct PlaybackOutput: Sendable {
             let upcoming = next.map { "next at \(Self.clock($0.time)): \($0.change)" } ?? "no next step"
             board.note("scenario \(Self.clock(time)): \(what); on air: \(onAir.isEmpty ? "nothing" : onAir.joined(separator: ", ")) — \(upcoming)"
                        + (behind ? " (the update before had not been applied yet: the controller is behind the timeline)" : ""))
+        case let .started(onAir, next):
+            let upcoming = next.map { "next at \(Self.clock($0.time)): \($0.change)" } ?? "no step"
+            if json {
+                LineOutput.out(JSONValue.object([
+                    ("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("scenario-start")),
+                    ("unix_time", .double(RunStatusBoard.round(wallClockStart))), ("on_air", .array(onAir.map { .string($0) })),
+                    ("next_time", next.map { .double(RunStatusBoard.round($0.time)) } ?? .null),
+                    ("next", next.map { .string($0.change.description) } ?? .null),
+                ]).text)
+            } else {
+                board.note("scenario 0 s: started; on air: \(onAir.isEmpty ? "nothing" : onAir.joined(separator: ", ")) — \(upcoming)")
+            }
+        case let .clock(time, next):
+            let upcoming = next.map { "next at \(Self.clock($0.time)): \($0.change)" } ?? "the end"
+            if json {
+                LineOutput.out(JSONValue.object([
+                    ("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("scenario-clock")),
+                    ("scenario_time", .double(RunStatusBoard.round(time))),
+                    ("next_time", next.map { .double(RunStatusBoard.round($0.time)) } ?? .null),
+                    ("next", next.map { .string($0.change.description) } ?? .null),
+                ]).text)
+            } else {
+                let left = next.map { " (in \(Self.clock($0.time - time)))" } ?? ""
+                board.note("scenario \(Self.clock(time)) — \(upcoming)\(left)")
+            }
         case let .pass(index, time):
             if !json { board.note("scenario \(Self.clock(time)): pass \(index + 1) begins") }
         case let .finished(time, behind, failures):

@@ -29,7 +29,7 @@ struct ScenarioDryRun {
         }
         var state = timeline.initialState
         var plan = planner.plan(state.onAir, on: capabilities)
-        try emit(section: "start", title: "start (0 s): on air: \(Self.names(state))",
+        try emit(section: "start", title: "start (0 s): fleet on air: \(Self.names(state))",
                  perAdapter: { caps in
                      let program = plan.adapters.first { $0.capabilities.adapter == caps.adapter }.map(AdvertisingProgram.init(plan:))
                      return AdvertisingProgram.clean(extended: planner.usesExtendedSets(caps)) + (program?.setup ?? [])
@@ -45,7 +45,7 @@ struct ScenarioDryRun {
             let next = planner.plan(state.onAir, on: capabilities)
             let what = group.reset ? "the next pass starts: the fleet as declared" : group.changes.map(\.change.description).joined(separator: "; ")
             let before = plan
-            try emit(section: "t=\(PlaybackOutput.clock(group.time))", title: "\(PlaybackOutput.clock(group.time)): \(what) — on air: \(Self.names(state))",
+            try emit(section: "t=\(PlaybackOutput.clock(group.time))", title: "\(PlaybackOutput.clock(group.time)): \(what) — fleet on air: \(Self.names(state))",
                      perAdapter: { caps in
                          AdvertisingProgram.steps(from: Self.firstState(before, caps), to: Self.firstState(next, caps),
                                                   extended: planner.usesExtendedSets(caps))
