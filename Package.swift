@@ -61,7 +61,7 @@ let package = Package(
         // Indoor positioning: ranged distances to beacons of known position → where the receiver is.
         .target(name: "BeaconPositioning", dependencies: ["BeaconCodec", "BeaconProfiles"]),
         // Scenario playback and the over-the-air walk: drive a running fleet on a clock.
-        .target(name: "BeaconScenarios", dependencies: ["BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator"]),
+        .target(name: "BeaconScenarios", dependencies: ["BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "HCI"]),
         // The command-line tool.
         .executableTarget(
             name: "beacon",

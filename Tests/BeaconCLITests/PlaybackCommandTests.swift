@@ -58,6 +58,22 @@ struct PlaybackCommandTests {
         #expect(result.stdout.isEmpty, "no dry run either")
     }
 
+    @Test("a step the controller would refuse: found before anything goes on air, at its line")
+    func refusedStep() throws {
+        let path = try BeaconExecutable.temporaryFile(named: "fast.yaml", contents: """
+            fleet:
+              beacons:
+                - {name: door, uuid: 8F0C4E62-3B1A-4C7E-9D52-6A1F0B2C3D4E, major: 7, minor: 1}
+            steps:
+              - {at: 1s, beacon: door, interval: 30}
+
+            """)
+        let result = try BeaconExecutable.run(["play", path, "-i", "virtual:version=4.2"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("\(path):5:5: the fleet as it is at 1 s would be refused by virtual:version=4.2: LE Set Advertising Parameters: advertising interval 0x0030 (30 ms) is too short"), "\(result)")
+        #expect(!result.stdout.contains("air "), "nothing went on air\n\(result)")
+    }
+
     @Test("a missing scenario file is a runtime failure (exit 1)")
     func missingFile() throws {
         let result = try BeaconExecutable.run(["play", "no/such/scenario.yaml"])

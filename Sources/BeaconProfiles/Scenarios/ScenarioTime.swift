@@ -2,7 +2,7 @@
 
 /// Times in scenario files: a number of seconds (`35`, `0.5`) or a number with a unit (`35s`,
 /// `500ms`, `2m`), the same units as the command line's durations.
-enum ScenarioTime {
+public enum ScenarioTime {
     /// The longest time a scenario may name: one week, in seconds.
     static let maximum = 7.0 * 24 * 3600
 

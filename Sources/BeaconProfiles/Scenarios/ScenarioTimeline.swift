@@ -63,6 +63,39 @@ public struct ScenarioTimeline: Sendable {
     /// How long the whole scenario plays, seconds; nil when it loops until stopped.
     public var totalDuration: Double? { scenario.passes.map { Double($0) * scenario.duration } }
 
+    /// One moment of a pass at which the fleet changes: the changes due then and the state they
+    /// leave.
+    public struct Moment: Sendable {
+        public var time: Double
+        public var changes: [TimedChange]
+        /// Whether this is the start of the next pass (the fleet back as declared).
+        public var isNextPass: Bool
+        public var state: ScenarioState
+    }
+
+    /// Every moment of the first pass in time order (changes at the same time together), then the
+    /// start of the second pass when there is one: every state a play puts on air after the start.
+    public var moments: [Moment] {
+        var out: [Moment] = []
+        var state = initialState
+        for c in pass {
+            state.apply(c.change)
+            if let last = out.last, last.time == c.time {
+                out[out.count - 1].changes.append(c)
+                out[out.count - 1].state = state
+            } else {
+                out.append(Moment(time: c.time, changes: [c], isNextPass: false, state: state))
+            }
+        }
+        if scenario.passes != 1, scenario.duration > 0 {
+            var next = initialState
+            let first = changes(inPass: 1).prefix { $0.time == scenario.duration }
+            for c in first { next.apply(c.change) }
+            out.append(Moment(time: scenario.duration, changes: Array(first), isNextPass: true, state: next))
+        }
+        return out
+    }
+
     /// The state a pass starts from.
     public var initialState: ScenarioState { ScenarioState(fleet: scenario.fleet.beacons, hidden: scenario.hidden) }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import BeaconAdapters
 import BeaconEmulator
 import BeaconProfiles
 import BeaconScenarios
@@ -80,6 +81,15 @@ struct PlayCommand: AsyncParsableCommand {
                 await player.play(on: fleet, from: .now) { event in
                     output.show(event, board: board)
                     if case .finished = event { fleet.requestStop() }
+                }
+            },
+            preflight: { fleet throws(ExitCode) in
+                let capabilities: [ControllerCapabilities]
+                do throws(AdapterError) { capabilities = try await fleet.probe() } catch { throw CommandFailure.exit("\(error)") }
+                let refusals = ScenarioPreflight.refusals(timeline, planner: planner, capabilities: capabilities)
+                guard refusals.isEmpty else {
+                    for r in refusals { LineOutput.err(r.description) }
+                    throw ExitStatus.dataError
                 }
             }
         ).run(player.initialBeacons)

@@ -88,6 +88,9 @@ struct FleetSession {
     /// Runs once the beacons are on air, next to the fleet (a scenario, a walk), and may update
     /// it and stop it; cancelled when the run ends.
     var conduct: (@Sendable (RunningFleet, RunStatusBoard) async -> Void)? = nil
+    /// Runs after the probe and the plan, before anything goes on air: throwing ends the run
+    /// with nothing advertised (a scenario checks every state it will put on air).
+    var preflight: (@Sendable (RunningFleet) async throws(ExitCode) -> Void)? = nil
 
     func run(_ beacons: [BeaconProfile]) async throws(ExitCode) {
         let control = RunControl(beacons: beacons)
@@ -153,6 +156,7 @@ struct FleetSession {
 
         let plan: FleetPlan
         do throws(AdapterError) { plan = try await fleet.plan(control.beacons) } catch { throw CommandFailure.exit("\(error)") }
+        if let preflight { try await preflight(fleet) }
         board.reset(plan)
         notes.withLock { $0 = board }
         Self.show(plan, board: board, json: json, verbose: verbose)

@@ -34,18 +34,13 @@ struct ScenarioDryRun {
                      let program = plan.adapters.first { $0.capabilities.adapter == caps.adapter }.map(AdvertisingProgram.init(plan:))
                      return AdvertisingProgram.clean(extended: planner.usesExtendedSets(caps)) + (program?.setup ?? [])
                  }, listing: listing)
-        var groups: [(time: Double, changes: [TimedChange], reset: Bool)] = []
-        for c in timeline.pass {
-            if let last = groups.last, last.time == c.time { groups[groups.count - 1].changes.append(c) } else { groups.append((c.time, [c], false)) }
-        }
-        if scenario.passes != 1, scenario.duration > 0 { groups.append((scenario.duration, [], true)) }
-        for group in groups {
-            if group.reset { state = timeline.initialState }
-            for c in group.changes { state.apply(c.change) }
+        for moment in timeline.moments {
+            state = moment.state
             let next = planner.plan(state.onAir, on: capabilities)
-            let what = group.reset ? "the next pass starts: the fleet as declared" : group.changes.map(\.change.description).joined(separator: "; ")
+            var what = moment.changes.map(\.change.description).joined(separator: "; ")
+            if moment.isNextPass { what = "the next pass starts: the fleet as declared" + (what.isEmpty ? "" : "; " + what) }
             let before = plan
-            try emit(section: "t=\(PlaybackOutput.clock(group.time))", title: "\(PlaybackOutput.clock(group.time)): \(what) — fleet on air: \(Self.names(state))",
+            try emit(section: "t=\(PlaybackOutput.clock(moment.time))", title: "\(PlaybackOutput.clock(moment.time)): \(what) — fleet on air: \(Self.names(state))",
                      perAdapter: { caps in
                          AdvertisingProgram.steps(from: Self.firstState(before, caps), to: Self.firstState(next, caps),
                                                   extended: planner.usesExtendedSets(caps))
