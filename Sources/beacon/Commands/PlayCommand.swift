@@ -70,15 +70,15 @@ struct PlayCommand: AsyncParsableCommand {
         }
         let player = ScenarioPlayer(timeline)
         let json = self.json
-        let output = PlaybackOutput(json: json)
-        output.announce(timeline)
+        PlaybackOutput.announce(timeline)
         try await FleetSession(
             controller: controller, inputs: [scenario, loaded.fleet.file], planner: planner,
             style: { _ in json ? .json : .lines },
             showsOffAir: true, planOnly: false, verbose: false, json: json, duration: { _ in nil },
             reload: nil,
             conduct: { fleet, board in
-                await player.play(on: fleet, from: .now) { event in
+                let output = PlaybackOutput(json: json)
+                await player.play(on: fleet, from: output.start) { event in
                     output.show(event, board: board)
                     if case .finished = event { fleet.requestStop() }
                 }

@@ -112,7 +112,6 @@ struct WalkCommand: AsyncParsableCommand {
         let walk = WalkModel(fleet: loaded.beacons, route: route, distanceModel: distanceModel, rssiAtPhone: rssiAtPhone)
         let (json, rate, vary) = (self.json, self.rate, varyTxPower)
         let seconds = duration.map { $0.duration.seconds }
-        let output = PlaybackOutput(json: json)
         if positioned > 16 {
             LineOutput.err("note: \(positioned) positioned beacons; the walk is meant for up to 16 at \(Int(rate)) updates per second")
         }
@@ -129,8 +128,8 @@ struct WalkCommand: AsyncParsableCommand {
                     if control == nil { board.note("--vary-tx-power: the controller does not let the host choose the TX power (legacy advertising); only the measured power changes") }
                     walk.txPower = control
                 }
-                let output = PlaybackOutput(json: json, wallClockStart: output.wallClockStart)
-                await WalkPlayer(model: walk, rate: rate).walk(on: fleet, from: .now, duration: seconds) { event in
+                let output = PlaybackOutput(json: json)
+                await WalkPlayer(model: walk, rate: rate).walk(on: fleet, from: output.start, duration: seconds) { event in
                     output.show(event, board: board, textEvery: 1)
                     if case .finished = event { fleet.requestStop() }
                 }

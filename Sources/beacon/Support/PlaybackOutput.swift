@@ -9,13 +9,22 @@ import Foundation
 /// status board (a line, or a JSON object with --json).
 struct PlaybackOutput: Sendable {
     var json: Bool
-    /// Wall-clock seconds (Unix time) of the scenario's or walk's 0 s, so that a receiver's
-    /// timestamps can be compared with the walker's positions.
-    var wallClockStart: Double = Date().timeIntervalSince1970
+    /// The scenario's or walk's 0 s, on the monotonic clock the player runs on.
+    var start: ContinuousClock.Instant
+    /// The same instant as Unix time, so that a receiver's timestamps (`locate --live --json`)
+    /// can be compared with the walker's positions.
+    var wallClockStart: Double
 
-    func announce(_ timeline: ScenarioTimeline) {
+    /// Output for a scenario or walk whose 0 s is now.
+    init(json: Bool) {
+        self.json = json
+        start = .now
+        wallClockStart = Date().timeIntervalSince1970
+    }
+
+    static func announce(_ timeline: ScenarioTimeline) {
         let s = timeline.scenario
-        LineOutput.err("scenario \(s.name ?? s.file): \(timeline.pass.count) \(timeline.pass.count == 1 ? "change" : "changes") per pass, \(Self.passes(s)); fleet \(s.fleet.file == s.file ? "in the scenario" : s.fleet.file)")
+        LineOutput.err("scenario \(s.name ?? s.file): \(timeline.pass.count) \(timeline.pass.count == 1 ? "change" : "changes") per pass, \(passes(s)); fleet \(s.fleet.file == s.file ? "in the scenario" : s.fleet.file)")
     }
 
     func show(_ event: ScenarioPlayer.Event, board: RunStatusBoard) {
