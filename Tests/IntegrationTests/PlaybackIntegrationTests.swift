@@ -23,11 +23,11 @@ extension BumbleIntegration {
             return (a.x + f * (b.x - a.x), a.y + f * (b.y - a.y))
         }
 
-        /// The walk's mean error bound. Measured: 0.115 m mean (median 0.12, max 0.18) over 24
-        /// fixes of this walk (BENCHMARKS.md); the bound leaves more than 3× margin. Each fix is
+        /// The walk's mean error bound. Measured: 0.033–0.036 m mean (max 0.052 m) over 19 fixes of
+        /// this walk (docs/TUTORIAL-positioning.md); the bound leaves about 6× margin. Each fix is
         /// compared with the walker's position at the fix's own (Unix) time, so a slow start of
-        /// either program shifts nothing.
-        static let meanErrorBound = 0.4
+        /// either program shifts nothing. A calibration 6 dB off gives 1.43 m.
+        static let meanErrorBound = 0.2
 
         @Test("walk around room-2m on A, locate --live on B: the located track follows the path")
         func walkIsLocated() async throws {
