@@ -19,9 +19,10 @@ public struct WalkPlayer: Sendable {
     }
 
     public enum Event: Sendable {
-        /// The walker is at `position` at `time` seconds; update `generation` carries it (nil:
-        /// nothing changed since the last update). `behind`: the update before had not settled.
-        case moved(time: Double, position: PlanePoint, generation: Int?, behind: Bool)
+        /// The walker is at `position` at `time` seconds, and `beacons` are what the fleet
+        /// advertises for it; update `generation` carries them (nil: nothing changed since the
+        /// last update). `behind`: the update before had not settled.
+        case moved(time: Double, position: PlanePoint, beacons: [BeaconProfile], generation: Int?, behind: Bool)
         /// The walk is over (not reported when it loops until stopped).
         case finished(time: Double, updates: Int, behind: Int, failures: [String])
     }
@@ -38,7 +39,7 @@ public struct WalkPlayer: Sendable {
         var last = model.beacons(at: 0).beacons
         var updates = 0
         var tick = 1
-        report(.moved(time: 0, position: model.route.position(at: 0), generation: 1, behind: false))
+        report(.moved(time: 0, position: model.route.position(at: 0), beacons: last, generation: 1, behind: false))
         while end.map({ $0 > 0 }) ?? true {
             var time = Double(tick) / rate
             if let end, time > end { time = end }
@@ -48,9 +49,9 @@ public struct WalkPlayer: Sendable {
                 let posted = tracker.post(beacons)
                 last = beacons
                 updates += 1
-                report(.moved(time: time, position: position, generation: posted.generation, behind: posted.behind))
+                report(.moved(time: time, position: position, beacons: beacons, generation: posted.generation, behind: posted.behind))
             } else {
-                report(.moved(time: time, position: position, generation: nil, behind: false))
+                report(.moved(time: time, position: position, beacons: beacons, generation: nil, behind: false))
             }
             if let end, time >= end { break }
             tick += 1

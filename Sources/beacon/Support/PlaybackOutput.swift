@@ -81,13 +81,20 @@ struct PlaybackOutput: Sendable {
 
     func show(_ event: WalkPlayer.Event, board: RunStatusBoard, textEvery: Double) {
         switch event {
-        case let .moved(time, position, generation, behind):
+        case let .moved(time, position, beacons, generation, behind):
+            let positioned = beacons.filter { $0.position != nil }
             if json {
+                let powers = positioned.map { b in
+                    (b.name, JSONValue.object([("measured_power", .int(Int(b.beacon.measuredPower))),
+                                               ("tx_power", b.txPower.map { .int(Int($0)) } ?? .null),
+                                               ("distance", .double(RunStatusBoard.round(Self.distance(position, b))))]))
+                }
                 LineOutput.out(JSONValue.object([
                     ("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("walker")),
                     ("walk_time", .double(RunStatusBoard.round(time))), ("unix_time", .double(RunStatusBoard.round(wallClockStart + time))),
                     ("x", .double(RunStatusBoard.round(position.x))), ("y", .double(RunStatusBoard.round(position.y))),
                     ("generation", generation.map { .int($0) } ?? .null), ("behind", .bool(behind)),
+                    ("beacons", .object(powers)),
                 ]).text)
                 return
             }
@@ -97,12 +104,19 @@ struct PlaybackOutput: Sendable {
             // A text line per `textEvery` seconds of walk, not per update.
             let ticks = (time / textEvery).rounded()
             if abs(time - ticks * textEvery) < 1e-6 {
-                board.note(String(format: "walk %.1f s: walker at (%+.2f, %+.2f) m", time, position.x, position.y))
+                let each = positioned.map { b in String(format: "%@ %.2f m (%d dBm)", b.name, Self.distance(position, b), Int(b.beacon.measuredPower)) }
+                board.note(String(format: "walk %.1f s: walker at (%+.2f, %+.2f) m; ", time, position.x, position.y) + each.joined(separator: ", "))
             }
         case let .finished(time, updates, behind, failures):
             board.note(String(format: "walk over at %.1f s: %d updates, %d late", time, updates, behind)
                        + (failures.isEmpty ? "" : "; \(failures.count) refused: \(failures[0])"))
         }
+    }
+
+    /// The walker's plane distance to a positioned beacon.
+    static func distance(_ walker: PlanePoint, _ beacon: BeaconProfile) -> Double {
+        guard let p = beacon.position else { return .nan }
+        return walker.distance(to: PlanePoint(x: p.x, y: p.y))
     }
 
     /// `35 s`, `1.5 s`.
