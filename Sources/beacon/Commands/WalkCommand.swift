@@ -6,6 +6,7 @@ import BeaconProfiles
 import BeaconScanner
 import BeaconScenarios
 import Foundation
+import Synchronization
 
 /// `beacon walk FLEET.yaml --path …`: a phone next to the emulator experiences a walk through
 /// the fleet's room.
@@ -116,6 +117,16 @@ struct WalkCommand: AsyncParsableCommand {
             LineOutput.err("note: \(positioned) positioned beacons; the walk is meant for up to 16 at \(Int(rate)) updates per second")
         }
         let initial = walk.beacons(at: 0).beacons
+        let started = Mutex(false)
+        // The walker's line each second says what changed: on/off air lines only until the
+        // beacons are first on air (generation 1), and errors and the teardown always.
+        let quiet: @Sendable (EmulatorEvent) -> Bool = { event in
+            switch event {
+            case .onAir, .offAir: return !started.withLock { $0 }
+            case .applied: started.withLock { $0 = true }; return true
+            default: return true
+            }
+        }
         try await FleetSession(
             controller: controller, inputs: [fleet], planner: FleetPlanner(forceLegacy: legacy),
             style: { _ in json ? .json : .lines },
@@ -133,7 +144,8 @@ struct WalkCommand: AsyncParsableCommand {
                     output.show(event, board: board, textEvery: 1)
                     if case .finished = event { fleet.requestStop() }
                 }
-            }
+            },
+            shows: json ? nil : quiet
         ).run(initial)
     }
 

@@ -91,6 +91,9 @@ struct FleetSession {
     /// Runs after the probe and the plan, before anything goes on air: throwing ends the run
     /// with nothing advertised (a scenario checks every state it will put on air).
     var preflight: (@Sendable (RunningFleet) async throws(ExitCode) -> Void)? = nil
+    /// Which events the live view shows (nil: all); a walk's text view leaves out the on/off
+    /// air lines of its ten data changes a second.
+    var shows: (@Sendable (EmulatorEvent) -> Bool)? = nil
 
     func run(_ beacons: [BeaconProfile]) async throws(ExitCode) {
         let control = RunControl(beacons: beacons)
@@ -133,6 +136,7 @@ struct FleetSession {
 
         let json = self.json
         let verbose = self.verbose
+        let shows = self.shows
         let connections = try AdapterChoice.openAll(controller, inputs: inputs).get()
         defer { for c in connections { c.close() } }
         let style = self.style(connections.contains { $0.virtual != nil })
@@ -143,7 +147,7 @@ struct FleetSession {
         let fleet = RunningFleet(connections: connections, planner: planner) { event in
             // The air log up to the teardown first, so the teardown's line is the last word.
             if case .stopped = event { for f in followers { f.drain() } }
-            board.record(event)
+            if shows?(event) ?? true { board.record(event) }
         }
         control.attach(fleet)
 
