@@ -30,9 +30,10 @@ struct WalkCommand: AsyncParsableCommand {
             Calibrate --rssi-at-phone by measuring the RSSI at which the phone (or beacon scan \
             on a second adapter) hears the emulator where the phone lies.
 
-            Output: a line per second with the walker's position (--json: a "walker" object \
-            per update, with the walk time and its Unix time), and a warning whenever an update \
-            is posted before the one before it was applied.
+            Output: a line per second with the walker's position and each beacon's distance \
+            and measured power (--json: a "walker" object per update, with the walk time, its \
+            Unix time and the same per beacon), and a warning whenever an update is posted \
+            before the one before it was applied.
             """
     )
 
