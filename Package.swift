@@ -60,11 +60,13 @@ let package = Package(
         .target(name: "BeaconCapture", dependencies: ["BeaconCodec", "HCI"]),
         // Indoor positioning: ranged distances to beacons of known position → where the receiver is.
         .target(name: "BeaconPositioning", dependencies: ["BeaconCodec", "BeaconProfiles"]),
+        // Scenario playback and the over-the-air walk: drive a running fleet on a clock.
+        .target(name: "BeaconScenarios", dependencies: ["BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "HCI"]),
         // The command-line tool.
         .executableTarget(
             name: "beacon",
             dependencies: [
-                "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning",
+                "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -98,6 +100,7 @@ let package = Package(
         .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconCodec", "HCI"]),
         .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting", "TestSupport"]),
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
+        .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "TestSupport"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),
     ]
 )

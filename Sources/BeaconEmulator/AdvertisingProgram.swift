@@ -50,7 +50,7 @@ public struct AdvertisingProgram: Sendable {
 
     /// Advertising off, sets gone. Disabling what is already disabled is harmless (Core Vol 4
     /// Part E §7.8.9, §7.8.56), so this is safe to send at any time in the controller's mode.
-    static func clean(extended: Bool) -> [any HCICommand] {
+    public static func clean(extended: Bool) -> [any HCICommand] {
         extended ? [LESetExtendedAdvertisingEnable.disableAll, LEClearAdvertisingSets()] : [LESetAdvertisingEnable(false)]
     }
 

@@ -16,7 +16,11 @@ public struct WindowedLocator: Sendable {
     public var minimumBeacons: Int
 
     var windowStart: Double? = nil
-    var sums: [BeaconIdentity: (sum: Double, count: Int, power: Int8?)] = [:]
+    /// Per beacon in the open window: the RSSI sum and count, and the sum and count of the
+    /// measured powers the payloads carried. The power is averaged like the RSSI: a beacon whose
+    /// measured power changes within the window (`beacon walk`) gives the distance of the
+    /// window's middle, not of its last sample.
+    var sums: [BeaconIdentity: (sum: Double, count: Int, powerSum: Double, powers: Int)] = [:]
 
     public init(anchors: [BeaconAnchor], model: PathLossModel = PathLossModel(), window: Double = 1, minimumBeacons: Int = 3) {
         precondition(window > 0, "the window must be positive")
@@ -43,10 +47,13 @@ public struct WindowedLocator: Sendable {
         } else {
             windowStart = sample.time
         }
-        var entry = sums[sample.key] ?? (0, 0, nil)
+        var entry = sums[sample.key] ?? (0, 0, 0, 0)
         entry.sum += sample.rssi
         entry.count += 1
-        entry.power = sample.measuredPower ?? entry.power
+        if let power = sample.measuredPower {
+            entry.powerSum += Double(power)
+            entry.powers += 1
+        }
         sums[sample.key] = entry
         return fixes
     }
@@ -65,7 +72,7 @@ public struct WindowedLocator: Sendable {
         for (key, entry) in sums.sorted(by: { $0.key < $1.key }) {
             guard let anchor = anchors[key] else { continue }
             let mean = entry.sum / Double(entry.count)
-            let power = Double(entry.power ?? anchor.measuredPower)
+            let power = entry.powers > 0 ? entry.powerSum / Double(entry.powers) : Double(anchor.measuredPower)
             let distance = model.distance(rssi: mean, measuredPower: power)
             ranges.append(.fromRSSI(anchor: anchor.position, distance: distance))
             used.append(RangedAnchor(name: anchor.name, meanRSSI: mean, samples: entry.count, distance: distance))

@@ -62,6 +62,8 @@ struct Beacon: AsyncParsableCommand {
             DoctorCommand.self,
             ScanCommand.self,
             LocateCommand.self,
+            PlayCommand.self,
+            WalkCommand.self,
         ]
     )
 

@@ -82,8 +82,18 @@ struct FleetSession {
     var json: Bool
     /// How long to run, from when the beacons are on air (nil: until stopped).
     var duration: (_ adapters: Int) -> Duration?
-    /// Reads the profile files again for SIGHUP (issues already printed when it returns nil).
-    var reload: @Sendable () -> [BeaconProfile]?
+    /// Reads the profile files again for SIGHUP (issues already printed when it returns nil);
+    /// nil: SIGHUP is ignored (a scenario or a walk owns the beacons).
+    var reload: (@Sendable () -> [BeaconProfile]?)?
+    /// Runs once the beacons are on air, next to the fleet (a scenario, a walk), and may update
+    /// it and stop it; cancelled when the run ends.
+    var conduct: (@Sendable (RunningFleet, RunStatusBoard) async -> Void)? = nil
+    /// Runs after the probe and the plan, before anything goes on air: throwing ends the run
+    /// with nothing advertised (a scenario checks every state it will put on air).
+    var preflight: (@Sendable (RunningFleet) async throws(ExitCode) -> Void)? = nil
+    /// Which events the live view shows (nil: all); a walk's text view leaves out the on/off
+    /// air lines of its ten data changes a second.
+    var shows: (@Sendable (EmulatorEvent) -> Bool)? = nil
 
     func run(_ beacons: [BeaconProfile]) async throws(ExitCode) {
         let control = RunControl(beacons: beacons)
@@ -98,6 +108,10 @@ struct FleetSession {
                 control.stop()
             },
             onReload: {
+                guard let reload else {
+                    say("SIGHUP: ignored (the beacons follow the scenario or the walk)")
+                    return
+                }
                 say("SIGHUP: reloading the profile files")
                 guard let beacons = reload() else {
                     say("the profile files have issues (above); still advertising the beacons from before")
@@ -122,6 +136,7 @@ struct FleetSession {
 
         let json = self.json
         let verbose = self.verbose
+        let shows = self.shows
         let connections = try AdapterChoice.openAll(controller, inputs: inputs).get()
         defer { for c in connections { c.close() } }
         AirPlacement.place(beacons, on: connections)
@@ -133,7 +148,7 @@ struct FleetSession {
         let fleet = RunningFleet(connections: connections, planner: planner) { event in
             // The air log up to the teardown first, so the teardown's line is the last word.
             if case .stopped = event { for f in followers { f.drain() } }
-            board.record(event)
+            if shows?(event) ?? true { board.record(event) }
         }
         control.attach(fleet)
 
@@ -146,18 +161,25 @@ struct FleetSession {
 
         let plan: FleetPlan
         do throws(AdapterError) { plan = try await fleet.plan(control.beacons) } catch { throw CommandFailure.exit("\(error)") }
+        if let preflight { try await preflight(fleet) }
         board.reset(plan)
         notes.withLock { $0 = board }
         Self.show(plan, board: board, json: json, verbose: verbose)
         let redrawing = board.redrawing()
+        let conducted = conduct != nil
         let following = followers.map { $0.following() }
         let plans = Task {
             // Each applied reload changes the plan: show it, and give the table its rows.
             var shown = 1
+            var names = plan.placements.map(\.beacon.name)
             for await event in fleet.events {
                 guard case .applied(let generation, _) = event, generation > shown, let plan = fleet.currentPlan else { continue }
                 shown = generation
                 AirPlacement.place(control.beacons, on: connections)
+                // A scenario or a walk updates often: the plan is shown again only when the
+                // beacons on air are others, not for every new measured power.
+                if conducted, plan.placements.map(\.beacon.name) == names { continue }
+                names = plan.placements.map(\.beacon.name)
                 board.reset(plan)
                 Self.show(plan, board: board, json: json, verbose: verbose)
             }
@@ -167,7 +189,9 @@ struct FleetSession {
             for task in following { task.cancel() }
             throw CommandFailure.exit("\(error)")
         }
+        let conducting = conduct.map { conduct in Task { await conduct(fleet, board) } }
         let outcome = await fleet.run(for: duration(connections.count))
+        conducting?.cancel()
         plans.cancel()
         redrawing?.cancel()
         for task in following { task.cancel() }

@@ -3,6 +3,7 @@ import BeaconCodec
 import ArgumentParser
 import BeaconPositioning
 import BeaconScanner
+import Foundation
 import Synchronization
 import VirtualController
 
@@ -19,6 +20,9 @@ enum LocateLive {
         let session = ScanSession(hci: hci, owned: connection.mayReset)
         let state = Mutex(locator)
         let start = ContinuousClock.now
+        var stamped = output
+        stamped.wallClockStart = Date().timeIntervalSince1970
+        let output = stamped
         let task = Task { () async -> ScanSession.Failure? in
             do throws(ScanSession.Failure) {
                 try await session.run(duration: duration) { update in

@@ -5,6 +5,9 @@ import Foundation
 /// Prints `beacon locate` fixes as text lines or JSON Lines.
 struct LocateOutput {
     var json: Bool
+    /// Live: the Unix time of the fixes' time 0, so a fix can be set against another program's
+    /// clock (`beacon walk --json`'s walker positions); JSON fixes then carry "unix_time".
+    var wallClockStart: Double? = nil
 
     func print(_ fix: PositionFix, truth: PlanePoint?) {
         let e = fix.estimate
@@ -16,6 +19,7 @@ struct LocateOutput {
                 ("rms_residual", .double(Self.round(e.rmsResidual, 3))),
                 ("beacons", .int(e.rangeCount)),
             ]
+            if let wallClockStart { members.append(("unix_time", .double(Self.round(wallClockStart + fix.time, 3)))) }
             if let truth {
                 members += [("true_x", .double(Self.round(truth.x, 3))), ("true_y", .double(Self.round(truth.y, 3))),
                             ("error", .double(Self.round(e.position.distance(to: truth), 3)))]

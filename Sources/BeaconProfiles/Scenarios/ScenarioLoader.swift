@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Yams
+
+/// Reads scenario files into validated ``Scenario``s: every problem of the scenario (and of the
+/// fleet profile it names) is collected and thrown together as ``ProfileErrors``, each with its
+/// file, line and column, before anything could be sent.
+public enum ScenarioLoader {
+    /// Parses the text of a scenario; `file` labels locations, and `fleet:` paths are relative to
+    /// its directory.
+    public static func parse(_ text: String, file: String) throws(ProfileErrors) -> Scenario {
+        if let issue = ProfileLoader.sizeIssue(bytes: text.utf8.count, file: file) { throw ProfileErrors(issues: [issue]) }
+        let directory = (file as NSString).deletingLastPathComponent
+        let reader = ScenarioReader(file: file) { path in
+            let resolved = path.hasPrefix("/") || directory.isEmpty ? path : (directory as NSString).appendingPathComponent(path)
+            do throws(ProfileErrors) { return .success(try ProfileLoader.load(contentsOf: resolved)) } catch { return .failure(error) }
+        }
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch {
+            reader.sink.reportSyntaxError(error, in: text)
+            throw ProfileErrors(issues: reader.sink.sortedIssues)
+        }
+        let scenario = reader.read(root)
+        let issues = reader.sink.sortedIssues + reader.fleetIssues
+        guard issues.isEmpty, let scenario else { throw ProfileErrors(issues: issues) }
+        return scenario
+    }
+
+    /// Reads and parses one scenario file.
+    public static func load(contentsOf path: String) throws(ProfileErrors) -> Scenario {
+        switch ProfileLoader.readText(path) {
+        case .success(let text): return try parse(text, file: path)
+        case .failure(let issue): throw ProfileErrors(issues: [issue])
+        }
+    }
+}

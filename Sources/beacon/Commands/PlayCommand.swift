@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import BeaconAdapters
+import BeaconEmulator
+import BeaconProfiles
+import BeaconScenarios
+
+/// `beacon play SCENARIO.yaml`: plays a scenario's timeline over its fleet.
+struct PlayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play a scenario: beacons appear, disappear and change on a timeline.",
+        discussion: """
+            A scenario names a fleet profile (fleet: FILE, relative to the scenario) or embeds \
+            one (fleet: {defaults: …, beacons: […]}), and lists steps at times from its start: \
+            show and hide beacons, or change a beacon's major, minor, measured_power, tx_power \
+            or interval; blocks of steps repeat (repeat: N, every: 10s), and the whole scenario \
+            can loop (loop: true, or loop: N with duration:). docs/SCENARIOS.md describes the \
+            format; scenarios/ has examples.
+
+            The scenario is checked first, with its fleet: every issue is printed with \
+            file:line:column, the exit status is 65 and no adapter is opened. --dry-run prints \
+            the timeline with the HCI commands each step sends (for an assumed controller, as \
+            advertise --dry-run). While playing, each step prints the scenario clock, what \
+            changed, what is on air and the next step; the run ends after the last pass \
+            (SIGINT or SIGTERM stop it earlier, with the same teardown as advertise).
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The scenario file.", valueName: "scenario.yaml"), completion: .file())
+    var scenario: String
+
+    @OptionGroup var controller: ControllerOptions
+
+    @Flag(help: "Use legacy advertising (one advertiser, beacons take turns) even where extended advertising exists.")
+    var legacy = false
+
+    @Option(name: .customLong("max-sets"), help: ArgumentHelp("Use at most this many extended advertising sets per controller (--dry-run assumes 16).", valueName: "n"))
+    var maxSets: Int?
+
+    @Flag(name: .customLong("dry-run"), help: "Open no adapter; print the timeline with the HCI commands of each step.")
+    var dryRun = false
+
+    @Flag(help: "JSON output: the dry-run commands, or one event per line while playing.")
+    var json = false
+
+    func validate() throws {
+        if let maxSets, !(1...240).contains(maxSets) { throw ValidationError("--max-sets must be from 1 to 240 (got \(maxSets))") }
+    }
+
+    mutating func run() async throws {
+        let loaded: Scenario
+        do {
+            loaded = try ScenarioLoader.load(contentsOf: scenario)
+        } catch {
+            for issue in error.issues { LineOutput.err(issue.description) }
+            let unreadable = error.issues.count == 1 && error.issues[0].field == "file" && error.issues[0].value == scenario
+            throw unreadable ? ExitStatus.runtimeFailure : ExitStatus.dataError
+        }
+        let timeline = ScenarioTimeline(loaded)
+        let planner = FleetPlanner(forceLegacy: legacy, maximumSets: maxSets)
+        if dryRun {
+            if let spec = controller.specs?.first(where: { if case .management = $0 { true } else { false } }) {
+                throw CommandFailure.exit("--dry-run lists HCI commands, and \(spec) is driven through the kernel's management API")
+            }
+            let assumed = DryRun(controller: controller, planner: planner, legacy: legacy, maxSets: maxSets, json: json)
+            try ScenarioDryRun(timeline: timeline, planner: planner, capabilities: assumed.capabilities(),
+                               hcitoolAdapter: controller.hcitoolAdapter, json: json).print()
+            return
+        }
+        let player = ScenarioPlayer(timeline)
+        let json = self.json
+        PlaybackOutput.announce(timeline)
+        try await FleetSession(
+            controller: controller, inputs: [scenario, loaded.fleet.file], planner: planner,
+            style: { _ in json ? .json : .lines },
+            showsOffAir: true, planOnly: false, verbose: false, json: json, duration: { _ in nil },
+            reload: nil,
+            conduct: { fleet, board in
+                let output = PlaybackOutput(json: json)
+                await player.play(on: fleet, from: output.start) { event in
+                    output.show(event, board: board)
+                    if case .finished = event { fleet.requestStop() }
+                }
+            },
+            preflight: { fleet throws(ExitCode) in
+                let capabilities: [ControllerCapabilities]
+                do throws(AdapterError) { capabilities = try await fleet.probe() } catch { throw CommandFailure.exit("\(error)") }
+                let refusals = ScenarioPreflight.refusals(timeline, planner: planner, capabilities: capabilities)
+                guard refusals.isEmpty else {
+                    for r in refusals { LineOutput.err(r.description) }
+                    throw ExitStatus.dataError
+                }
+            }
+        ).run(player.initialBeacons)
+    }
+}

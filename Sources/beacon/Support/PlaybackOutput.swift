@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconPositioning
+import BeaconProfiles
+import BeaconScenarios
+import Foundation
+
+/// How `play` and `walk` show their progress: a status line per scenario step (the scenario
+/// clock, what changed, what is on air, the next step) or per walker position, through the run's
+/// status board (a line, or a JSON object with --json).
+struct PlaybackOutput: Sendable {
+    var json: Bool
+    /// The scenario's or walk's 0 s, on the monotonic clock the player runs on.
+    var start: ContinuousClock.Instant
+    /// The same instant as Unix time, so that a receiver's timestamps (`locate --live --json`)
+    /// can be compared with the walker's positions.
+    var wallClockStart: Double
+
+    /// Output for a scenario or walk whose 0 s is now.
+    init(json: Bool) {
+        self.json = json
+        start = .now
+        wallClockStart = Date().timeIntervalSince1970
+    }
+
+    static func announce(_ timeline: ScenarioTimeline) {
+        let s = timeline.scenario
+        LineOutput.err("scenario \(s.name ?? s.file): \(timeline.pass.count) \(timeline.pass.count == 1 ? "change" : "changes") per pass, \(passes(s)); fleet \(s.fleet.file == s.file ? "in the scenario" : s.fleet.file)")
+    }
+
+    func show(_ event: ScenarioPlayer.Event, board: RunStatusBoard) {
+        switch event {
+        case let .stepped(time, changes, next, onAir, generation, behind):
+            if json {
+                LineOutput.out(JSONValue.object([
+                    ("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("scenario-step")),
+                    ("scenario_time", .double(RunStatusBoard.round(time))), ("unix_time", .double(RunStatusBoard.round(wallClockStart + time))),
+                    ("changes", .array(changes.map { .string($0.change.description) })),
+                    ("on_air", .array(onAir.map { .string($0) })), ("generation", .int(generation)), ("behind", .bool(behind)),
+                    ("next_time", next.map { .double(RunStatusBoard.round($0.time)) } ?? .null),
+                    ("next", next.map { .string($0.change.description) } ?? .null),
+                ]).text)
+                return
+            }
+            let what = changes.isEmpty ? "pass starts: the fleet as declared" : changes.map(\.change.description).joined(separator: "; ")
+            let upcoming = next.map { "next at \(Self.clock($0.time)): \($0.change)" } ?? "no next step"
+            board.note("scenario \(Self.clock(time)): \(what); on air: \(onAir.isEmpty ? "nothing" : onAir.joined(separator: ", ")) — \(upcoming)"
+                       + (behind ? " (the update before had not been applied yet: the controller is behind the timeline)" : ""))
+        case let .started(onAir, next):
+            let upcoming = next.map { "next at \(Self.clock($0.time)): \($0.change)" } ?? "no step"
+            if json {
+                LineOutput.out(JSONValue.object([
+                    ("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("scenario-start")),
+                    ("unix_time", .double(RunStatusBoard.round(wallClockStart))), ("on_air", .array(onAir.map { .string($0) })),
+                    ("next_time", next.map { .double(RunStatusBoard.round($0.time)) } ?? .null),
+                    ("next", next.map { .string($0.change.description) } ?? .null),
+                ]).text)
+            } else {
+                board.note("scenario 0 s: started; on air: \(onAir.isEmpty ? "nothing" : onAir.joined(separator: ", ")) — \(upcoming)")
+            }
+        case let .clock(time, next):
+            let upcoming = next.map { "next at \(Self.clock($0.time)): \($0.change)" } ?? "the end"
+            if json {
+                LineOutput.out(JSONValue.object([
+                    ("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("scenario-clock")),
+                    ("scenario_time", .double(RunStatusBoard.round(time))),
+                    ("next_time", next.map { .double(RunStatusBoard.round($0.time)) } ?? .null),
+                    ("next", next.map { .string($0.change.description) } ?? .null),
+                ]).text)
+            } else {
+                let left = next.map { " (in \(Self.clock($0.time - time)))" } ?? ""
+                board.note("scenario \(Self.clock(time)) — \(upcoming)\(left)")
+            }
+        case let .pass(index, time):
+            if !json { board.note("scenario \(Self.clock(time)): pass \(index + 1) begins") }
+        case let .finished(time, behind, failures):
+            let summary = "scenario over at \(Self.clock(time))" + (behind > 0 ? "; \(behind) update(s) posted before the one before was applied" : "")
+                + (failures.isEmpty ? "" : "; \(failures.count) update(s) refused: \(failures[0])")
+            board.note(summary)
+        }
+    }
+
+    func show(_ event: WalkPlayer.Event, board: RunStatusBoard, textEvery: Double) {
+        switch event {
+        case let .moved(time, position, beacons, generation, behind):
+            let positioned = beacons.filter { $0.position != nil }
+            if json {
+                let powers = positioned.map { b in
+                    (b.name, JSONValue.object([("measured_power", .int(Int(b.beacon.measuredPower))),
+                                               ("tx_power", b.txPower.map { .int(Int($0)) } ?? .null),
+                                               ("distance", .double(RunStatusBoard.round(Self.distance(position, b))))]))
+                }
+                LineOutput.out(JSONValue.object([
+                    ("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("walker")),
+                    ("walk_time", .double(RunStatusBoard.round(time))), ("unix_time", .double(RunStatusBoard.round(wallClockStart + time))),
+                    ("x", .double(RunStatusBoard.round(position.x))), ("y", .double(RunStatusBoard.round(position.y))),
+                    ("generation", generation.map { .int($0) } ?? .null), ("behind", .bool(behind)),
+                    ("beacons", .object(powers)),
+                ]).text)
+                return
+            }
+            if behind {
+                board.note(String(format: "walk %.1f s: update %d posted before the one before was applied: the controller is behind the walk", time, generation ?? 0))
+            }
+            // A text line per `textEvery` seconds of walk, not per update.
+            let ticks = (time / textEvery).rounded()
+            if abs(time - ticks * textEvery) < 1e-6 {
+                let each = positioned.map { b in String(format: "%@ %.2f m (%d dBm)", b.name, Self.distance(position, b), Int(b.beacon.measuredPower)) }
+                board.note(String(format: "walk %.1f s: walker at (%+.2f, %+.2f) m; ", time, position.x, position.y) + each.joined(separator: ", "))
+            }
+        case let .finished(time, updates, behind, failures):
+            board.note(String(format: "walk over at %.1f s: %d updates, %d late", time, updates, behind)
+                       + (failures.isEmpty ? "" : "; \(failures.count) refused: \(failures[0])"))
+        }
+    }
+
+    /// The walker's plane distance to a positioned beacon.
+    static func distance(_ walker: PlanePoint, _ beacon: BeaconProfile) -> Double {
+        guard let p = beacon.position else { return .nan }
+        return walker.distance(to: PlanePoint(x: p.x, y: p.y))
+    }
+
+    /// `35 s`, `1.5 s`.
+    static func clock(_ seconds: Double) -> String {
+        let rounded = (seconds * 1000).rounded() / 1000
+        return (rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)) + " s"
+    }
+
+    static func passes(_ s: Scenario) -> String {
+        switch s.passes {
+        case nil: "loops every \(clock(s.duration)) until stopped"
+        case 1?: "one pass of \(clock(s.duration))"
+        case let n?: "\(n) passes of \(clock(s.duration))"
+        }
+    }
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension BumbleIntegration {
+    /// `beacon walk` and `beacon play` on Bumble's controller A, `beacon locate --live` and
+    /// `beacon scan` on controller B: the loop closed over a real third-party link. Bumble's
+    /// scanner reports every advertisement at RSSI −50, so distances come from the measured power
+    /// the walk writes into each payload (`--rssi-at-phone -50`).
+    @Suite("beacon walk and play")
+    struct PlaybackIntegrationTests {
+        typealias Line = ScanIntegrationTests.Line
+
+        /// Where the walker was at Unix time `t`, interpolated between the walk's JSON positions.
+        static func walker(at t: Double, _ positions: [(time: Double, x: Double, y: Double)]) -> (x: Double, y: Double) {
+            guard let after = positions.firstIndex(where: { $0.time >= t }) else { return (positions.last!.x, positions.last!.y) }
+            guard after > 0 else { return (positions[0].x, positions[0].y) }
+            let (a, b) = (positions[after - 1], positions[after])
+            let f = b.time > a.time ? (t - a.time) / (b.time - a.time) : 0
+            return (a.x + f * (b.x - a.x), a.y + f * (b.y - a.y))
+        }
+
+        /// The walk's mean error bound. Measured: 0.033–0.036 m mean (max 0.052 m) over 19 fixes of
+        /// this walk (docs/TUTORIAL-positioning.md); the bound leaves about 6× margin. Each fix is
+        /// compared with the walker's position at the fix's own (Unix) time, so a slow start of
+        /// either program shifts nothing. A calibration 6 dB off gives 1.43 m.
+        static let meanErrorBound = 0.2
+
+        @Test("walk around room-2m on A, locate --live on B: the located track follows the path")
+        func walkIsLocated() async throws {
+            let scannerPort = try ScanIntegrationTests.freePort()
+            try await withBumble(["--scanner-port", String(scannerPort)]) { link in
+                let locate = try BeaconCLI.start(["locate", "profiles/room-2m.yaml", "--live", "--json",
+                                                  "-i", "tcp:127.0.0.1:\(scannerPort)", "--duration", "90s"])
+                let listening = await link.waitFor(timeout: .seconds(15)) { _ in locate.stderr.contains("locating on") }
+                try #require(listening, "beacon locate started: \(locate.output)")
+
+                let walk = try BeaconCLI.run(["walk", "profiles/room-2m.yaml", "--path", "-0.5,-0.5 0.5,-0.5 0.5,0.5 -0.5,0.5",
+                                              "--loop", "--speed", "0.25m/s", "--rssi-at-phone", "-50", "--duration", "20s",
+                                              "-i", "tcp:127.0.0.1:\(link.port)", "--json"])
+                #expect(walk.status == 0, "\(walk)")
+                locate.send(SIGINT)
+                let status = await locate.waitForExit(timeout: .seconds(10))
+                #expect(status == 0, "locate after SIGINT\n\(locate.output)")
+
+                let walkLines = ScanIntegrationTests.lines(walk.stdout).filter { $0.event == "walker" }
+                let positions = walkLines.compactMap { l -> (time: Double, x: Double, y: Double)? in
+                    guard let t = (l.object["unix_time"] as? NSNumber)?.doubleValue, let x = (l.object["x"] as? NSNumber)?.doubleValue,
+                          let y = (l.object["y"] as? NSNumber)?.doubleValue else { return nil }
+                    return (t, x, y)
+                }
+                try #require(positions.count >= 100, "a 20 s walk at 10 updates/s reports its positions\n\(walk)")
+                let (start, end) = (positions.first!.time, positions.last!.time)
+
+                // Fixes whose 1 s window lies within the walk.
+                let fixes = ScanIntegrationTests.lines(locate.stdout).compactMap { l -> (time: Double, x: Double, y: Double)? in
+                    guard let t = (l.object["unix_time"] as? NSNumber)?.doubleValue, t - 0.5 >= start, t + 0.5 <= end,
+                          let x = (l.object["x"] as? NSNumber)?.doubleValue, let y = (l.object["y"] as? NSNumber)?.doubleValue else { return nil }
+                    return (t, x, y)
+                }
+                try #require(fixes.count >= 12, "a fix a second through the walk\n\(locate.output)")
+                let errors = fixes.map { f in
+                    let p = Self.walker(at: f.time, positions)
+                    return hypot(f.x - p.x, f.y - p.y)
+                }
+                let mean = errors.reduce(0, +) / Double(errors.count)
+                #expect(mean < Self.meanErrorBound, "mean error \(mean) m over \(errors.count) fixes: \(errors)")
+            }
+        }
+
+        @Test("a region scenario on A, scan on B: exit after the silence began, enter after it ended, in that order")
+        func regionScenario() async throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-play-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let scenario = directory.appendingPathComponent("door.yaml")
+            // 10 s of silence, a scan exit delay of 3 s: the exit comes about 3 s into the
+            // silence, the enter with the first report after it.
+            try """
+                fleet:
+                  beacons:
+                    - {name: door, uuid: 8F0C4E62-3B1A-4C7E-9D52-6A1F0B2C3D4E, major: 7, minor: 1}
+                steps:
+                  - {at: 2s, hide: door}
+                  - {at: 12s, show: door}
+                duration: 15s
+                """.write(to: scenario, atomically: true, encoding: .utf8)
+            let scannerPort = try ScanIntegrationTests.freePort()
+            try await withBumble(["--scanner-port", String(scannerPort)]) { link in
+                let scan = try BeaconCLI.start(["scan", "-i", "tcp:127.0.0.1:\(scannerPort)", "--json", "--exit-after", "3s", "--duration", "90s"])
+                let scanning = await link.waitFor(timeout: .seconds(15)) { _ in scan.stdout.contains("\"event\":\"scanning\"") }
+                try #require(scanning, "beacon scan started: \(scan.output)")
+                let play = try BeaconCLI.start(["play", scenario.path, "-i", "tcp:127.0.0.1:\(link.port)", "--json"])
+                let events: @Sendable (String) -> Int = { kind in Self.regionEvents(scan.stdout).filter { $0 == kind }.count }
+
+                let hidden = await play.waitForOutput(timeout: .seconds(30)) { $0.contains("\"changes\":[\"hide door\"]") }
+                try #require(hidden, "the hide step was played\n\(play.output)")
+                #expect(events("exit") == 0, "no exit before the silence began\n\(scan.stdout)")
+
+                let shown = await play.waitForOutput(timeout: .seconds(30)) { $0.contains("\"changes\":[\"show door\"]") }
+                try #require(shown, "the show step was played\n\(play.output)")
+                #expect(events("exit") == 1, "the exit came during the silence\n\(scan.stdout)")
+
+                let reentered = await link.waitFor(timeout: .seconds(20)) { _ in events("enter") >= 2 }
+                #expect(reentered, "the beacon entered again after the silence\n\(scan.stdout)")
+                #expect(await play.waitForExit(timeout: .seconds(30)) == 0, "play ends after its pass\n\(play.output)")
+                scan.send(SIGINT)
+                #expect(await scan.waitForExit(timeout: .seconds(10)) == 0, "\(scan.output)")
+                #expect(Array(Self.regionEvents(scan.stdout).prefix(3)) == ["enter", "exit", "enter"], "\(scan.stdout)")
+            }
+        }
+
+        /// The enter/exit events of the door beacon (minor 1), in order.
+        static func regionEvents(_ text: String) -> [String] {
+            ScanIntegrationTests.lines(text).filter { ($0.event == "enter" || $0.event == "exit") && $0.minor == 1 }.map(\.event)
+        }
+    }
+}
