@@ -26,6 +26,8 @@ final class AdapterDriver: Sendable {
         /// How long after its beacons first went on air to stop by itself: no turn due at or
         /// after then starts, so a run of N turns' length carries out exactly N turns.
         var runTime: Duration?
+        /// What the watchdog noticed and no restore has dealt with yet.
+        var loss: AdvertisingLoss?
     }
 
     let backend: any AdvertisingBackend
@@ -60,6 +62,21 @@ final class AdapterDriver: Sendable {
         wakeup.signal()
     }
 
+    /// The watchdog noticed that something outside beacon took (or may have taken) our
+    /// advertising off the air: the loop puts it back (see ``restore(_:)``).
+    func lost(_ loss: AdvertisingLoss) {
+        mailbox.withLock { $0.loss = $0.loss.map { $0.merged(with: loss) } ?? loss }
+        wakeup.signal()
+    }
+
+    /// How long the kernel's commands for one event get to settle before the restore: a power
+    /// cycle or a bluetoothd start is a burst of commands, and one restore after it is enough.
+    static let restoreSettle: Duration = .milliseconds(100)
+    /// A restore the controller refused (powered off, gone) is tried again this often …
+    static let restoreRetry: Duration = .milliseconds(250)
+    /// … for this long, after which the run ends: the adapter is not coming back.
+    static let restoreGiveUp: Duration = .seconds(30)
+
     /// Ends the loop as failed: the step under way finishes, then the teardown is attempted.
     func fail(_ message: String) {
         mailbox.withLock { if $0.failure == nil { $0.failure = message } }
@@ -85,9 +102,14 @@ final class AdapterDriver: Sendable {
         var loop = LoopState()
         var failure: String?
         while failure == nil {
-            let (target, stop, fault, runTime) = mailbox.withLock { m in
-                defer { m.target = nil }
-                return (m.target, m.stop, m.failure, m.runTime)
+            let (target, stop, fault, runTime, loss) = mailbox.withLock { m in
+                defer { m.target = nil; m.loss = nil }
+                return (m.target, m.stop, m.failure, m.runTime, m.loss)
+            }
+            if let loss, loop.prepared {
+                if loop.loss == nil { loop.lossNoticed = .now }
+                loop.loss = loop.loss.map { $0.merged(with: loss) } ?? loss
+                loop.restoreDue = .now + Self.restoreSettle
             }
             let deadline = runTime.flatMap { t in loop.firstOnAir.map { $0 + t } }
             if let fault { failure = fault; break }
@@ -102,8 +124,12 @@ final class AdapterDriver: Sendable {
                 failure = await rotate(&loop, due: due)
                 continue
             }
+            if let due = loop.restoreDue, ContinuousClock.now >= due {
+                failure = await restore(&loop)
+                continue
+            }
             if let deadline, ContinuousClock.now >= deadline { break }
-            let wake = [loop.nextDue, deadline].compactMap { $0 }.min()
+            let wake = [loop.nextDue, deadline, loop.restoreDue].compactMap { $0 }.min()
             await wakeup.wait(until: wake)
         }
         let teardown = await tearDown(&loop)
@@ -128,6 +154,11 @@ final class AdapterDriver: Sendable {
         var firstOnAir: ContinuousClock.Instant?
         /// Why the last step failed.
         var failure: String?
+        /// What the watchdog noticed, not yet restored; while set, turns of a rotation only
+        /// move `onAir` (the restore puts the current turn on air).
+        var loss: AdvertisingLoss?
+        var lossNoticed: ContinuousClock.Instant?
+        var restoreDue: ContinuousClock.Instant?
     }
 
     private func apply(_ target: Target, _ loop: inout LoopState) async -> String? {
@@ -161,6 +192,11 @@ final class AdapterDriver: Sendable {
         let lateness = ContinuousClock.now - due
         loop.slotIndex += 1
         let state = target.states[loop.slotIndex % target.states.count]
+        if loop.loss != nil {
+            loop.onAir = state
+            loop.nextDue = loop.cycleStart + target.slotDuration * (loop.slotIndex + 1)
+            return nil
+        }
         guard let commands = await move(&loop, to: state) else { return loop.failure }
         report(.slot(adapter: adapter, index: loop.slotIndex, commands: commands, lateness: lateness))
         // Late turns are not skipped (each beacon keeps its turn); the next ones follow at once
@@ -192,6 +228,29 @@ final class AdapterDriver: Sendable {
             report(.onAir(beacon: config.beaconName, adapter: adapter, advertiser: handle, address: config.address, selectedTxPower: result.selectedTxPower[handle]))
         }
         return result.commands
+    }
+
+    /// Puts back what the watchdog's loss took; reports the recovery, or tries again later, or
+    /// after ``restoreGiveUp`` ends the run.
+    private func restore(_ loop: inout LoopState) async -> String? {
+        guard let loss = loop.loss, let noticed = loop.lossNoticed else { loop.restoreDue = nil; return nil }
+        do {
+            let restored = try await backend.restore(loop.onAir, after: loss)
+            loop.loss = nil
+            loop.lossNoticed = nil
+            loop.restoreDue = nil
+            if !restored.isEmpty {
+                let beacons = restored.compactMap { loop.onAir[$0]?.beaconName }
+                report(.recovered(adapter: adapter, reason: loss.reason, beacons: beacons, after: ContinuousClock.now - noticed))
+            }
+            return nil
+        } catch {
+            if ContinuousClock.now - noticed >= Self.restoreGiveUp {
+                return "\(adapter): advertising was taken off the air (\(loss.reason)) and could not be restored for \(Self.restoreGiveUp): \(error)"
+            }
+            loop.restoreDue = .now + Self.restoreRetry
+            return nil
+        }
     }
 
     private func tearDown(_ loop: inout LoopState) async -> Teardown {

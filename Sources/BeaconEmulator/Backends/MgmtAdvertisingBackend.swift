@@ -87,6 +87,52 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
         if let failure { throw failure }
     }
 
+    // MARK: - Watchdog
+
+    /// The loss a management event stands for, if any: one of our instances removed (bluetoothd
+    /// removes every instance when it starts; another program may remove ours), the adapter
+    /// powered on again or back after Index Removed (instances may not have survived).
+    /// Advertising Removed for an instance is sent to every socket but the remover's, so ours
+    /// never raise it by themselves.
+    public func loss(from event: MgmtEvent) -> AdvertisingLoss? {
+        switch event {
+        case let .advertisingRemoved(instance, index) where index == mgmt.index:
+            guard added.withLock({ $0.remove(instance) }) != nil else { return nil }
+            return AdvertisingLoss(reason: "the kernel removed instance \(instance) (bluetoothd restarted, or another program removed it)", cleared: false)
+        case let .indexAdded(index) where index == mgmt.index:
+            added.withLock { $0.removeAll() }
+            return AdvertisingLoss(reason: "hci\(index) came back (Index Added)", cleared: true)
+        case let .indexRemoved(index) where index == mgmt.index:
+            added.withLock { $0.removeAll() }
+            return AdvertisingLoss(reason: "hci\(index) went away (Index Removed)", cleared: true)
+        case let .other(code, index, parameters) where code == Self.newSettingsCode && index == mgmt.index && parameters.count >= 4:
+            // New Settings: Current_Settings, bit 0 Powered. Instances the kernel keeps are
+            // scheduled again at power on; restore checks which are still there.
+            guard parameters[0] & 1 == 1 else { return nil }
+            return AdvertisingLoss(reason: "hci\(index) was powered on again (New Settings)", cleared: false)
+        default:
+            return nil
+        }
+    }
+
+    /// New Settings — doc/mgmt-api.txt: Event Code 0x0006, Current_Settings (4 octets).
+    static let newSettingsCode: UInt16 = 0x0006
+
+    /// Adds again every advertiser whose instance the kernel no longer has (Read Advertising
+    /// Features lists the instances present).
+    public func restore(_ state: AdvertisingState, after loss: AdvertisingLoss) async throws -> [UInt8] {
+        let present = Set(try await mgmt.send(ReadAdvertisingFeatures()).instances)
+        var restored: [UInt8] = []
+        for handle in state.keys.sorted() {
+            guard let configuration = state[handle], let instance = instance(for: handle) else { continue }
+            if present.contains(instance), added.withLock({ $0.contains(instance) }) { continue }
+            _ = added.withLock { $0.insert(instance) }
+            for command in try commands(for: configuration) { _ = try await send(command) }
+            restored.append(handle)
+        }
+        return restored
+    }
+
     // MARK: - Commands
 
     /// What puts `configuration` on air on its instance.

@@ -65,11 +65,14 @@ enum AdapterChoice {
 
     /// Opens every adapter; on the first failure the ones already open are closed and the error
     /// (with its advice) is printed.
-    static func open(_ specs: [AdapterSpec], snoop: BTSnoopWriter?) -> Result<[AdapterConnection], ExitCode> {
+    /// `advertising`: a plain kernel adapter (`hci0`) gets the backend ``BackendChoice`` picks.
+    static func open(_ specs: [AdapterSpec], snoop: BTSnoopWriter?, advertising: Bool = false) -> Result<[AdapterConnection], ExitCode> {
         var open: [AdapterConnection] = []
         for spec in specs {
             do {
-                open.append(try AdapterConnection.open(spec, commandTimeout: commandTimeout, btsnoop: snoop))
+                open.append(advertising
+                    ? try AdapterConnection.openForAdvertising(spec, commandTimeout: commandTimeout, btsnoop: snoop)
+                    : try AdapterConnection.open(spec, commandTimeout: commandTimeout, btsnoop: snoop))
             } catch {
                 for c in open { c.close() }
                 return .failure(CommandFailure.exit("\(error)"))
@@ -79,11 +82,11 @@ enum AdapterChoice {
     }
 
     /// `specs`, `snoop` and `open` in one step, for the commands that need nothing in between.
-    static func openAll(_ options: ControllerOptions, inputs: [String] = []) -> Result<[AdapterConnection], ExitCode> {
+    static func openAll(_ options: ControllerOptions, inputs: [String] = [], advertising: Bool = false) -> Result<[AdapterConnection], ExitCode> {
         specs(options).flatMap { specs in
             // A UART the controller is on is not a capture file either.
             let devices = specs.compactMap { spec -> String? in if case .serial(let path, _, _) = spec { path } else { nil } }
-            return snoop(options, inputs: inputs + devices).flatMap { open(specs, snoop: $0) }
+            return snoop(options, inputs: inputs + devices).flatMap { open(specs, snoop: $0, advertising: advertising) }
         }
     }
 }

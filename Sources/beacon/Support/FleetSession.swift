@@ -122,7 +122,7 @@ struct FleetSession {
 
         let json = self.json
         let verbose = self.verbose
-        let connections = try AdapterChoice.openAll(controller, inputs: inputs).get()
+        let connections = try AdapterChoice.openAll(controller, inputs: inputs, advertising: true).get()
         defer { for c in connections { c.close() } }
         let style = self.style(connections.contains { $0.virtual != nil })
         let board = RunStatusBoard(style: style, showsOffAir: showsOffAir)

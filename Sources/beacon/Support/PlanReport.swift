@@ -54,7 +54,10 @@ enum PlanReport {
             head += "; goal NOT met: a beacon may go unseen for \(text(plan.longestSilence)) (goal \(text(plan.maximumSilence)))\(need)"
         }
         var lines = [head]
-        lines += plan.adapters.map { "  " + adapterLine($0) }
+        for a in plan.adapters {
+            lines.append("  " + adapterLine(a))
+            if let why = a.capabilities.backendReason { lines.append("    backend: \(why)") }
+        }
         let rates = placements.map(\.eventsPerSecond).sorted()
         if let low = rates.first {
             let median = rates[rates.count / 2]
@@ -103,6 +106,7 @@ enum PlanReport {
                     ("slot_ms", .double(milliseconds(a.slotDuration))),
                     ("cycle_ms", .double(milliseconds(a.cycleDuration))),
                     ("events_per_turn", a.eventsPerTurn.map { .int($0.lowerBound) } ?? .null),
+                    ("backend_reason", .string(caps.backendReason)),
                 ])
             })),
             ("beacons", .array(plan.placements.map { p in

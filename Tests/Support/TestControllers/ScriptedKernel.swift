@@ -60,6 +60,24 @@ public final class ScriptedKernel: HCITransport, Sendable {
     /// An event as the kernel would send it to this socket (another program's doing).
     public func inject(_ event: MgmtEvent) { push(event.packet.bytes) }
 
+    /// What bluetoothd does when it starts (Remove Advertising 0 on its own socket): every
+    /// instance goes, and this socket hears Advertising Removed for each.
+    public func removeEveryInstanceAsBluetoothdStarts() {
+        let gone = state.withLock { s -> [UInt8] in
+            defer { s.instances = [:]; s.parameters = [:] }
+            return s.instances.keys.sorted()
+        }
+        for instance in gone { inject(.advertisingRemoved(instance: instance, index: index)) }
+    }
+
+    /// The adapter goes away and comes back (a driver reset, a replugged dongle): Index Removed,
+    /// every instance lost, Index Added.
+    public func removeAndAddIndex() {
+        inject(.indexRemoved(index: index))
+        state.withLock { $0.instances = [:]; $0.parameters = [:] }
+        inject(.indexAdded(index: index))
+    }
+
     public func send(_ packet: [UInt8]) throws(TransportError) {
         guard !state.withLock({ $0.closed }) else { throw .closed(adapter: adapterName) }
         guard let command = try? MgmtPacket(decoding: packet) else { return }
