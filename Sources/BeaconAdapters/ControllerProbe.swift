@@ -46,18 +46,21 @@ public enum ControllerProbe {
     }
 
     /// Probes a `mgmt:` adapter through the kernel's management API: its version (which commands
-    /// exist) and Read Advertising Features (instances: the planner's "sets" are the free ones).
-    /// The controller's HCI version is not asked (the management API would need Read Controller
-    /// Information); the strict pre-5.0 rule (100 ms minimum for non-connectable legacy PDUs) is
-    /// assumed, so no interval the controller could refuse is planned.
+    /// exist), Read Controller Information (the controller's Bluetooth version: the 20 ms floor
+    /// for non-connectable advertising from 5.0 on, 100 ms before) and Read Advertising Features
+    /// (instances: the planner's "sets" are the free ones). A kernel that does not answer Read
+    /// Controller Information gets the strict pre-5.0 rule, so no interval the controller could
+    /// refuse is planned.
     public static func probe(management mgmt: MgmtController) async throws(MgmtControllerError) -> ControllerCapabilities {
         let version = try await mgmt.send(ReadManagementVersionInformation(), index: MgmtPacketHeader.nonController)
+        let controller = try? await mgmt.send(ReadControllerInformation())
         let features = try await mgmt.send(ReadAdvertisingFeatures())
         let info = ManagementAPIInfo(
             version: version.text, extendedCommands: version.hasExtendedAdvertisingCommands, maxInstances: Int(features.maxInstances),
             takenInstances: features.instances, supportedFlags: features.supportedFlags)
-        var caps = ControllerCapabilities(adapter: mgmt.adapterName, hciVersion: .v4_2, leFeatures: [], advertisingSets: info.freeInstances.count,
-                                          maximumDataLength: Int(features.maxAdvertisingDataLength))
+        var caps = ControllerCapabilities(adapter: mgmt.adapterName, hciVersion: controller?.bluetoothVersion ?? .v4_2,
+                                          manufacturer: controller?.manufacturer, address: controller?.address, leFeatures: [],
+                                          advertisingSets: info.freeInstances.count, maximumDataLength: Int(features.maxAdvertisingDataLength))
         caps.managementAPI = info
         return caps
     }

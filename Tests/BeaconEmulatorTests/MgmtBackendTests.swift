@@ -2,6 +2,7 @@
 import BeaconAdapters
 import BeaconCodec
 import BeaconEmulator
+import HCI
 import HCITransport
 import Mgmt
 import TestControllers
@@ -75,5 +76,26 @@ import Testing
         #expect(outcome.failure?.contains("Add Extended Advertising Data (0x0055) failed: Invalid Parameters (0x0D)") == true, "\(outcome.failure ?? "no failure")")
         // The parameters were taken, so the kernel held instance 1: teardown removed it.
         #expect(kernel.instances.isEmpty)
+    }
+}
+
+@Suite struct MgmtProbeVersionTests {
+    @Test(arguments: [(HCIVersion.v5_0, 20.0), (.v4_2, 100.0)])
+    func theControllersBluetoothVersionSetsTheIntervalFloor(version: HCIVersion, floor: Double) async throws {
+        let kernel = ScriptedKernel(maxInstances: 3, bluetoothVersion: version)
+        let mgmt = MgmtController(transport: kernel, index: 0)
+        defer { mgmt.close() }
+        let caps = try await ControllerProbe.probe(management: mgmt)
+        #expect(caps.hciVersion == version)
+        #expect(caps.minimumNonConnectableInterval.milliseconds == floor)
+        #expect(caps.manufacturer == 0x05F1)
+    }
+
+    @Test func aKernelWithoutReadControllerInformationGetsTheStrictFloor() async throws {
+        let kernel = ScriptedKernel(maxInstances: 3, bluetoothVersion: nil)
+        let mgmt = MgmtController(transport: kernel, index: 0)
+        defer { mgmt.close() }
+        let caps = try await ControllerProbe.probe(management: mgmt)
+        #expect(caps.minimumNonConnectableInterval.milliseconds == 100)
     }
 }

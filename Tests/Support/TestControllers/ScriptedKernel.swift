@@ -24,6 +24,8 @@ public final class ScriptedKernel: HCITransport, Sendable {
     public let index: UInt16
     public let maxInstances: UInt8
     public let supportsExtendedCommands: Bool
+    /// Read Controller Information's Bluetooth_Version (nil: the command is unknown).
+    public let bluetoothVersion: HCIVersion?
     private let state: Mutex<State>
     private let ready = NSCondition()
 
@@ -37,7 +39,9 @@ public final class ScriptedKernel: HCITransport, Sendable {
         var closed = false
     }
 
-    public init(index: UInt16 = 0, maxInstances: UInt8 = 3, supportsExtendedCommands: Bool = true, otherInstances: [UInt8: [UInt8]] = [:]) {
+    public init(index: UInt16 = 0, maxInstances: UInt8 = 3, supportsExtendedCommands: Bool = true, otherInstances: [UInt8: [UInt8]] = [:],
+                bluetoothVersion: HCIVersion? = .v4_2) {
+        self.bluetoothVersion = bluetoothVersion
         adapterName = "mgmt:hci\(index)"
         self.index = index
         self.maxInstances = maxInstances
@@ -141,6 +145,12 @@ public final class ScriptedKernel: HCITransport, Sendable {
         }
         guard index == self.index else { return commandStatus(code, index, .invalidIndex) }
         switch code {
+        case ReadControllerInformation.opcode.rawValue where bluetoothVersion != nil:
+            // Address, Bluetooth_Version, Manufacturer 0x05F1, Supported_Settings, Current_Settings
+            // (powered, LE, advertising), Class_Of_Device, Name, Short_Name.
+            let reply: [UInt8] = [1, 2, 3, 4, 5, 6, bluetoothVersion!.rawValue, 0xF1, 0x05, 0xFF, 0xFF, 0x01, 0x00, 0x01, 0x0A, 0x00, 0x00, 0, 0, 0]
+                + [UInt8](repeating: 0, count: 249 + 11)
+            return complete(code, index, .success, reply)
         case ReadAdvertisingFeatures.opcode.rawValue:
             let taken = s.instances.keys.sorted()
             let flags: MgmtAdvertisingFlags = supportsExtendedCommands ? [.connectable, .discoverable, .managedFlags, .txPower, .canSetTxPower, .useIntervals, .useTxPower] : [.connectable, .discoverable, .managedFlags, .txPower]
