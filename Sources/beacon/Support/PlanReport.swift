@@ -16,8 +16,8 @@ enum PlanReport {
         case .legacy: line += " (one advertiser; \(version))"
         case .extendedSets, .extendedRotation:
             if let api = caps.managementAPI {
-                // The kernel's instances, not HCI sets; the HCI version is not known here.
-                line += " on \(a.advertisers.count) of \(caps.advertisingSets) free kernel instances (management API \(api.version))"
+                // The kernel's instances, not HCI sets (the version from Read Controller Information).
+                line += " on \(a.advertisers.count) of \(caps.advertisingSets) free kernel instances (management API \(api.version), \(version))"
                 if !api.extendedCommands {
                     line += "; Add Advertising has no interval field: the kernel advertises every \(text(ManagementAPIInfo.addAdvertisingInterval)), not at the profile's interval"
                 }
