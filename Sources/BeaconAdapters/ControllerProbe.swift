@@ -60,9 +60,32 @@ public enum ControllerProbe {
             takenInstances: features.instances, supportedFlags: features.supportedFlags)
         var caps = ControllerCapabilities(adapter: mgmt.adapterName, hciVersion: controller?.bluetoothVersion ?? .v4_2,
                                           manufacturer: controller?.manufacturer, address: controller?.address, leFeatures: [],
-                                          advertisingSets: info.freeInstances.count, maximumDataLength: Int(features.maxAdvertisingDataLength))
+                                          advertisingSets: info.plannedInstances, maximumDataLength: Int(features.maxAdvertisingDataLength))
         caps.managementAPI = info
         return caps
+    }
+
+    /// How many of the free instances the controller really holds at once. Max_Instances is the
+    /// kernel's count, and the controller's sets can run out first (the kernel may hold one
+    /// itself): Add Extended Advertising Parameters then fails with No Resources (the kernel
+    /// sets the parameters on the controller at once). So, before a run, each free instance gets
+    /// parameters (no data: nothing goes on air) until one is refused, and every one added is
+    /// removed again. Returns `caps` with the measured count; unchanged without the extended
+    /// commands or when the kernel rotates the instances itself (only one is used then).
+    public static func measureUsableInstances(_ mgmt: MgmtController, _ caps: ControllerCapabilities) async -> ControllerCapabilities {
+        guard var info = caps.managementAPI, info.extendedCommands, info.controllerRunsInstances, info.freeInstances.count > 1 else { return caps }
+        var added: [UInt8] = []
+        for instance in info.freeInstances {
+            let probe = AddExtendedAdvertisingParameters(instance: instance, flags: [], minInterval: 0x00A0, maxInterval: 0x00A0, txPower: 0)
+            guard (try? await mgmt.send(probe)) != nil else { break }
+            added.append(instance)
+        }
+        for instance in added { _ = try? await mgmt.send(RemoveAdvertising(instance: instance)) }
+        info.usableInstances = added.count
+        var measured = caps
+        measured.managementAPI = info
+        measured.advertisingSets = info.plannedInstances
+        return measured
     }
 
     /// The legacy advertising channel TX power. Only for controllers driven in legacy mode: this

@@ -78,6 +78,7 @@ public final class RunningFleet: Sendable {
             var caps: ControllerCapabilities
             if let mgmt = c.management {
                 do throws(MgmtControllerError) { caps = try await ControllerProbe.probe(management: mgmt) } catch { throw .management(error) }
+                caps = await ControllerProbe.measureUsableInstances(mgmt, caps)
             } else {
                 do throws(HCIControllerError) { caps = try await ControllerProbe.probe(c.hci, reset: c.mayReset) } catch { throw .hci(error) }
             }

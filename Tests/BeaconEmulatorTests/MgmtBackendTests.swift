@@ -35,10 +35,12 @@ import Testing
         #expect(parameters.txPower == -4)
         #expect(kernel.instances[2] == Array(beacon.beacon.advertisingData(flags: beacon.flags)), "the exact bytes, our Flags structure included")
         #expect(kernel.instances[1] == theirs)
+        let removedBefore = sent(RemoveAdvertising.self, by: kernel).count
         let outcome = await fleet.stop()
         #expect(outcome.isClean)
         #expect(kernel.instances == [1: theirs], "teardown removes only beacon's instance")
-        #expect(sent(RemoveAdvertising.self, by: kernel).map(\.instance) == [2])
+        #expect(sent(RemoveAdvertising.self, by: kernel).dropFirst(removedBefore).map(\.instance) == [2])
+        #expect(!sent(RemoveAdvertising.self, by: kernel).contains { $0.instance == 1 }, "never the other program's, not even in the probe")
     }
 
     @Test func kernelWithoutExtendedCommandsGetsAddAdvertising() async throws {
@@ -97,5 +99,41 @@ import Testing
         defer { mgmt.close() }
         let caps = try await ControllerProbe.probe(management: mgmt)
         #expect(caps.minimumNonConnectableInterval.milliseconds == 100)
+    }
+}
+
+@Suite struct MgmtCapacityTests {
+    func fleet(on kernel: ScriptedKernel) -> (RunningFleet, AdapterConnection) {
+        let connection = AdapterConnection(spec: .management(id: 0), management: MgmtController(transport: kernel, index: 0))
+        return (RunningFleet(connections: [connection]), connection)
+    }
+
+    @Test func aControllerWithFewerSetsThanInstancesIsMeasuredBeforeTheRun() async throws {
+        // Max_Instances 3, but the controller holds 2 sets (the kernel keeps one for itself).
+        let kernel = ScriptedKernel(maxInstances: 3, controllerSets: 2)
+        let (fleet, connection) = fleet(on: kernel)
+        defer { connection.close() }
+        let plan = try await fleet.plan(beacons(4))
+        let caps = try #require(plan.adapters.first?.capabilities)
+        #expect(caps.advertisingSets == 2)
+        #expect(caps.managementAPI?.usableInstances == 2)
+        #expect(kernel.instances.isEmpty, "the measurement leaves nothing behind")
+        let measured = kernel.received.count
+        try await fleet.start(beacons(4))
+        let refused = kernel.received.dropFirst(measured).contains { $0.header.code == AddExtendedAdvertisingParameters.opcode.rawValue && (try? AddExtendedAdvertisingParameters(parameters: $0.parameters).instance) == 3 }
+        #expect(!refused, "the run never asks for the third instance")
+        #expect(await fleet.stop().isClean)
+        #expect(kernel.instances.isEmpty)
+    }
+
+    @Test func withoutHardwareOffloadOneInstanceIsUsed() async throws {
+        // The kernel would rotate its instances in software, 2 s each: beacon rotates on one.
+        let kernel = ScriptedKernel(maxInstances: 5, controllerRunsInstances: false)
+        let (fleet, connection) = fleet(on: kernel)
+        defer { connection.close() }
+        let plan = try await fleet.plan(beacons(3))
+        #expect(plan.adapters.first?.capabilities.advertisingSets == 1)
+        #expect(plan.adapters.first?.rotates == true)
+        #expect(!kernel.received.contains { $0.header.code == AddExtendedAdvertisingParameters.opcode.rawValue }, "nothing to measure")
     }
 }

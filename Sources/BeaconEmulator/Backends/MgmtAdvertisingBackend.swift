@@ -80,6 +80,10 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
             do throws(MgmtControllerError) {
                 try await mgmt.send(RemoveAdvertising(instance: instance), timeout: timeout)
                 _ = added.withLock { $0.remove(instance) }
+            } catch where error.status == .invalidParameters {
+                // No such instance: the kernel dropped it already (its parameters were refused,
+                // or it went in a power cycle before the watchdog saw it).
+                _ = added.withLock { $0.remove(instance) }
             } catch {
                 if failure == nil { failure = error }
             }

@@ -18,6 +18,12 @@ enum PlanReport {
             if let api = caps.managementAPI {
                 // The kernel's instances, not HCI sets (the version from Read Controller Information).
                 line += " on \(a.advertisers.count) of \(caps.advertisingSets) free kernel instances (management API \(api.version), \(version))"
+                if let usable = api.usableInstances, usable < api.freeInstances.count {
+                    line += "; the controller holds only \(usable) of the \(api.freeInstances.count) free instances at once"
+                }
+                if !api.controllerRunsInstances {
+                    line += "; the kernel would rotate its instances itself, 2 s each, so beacon uses one and rotates on it"
+                }
                 if !api.extendedCommands {
                     line += "; Add Advertising has no interval field: the kernel advertises every \(text(ManagementAPIInfo.addAdvertisingInterval)), not at the profile's interval"
                 }

@@ -26,6 +26,12 @@ public final class ScriptedKernel: HCITransport, Sendable {
     public let supportsExtendedCommands: Bool
     /// Read Controller Information's Bluetooth_Version (nil: the command is unknown).
     public let bluetoothVersion: HCIVersion?
+    /// Whether the controller runs the instances (extended advertising: the hw-offload flag);
+    /// without it the kernel would rotate them in software.
+    public let controllerRunsInstances: Bool
+    /// How many instances the controller holds at once (nil: Max_Instances): a kernel that keeps
+    /// a set for itself answers No Resources for the last instance.
+    public let controllerSets: Int?
     private let state: Mutex<State>
     private let ready = NSCondition()
 
@@ -40,8 +46,10 @@ public final class ScriptedKernel: HCITransport, Sendable {
     }
 
     public init(index: UInt16 = 0, maxInstances: UInt8 = 3, supportsExtendedCommands: Bool = true, otherInstances: [UInt8: [UInt8]] = [:],
-                bluetoothVersion: HCIVersion? = .v4_2) {
+                bluetoothVersion: HCIVersion? = .v4_2, controllerRunsInstances: Bool = true, controllerSets: Int? = nil) {
         self.bluetoothVersion = bluetoothVersion
+        self.controllerRunsInstances = controllerRunsInstances
+        self.controllerSets = controllerSets
         adapterName = "mgmt:hci\(index)"
         self.index = index
         self.maxInstances = maxInstances
@@ -153,13 +161,17 @@ public final class ScriptedKernel: HCITransport, Sendable {
             return complete(code, index, .success, reply)
         case ReadAdvertisingFeatures.opcode.rawValue:
             let taken = s.instances.keys.sorted()
-            let flags: MgmtAdvertisingFlags = supportsExtendedCommands ? [.connectable, .discoverable, .managedFlags, .txPower, .canSetTxPower, .useIntervals, .useTxPower] : [.connectable, .discoverable, .managedFlags, .txPower]
+            var flags: MgmtAdvertisingFlags = supportsExtendedCommands ? [.connectable, .discoverable, .managedFlags, .txPower, .canSetTxPower, .useIntervals, .useTxPower] : [.connectable, .discoverable, .managedFlags, .txPower]
+            if controllerRunsInstances { flags.insert(.hardwareOffload) }
             var writer = HCIWriter()
             ReadAdvertisingFeatures.ReturnParameters(supportedFlags: flags, maxAdvertisingDataLength: 31, maxScanResponseLength: 31, maxInstances: maxInstances, instances: taken).encode(into: &writer)
             return complete(code, index, .success, writer.bytes)
         case AddExtendedAdvertisingParameters.opcode.rawValue where supportsExtendedCommands:
             guard let p = try? AddExtendedAdvertisingParameters(parameters: command.parameters), (1...maxInstances).contains(p.instance) else {
                 return complete(code, index, .invalidParameters)
+            }
+            if s.instances[p.instance] == nil, let sets = controllerSets, s.instances.count >= sets {
+                return complete(code, index, .noResources)  // the controller's sets are all in use
             }
             s.parameters[p.instance] = p
             if s.instances[p.instance] == nil { s.instances[p.instance] = [] }
