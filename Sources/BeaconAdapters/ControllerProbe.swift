@@ -75,12 +75,19 @@ public enum ControllerProbe {
     public static func measureUsableInstances(_ mgmt: MgmtController, _ caps: ControllerCapabilities) async -> ControllerCapabilities {
         guard var info = caps.managementAPI, info.extendedCommands, info.controllerRunsInstances, info.freeInstances.count > 1 else { return caps }
         var added: [UInt8] = []
+        var full = false
         for instance in info.freeInstances {
-            let probe = AddExtendedAdvertisingParameters(instance: instance, flags: [], minInterval: 0x00A0, maxInterval: 0x00A0, txPower: 0)
-            guard (try? await mgmt.send(probe)) != nil else { break }
+            let refusal = await refusal(of: AddExtendedAdvertisingParameters(instance: instance, flags: [], minInterval: 0x00A0, maxInterval: 0x00A0, txPower: 0), on: mgmt)
+            if let refusal {
+                // Only No Resources says the controller is full; any other refusal (LE off, a
+                // rejected adapter) says nothing about its capacity, and the run will explain it.
+                full = refusal.status == .noResources
+                break
+            }
             added.append(instance)
         }
         for instance in added { _ = try? await mgmt.send(RemoveAdvertising(instance: instance)) }
+        guard full else { return caps }
         info.usableInstances = added.count
         var measured = caps
         measured.managementAPI = info
@@ -93,5 +100,15 @@ public enum ControllerProbe {
     /// extended advertising until the next reset.
     public static func legacyTxPower(_ hci: HCIController) async -> Int8? {
         try? await hci.send(LEReadAdvertisingPhysicalChannelTxPower()).txPowerLevel
+    }
+
+    /// Sends `command`; its error, if any.
+    private static func refusal<C: MgmtCommand>(of command: C, on mgmt: MgmtController) async -> MgmtControllerError? {
+        do throws(MgmtControllerError) {
+            try await mgmt.send(command)
+            return nil
+        } catch {
+            return error
+        }
     }
 }

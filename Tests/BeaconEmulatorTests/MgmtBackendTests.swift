@@ -136,4 +136,17 @@ import Testing
         #expect(plan.adapters.first?.rotates == true)
         #expect(!kernel.received.contains { $0.header.code == AddExtendedAdvertisingParameters.opcode.rawValue }, "nothing to measure")
     }
+
+    @Test func aRefusalOtherThanNoResourcesSaysNothingAboutCapacity() async throws {
+        // LE switched off (as on an adapter only brought up with HCIDEVUP): the kernel rejects
+        // every instance. That is no capacity of 0: the count stays the kernel's, and the run
+        // will say what is wrong.
+        let kernel = ScriptedKernel(maxInstances: 3)
+        kernel.override(AddExtendedAdvertisingParameters.opcode, with: .status(.rejected))
+        let (fleet, connection) = fleet(on: kernel)
+        defer { connection.close() }
+        let plan = try await fleet.plan(beacons(2))
+        #expect(plan.adapters.first?.capabilities.advertisingSets == 3)
+        #expect(plan.adapters.first?.capabilities.managementAPI?.usableInstances == nil)
+    }
 }

@@ -78,7 +78,9 @@ struct DoctorCommand: AsyncParsableCommand {
         }
         defer { connection.close() }
         if let mgmt = connection.management {
-            do throws(MgmtControllerError) { report.capabilities = try await ControllerProbe.probe(management: mgmt) } catch {
+            do throws(MgmtControllerError) {
+                report.capabilities = await ControllerProbe.measureUsableInstances(mgmt, try await ControllerProbe.probe(management: mgmt))
+            } catch {
                 report.error = "\(error)"
             }
             return report
@@ -102,7 +104,8 @@ struct DoctorCommand: AsyncParsableCommand {
         }
         defer { connection.close() }
         do throws(MgmtControllerError) {
-            return (try await ControllerProbe.probe(management: connection.management!).managementAPI, nil)
+            let caps = try await ControllerProbe.probe(management: connection.management!)
+            return (await ControllerProbe.measureUsableInstances(connection.management!, caps).managementAPI, nil)
         } catch {
             return (nil, "\(error)")
         }
@@ -157,7 +160,7 @@ struct DoctorCommand: AsyncParsableCommand {
             ("advertising commands", api.extendedCommands
                 ? "Add Extended Advertising Parameters/Data (each beacon's interval and TX power)"
                 : "Add Advertising only (management API before 1.19): the kernel's 1.28 s interval"),
-            ("instances", "\(api.freeInstances.count) free of \(api.maxInstances)\(taken)"),
+            ("instances", "\(api.freeInstances.count) free of \(api.maxInstances)\(taken)" + usableText(api)),
             ("supported flags", api.supportedFlags.names.joined(separator: " ")),
         ]
     }
@@ -295,6 +298,13 @@ struct DoctorCommand: AsyncParsableCommand {
         return .object([("adapters", .array(adapters)), ("host", host), ("advice", .array(advice.map { .string($0) }))])
     }
 
+    /// What the measurement before a run found, when it limits the instances beacon uses.
+    static func usableText(_ api: ManagementAPIInfo) -> String {
+        if !api.controllerRunsInstances { return "; the kernel rotates them in software (2 s each), so beacon uses one" }
+        if let usable = api.usableInstances, usable < api.freeInstances.count { return "; the controller holds \(usable) of them at once" }
+        return ""
+    }
+
     static func managementJSON(_ api: ManagementAPIInfo) -> JSONValue {
         .object([
             ("version", .string(api.version)),
@@ -302,6 +312,8 @@ struct DoctorCommand: AsyncParsableCommand {
             ("max_instances", .int(api.maxInstances)),
             ("taken_instances", .array(api.takenInstances.map { .int(Int($0)) })),
             ("free_instances", .int(api.freeInstances.count)),
+            ("usable_instances", .int(api.usableInstances)),
+            ("planned_instances", .int(api.plannedInstances)),
             ("supported_flags", .array(api.supportedFlags.names.map { .string($0) })),
         ])
     }
