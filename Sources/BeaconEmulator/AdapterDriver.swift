@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import HCITransport
 import Synchronization
 
 /// One controller's advertising while a fleet runs, owned by one serial loop: it alone talks to
@@ -37,10 +38,14 @@ final class AdapterDriver: Sendable {
     private let report: @Sendable (EmulatorEvent) -> Void
     /// How long each teardown exchange may take (nil: the controller session's command timeout).
     let teardownTimeout: Duration?
+    /// Whether a watchdog looks after this adapter (the kernel drives it too): then a rotation
+    /// turn refused because the adapter is away for a moment is a loss to restore, not the end.
+    let watched: Bool
 
-    init(backend: any AdvertisingBackend, teardownTimeout: Duration? = nil, report: @escaping @Sendable (EmulatorEvent) -> Void) {
+    init(backend: any AdvertisingBackend, teardownTimeout: Duration? = nil, watched: Bool = false, report: @escaping @Sendable (EmulatorEvent) -> Void) {
         self.backend = backend
         self.teardownTimeout = teardownTimeout
+        self.watched = watched
         self.report = report
     }
 
@@ -154,6 +159,7 @@ final class AdapterDriver: Sendable {
         var firstOnAir: ContinuousClock.Instant?
         /// Why the last step failed.
         var failure: String?
+        var failureError: (any Error)?
         /// What the watchdog noticed, not yet restored; while set, turns of a rotation only
         /// move `onAir` (the restore puts the current turn on air).
         var loss: AdvertisingLoss?
@@ -197,7 +203,17 @@ final class AdapterDriver: Sendable {
             loop.nextDue = loop.cycleStart + target.slotDuration * (loop.slotIndex + 1)
             return nil
         }
-        guard let commands = await move(&loop, to: state) else { return loop.failure }
+        guard let commands = await move(&loop, to: state) else {
+            guard watched, let away = Self.adapterAway(loop.failureError) else { return loop.failure }
+            // Powered off or gone for a moment: the turn goes on air when the restore does.
+            loop.failure = nil
+            loop.onAir = state
+            loop.loss = AdvertisingLoss(reason: away, cleared: false)
+            loop.lossNoticed = .now
+            loop.restoreDue = .now + Self.restoreRetry
+            loop.nextDue = loop.cycleStart + target.slotDuration * (loop.slotIndex + 1)
+            return nil
+        }
         report(.slot(adapter: adapter, index: loop.slotIndex, commands: commands, lateness: lateness))
         // Late turns are not skipped (each beacon keeps its turn); the next ones follow at once
         // until the rotation is back on its schedule.
@@ -214,6 +230,7 @@ final class AdapterDriver: Sendable {
             result = try await backend.transition(from: old, to: state)
         } catch {
             loop.failure = "\(error)"
+            loop.failureError = error
             for handle in Set(old.keys).union(state.keys) where old[handle] != state[handle] {
                 if let o = old[handle] { loop.uncertain.insert(o.beaconName) }
                 if let n = state[handle] { loop.uncertain.insert(n.beaconName) }
@@ -251,6 +268,18 @@ final class AdapterDriver: Sendable {
             loop.restoreDue = .now + Self.restoreRetry
             return nil
         }
+    }
+
+    /// Why `error` means the adapter is away for now (powered off: the raw socket refuses writes
+    /// with ENETDOWN; gone: the management API answers Invalid Index), or nil.
+    static func adapterAway(_ error: (any Error)?) -> String? {
+        if let e = error as? HCIControllerError, case .transport(.system(let call, _)) = e, call.errno == .networkDown {
+            return "the adapter is down (\(call))"
+        }
+        if let e = error as? MgmtControllerError, e.status == .invalidIndex || e.status == .notPowered {
+            return "the adapter is away (\(e))"
+        }
+        return nil
     }
 
     private func tearDown(_ loop: inout LoopState) async -> Teardown {

@@ -116,7 +116,8 @@ public final class RunningFleet: Sendable {
                 backend = planner.usesExtendedSets(caps)
                     ? HCIAdvertisingBackend.extendedSets(connection.hci, caps) : HCIAdvertisingBackend.legacy(connection.hci, caps)
             }
-            return AdapterDriver(backend: backend, teardownTimeout: teardownTimeout) { [weak self] event in self?.emit(event) }
+            let watched = connection.management != nil || connection.sharedWithKernel
+            return AdapterDriver(backend: backend, teardownTimeout: teardownTimeout, watched: watched) { [weak self] event in self?.emit(event) }
         }
         let targets = Self.targets(plan, drivers: drivers, generation: 1)
         // Every command of the first plan is checked before the first byte goes on the air.

@@ -157,4 +157,29 @@ import VirtualController
             shared.close()
         }
     }
+
+    @Test func aTurnWhileTheAdapterIsDownWaitsForTheRestore() async throws {
+        // Two beacons take turns on the one legacy advertiser; the adapter goes down (a turn's
+        // write is refused with ENETDOWN), the kernel resets the controller at power-on: the run
+        // goes on and the current turn is restored.
+        let controller = VirtualController(configuration: try VirtualController.Configuration(options: ["legacy": "yes"]))
+        let transport = SharedKernelTransport(controller: controller)
+        var connection = AdapterConnection(spec: .virtual(options: [:]), hci: HCIController(transport: transport))
+        connection.sharedWithKernel = true
+        defer { connection.close() }
+        let fleet = RunningFleet(connections: [connection])
+        try await fleet.start(beacons(2))
+        transport.setDown(true)
+        var refusals = transport.refusals.makeAsyncIterator()
+        _ = await refusals.next()
+        transport.kernelSends(HCIReset().h4Bytes)
+        transport.setDown(false)
+        let recovery = try #require(await firstRecovery(fleet), "no recovery reported")
+        #expect(recovery.reason.contains("HCI Reset"), "\(recovery.reason)")
+        #expect(recovery.beacons.count == 1)
+        #expect(controller.activeAdvertisers() == [.legacy])
+        let outcome = await fleet.stop()
+        #expect(outcome.failure == nil, "\(outcome.failure ?? "")")
+        #expect(outcome.isClean)
+    }
 }

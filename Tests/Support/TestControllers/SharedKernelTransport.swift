@@ -12,11 +12,22 @@ public final class SharedKernelTransport: HCITransport, Sendable {
     public let controller: VirtualController
     public let adapterName: String
     private let closed = Atomic<Bool>(false)
+    private let down = Atomic<Bool>(false)
     private let wake = DispatchSemaphore(value: 0)
+    private let refusalSink: AsyncStream<Void>.Continuation
+    /// One element per write refused because the adapter is down.
+    public let refusals: AsyncStream<Void>
 
     public init(controller: VirtualController = VirtualController(), adapterName: String = "hci0") {
         self.controller = controller
         self.adapterName = adapterName
+        (refusals, refusalSink) = AsyncStream.makeStream(of: Void.self)
+    }
+
+    /// The adapter powered off (true) or on again: while down, writes fail with ENETDOWN, as the
+    /// kernel's raw socket refuses them (the controller itself keeps its state).
+    public func setDown(_ isDown: Bool) {
+        down.store(isDown, ordering: .releasing)
     }
 
     /// The kernel sends `command` (H4 bytes) to the controller; its reply reaches beacon's socket.
@@ -27,6 +38,10 @@ public final class SharedKernelTransport: HCITransport, Sendable {
 
     public func send(_ packet: [UInt8]) throws(TransportError) {
         guard !closed.load(ordering: .acquiring) else { throw .closed(adapter: adapterName) }
+        if down.load(ordering: .acquiring) {
+            refusalSink.yield()
+            throw .system(SystemCallError(call: "write", errno: .networkDown), adapter: adapterName)
+        }
         controller.submit(packet)
         wake.signal()
     }
