@@ -69,7 +69,7 @@ struct DoctorCommand: AsyncParsableCommand {
     }
 
     static func examine(_ spec: AdapterSpec, snoop: BTSnoopWriter?) async -> AdapterReport {
-        var report = AdapterReport(name: spec.description, isKernelRaw: { if case .kernel = spec { true } else { false } }())
+        var report = AdapterReport(name: spec.description, isKernelRaw: { switch spec { case .kernel, .raw: true; default: false } }())
         report.transport = spec.transportDescription
         let connection: AdapterConnection
         do { connection = try AdapterConnection.open(spec, commandTimeout: AdapterChoice.commandTimeout, btsnoop: snoop) } catch {
@@ -204,6 +204,9 @@ struct DoctorCommand: AsyncParsableCommand {
             } else if let caps = r.capabilities, !caps.hasExtendedAdvertising {
                 out.append("\(r.name) has no extended advertising: one beacon is on air at a time, and several take turns (see beacon advertise --plan).")
             }
+        }
+        for r in reports where r.name.hasPrefix("raw:") && !h.bluetoothd.isEmpty {
+            out.append("\(r.name): the raw socket next to a running bluetoothd: the kernel can switch beacon's advertising off (a power cycle, its own pauses), and beacon's watchdog restores it within a second; plain -i hci\(r.name.dropFirst(7)) would use the management API instead.")
         }
         for r in reports {
             guard let backend = r.backend else { continue }
