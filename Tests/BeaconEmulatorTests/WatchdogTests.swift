@@ -100,6 +100,24 @@ import VirtualController
         #expect(await fleet.stop().isClean)
     }
 
+    @Test func anInstanceAnotherProgramTakesOverIsLeftToItAndTheBeaconMoves() async throws {
+        let kernel = ScriptedKernel(maxInstances: 3)
+        let (fleet, connection) = mgmtFleet(kernel)
+        defer { connection.close() }
+        let beacon = beacons(1)[0]
+        try await fleet.start([beacon])
+        #expect(kernel.instances.keys.sorted() == [1])
+        let started = kernel.received.count
+        // bluetoothd (which numbers instances itself) puts its own advertisement on instance 1.
+        kernel.anotherProgramAdds(instance: 1, data: theirs)
+        let recovery = try #require(await firstRecovery(fleet))
+        #expect(recovery.reason.contains("another program took instance 1"), "\(recovery.reason)")
+        #expect(added(kernel, since: started) == [2], "moved to the first free instance")
+        #expect(kernel.instances == [1: theirs, 2: Array(beacon.beacon.advertisingData(flags: beacon.flags))])
+        #expect(await fleet.stop().isClean)
+        #expect(kernel.instances == [1: theirs], "teardown removes ours only, never the instance taken over")
+    }
+
     // MARK: Raw socket
 
     @Test(arguments: [true, false])

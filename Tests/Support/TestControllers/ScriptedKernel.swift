@@ -82,6 +82,13 @@ public final class ScriptedKernel: HCITransport, Sendable {
         for instance in gone { inject(.advertisingRemoved(instance: instance, index: index)) }
     }
 
+    /// Another program adds (or replaces) `instance` with `data`, as bluetoothd does with an
+    /// instance number from its own bookkeeping: this socket hears Advertising Added.
+    public func anotherProgramAdds(instance: UInt8, data: [UInt8]) {
+        state.withLock { $0.instances[instance] = data; $0.parameters[instance] = nil }
+        inject(.advertisingAdded(instance: instance, index: index))
+    }
+
     /// The adapter goes away and comes back (a driver reset, a replugged dongle): Index Removed,
     /// every instance lost, Index Added.
     public func removeAndAddIndex() {
