@@ -15,16 +15,27 @@ public struct AdapterConnection: Sendable {
     public var management: MgmtController?
     /// The virtual controller's place on the shared air, when it joined one.
     public var airLink: AirLink?
+    /// Whether the kernel drives this controller too (the raw socket: `hci0`, `raw:hci0`), so
+    /// the kernel's commands can take beacon's advertising off the air and a watchdog must put
+    /// it back. Tests set it to put a scripted "kernel" next to another transport.
+    public var sharedWithKernel: Bool
+    /// Why this backend, when beacon chose it (`-i hci0` for advertising, see ``BackendChoice``).
+    public var backendReason: String?
 
     public init(spec: AdapterSpec, hci: HCIController, virtual: VirtualController? = nil) {
         self.spec = spec
         self.hci = hci
         self.virtual = virtual
+        switch spec {
+        case .kernel, .raw: sharedWithKernel = true
+        default: sharedWithKernel = false
+        }
     }
 
     public init(spec: AdapterSpec, management: MgmtController) {
         self.spec = spec
         self.management = management
+        sharedWithKernel = false
     }
 
     /// The adapter as the user named it.
@@ -48,8 +59,10 @@ public struct AdapterConnection: Sendable {
     /// Whether we own the controller and may reset it: not on the shared kernel raw socket, where
     /// bluetoothd and the kernel use it too.
     public var mayReset: Bool {
-        if case .kernel = spec { return false }
-        return true
+        switch spec {
+        case .kernel, .raw: return false
+        default: return true
+        }
     }
 
     /// Opens one adapter. Never falls back to another adapter (the virtual one included). A
@@ -57,7 +70,7 @@ public struct AdapterConnection: Sendable {
     public static func open(_ spec: AdapterSpec, commandTimeout: Duration = .seconds(2), btsnoop: BTSnoopWriter? = nil,
                             air: SharedAir? = nil, receiver: AirPoint = AirPoint(x: 0, y: 0)) throws -> AdapterConnection {
         switch spec {
-        case .kernel(let id):
+        case .kernel(let id), .raw(let id):
             return AdapterConnection(spec: spec, hci: HCIController(transport: try KernelTransport.openRaw(id: id), commandTimeout: commandTimeout, btsnoop: btsnoop))
         case .management(let id):
             // Without CAP_NET_ADMIN the kernel binds the control socket all the same but as
@@ -84,6 +97,16 @@ public struct AdapterConnection: Sendable {
         case .allKernel:
             preconditionFailure("expand 'all' with AdapterConnection.expand first")
         }
+    }
+
+    /// Opens `spec` for advertising (or `stop`): a plain kernel adapter gets the backend
+    /// ``BackendChoice`` picks, and the connection says why.
+    public static func openForAdvertising(_ spec: AdapterSpec, commandTimeout: Duration = .seconds(2), btsnoop: BTSnoopWriter? = nil,
+                                          air: SharedAir? = nil, receiver: AirPoint = AirPoint(x: 0, y: 0)) throws -> AdapterConnection {
+        let choice = BackendChoice.forAdvertising(spec)
+        var connection = try open(choice.spec, commandTimeout: commandTimeout, btsnoop: btsnoop, air: air, receiver: receiver)
+        connection.backendReason = choice.reason
+        return connection
     }
 
     /// Replaces `all` with every kernel adapter; an error when there are none.

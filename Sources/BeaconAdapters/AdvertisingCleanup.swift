@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import HCI
 import HCITransport
+import Mgmt
 
 /// Takes every advertiser of a controller off the air, whatever left it there (a killed run, a
 /// crash, another program): what `beacon stop` does.
@@ -37,5 +38,21 @@ public enum AdvertisingCleanup {
         try await hci.send(LESetAdvertisingEnable(false))
         done.append("legacy advertising off (LE Set Advertising Enable, off)")
         return done
+    }
+
+    /// What `stop` does through the management API: nothing is removed. A run removes its own
+    /// instances when it ends; the kernel cannot tell a killed run's instances from other
+    /// programs' (bluetoothd's, btmgmt's), and never LE Clear Advertising Sets here: that would
+    /// take theirs too. `chosen`: beacon picked this backend for `-i hciN` (bluetoothd running).
+    public static func stopAdvertising(management mgmt: MgmtController, chosen: Bool) async -> [String] {
+        var line = "nothing removed: beacon's runs remove their own kernel instances when they end, and other programs' advertising is left alone"
+        if let features = try? await mgmt.send(ReadAdvertisingFeatures()), !features.instances.isEmpty {
+            line += " (instances held now: \(features.instances.map(String.init).joined(separator: ", ")))"
+        }
+        var lines = [line]
+        if chosen {
+            lines.append("bluetoothd is running, so stop used the management API; to clear the whole controller, bluetoothd's advertising included: beacon stop -i raw:hci\(mgmt.index)")
+        }
+        return lines
     }
 }

@@ -19,6 +19,8 @@ public struct ControllerCapabilities: Hashable, Sendable {
     /// For a `mgmt:` adapter: what the kernel's management API said (then `advertisingSets` is
     /// the instances free for beacon, and the HCI fields are assumptions, see ``ManagementAPIInfo``).
     public var managementAPI: ManagementAPIInfo?
+    /// Why this backend drives the adapter, when beacon chose it (`-i hci0`, see ``BackendChoice``).
+    public var backendReason: String?
 
     public init(adapter: String, hciVersion: HCIVersion, lmpVersion: HCIVersion? = nil, manufacturer: UInt16? = nil,
                 address: BluetoothAddress? = nil, leFeatures: LEFeatures, advertisingSets: Int, maximumDataLength: Int,

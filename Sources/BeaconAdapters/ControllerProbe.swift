@@ -46,20 +46,53 @@ public enum ControllerProbe {
     }
 
     /// Probes a `mgmt:` adapter through the kernel's management API: its version (which commands
-    /// exist) and Read Advertising Features (instances: the planner's "sets" are the free ones).
-    /// The controller's HCI version is not asked (the management API would need Read Controller
-    /// Information); the strict pre-5.0 rule (100 ms minimum for non-connectable legacy PDUs) is
-    /// assumed, so no interval the controller could refuse is planned.
+    /// exist), Read Controller Information (the controller's Bluetooth version: the 20 ms floor
+    /// for non-connectable advertising from 5.0 on, 100 ms before) and Read Advertising Features
+    /// (instances: the planner's "sets" are the free ones). A kernel that does not answer Read
+    /// Controller Information gets the strict pre-5.0 rule, so no interval the controller could
+    /// refuse is planned.
     public static func probe(management mgmt: MgmtController) async throws(MgmtControllerError) -> ControllerCapabilities {
         let version = try await mgmt.send(ReadManagementVersionInformation(), index: MgmtPacketHeader.nonController)
+        let controller = try? await mgmt.send(ReadControllerInformation())
         let features = try await mgmt.send(ReadAdvertisingFeatures())
         let info = ManagementAPIInfo(
             version: version.text, extendedCommands: version.hasExtendedAdvertisingCommands, maxInstances: Int(features.maxInstances),
             takenInstances: features.instances, supportedFlags: features.supportedFlags)
-        var caps = ControllerCapabilities(adapter: mgmt.adapterName, hciVersion: .v4_2, leFeatures: [], advertisingSets: info.freeInstances.count,
-                                          maximumDataLength: Int(features.maxAdvertisingDataLength))
+        var caps = ControllerCapabilities(adapter: mgmt.adapterName, hciVersion: controller?.bluetoothVersion ?? .v4_2,
+                                          manufacturer: controller?.manufacturer, address: controller?.address, leFeatures: [],
+                                          advertisingSets: info.plannedInstances, maximumDataLength: Int(features.maxAdvertisingDataLength))
         caps.managementAPI = info
         return caps
+    }
+
+    /// How many of the free instances the controller really holds at once. Max_Instances is the
+    /// kernel's count, and the controller's sets can run out first (the kernel may hold one
+    /// itself): Add Extended Advertising Parameters then fails with No Resources (the kernel
+    /// sets the parameters on the controller at once). So, before a run, each free instance gets
+    /// parameters (no data: nothing goes on air) until one is refused, and every one added is
+    /// removed again. Returns `caps` with the measured count; unchanged without the extended
+    /// commands or when the kernel rotates the instances itself (only one is used then).
+    public static func measureUsableInstances(_ mgmt: MgmtController, _ caps: ControllerCapabilities) async -> ControllerCapabilities {
+        guard var info = caps.managementAPI, info.extendedCommands, info.controllerRunsInstances, info.freeInstances.count > 1 else { return caps }
+        var added: [UInt8] = []
+        var full = false
+        for instance in info.freeInstances {
+            let refusal = await refusal(of: AddExtendedAdvertisingParameters(instance: instance, flags: [], minInterval: 0x00A0, maxInterval: 0x00A0, txPower: 0), on: mgmt)
+            if let refusal {
+                // Only No Resources says the controller is full; any other refusal (LE off, a
+                // rejected adapter) says nothing about its capacity, and the run will explain it.
+                full = refusal.status == .noResources
+                break
+            }
+            added.append(instance)
+        }
+        for instance in added { _ = try? await mgmt.send(RemoveAdvertising(instance: instance)) }
+        guard full else { return caps }
+        info.usableInstances = added.count
+        var measured = caps
+        measured.managementAPI = info
+        measured.advertisingSets = info.plannedInstances
+        return measured
     }
 
     /// The legacy advertising channel TX power. Only for controllers driven in legacy mode: this
@@ -67,5 +100,15 @@ public enum ControllerProbe {
     /// extended advertising until the next reset.
     public static func legacyTxPower(_ hci: HCIController) async -> Int8? {
         try? await hci.send(LEReadAdvertisingPhysicalChannelTxPower()).txPowerLevel
+    }
+
+    /// Sends `command`; its error, if any.
+    private static func refusal<C: MgmtCommand>(of command: C, on mgmt: MgmtController) async -> MgmtControllerError? {
+        do throws(MgmtControllerError) {
+            try await mgmt.send(command)
+            return nil
+        } catch {
+            return error
+        }
     }
 }

@@ -15,6 +15,8 @@ public struct HostDiagnosis: Sendable {
     /// CapEff of /proc/self/status; `nil` if unreadable.
     public var effectiveCapabilities: UInt64?
     public var isRoot: Bool
+    /// The running kernel's release (`uname -r`), e.g. `6.1.0-18-amd64`; nil if unknown.
+    public var kernelRelease: String?
 
     /// One Bluetooth rfkill switch (/sys/class/rfkill/rfkillN).
     public struct RFKillSwitch: Sendable {
@@ -39,7 +41,8 @@ public struct HostDiagnosis: Sendable {
         }
         return HostDiagnosis(
             bluetoothSocket: socketOK, socketError: socketError, bluetoothd: processes(named: "bluetoothd"),
-            rfkill: rfkillSwitches(), effectiveCapabilities: effectiveCapabilities(), isRoot: geteuid() == 0)
+            rfkill: rfkillSwitches(), effectiveCapabilities: effectiveCapabilities(), isRoot: geteuid() == 0,
+            kernelRelease: kernelRelease())
     }
 
     /// Processes whose /proc/PID/comm is `name`.
@@ -73,7 +76,27 @@ public struct HostDiagnosis: Sendable {
         return nil
     }
 
-    /// The command that grants the capabilities to the installed binary (setcap needs the real
+    /// `uname -r`.
+    public static func kernelRelease() -> String? {
+        var names = utsname()
+        guard uname(&names) == 0 else { return nil }
+        return withUnsafeBytes(of: &names.release) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+
+    /// The command that grants `capabilities` to the installed binary (setcap needs the real
     /// file, not a symlink, hence readlink -f).
-    public static let setcapCommand = #"sudo setcap cap_net_raw,cap_net_admin+eip "$(readlink -f "$(command -v beacon)")""#
+    public static func setcapCommand(_ capabilities: String) -> String {
+        #"sudo setcap \#(capabilities)+ep "$(readlink -f "$(command -v beacon)")""#
+    }
+
+    /// The least privilege per backend: the management API needs CAP_NET_ADMIN only (the kernel
+    /// treats a control socket without it as untrusted: read-only commands); the raw socket
+    /// CAP_NET_RAW to open it (and CAP_NET_ADMIN only to bring a down adapter up); the user
+    /// channel CAP_NET_ADMIN.
+    public static let setcapManagement = setcapCommand("cap_net_admin")
+    public static let setcapRaw = setcapCommand("cap_net_raw")
+    /// Both, for every backend (the raw socket with `-i raw:hci0` and the management API).
+    public static let setcapCommand = setcapCommand("cap_net_raw,cap_net_admin")
 }

@@ -15,6 +15,9 @@ public struct ManagementAPIInfo: Hashable, Sendable {
     /// Instances other programs hold now (bluetoothd, btmgmt, …): beacon never touches them.
     public var takenInstances: [UInt8]
     public var supportedFlags: MgmtAdvertisingFlags
+    /// How many of the free instances the controller can hold at once, measured before a run
+    /// (``ControllerProbe/measureUsableInstances(_:_:)``); nil when not measured.
+    public var usableInstances: Int?
 
     public init(version: String, extendedCommands: Bool, maxInstances: Int, takenInstances: [UInt8], supportedFlags: MgmtAdvertisingFlags) {
         self.version = version
@@ -29,6 +32,21 @@ public struct ManagementAPIInfo: Hashable, Sendable {
     public var freeInstances: [UInt8] {
         guard maxInstances > 0 else { return [] }
         return (1...UInt8(clamping: maxInstances)).filter { !takenInstances.contains($0) }
+    }
+
+    /// Whether the controller runs the instances itself, all at once (extended advertising: the
+    /// kernel then lists the hw-offload flag). Without it the kernel rotates its instances in
+    /// software, each on air for 2 s in turn: too slow for the 1-second rule, so beacon uses one
+    /// instance and rotates the beacons on it itself.
+    public var controllerRunsInstances: Bool { supportedFlags.contains(.hardwareOffload) }
+
+    /// The instances beacon plans on: the free ones, at most one when the kernel would rotate
+    /// them itself, at most as many as the controller was measured to hold.
+    public var plannedInstances: Int {
+        var n = freeInstances.count
+        if !controllerRunsInstances { n = min(n, 1) }
+        if let usableInstances { n = min(n, usableInstances) }
+        return n
     }
 
     /// The kernel's interval for Add Advertising, which has no interval field

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import HCITransport
 import Synchronization
 
 /// One controller's advertising while a fleet runs, owned by one serial loop: it alone talks to
@@ -26,6 +27,8 @@ final class AdapterDriver: Sendable {
         /// How long after its beacons first went on air to stop by itself: no turn due at or
         /// after then starts, so a run of N turns' length carries out exactly N turns.
         var runTime: Duration?
+        /// What the watchdog noticed and no restore has dealt with yet.
+        var loss: AdvertisingLoss?
     }
 
     let backend: any AdvertisingBackend
@@ -35,10 +38,14 @@ final class AdapterDriver: Sendable {
     private let report: @Sendable (EmulatorEvent) -> Void
     /// How long each teardown exchange may take (nil: the controller session's command timeout).
     let teardownTimeout: Duration?
+    /// Whether a watchdog looks after this adapter (the kernel drives it too): then a rotation
+    /// turn refused because the adapter is away for a moment is a loss to restore, not the end.
+    let watched: Bool
 
-    init(backend: any AdvertisingBackend, teardownTimeout: Duration? = nil, report: @escaping @Sendable (EmulatorEvent) -> Void) {
+    init(backend: any AdvertisingBackend, teardownTimeout: Duration? = nil, watched: Bool = false, report: @escaping @Sendable (EmulatorEvent) -> Void) {
         self.backend = backend
         self.teardownTimeout = teardownTimeout
+        self.watched = watched
         self.report = report
     }
 
@@ -59,6 +66,21 @@ final class AdapterDriver: Sendable {
         mailbox.withLock { $0.runTime = runTime }
         wakeup.signal()
     }
+
+    /// The watchdog noticed that something outside beacon took (or may have taken) our
+    /// advertising off the air: the loop puts it back (see ``restore(_:)``).
+    func lost(_ loss: AdvertisingLoss) {
+        mailbox.withLock { $0.loss = $0.loss.map { $0.merged(with: loss) } ?? loss }
+        wakeup.signal()
+    }
+
+    /// How long the kernel's commands for one event get to settle before the restore: a power
+    /// cycle or a bluetoothd start is a burst of commands, and one restore after it is enough.
+    static let restoreSettle: Duration = .milliseconds(100)
+    /// A restore the controller refused (powered off, gone) is tried again this often …
+    static let restoreRetry: Duration = .milliseconds(250)
+    /// … for this long, after which the run ends: the adapter is not coming back.
+    static let restoreGiveUp: Duration = .seconds(30)
 
     /// Ends the loop as failed: the step under way finishes, then the teardown is attempted.
     func fail(_ message: String) {
@@ -85,9 +107,14 @@ final class AdapterDriver: Sendable {
         var loop = LoopState()
         var failure: String?
         while failure == nil {
-            let (target, stop, fault, runTime) = mailbox.withLock { m in
-                defer { m.target = nil }
-                return (m.target, m.stop, m.failure, m.runTime)
+            let (target, stop, fault, runTime, loss) = mailbox.withLock { m in
+                defer { m.target = nil; m.loss = nil }
+                return (m.target, m.stop, m.failure, m.runTime, m.loss)
+            }
+            if let loss, loop.prepared {
+                if loop.loss == nil { loop.lossNoticed = .now }
+                loop.loss = loop.loss.map { $0.merged(with: loss) } ?? loss
+                loop.restoreDue = .now + Self.restoreSettle
             }
             let deadline = runTime.flatMap { t in loop.firstOnAir.map { $0 + t } }
             if let fault { failure = fault; break }
@@ -102,8 +129,12 @@ final class AdapterDriver: Sendable {
                 failure = await rotate(&loop, due: due)
                 continue
             }
+            if let due = loop.restoreDue, ContinuousClock.now >= due {
+                failure = await restore(&loop)
+                continue
+            }
             if let deadline, ContinuousClock.now >= deadline { break }
-            let wake = [loop.nextDue, deadline].compactMap { $0 }.min()
+            let wake = [loop.nextDue, deadline, loop.restoreDue].compactMap { $0 }.min()
             await wakeup.wait(until: wake)
         }
         let teardown = await tearDown(&loop)
@@ -128,6 +159,12 @@ final class AdapterDriver: Sendable {
         var firstOnAir: ContinuousClock.Instant?
         /// Why the last step failed.
         var failure: String?
+        var failureError: (any Error)?
+        /// What the watchdog noticed, not yet restored; while set, turns of a rotation only
+        /// move `onAir` (the restore puts the current turn on air).
+        var loss: AdvertisingLoss?
+        var lossNoticed: ContinuousClock.Instant?
+        var restoreDue: ContinuousClock.Instant?
     }
 
     private func apply(_ target: Target, _ loop: inout LoopState) async -> String? {
@@ -161,7 +198,22 @@ final class AdapterDriver: Sendable {
         let lateness = ContinuousClock.now - due
         loop.slotIndex += 1
         let state = target.states[loop.slotIndex % target.states.count]
-        guard let commands = await move(&loop, to: state) else { return loop.failure }
+        if loop.loss != nil {
+            loop.onAir = state
+            loop.nextDue = loop.cycleStart + target.slotDuration * (loop.slotIndex + 1)
+            return nil
+        }
+        guard let commands = await move(&loop, to: state) else {
+            guard watched, let away = Self.adapterAway(loop.failureError) else { return loop.failure }
+            // Powered off or gone for a moment: the turn goes on air when the restore does.
+            loop.failure = nil
+            loop.onAir = state
+            loop.loss = AdvertisingLoss(reason: away, cleared: false)
+            loop.lossNoticed = .now
+            loop.restoreDue = .now + Self.restoreRetry
+            loop.nextDue = loop.cycleStart + target.slotDuration * (loop.slotIndex + 1)
+            return nil
+        }
         report(.slot(adapter: adapter, index: loop.slotIndex, commands: commands, lateness: lateness))
         // Late turns are not skipped (each beacon keeps its turn); the next ones follow at once
         // until the rotation is back on its schedule.
@@ -178,6 +230,7 @@ final class AdapterDriver: Sendable {
             result = try await backend.transition(from: old, to: state)
         } catch {
             loop.failure = "\(error)"
+            loop.failureError = error
             for handle in Set(old.keys).union(state.keys) where old[handle] != state[handle] {
                 if let o = old[handle] { loop.uncertain.insert(o.beaconName) }
                 if let n = state[handle] { loop.uncertain.insert(n.beaconName) }
@@ -192,6 +245,41 @@ final class AdapterDriver: Sendable {
             report(.onAir(beacon: config.beaconName, adapter: adapter, advertiser: handle, address: config.address, selectedTxPower: result.selectedTxPower[handle]))
         }
         return result.commands
+    }
+
+    /// Puts back what the watchdog's loss took; reports the recovery, or tries again later, or
+    /// after ``restoreGiveUp`` ends the run.
+    private func restore(_ loop: inout LoopState) async -> String? {
+        guard let loss = loop.loss, let noticed = loop.lossNoticed else { loop.restoreDue = nil; return nil }
+        do {
+            let restored = try await backend.restore(loop.onAir, after: loss)
+            loop.loss = nil
+            loop.lossNoticed = nil
+            loop.restoreDue = nil
+            if !restored.isEmpty {
+                let beacons = restored.compactMap { loop.onAir[$0]?.beaconName }
+                report(.recovered(adapter: adapter, reason: loss.reason, beacons: beacons, after: ContinuousClock.now - noticed))
+            }
+            return nil
+        } catch {
+            if ContinuousClock.now - noticed >= Self.restoreGiveUp {
+                return "\(adapter): advertising was taken off the air (\(loss.reason)) and could not be restored for \(Self.restoreGiveUp): \(error)"
+            }
+            loop.restoreDue = .now + Self.restoreRetry
+            return nil
+        }
+    }
+
+    /// Why `error` means the adapter is away for now (powered off: the raw socket refuses writes
+    /// with ENETDOWN; gone: the management API answers Invalid Index), or nil.
+    static func adapterAway(_ error: (any Error)?) -> String? {
+        if let e = error as? HCIControllerError, case .transport(.system(let call, _)) = e, call.errno == .networkDown {
+            return "the adapter is down (\(call))"
+        }
+        if let e = error as? MgmtControllerError, e.status == .invalidIndex || e.status == .notPowered {
+            return "the adapter is away (\(e))"
+        }
+        return nil
     }
 
     private func tearDown(_ loop: inout LoopState) async -> Teardown {

@@ -15,6 +15,10 @@ public enum EmulatorEvent: Sendable {
     /// Update `generation` was not applied on this adapter (for example an interval the
     /// controller refuses); what was on air before stays on air.
     case updateFailed(generation: Int, adapter: String, message: String)
+    /// The watchdog put beacons back on air after something outside beacon took them off
+    /// (`reason`: the kernel cleared the sets in a power cycle, bluetoothd removed every instance
+    /// when it restarted, …); `after`: from noticing the loss to the beacons being back.
+    case recovered(adapter: String, reason: String, beacons: [String], after: Duration)
     /// Something failed on an adapter; the fleet stops (see ``RunningFleet/finished``).
     case error(adapter: String, message: String)
     /// The adapter's teardown is done: clean, or with what may still be on air.

@@ -75,11 +75,15 @@ public final class RunningFleet: Sendable {
         if !known.isEmpty { return known }
         var capabilities: [ControllerCapabilities] = []
         for c in connections {
+            var caps: ControllerCapabilities
             if let mgmt = c.management {
-                do throws(MgmtControllerError) { capabilities.append(try await ControllerProbe.probe(management: mgmt)) } catch { throw .management(error) }
+                do throws(MgmtControllerError) { caps = try await ControllerProbe.probe(management: mgmt) } catch { throw .management(error) }
+                caps = await ControllerProbe.measureUsableInstances(mgmt, caps)
             } else {
-                do throws(HCIControllerError) { capabilities.append(try await ControllerProbe.probe(c.hci, reset: c.mayReset)) } catch { throw .hci(error) }
+                do throws(HCIControllerError) { caps = try await ControllerProbe.probe(c.hci, reset: c.mayReset) } catch { throw .hci(error) }
             }
+            caps.backendReason = c.backendReason
+            capabilities.append(caps)
         }
         state.withLock { $0.capabilities = capabilities }
         return capabilities
@@ -112,7 +116,8 @@ public final class RunningFleet: Sendable {
                 backend = planner.usesExtendedSets(caps)
                     ? HCIAdvertisingBackend.extendedSets(connection.hci, caps) : HCIAdvertisingBackend.legacy(connection.hci, caps)
             }
-            return AdapterDriver(backend: backend, teardownTimeout: teardownTimeout) { [weak self] event in self?.emit(event) }
+            let watched = connection.management != nil || connection.sharedWithKernel
+            return AdapterDriver(backend: backend, teardownTimeout: teardownTimeout, watched: watched) { [weak self] event in self?.emit(event) }
         }
         let targets = Self.targets(plan, drivers: drivers, generation: 1)
         // Every command of the first plan is checked before the first byte goes on the air.
@@ -260,13 +265,27 @@ public final class RunningFleet: Sendable {
     }
 
     /// A Hardware Error event means the controller hit a fault and may have reset itself: what it
-    /// has on air is unknown, so the fleet stops and says so.
+    /// has on air is unknown, so the fleet stops and says so. On a controller the kernel drives
+    /// too, the watchdog also passes on what takes our advertising off the air (the kernel's
+    /// commands on the raw socket, the management API's events) for the driver to restore.
     private func watchHardwareErrors(_ drivers: [AdapterDriver]) {
-        // The management API reports no hardware errors to its users (the kernel handles them).
         let watchers = zip(connections, drivers).compactMap { connection, driver -> Task<Void, Never>? in
+            if let mgmt = connection.management, let backend = driver.backend as? MgmtAdvertisingBackend {
+                // The management API reports no hardware errors to its users (the kernel handles them).
+                return Task {
+                    for await event in mgmt.events {
+                        if let loss = backend.loss(from: event) { driver.lost(loss) }
+                    }
+                }
+            }
             guard let hci = connection.hci else { return nil }
+            let watchesKernel = connection.sharedWithKernel
             return Task { [weak self] in
                 for await event in hci.events {
+                    if watchesKernel, let loss = HCIAdvertisingBackend.loss(from: event) {
+                        driver.lost(loss)
+                        continue
+                    }
                     guard case .hardwareError(let e) = event else { continue }
                     let message = "\(driver.adapter): the controller reported a Hardware Error (code 0x\(Hex.string([e.hardwareCode]))): it hit a fault and may have reset itself, so what it has on air is unknown; unplug and replug it, or reset it with beacon stop --reset"
                     self?.emit(.error(adapter: driver.adapter, message: message))

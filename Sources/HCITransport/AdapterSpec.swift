@@ -5,8 +5,12 @@ import Glibc
 
 /// What `-i/--adapter` names: which controller to talk to, and how.
 public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
-    /// `hci0` or `0`: the kernel's raw HCI socket.
+    /// `hci0` or `0`: a kernel adapter. Commands that need HCI (scan, doctor, locate) use the raw
+    /// socket; `advertise` and `stop` choose the backend (see `BackendChoice` in BeaconAdapters):
+    /// the management API when bluetoothd is running, the raw socket otherwise.
     case kernel(id: UInt16)
+    /// `raw:hci0`: the kernel's raw HCI socket, whatever runs next to it.
+    case raw(id: UInt16)
     /// `user:hci0`: the kernel's exclusive HCI user channel.
     case userChannel(id: UInt16)
     /// `mgmt:hci0`: the kernel's management API (HCI control channel): advertising instances the
@@ -32,6 +36,13 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
                 throw .invalidAdapter(text, reason: "user: needs a kernel adapter name, e.g. user:hci0")
             }
             self = .userChannel(id: id)
+            return
+        }
+        if t.hasPrefix("raw:") {
+            guard let id = Self.hciID(String(t.dropFirst(4))) else {
+                throw .invalidAdapter(text, reason: "raw: needs a kernel adapter name, e.g. raw:hci0")
+            }
+            self = .raw(id: id)
             return
         }
         if t.hasPrefix("mgmt:") {
@@ -104,7 +115,7 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
     /// (each one is a controller of its own) and `all` (every kernel adapter).
     var controllerKey: String? {
         switch self {
-        case let .kernel(id), let .userChannel(id), let .management(id): "hci\(id)"
+        case let .kernel(id), let .raw(id), let .userChannel(id), let .management(id): "hci\(id)"
         case let .tcp(host, port): "tcp:\(Self.canonicalHost(host)):\(port)"
         case let .serial(path, _, _): "serial:\(path)"
         case .virtual, .allKernel: nil
@@ -136,6 +147,7 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
             let rest = self == .allKernel ? other : self
             if rest == .allKernel { return true }
             if case .kernel = rest { return true }
+            if case .raw = rest { return true }
             if case .userChannel = rest { return true }
             if case .management = rest { return true }
             return false
@@ -147,7 +159,7 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
     /// How beacon talks to the controller, in words (for `doctor`).
     public var transportDescription: String {
         switch self {
-        case let .kernel(id): return "kernel HCI socket: AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI, raw channel, bound to hci\(id) (libbluetooth)"
+        case let .kernel(id), let .raw(id): return "kernel HCI socket: AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI, raw channel, bound to hci\(id) (libbluetooth)"
         case let .userChannel(id): return "kernel HCI socket: AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI, user channel (exclusive), bound to hci\(id)"
         case let .management(id): return "kernel management API: AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI, control channel (HCI_CHANNEL_CONTROL), commands for hci\(id)"
         case let .tcp(host, port): return "H4 over TCP to \(host):\(port)"
@@ -157,10 +169,10 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The kernel adapter id of `hci0`, `user:hci0`, `mgmt:hci0`; nil for the others.
+    /// The kernel adapter id of `hci0`, `raw:hci0`, `user:hci0`, `mgmt:hci0`; nil for the others.
     public var kernelID: UInt16? {
         switch self {
-        case let .kernel(id), let .userChannel(id), let .management(id): id
+        case let .kernel(id), let .raw(id), let .userChannel(id), let .management(id): id
         default: nil
         }
     }
@@ -174,6 +186,7 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .kernel(id): return "hci\(id)"
+        case let .raw(id): return "raw:hci\(id)"
         case let .userChannel(id): return "user:hci\(id)"
         case let .management(id): return "mgmt:hci\(id)"
         case let .tcp(host, port): return host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"

@@ -121,7 +121,10 @@ public final class HCIController: Sendable {
                 if let failure { c.resume(throwing: failure); return }
                 snoop?.record(h4, direction: .sent)
                 do throws(TransportError) { try transport.send(h4) } catch {
-                    if let p = state.withLock({ s -> Pending? in defer { s.pending = nil }; return s.pending }) {
+                    // The command never reached the controller, so its slot is still free (a
+                    // raw socket refuses writes while the adapter is down: the watchdog's
+                    // retries must not use up the credits).
+                    if let p = state.withLock({ s -> Pending? in defer { s.pending = nil }; s.credits += 1; return s.pending }) {
                         p.continuation.resume(throwing: HCIControllerError.transport(error))
                     }
                 }

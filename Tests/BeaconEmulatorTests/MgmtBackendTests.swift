@@ -2,6 +2,7 @@
 import BeaconAdapters
 import BeaconCodec
 import BeaconEmulator
+import HCI
 import HCITransport
 import Mgmt
 import TestControllers
@@ -34,10 +35,12 @@ import Testing
         #expect(parameters.txPower == -4)
         #expect(kernel.instances[2] == Array(beacon.beacon.advertisingData(flags: beacon.flags)), "the exact bytes, our Flags structure included")
         #expect(kernel.instances[1] == theirs)
+        let removedBefore = sent(RemoveAdvertising.self, by: kernel).count
         let outcome = await fleet.stop()
         #expect(outcome.isClean)
         #expect(kernel.instances == [1: theirs], "teardown removes only beacon's instance")
-        #expect(sent(RemoveAdvertising.self, by: kernel).map(\.instance) == [2])
+        #expect(sent(RemoveAdvertising.self, by: kernel).dropFirst(removedBefore).map(\.instance) == [2])
+        #expect(!sent(RemoveAdvertising.self, by: kernel).contains { $0.instance == 1 }, "never the other program's, not even in the probe")
     }
 
     @Test func kernelWithoutExtendedCommandsGetsAddAdvertising() async throws {
@@ -75,5 +78,75 @@ import Testing
         #expect(outcome.failure?.contains("Add Extended Advertising Data (0x0055) failed: Invalid Parameters (0x0D)") == true, "\(outcome.failure ?? "no failure")")
         // The parameters were taken, so the kernel held instance 1: teardown removed it.
         #expect(kernel.instances.isEmpty)
+    }
+}
+
+@Suite struct MgmtProbeVersionTests {
+    @Test(arguments: [(HCIVersion.v5_0, 20.0), (.v4_2, 100.0)])
+    func theControllersBluetoothVersionSetsTheIntervalFloor(version: HCIVersion, floor: Double) async throws {
+        let kernel = ScriptedKernel(maxInstances: 3, bluetoothVersion: version)
+        let mgmt = MgmtController(transport: kernel, index: 0)
+        defer { mgmt.close() }
+        let caps = try await ControllerProbe.probe(management: mgmt)
+        #expect(caps.hciVersion == version)
+        #expect(caps.minimumNonConnectableInterval.milliseconds == floor)
+        #expect(caps.manufacturer == 0x05F1)
+    }
+
+    @Test func aKernelWithoutReadControllerInformationGetsTheStrictFloor() async throws {
+        let kernel = ScriptedKernel(maxInstances: 3, bluetoothVersion: nil)
+        let mgmt = MgmtController(transport: kernel, index: 0)
+        defer { mgmt.close() }
+        let caps = try await ControllerProbe.probe(management: mgmt)
+        #expect(caps.minimumNonConnectableInterval.milliseconds == 100)
+    }
+}
+
+@Suite struct MgmtCapacityTests {
+    func fleet(on kernel: ScriptedKernel) -> (RunningFleet, AdapterConnection) {
+        let connection = AdapterConnection(spec: .management(id: 0), management: MgmtController(transport: kernel, index: 0))
+        return (RunningFleet(connections: [connection]), connection)
+    }
+
+    @Test func aControllerWithFewerSetsThanInstancesIsMeasuredBeforeTheRun() async throws {
+        // Max_Instances 3, but the controller holds 2 sets (the kernel keeps one for itself).
+        let kernel = ScriptedKernel(maxInstances: 3, controllerSets: 2)
+        let (fleet, connection) = fleet(on: kernel)
+        defer { connection.close() }
+        let plan = try await fleet.plan(beacons(4))
+        let caps = try #require(plan.adapters.first?.capabilities)
+        #expect(caps.advertisingSets == 2)
+        #expect(caps.managementAPI?.usableInstances == 2)
+        #expect(kernel.instances.isEmpty, "the measurement leaves nothing behind")
+        let measured = kernel.received.count
+        try await fleet.start(beacons(4))
+        let refused = kernel.received.dropFirst(measured).contains { $0.header.code == AddExtendedAdvertisingParameters.opcode.rawValue && (try? AddExtendedAdvertisingParameters(parameters: $0.parameters).instance) == 3 }
+        #expect(!refused, "the run never asks for the third instance")
+        #expect(await fleet.stop().isClean)
+        #expect(kernel.instances.isEmpty)
+    }
+
+    @Test func withoutHardwareOffloadOneInstanceIsUsed() async throws {
+        // The kernel would rotate its instances in software, 2 s each: beacon rotates on one.
+        let kernel = ScriptedKernel(maxInstances: 5, controllerRunsInstances: false)
+        let (fleet, connection) = fleet(on: kernel)
+        defer { connection.close() }
+        let plan = try await fleet.plan(beacons(3))
+        #expect(plan.adapters.first?.capabilities.advertisingSets == 1)
+        #expect(plan.adapters.first?.rotates == true)
+        #expect(!kernel.received.contains { $0.header.code == AddExtendedAdvertisingParameters.opcode.rawValue }, "nothing to measure")
+    }
+
+    @Test func aRefusalOtherThanNoResourcesSaysNothingAboutCapacity() async throws {
+        // LE switched off (as on an adapter only brought up with HCIDEVUP): the kernel rejects
+        // every instance. That is no capacity of 0: the count stays the kernel's, and the run
+        // will say what is wrong.
+        let kernel = ScriptedKernel(maxInstances: 3)
+        kernel.override(AddExtendedAdvertisingParameters.opcode, with: .status(.rejected))
+        let (fleet, connection) = fleet(on: kernel)
+        defer { connection.close() }
+        let plan = try await fleet.plan(beacons(2))
+        #expect(plan.adapters.first?.capabilities.advertisingSets == 3)
+        #expect(plan.adapters.first?.capabilities.managementAPI?.usableInstances == nil)
     }
 }

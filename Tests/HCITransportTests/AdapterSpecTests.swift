@@ -67,4 +67,15 @@ import HCITransport
         #expect(throws: TransportError.self) { try AdapterSpec.list("all,mgmt:hci1") }
         #expect(try AdapterSpec.list("mgmt:hci0,mgmt:hci1") == [.management(id: 0), .management(id: 1)])
     }
+
+    @Test func rawSocketSpec() throws {
+        #expect(try AdapterSpec(parsing: "raw:hci0") == .raw(id: 0))
+        #expect(try AdapterSpec(parsing: "raw:3") == .raw(id: 3))
+        #expect(AdapterSpec.raw(id: 1).description == "raw:hci1")
+        #expect(AdapterSpec.raw(id: 1).kernelID == 1)
+        #expect(AdapterSpec.raw(id: 0).transportDescription.contains("raw channel"))
+        #expect(throws: TransportError.self) { try AdapterSpec(parsing: "raw:wlan0") }
+        #expect(throws: TransportError.self) { try AdapterSpec.list("hci0,raw:hci0") }
+        #expect(throws: TransportError.self) { try AdapterSpec.list("all,raw:hci1") }
+    }
 }

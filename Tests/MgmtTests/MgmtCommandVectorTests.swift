@@ -74,3 +74,28 @@ import Testing
         #expect(throws: HCIDecodingError.self) { _ = try RemoveAdvertising(parameters: [1, 2]) }
     }
 }
+
+@Suite struct ReadControllerInformationVectorTests {
+    @Test func layoutFromTheDocumentation() throws {
+        // Command Code 0x0004, Controller Index 0 (hci0), no parameters.
+        #expect(ReadControllerInformation().packet(index: 0).bytes == [0x04, 0x00, 0x00, 0x00, 0x00, 0x00])
+        // Address 00:1A:7D:DA:71:13 (little-endian), Bluetooth_Version 0x09 (5.0), Manufacturer
+        // 0x0002, Supported_Settings 0x0001BEFF, Current_Settings 0x00000AD1 (powered), Class
+        // 0x000000, Name "vm", Short_Name "".
+        var bytes: [UInt8] = [0x13, 0x71, 0xDA, 0x7D, 0x1A, 0x00, 0x09, 0x02, 0x00, 0xFF, 0xBE, 0x01, 0x00, 0xD1, 0x0A, 0x00, 0x00, 0x00, 0x00, 0x00]
+        bytes += [0x76, 0x6D] + [UInt8](repeating: 0, count: 247) + [UInt8](repeating: 0, count: 11)
+        #expect(bytes.count == 280)
+        var reader = HCIReader(bytes)
+        let info = try ReadControllerInformation.ReturnParameters(decoding: &reader)
+        #expect(info.address.description == "00:1A:7D:DA:71:13")
+        #expect(info.bluetoothVersion == .v5_0)
+        #expect(info.manufacturer == 2 && info.supportedSettings == 0x0001_BEFF && info.currentSettings == 0x0000_0AD1)
+        #expect(info.isPowered)
+        #expect(info.name.prefix(2) == [0x76, 0x6D])
+        var writer = HCIWriter()
+        info.encode(into: &writer)
+        #expect(writer.bytes == bytes)
+        var short = HCIReader(Array(bytes.dropLast()))
+        #expect(throws: HCIDecodingError.self) { _ = try ReadControllerInformation.ReturnParameters(decoding: &short) }
+    }
+}

@@ -8,16 +8,26 @@
 # goes on the FAIL line. Checks share state only through files under $STATE and through the
 # controllers themselves; a daemon a check starts must be started with `setsid -f` to outlive it.
 #
-# Results: one "PASS NAME" or "FAIL NAME: reason" line per check in $RESULTS/results, then DONE.
+# A check that measures something calls `note "…"`: the figure goes on its PASS line.
+#
+# Results: one "PASS NAME" (or "PASS NAME: figures") or "FAIL NAME: reason" line per check in $RESULTS/results, then DONE.
 
 STATE=/tmp/kernel-test
 mkdir -p "$STATE"
 : "${CHECK_TIMEOUT:=90}"
+# Checks that need longer (a daemon restarted under emulation) say so: CHECK_LIMIT[NAME]=SECONDS.
+declare -A CHECK_LIMIT=()
 
 # Record why the running check fails (the last call wins) and say it in the log.
 why() {
     printf '%s\n' "$*" >"${KT_REASON:-/dev/null}"
     echo "  why: $*"
+}
+
+# Record a measured figure for the running check's PASS line (the last call wins).
+note() {
+    printf '%s\n' "$*" >"${KT_NOTE:-/dev/null}"
+    echo "  measured: $*"
 }
 
 # Run every named check in order and write the results file.
@@ -28,17 +38,20 @@ run_checks() {
 }
 
 run_check() {
-    local name=$1 reason="$STATE/reason.$1" status line start
+    local name=$1 reason="$STATE/reason.$1" figures="$STATE/note.$1" status line start
     : >"$reason"
+    : >"$figures"
     echo
     echo "=== $name"
     start=$(date +%s.%N)
-    KT_REASON=$reason timeout -k 5 "$CHECK_TIMEOUT" bash "$GUEST_TEST" --run-check "$name"
+    local limit=${CHECK_LIMIT[$name]:-$CHECK_TIMEOUT}
+    KT_REASON=$reason KT_NOTE=$figures timeout -k 5 "$limit" bash "$GUEST_TEST" --run-check "$name"
     status=$?
     if [ "$status" = 0 ]; then
         line="PASS $name"
+        [ -s "$figures" ] && line="$line: $(head -1 "$figures")"
     elif [ "$status" = 124 ] || [ "$status" = 137 ]; then
-        line="FAIL $name: timed out after $CHECK_TIMEOUT s"
+        line="FAIL $name: timed out after $limit s"
     elif [ -s "$reason" ]; then
         line="FAIL $name: $(head -1 "$reason")"
     else
@@ -96,9 +109,11 @@ adapter_down() { hciconfig "$1" down && hciconfig "$1" | grep -q 'DOWN'; }
 SCAN_PID=""
 scan_start() {
     local label=$1 dev=$2 mode=$3 seconds=$4
+    shift 4
     rm -f "$STATE/$label.ready"
     # "$PY" itself, not the py function: $! must be python's pid, for scan_stop's SIGTERM.
-    "$PY" -S "$KT/hci_scan.py" --dev "$dev" --mode "$mode" --duration "$seconds" --ready "$STATE/$label.ready" \
+    # More arguments go to hci_scan.py (e.g. --restart-every 0.25).
+    "$PY" -S "$KT/hci_scan.py" --dev "$dev" --mode "$mode" --duration "$seconds" --ready "$STATE/$label.ready" "$@" \
         >"$STATE/$label.jsonl" 2>"$STATE/$label.err" &
     SCAN_PID=$!
     if ! wait_for 10 "[ -e '$STATE/$label.ready' ] || ! kill -0 $SCAN_PID 2>/dev/null"; then

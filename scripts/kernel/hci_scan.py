@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Scan on a kernel Bluetooth adapter and print every advertising report as one JSON line.
 
-    hci_scan.py --dev 1 --duration 5 [--mode legacy|extended] [--ready FILE]
+    hci_scan.py --dev 1 --duration 5 [--mode legacy|extended] [--ready FILE] [--restart-every S]
 
 The receiver of the kernel test: it enables passive LE scanning on hciN through a raw HCI socket
 (legacy: LE Set Scan Parameters/Enable, Core Vol 4 Part E §7.8.10-11; extended: LE Set Extended
@@ -10,7 +10,11 @@ Scan Parameters/Enable, §7.8.64-65), prints each LE (Extended) Advertising Repo
 {"event", "event_type", "address", "address_type", "data" (hex), "rssi", ...} and disables
 scanning again. Once scanning is on it creates the --ready file, so that the sender can wait for
 it: BlueZ's emulated controllers report an advertisement once per enable, not at every interval.
-Duplicate filtering is off. SIGTERM ends the scan early (scanning is still turned off). Exit
+Duplicate filtering is off. Each report also carries "t", the time it arrived (CLOCK_BOOTTIME
+seconds, as /proc/uptime counts them, so a shell can compare its own moments with it).
+--restart-every S turns scanning off and on every S seconds: btvirt re-reports every enabled
+extended set when an extended scan starts, so a set still on air is seen at least every S
+seconds (how the timing checks sample "on air"). SIGTERM ends the scan early (scanning is still turned off). Exit
 status 0 when scanning worked (even if nothing arrived).
 """
 
@@ -62,6 +66,7 @@ def main():
     parser.add_argument("--duration", type=float, default=5.0)
     parser.add_argument("--mode", choices=["legacy", "extended"], default="legacy")
     parser.add_argument("--ready", help="file to create once scanning is on")
+    parser.add_argument("--restart-every", type=float, help="turn scanning off and on this often (seconds)")
     args = parser.parse_args()
 
     hci = RawHCI(args.dev)
@@ -74,14 +79,28 @@ def main():
         open(args.ready, "w").close()
     print(f"hci_scan: hci{args.dev} scanning ({args.mode}) for {args.duration} s", file=sys.stderr)
     deadline = time.monotonic() + args.duration
+    restart = time.monotonic() + args.restart_every if args.restart_every else None
     try:
         while (left := deadline - time.monotonic()) > 0:
-            event = hci.next_event(left)
+            if restart is not None and time.monotonic() >= restart:
+                restart = time.monotonic() + args.restart_every
+                try:
+                    stop(hci, args.mode)
+                    start(hci, args.mode)
+                except (OSError, HCIError) as error:
+                    # The adapter may be powered off for a moment (bluetoothd restarting): the
+                    # next restart tries again.
+                    print(f"hci_scan: restart failed ({error}); trying again", file=sys.stderr)
+            wait = left if restart is None else max(0.0, min(left, restart - time.monotonic()))
+            event = hci.next_event(wait)
             if event is None:
+                if restart is not None:
+                    continue
                 break
             code, params = event
             if code == EVT_LE_META:
                 for report in parse_le_meta(params):
+                    report["t"] = round(time.clock_gettime(time.CLOCK_BOOTTIME), 3)
                     print(json.dumps(report), flush=True)
     except Stopped:
         pass

@@ -27,6 +27,15 @@ public protocol AdvertisingBackend: Sendable {
     func transition(from old: AdvertisingState, to new: AdvertisingState) async throws -> Transition
     /// Takes everything of ours off the air. `timeout` bounds each exchange (nil: the usual).
     func teardown(timeout: Duration?) async throws
+    /// After `loss`, puts back whatever of `state` is no longer on air; returns the advertisers
+    /// it put back (none when nothing of ours was missing). Throws when the controller cannot
+    /// take it yet (powered off, gone): the driver tries again.
+    func restore(_ state: AdvertisingState, after loss: AdvertisingLoss) async throws -> [UInt8]
+}
+
+extension AdvertisingBackend {
+    /// A controller nobody else drives loses nothing: there is nothing to restore.
+    public func restore(_ state: AdvertisingState, after loss: AdvertisingLoss) async throws -> [UInt8] { [] }
 }
 
 /// What one transition took.

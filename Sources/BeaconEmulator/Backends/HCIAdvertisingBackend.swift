@@ -35,7 +35,7 @@ public struct HCIAdvertisingBackend: AdvertisingBackend {
         HCIAdvertisingBackend(hci: hci, capabilities: capabilities, extended: false)
     }
 
-    private var sender: HCICommandSender { HCICommandSender(hci: hci, info: capabilities.hciInfo) }
+    var sender: HCICommandSender { HCICommandSender(hci: hci, info: capabilities.hciInfo) }
 
     public func validate(_ state: AdvertisingState) throws {
         try sender.validate(AdvertisingProgram.steps(from: [:], to: state, extended: extended))

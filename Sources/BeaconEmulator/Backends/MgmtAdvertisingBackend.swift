@@ -26,6 +26,11 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
     private let info: ManagementAPIInfo
     /// Instances beacon added and has not removed yet: the only ones teardown touches.
     private let added = Mutex<Set<UInt8>>([])
+    /// Advertisers moved to another instance because another program took theirs (see
+    /// ``loss(from:)``): handle → instance.
+    private let moved = Mutex<[UInt8: UInt8]>([:])
+    /// Instances another program took over from beacon: never touched again.
+    private let theirs = Mutex<Set<UInt8>>([])
 
     public init(mgmt: MgmtController, capabilities: ControllerCapabilities) {
         precondition(capabilities.managementAPI != nil, "a management backend needs a management API probe")
@@ -36,6 +41,7 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
 
     /// The instance that carries advertiser `handle`, if there are enough free instances.
     func instance(for handle: UInt8) -> UInt8? {
+        if let instance = moved.withLock({ $0[handle] }) { return instance }
         let free = info.freeInstances
         return Int(handle) < free.count ? free[Int(handle)] : nil
     }
@@ -62,6 +68,9 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
         }
         for handle in new.keys.sorted() {
             guard let configuration = new[handle], old[handle] != configuration else { continue }
+            // An instance another program took over stays theirs until the watchdog moves the
+            // advertiser to a free one.
+            if let instance = instance(for: handle), theirs.withLock({ $0.contains(instance) }) { continue }
             let steps = try commands(for: configuration)
             // Ours from the first command on: if the data is refused after the parameters were
             // taken, the kernel holds the instance and teardown must remove it.
@@ -80,11 +89,78 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
             do throws(MgmtControllerError) {
                 try await mgmt.send(RemoveAdvertising(instance: instance), timeout: timeout)
                 _ = added.withLock { $0.remove(instance) }
+            } catch where error.status == .invalidParameters {
+                // No such instance: the kernel dropped it already (its parameters were refused,
+                // or it went in a power cycle before the watchdog saw it).
+                _ = added.withLock { $0.remove(instance) }
             } catch {
                 if failure == nil { failure = error }
             }
         }
         if let failure { throw failure }
+    }
+
+    // MARK: - Watchdog
+
+    /// The loss a management event stands for, if any: one of our instances removed (bluetoothd
+    /// removes every instance when it starts; another program may remove ours), the adapter
+    /// powered on again or back after Index Removed (instances may not have survived).
+    /// Advertising Removed for an instance is sent to every socket but the remover's, so ours
+    /// never raise it by themselves.
+    public func loss(from event: MgmtEvent) -> AdvertisingLoss? {
+        switch event {
+        case let .advertisingRemoved(instance, index) where index == mgmt.index:
+            guard added.withLock({ $0.remove(instance) }) != nil else { return nil }
+            return AdvertisingLoss(reason: "the kernel removed instance \(instance) (bluetoothd restarted, or another program removed it)", cleared: false)
+        case let .advertisingAdded(instance, index) where index == mgmt.index:
+            // Advertising Added never comes for our own commands: another program (bluetoothd
+            // picks instance numbers from its own bookkeeping) added or replaced this instance.
+            guard added.withLock({ $0.remove(instance) }) != nil else { return nil }
+            _ = theirs.withLock { $0.insert(instance) }
+            return AdvertisingLoss(reason: "another program took instance \(instance) (Advertising Added); beacon moves to a free one", cleared: false)
+        case let .indexAdded(index) where index == mgmt.index:
+            added.withLock { $0.removeAll() }
+            return AdvertisingLoss(reason: "hci\(index) came back (Index Added)", cleared: true)
+        case let .indexRemoved(index) where index == mgmt.index:
+            added.withLock { $0.removeAll() }
+            return AdvertisingLoss(reason: "hci\(index) went away (Index Removed)", cleared: true)
+        case let .other(code, index, parameters) where code == Self.newSettingsCode && index == mgmt.index && parameters.count >= 4:
+            // New Settings: Current_Settings, bit 0 Powered. Instances the kernel keeps are
+            // scheduled again at power on; restore checks which are still there.
+            guard parameters[0] & 1 == 1 else { return nil }
+            return AdvertisingLoss(reason: "hci\(index) was powered on again (New Settings)", cleared: false)
+        default:
+            return nil
+        }
+    }
+
+    /// New Settings — doc/mgmt-api.txt: Event Code 0x0006, Current_Settings (4 octets).
+    static let newSettingsCode: UInt16 = 0x0006
+
+    /// Adds again every advertiser whose instance the kernel no longer has (Read Advertising
+    /// Features lists the instances present).
+    public func restore(_ state: AdvertisingState, after loss: AdvertisingLoss) async throws -> [UInt8] {
+        let features = try await mgmt.send(ReadAdvertisingFeatures())
+        let present = Set(features.instances)
+        var restored: [UInt8] = []
+        for handle in state.keys.sorted() {
+            guard let configuration = state[handle], var instance = instance(for: handle) else { continue }
+            if present.contains(instance), added.withLock({ $0.contains(instance) }) { continue }
+            if theirs.withLock({ $0.contains(instance) }) {
+                // Another program's now: a free instance instead, or none (then this beacon
+                // stays off air until one is free; the next loss tries again).
+                let ours = Set(state.keys.compactMap { self.instance(for: $0) })
+                let exclude = theirs.withLock { $0 }
+                guard features.maxInstances > 0,
+                      let free = (1...features.maxInstances).first(where: { !present.contains($0) && !ours.contains($0) && !exclude.contains($0) }) else { continue }
+                moved.withLock { $0[handle] = free }
+                instance = free
+            }
+            _ = added.withLock { $0.insert(instance) }
+            for command in try commands(for: configuration) { _ = try await send(command) }
+            restored.append(handle)
+        }
+        return restored
     }
 
     // MARK: - Commands

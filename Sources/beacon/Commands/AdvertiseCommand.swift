@@ -117,6 +117,11 @@ struct AdvertiseCommand: AsyncParsableCommand {
             if let spec = controller.specs?.first(where: { if case .management = $0 { true } else { false } }) {
                 throw CommandFailure.exit("--dry-run lists HCI commands, and \(spec) is driven through the kernel's management API (Add Extended Advertising Parameters/Data per beacon); use --plan -i \(spec) to see the plan")
             }
+            for spec in controller.specs ?? [] {
+                if case .management = BackendChoice.forAdvertising(spec).spec {
+                    LineOutput.err("note: bluetoothd is running, so a run on \(spec) would use the kernel's management API; these are the commands of -i raw:\(spec)")
+                }
+            }
             try DryRun(controller: controller, planner: planner, legacy: legacy, maxSets: maxSets, json: json).print(beacons)
             return
         }

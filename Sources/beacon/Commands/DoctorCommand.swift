@@ -14,7 +14,11 @@ struct DoctorCommand: AsyncParsableCommand {
             extended advertising (from LE feature bit 12), the number of advertising sets, the \
             maximum advertising data length and the TX power range. The host: kernel Bluetooth \
             support (AF_BLUETOOTH), bluetoothd, rfkill, and this process's CAP_NET_RAW and \
-            CAP_NET_ADMIN. Then advice in words. Exit status 1 when the adapter cannot be used.
+            CAP_NET_ADMIN, the kernel release. For a kernel adapter (-i hci0): the management API \
+            too (its version, the advertising instances and flags) and which backend advertise \
+            would use and why (the management API when bluetoothd is running, the raw socket \
+            otherwise). Then advice in words, with the exact setcap line for the least \
+            privilege. Exit status 1 when the adapter cannot be used.
             """
     )
 
@@ -33,6 +37,11 @@ struct DoctorCommand: AsyncParsableCommand {
         var legacyTxPower: Int8?
         var error: String?
         var isKernelRaw: Bool
+        /// For a kernel adapter named plainly: the backend advertise would use, and why.
+        var backend: BackendChoice?
+        /// For a kernel adapter named plainly: the management API's view (or why it failed).
+        var management: ManagementAPIInfo?
+        var managementError: String?
     }
 
     mutating func run() async throws {
@@ -45,6 +54,11 @@ struct DoctorCommand: AsyncParsableCommand {
             for spec in specs { reports.append(await Self.examine(spec, snoop: snoop)) }
         }
         let host = HostDiagnosis.examine()
+        for i in reports.indices {
+            guard let spec = try? AdapterSpec(parsing: reports[i].name), case .kernel(let id) = spec else { continue }
+            reports[i].backend = BackendChoice.forAdvertising(spec, bluetoothd: host.bluetoothd)
+            (reports[i].management, reports[i].managementError) = await Self.managementView(id)
+        }
         let advice = Self.advice(reports, host)
         if json {
             LineOutput.out(Self.json(reports, host, advice).text)
@@ -55,7 +69,7 @@ struct DoctorCommand: AsyncParsableCommand {
     }
 
     static func examine(_ spec: AdapterSpec, snoop: BTSnoopWriter?) async -> AdapterReport {
-        var report = AdapterReport(name: spec.description, isKernelRaw: { if case .kernel = spec { true } else { false } }())
+        var report = AdapterReport(name: spec.description, isKernelRaw: { switch spec { case .kernel, .raw: true; default: false } }())
         report.transport = spec.transportDescription
         let connection: AdapterConnection
         do { connection = try AdapterConnection.open(spec, commandTimeout: AdapterChoice.commandTimeout, btsnoop: snoop) } catch {
@@ -64,7 +78,9 @@ struct DoctorCommand: AsyncParsableCommand {
         }
         defer { connection.close() }
         if let mgmt = connection.management {
-            do throws(MgmtControllerError) { report.capabilities = try await ControllerProbe.probe(management: mgmt) } catch {
+            do throws(MgmtControllerError) {
+                report.capabilities = await ControllerProbe.measureUsableInstances(mgmt, try await ControllerProbe.probe(management: mgmt))
+            } catch {
                 report.error = "\(error)"
             }
             return report
@@ -78,6 +94,21 @@ struct DoctorCommand: AsyncParsableCommand {
             report.error = "\(error)"
         }
         return report
+    }
+
+    /// The management API's view of kernel adapter `id`, or why it could not be had.
+    static func managementView(_ id: UInt16) async -> (ManagementAPIInfo?, String?) {
+        let connection: AdapterConnection
+        do { connection = try AdapterConnection.open(.management(id: id), commandTimeout: AdapterChoice.commandTimeout) } catch {
+            return (nil, "\(error)")
+        }
+        defer { connection.close() }
+        do throws(MgmtControllerError) {
+            let caps = try await ControllerProbe.probe(management: connection.management!)
+            return (await ControllerProbe.measureUsableInstances(connection.management!, caps).managementAPI, nil)
+        } catch {
+            return (nil, "\(error)")
+        }
     }
 
     static func versionText(_ v: HCIVersion?) -> String {
@@ -105,19 +136,31 @@ struct DoctorCommand: AsyncParsableCommand {
             rows.append(("max advertising data", "31 bytes (legacy)"))
             rows.append(("TX power", r.legacyTxPower.map { "\($0) dBm (fixed, legacy advertising channel)" } ?? "not reported"))
         }
+        if let api = r.management {
+            rows += managementRows(api).map { ("mgmt: " + $0.0, $0.1) }
+        } else if let e = r.managementError {
+            rows.append(("management API", "unavailable: \(e)"))
+        }
+        if let backend = r.backend, let why = backend.reason {
+            rows.append(("advertise uses", why))
+        }
         return rows
     }
 
     /// A `mgmt:` adapter as the kernel's management API describes it (no HCI read-outs there).
     static func managementLines(_ r: AdapterReport, _ api: ManagementAPIInfo) -> [(String, String)] {
+        [("transport", r.transport), ("Bluetooth version", versionText(r.capabilities?.hciVersion))] + managementRows(api)
+    }
+
+    /// The management API's version, commands, instances and flags.
+    static func managementRows(_ api: ManagementAPIInfo) -> [(String, String)] {
         let taken = api.takenInstances.isEmpty ? "" : " (other programs hold \(api.takenInstances.map(String.init).joined(separator: ", ")))"
         return [
-            ("transport", r.transport),
             ("management API", api.version),
             ("advertising commands", api.extendedCommands
                 ? "Add Extended Advertising Parameters/Data (each beacon's interval and TX power)"
                 : "Add Advertising only (management API before 1.19): the kernel's 1.28 s interval"),
-            ("instances", "\(api.freeInstances.count) free of \(api.maxInstances)\(taken)"),
+            ("instances", "\(api.freeInstances.count) free of \(api.maxInstances)\(taken)" + usableText(api)),
             ("supported flags", api.supportedFlags.names.joined(separator: " ")),
         ]
     }
@@ -140,7 +183,7 @@ struct DoctorCommand: AsyncParsableCommand {
             : h.rfkill.map { "\($0.name): " + ($0.hard ? "hard blocked" : $0.soft ? "soft blocked" : "not blocked") }.joined(separator: "; ")
         func yes(_ b: Bool?) -> String { b.map { $0 ? "yes" : "no" } ?? "unknown" }
         let caps = "CAP_NET_RAW \(yes(h.hasNetRaw)), CAP_NET_ADMIN \(yes(h.hasNetAdmin))" + (h.isRoot ? " (root)" : "")
-        return [("AF_BLUETOOTH", socket), ("bluetoothd", daemon), ("rfkill", rfkill), ("capabilities", caps)]
+        return [("kernel", h.kernelRelease ?? "unknown"), ("AF_BLUETOOTH", socket), ("bluetoothd", daemon), ("rfkill", rfkill), ("capabilities", caps)]
     }
 
     static func advice(_ reports: [AdapterReport], _ h: HostDiagnosis) -> [String] {
@@ -162,8 +205,21 @@ struct DoctorCommand: AsyncParsableCommand {
                 out.append("\(r.name) has no extended advertising: one beacon is on air at a time, and several take turns (see beacon advertise --plan).")
             }
         }
-        if !h.bluetoothd.isEmpty, reports.contains(where: \.isKernelRaw) {
-            out.append("bluetoothd is running and also drives the kernel adapter: it can change or stop beacon's advertising (for example when it powers the adapter off). For exclusive use run 'sudo systemctl stop bluetooth', or use -i user:hci0.")
+        for r in reports where r.name.hasPrefix("raw:") && !h.bluetoothd.isEmpty {
+            out.append("\(r.name): the raw socket next to a running bluetoothd: the kernel can switch beacon's advertising off (a power cycle, its own pauses), and beacon's watchdog restores it within a second; plain -i hci\(r.name.dropFirst(7)) would use the management API instead.")
+        }
+        for r in reports {
+            guard let backend = r.backend else { continue }
+            if case .management = backend.spec {
+                if r.management == nil, let e = r.managementError {
+                    out.append("\(r.name): beacon advertise would use the management API (bluetoothd is running), but it is unavailable: \(e)")
+                } else {
+                    out.append("\(r.name): beacon advertise uses the kernel's management API next to bluetoothd: its beacons are kernel instances that bluetoothd and other programs' advertising leave alone, and a watchdog re-adds them if bluetoothd restarts. -i raw:\(r.name) forces the raw socket instead (bluetoothd and the kernel can then switch its advertising off; the watchdog restores it within a second).")
+                }
+            }
+        }
+        if reports.contains(where: { $0.isKernelRaw || $0.name.hasPrefix("mgmt:") || $0.name.hasPrefix("raw:") }), !h.isRoot, h.hasNetRaw == false || h.hasNetAdmin == false {
+            out.append(privilegeAdvice(reports, h))
         }
         if h.rfkill.contains(where: \.hard) {
             out.append("A Bluetooth radio is hard blocked: a hardware switch or a firmware setting turns it off; rfkill cannot unblock it.")
@@ -171,11 +227,23 @@ struct DoctorCommand: AsyncParsableCommand {
         if h.rfkill.contains(where: { $0.soft && !$0.hard }) {
             out.append("A Bluetooth radio is soft blocked: run 'rfkill unblock bluetooth'.")
         }
-        if !h.isRoot, h.hasNetRaw == false || h.hasNetAdmin == false {
-            out.append("Kernel adapters need CAP_NET_RAW and CAP_NET_ADMIN: run beacon as root, or grant them once with: \(HostDiagnosis.setcapCommand)")
-        }
         if out.isEmpty { out.append("Nothing to fix: beacon can advertise here.") }
         return out
+    }
+
+    /// The least privilege for the backend advertise would use, as one exact setcap line.
+    static func privilegeAdvice(_ reports: [AdapterReport], _ h: HostDiagnosis) -> String {
+        let usesManagement = reports.contains { r in
+            if r.name.hasPrefix("mgmt:") { return true }
+            if case .management? = r.backend?.spec { return true }
+            return false
+        }
+        if usesManagement {
+            let have = h.hasNetAdmin == true ? "this process has it" : "this process lacks it"
+            return "The management API needs CAP_NET_ADMIN only (\(have)); rather than run beacon as root, grant it once with: \(HostDiagnosis.setcapManagement). The raw socket (-i raw:hci0, or hci0 without bluetoothd) needs CAP_NET_RAW: \(HostDiagnosis.setcapRaw); both at once: \(HostDiagnosis.setcapCommand)"
+        }
+        let have = h.hasNetRaw == true ? "this process has it" : "this process lacks it"
+        return "The raw HCI socket needs CAP_NET_RAW (\(have); CAP_NET_ADMIN too only to bring a down adapter up); rather than run beacon as root, grant it once with: \(HostDiagnosis.setcapRaw). With bluetoothd running beacon uses the management API, which needs CAP_NET_ADMIN: \(HostDiagnosis.setcapManagement); both at once: \(HostDiagnosis.setcapCommand)"
     }
 
     static func text(_ reports: [AdapterReport], _ h: HostDiagnosis, _ advice: [String]) -> [String] {
@@ -195,15 +263,14 @@ struct DoctorCommand: AsyncParsableCommand {
         let adapters: [JSONValue] = reports.map { r in
             var members: [(String, JSONValue)] = [("adapter", .string(r.name)), ("transport", .string(r.transport)), ("error", .string(r.error))]
             if let api = r.capabilities?.managementAPI {
-                members.append(("management_api", .object([
-                    ("version", .string(api.version)),
-                    ("extended_commands", .bool(api.extendedCommands)),
-                    ("max_instances", .int(api.maxInstances)),
-                    ("taken_instances", .array(api.takenInstances.map { .int(Int($0)) })),
-                    ("free_instances", .int(api.freeInstances.count)),
-                    ("supported_flags", .array(api.supportedFlags.names.map { .string($0) })),
-                ])))
+                members.append(("management_api", managementJSON(api)))
+                members.append(("hci_version", .string(r.capabilities!.hciVersion.name ?? r.capabilities!.hciVersion.description)))
             } else if let caps = r.capabilities {
+                if let api = r.management { members.append(("management_api", managementJSON(api))) }
+                if let e = r.managementError { members.append(("management_api_error", .string(e))) }
+                if let b = r.backend {
+                    members.append(("advertise_backend", .object([("adapter", .string(b.spec.description)), ("reason", .string(b.reason))])))
+                }
                 members += [
                     ("address", .string(caps.address?.description)),
                     ("hci_version", .string(caps.hciVersion.name ?? caps.hciVersion.description)),
@@ -229,7 +296,28 @@ struct DoctorCommand: AsyncParsableCommand {
             ("cap_net_raw", h.hasNetRaw.map { .bool($0) } ?? .null),
             ("cap_net_admin", h.hasNetAdmin.map { .bool($0) } ?? .null),
             ("root", .bool(h.isRoot)),
+            ("kernel_release", .string(h.kernelRelease)),
         ])
         return .object([("adapters", .array(adapters)), ("host", host), ("advice", .array(advice.map { .string($0) }))])
+    }
+
+    /// What the measurement before a run found, when it limits the instances beacon uses.
+    static func usableText(_ api: ManagementAPIInfo) -> String {
+        if !api.controllerRunsInstances { return "; the kernel rotates them in software (2 s each), so beacon uses one" }
+        if let usable = api.usableInstances, usable < api.freeInstances.count { return "; the controller holds \(usable) of them at once" }
+        return ""
+    }
+
+    static func managementJSON(_ api: ManagementAPIInfo) -> JSONValue {
+        .object([
+            ("version", .string(api.version)),
+            ("extended_commands", .bool(api.extendedCommands)),
+            ("max_instances", .int(api.maxInstances)),
+            ("taken_instances", .array(api.takenInstances.map { .int(Int($0)) })),
+            ("free_instances", .int(api.freeInstances.count)),
+            ("usable_instances", .int(api.usableInstances)),
+            ("planned_instances", .int(api.plannedInstances)),
+            ("supported_flags", .array(api.supportedFlags.names.map { .string($0) })),
+        ])
     }
 }

@@ -20,7 +20,10 @@ struct StopCommand: AsyncParsableCommand {
             which clears everything (on hci0, the kernel and bluetoothd see their controller \
             reset too).
 
-            On a kernel adapter this also stops advertising that bluetoothd set up.
+            On a kernel adapter named plainly (-i hci0) stop follows advertise: with bluetoothd \
+            running that is the management API, where stop removes nothing (a run removes its own \
+            instances when it ends; bluetoothd's and other programs' advertising stays). -i \
+            raw:hci0 clears the whole controller, bluetoothd's advertising included.
 
             --json prints one object per adapter: {"adapter", "ok", "done": [what was done]} \
             (and "error" when it failed).
@@ -49,17 +52,17 @@ struct StopCommand: AsyncParsableCommand {
     }
 
     mutating func run() async throws {
-        let connections = try AdapterChoice.openAll(controller).get()
+        // hci0 follows advertise's choice: with bluetoothd running, the management API, where
+        // LE Clear Advertising Sets would also take bluetoothd's and other programs' advertising.
+        let connections = try AdapterChoice.openAll(controller, advertising: !reset).get()
         var tally = ExitTally()
         for connection in connections {
-            // A mgmt: run removes its own instances when it ends; stop has no way to tell them
-            // from other programs' and clears nothing there.
-            guard let hci = connection.hci else {
-                report(connection.adapterName, done: [], error: "\(connection.adapterName): beacon removes its management API instances when its run ends, and leaves other programs' alone; to clear the controller, use -i hci0 (raw socket)")
-                tally.record(ExitStatus.runtimeFailure)
+            if let mgmt = connection.management {
+                report(mgmt.adapterName, done: await AdvertisingCleanup.stopAdvertising(management: mgmt, chosen: connection.backendReason != nil), error: nil)
                 connection.close()
                 continue
             }
+            let hci = connection.hci!
             do throws(HCIControllerError) {
                 report(hci.adapterName, done: try await AdvertisingCleanup.stopAdvertising(hci, reset: reset), error: nil)
             } catch {

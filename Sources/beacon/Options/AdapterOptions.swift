@@ -25,7 +25,7 @@ struct ControllerOptions: ParsableArguments {
     @Option(
         name: [.customShort("i"), .long],
         help: ArgumentHelp(
-            "The controller: hci0 (or 0), user:hci0, mgmt:hci0 (the kernel management API), tcp:HOST:PORT, serial:/dev/ttyACM0[@BAUD][,rtscts], virtual[:sets=N,version=4.2,legacy,…], a list such as hci0,hci1, or all (default: the first kernel adapter).",
+            "The controller: hci0 (or 0: advertise and stop use the kernel management API when bluetoothd is running, the raw socket otherwise), raw:hci0 (the raw socket), user:hci0 (exclusive), mgmt:hci0 (the kernel management API), tcp:HOST:PORT, serial:/dev/ttyACM0[@BAUD][,rtscts], virtual[:sets=N,version=4.2,legacy,…], a list such as hci0,hci1, or all (default: the first kernel adapter).",
             valueName: "adapter"))
     var adapter: String?
 
@@ -43,8 +43,10 @@ struct ControllerOptions: ParsableArguments {
     /// The adapter name `hcitool -i` should use when printing commands: the kernel adapter `-i`
     /// names, or hci0 for anything else.
     var hcitoolAdapter: String {
-        if let first = specs?.first, case .kernel(let id) = first { return "hci\(id)" }
-        return "hci0"
+        switch specs?.first {
+        case .kernel(let id)?, .raw(let id)?: return "hci\(id)"
+        default: return "hci0"
+        }
     }
 
     func validate() throws {

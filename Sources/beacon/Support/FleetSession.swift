@@ -137,7 +137,7 @@ struct FleetSession {
         let json = self.json
         let verbose = self.verbose
         let shows = self.shows
-        let connections = try AdapterChoice.openAll(controller, inputs: inputs).get()
+        let connections = try AdapterChoice.openAll(controller, inputs: inputs, advertising: true).get()
         defer { for c in connections { c.close() } }
         AirPlacement.place(beacons, on: connections)
         let style = self.style(connections.contains { $0.virtual != nil })

@@ -16,8 +16,14 @@ enum PlanReport {
         case .legacy: line += " (one advertiser; \(version))"
         case .extendedSets, .extendedRotation:
             if let api = caps.managementAPI {
-                // The kernel's instances, not HCI sets; the HCI version is not known here.
-                line += " on \(a.advertisers.count) of \(caps.advertisingSets) free kernel instances (management API \(api.version))"
+                // The kernel's instances, not HCI sets (the version from Read Controller Information).
+                line += " on \(a.advertisers.count) of \(caps.advertisingSets) free kernel instances (management API \(api.version), \(version))"
+                if let usable = api.usableInstances, usable < api.freeInstances.count {
+                    line += "; the controller holds only \(usable) of the \(api.freeInstances.count) free instances at once"
+                }
+                if !api.controllerRunsInstances {
+                    line += "; the kernel would rotate its instances itself, 2 s each, so beacon uses one and rotates on it"
+                }
                 if !api.extendedCommands {
                     line += "; Add Advertising has no interval field: the kernel advertises every \(text(ManagementAPIInfo.addAdvertisingInterval)), not at the profile's interval"
                 }
@@ -54,7 +60,10 @@ enum PlanReport {
             head += "; goal NOT met: a beacon may go unseen for \(text(plan.longestSilence)) (goal \(text(plan.maximumSilence)))\(need)"
         }
         var lines = [head]
-        lines += plan.adapters.map { "  " + adapterLine($0) }
+        for a in plan.adapters {
+            lines.append("  " + adapterLine(a))
+            if let why = a.capabilities.backendReason { lines.append("    backend: \(why)") }
+        }
         let rates = placements.map(\.eventsPerSecond).sorted()
         if let low = rates.first {
             let median = rates[rates.count / 2]
@@ -103,6 +112,7 @@ enum PlanReport {
                     ("slot_ms", .double(milliseconds(a.slotDuration))),
                     ("cycle_ms", .double(milliseconds(a.cycleDuration))),
                     ("events_per_turn", a.eventsPerTurn.map { .int($0.lowerBound) } ?? .null),
+                    ("backend_reason", .string(caps.backendReason)),
                 ])
             })),
             ("beacons", .array(plan.placements.map { p in

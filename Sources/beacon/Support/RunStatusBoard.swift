@@ -93,6 +93,10 @@ final class RunStatusBoard: Sendable {
                 }
             case let .updateFailed(_, adapter, message):
                 for i in s.rows.indices where s.rows[i].adapter == adapter { s.rows[i].lastError = message }
+            case let .recovered(adapter, _, beacons, _):
+                for i in s.rows.indices where s.rows[i].adapter == adapter && beacons.contains(s.rows[i].beacon) {
+                    s.rows[i].state = "on air (restored)"
+                }
             case .applied:
                 break
             }
@@ -101,7 +105,7 @@ final class RunStatusBoard: Sendable {
         case .table:
             // The table shows it at the next redraw; errors and the end are worth a line too.
             switch event {
-            case .error, .updateFailed, .stopped: if let line = Self.line(event, showsOffAir: false) { LineOutput.err(line) }
+            case .error, .updateFailed, .stopped, .recovered: if let line = Self.line(event, showsOffAir: false) { LineOutput.err(line) }
             default: break
             }
         case .lines:
@@ -139,6 +143,8 @@ final class RunStatusBoard: Sendable {
             return "\(adapter): update \(generation) not applied (the beacons from before stay on air): \(message)"
         case .applied:
             return nil
+        case let .recovered(adapter, reason, beacons, after):
+            return "\(adapter): watchdog: \(reason); \(beacons.joined(separator: ", ")) back on air after \(Int((after.seconds * 1000).rounded())) ms"
         case let .stopped(adapter, teardown):
             if isManagementAPI(adapter), teardown == .clean {
                 return "\(adapter): advertising stopped (beacon's instances removed; other programs' instances left as they were)"
@@ -180,6 +186,9 @@ final class RunStatusBoard: Sendable {
             members += [("event", .string("applied")), ("adapter", .string(adapter)), ("generation", .int(generation))]
         case let .updateFailed(generation, adapter, message):
             members += [("event", .string("update_failed")), ("adapter", .string(adapter)), ("generation", .int(generation)), ("message", .string(message))]
+        case let .recovered(adapter, reason, beacons, after):
+            members += [("event", .string("recovered")), ("adapter", .string(adapter)), ("reason", .string(reason)),
+                        ("beacons", .array(beacons.map(JSONValue.string))), ("after_ms", .double(round(after.seconds * 1000)))]
         case let .stopped(adapter, teardown):
             members += [("event", .string("stopped")), ("adapter", .string(adapter)), ("clean", .bool(teardown.isClean))]
             if case let .incomplete(names, reason) = teardown {

@@ -24,6 +24,14 @@ public final class ScriptedKernel: HCITransport, Sendable {
     public let index: UInt16
     public let maxInstances: UInt8
     public let supportsExtendedCommands: Bool
+    /// Read Controller Information's Bluetooth_Version (nil: the command is unknown).
+    public let bluetoothVersion: HCIVersion?
+    /// Whether the controller runs the instances (extended advertising: the hw-offload flag);
+    /// without it the kernel would rotate them in software.
+    public let controllerRunsInstances: Bool
+    /// How many instances the controller holds at once (nil: Max_Instances): a kernel that keeps
+    /// a set for itself answers No Resources for the last instance.
+    public let controllerSets: Int?
     private let state: Mutex<State>
     private let ready = NSCondition()
 
@@ -37,7 +45,11 @@ public final class ScriptedKernel: HCITransport, Sendable {
         var closed = false
     }
 
-    public init(index: UInt16 = 0, maxInstances: UInt8 = 3, supportsExtendedCommands: Bool = true, otherInstances: [UInt8: [UInt8]] = [:]) {
+    public init(index: UInt16 = 0, maxInstances: UInt8 = 3, supportsExtendedCommands: Bool = true, otherInstances: [UInt8: [UInt8]] = [:],
+                bluetoothVersion: HCIVersion? = .v4_2, controllerRunsInstances: Bool = true, controllerSets: Int? = nil) {
+        self.bluetoothVersion = bluetoothVersion
+        self.controllerRunsInstances = controllerRunsInstances
+        self.controllerSets = controllerSets
         adapterName = "mgmt:hci\(index)"
         self.index = index
         self.maxInstances = maxInstances
@@ -59,6 +71,31 @@ public final class ScriptedKernel: HCITransport, Sendable {
 
     /// An event as the kernel would send it to this socket (another program's doing).
     public func inject(_ event: MgmtEvent) { push(event.packet.bytes) }
+
+    /// What bluetoothd does when it starts (Remove Advertising 0 on its own socket): every
+    /// instance goes, and this socket hears Advertising Removed for each.
+    public func removeEveryInstanceAsBluetoothdStarts() {
+        let gone = state.withLock { s -> [UInt8] in
+            defer { s.instances = [:]; s.parameters = [:] }
+            return s.instances.keys.sorted()
+        }
+        for instance in gone { inject(.advertisingRemoved(instance: instance, index: index)) }
+    }
+
+    /// Another program adds (or replaces) `instance` with `data`, as bluetoothd does with an
+    /// instance number from its own bookkeeping: this socket hears Advertising Added.
+    public func anotherProgramAdds(instance: UInt8, data: [UInt8]) {
+        state.withLock { $0.instances[instance] = data; $0.parameters[instance] = nil }
+        inject(.advertisingAdded(instance: instance, index: index))
+    }
+
+    /// The adapter goes away and comes back (a driver reset, a replugged dongle): Index Removed,
+    /// every instance lost, Index Added.
+    public func removeAndAddIndex() {
+        inject(.indexRemoved(index: index))
+        state.withLock { $0.instances = [:]; $0.parameters = [:] }
+        inject(.indexAdded(index: index))
+    }
 
     public func send(_ packet: [UInt8]) throws(TransportError) {
         guard !state.withLock({ $0.closed }) else { throw .closed(adapter: adapterName) }
@@ -123,15 +160,25 @@ public final class ScriptedKernel: HCITransport, Sendable {
         }
         guard index == self.index else { return commandStatus(code, index, .invalidIndex) }
         switch code {
+        case ReadControllerInformation.opcode.rawValue where bluetoothVersion != nil:
+            // Address, Bluetooth_Version, Manufacturer 0x05F1, Supported_Settings, Current_Settings
+            // (powered, LE, advertising), Class_Of_Device, Name, Short_Name.
+            let reply: [UInt8] = [1, 2, 3, 4, 5, 6, bluetoothVersion!.rawValue, 0xF1, 0x05, 0xFF, 0xFF, 0x01, 0x00, 0x01, 0x0A, 0x00, 0x00, 0, 0, 0]
+                + [UInt8](repeating: 0, count: 249 + 11)
+            return complete(code, index, .success, reply)
         case ReadAdvertisingFeatures.opcode.rawValue:
             let taken = s.instances.keys.sorted()
-            let flags: MgmtAdvertisingFlags = supportsExtendedCommands ? [.connectable, .discoverable, .managedFlags, .txPower, .canSetTxPower, .useIntervals, .useTxPower] : [.connectable, .discoverable, .managedFlags, .txPower]
+            var flags: MgmtAdvertisingFlags = supportsExtendedCommands ? [.connectable, .discoverable, .managedFlags, .txPower, .canSetTxPower, .useIntervals, .useTxPower] : [.connectable, .discoverable, .managedFlags, .txPower]
+            if controllerRunsInstances { flags.insert(.hardwareOffload) }
             var writer = HCIWriter()
             ReadAdvertisingFeatures.ReturnParameters(supportedFlags: flags, maxAdvertisingDataLength: 31, maxScanResponseLength: 31, maxInstances: maxInstances, instances: taken).encode(into: &writer)
             return complete(code, index, .success, writer.bytes)
         case AddExtendedAdvertisingParameters.opcode.rawValue where supportsExtendedCommands:
             guard let p = try? AddExtendedAdvertisingParameters(parameters: command.parameters), (1...maxInstances).contains(p.instance) else {
                 return complete(code, index, .invalidParameters)
+            }
+            if s.instances[p.instance] == nil, let sets = controllerSets, s.instances.count >= sets {
+                return complete(code, index, .noResources)  // the controller's sets are all in use
             }
             s.parameters[p.instance] = p
             if s.instances[p.instance] == nil { s.instances[p.instance] = [] }

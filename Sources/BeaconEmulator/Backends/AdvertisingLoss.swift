@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+/// Something outside beacon took (or may have taken) our advertising off the air: the kernel
+/// disabled or cleared the controller's sets (a power cycle, its own scans), bluetoothd removed
+/// every instance when it started, the adapter went away and came back. The adapter's driver
+/// puts what should be on air back (``AdvertisingBackend/restore(_:after:)``) and reports it
+/// (``EmulatorEvent/recovered(adapter:reason:beacons:after:)``).
+public struct AdvertisingLoss: Sendable, Equatable {
+    /// What happened, in words (`the kernel sent LE Clear Advertising Sets`).
+    public var reason: String
+    /// Everything on the controller is gone (HCI Reset, LE Clear Advertising Sets, the adapter
+    /// back after Index Removed): every advertiser must be set up again from scratch.
+    public var cleared: Bool
+
+    public init(reason: String, cleared: Bool) {
+        self.reason = reason
+        self.cleared = cleared
+    }
+
+    /// Two losses noticed before one restore: both reasons, cleared if either cleared.
+    public func merged(with other: AdvertisingLoss) -> AdvertisingLoss {
+        let reasons = reason.contains(other.reason) ? reason : "\(reason); \(other.reason)"
+        return AdvertisingLoss(reason: reasons, cleared: cleared || other.cleared)
+    }
+}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
+import BeaconCodec
+import BeaconEmulator
+import HCI
+import HCITransport
+import Mgmt
+import TestControllers
+import Testing
+import VirtualController
+
+/// The watchdog: advertising that something outside beacon takes off the air (the kernel's
+/// commands on a shared raw socket, bluetoothd removing every instance, the adapter going away
+/// and back) is put back and reported as ``EmulatorEvent/recovered(adapter:reason:beacons:after:)``.
+@Suite struct WatchdogTests {
+    /// The first recovery the fleet reports; nil if the fleet ends first or none comes within
+    /// 20 s (a hang detector, not a timing bound: the restore follows the loss at once).
+    func firstRecovery(_ fleet: RunningFleet) async -> (reason: String, beacons: [String])? {
+        await withTaskGroup(of: (String, [String])?.self) { group in
+            group.addTask {
+                for await event in fleet.events {
+                    if case let .recovered(_, reason, beacons, _) = event { return (reason, beacons) }
+                }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(20))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    // MARK: Management API
+
+    let theirs: [UInt8] = [0x02, 0x01, 0x06, 0x03, 0x03, 0x0D, 0x18]
+
+    func mgmtFleet(_ kernel: ScriptedKernel) -> (RunningFleet, AdapterConnection) {
+        let connection = AdapterConnection(spec: .management(id: 0), management: MgmtController(transport: kernel, index: 0))
+        return (RunningFleet(connections: [connection]), connection)
+    }
+
+    /// The instances beacon gave parameters to, from the `since`-th command on (after the start:
+    /// the probe's capacity measurement adds and removes instances too).
+    func added(_ kernel: ScriptedKernel, since: Int = 0) -> [UInt8] {
+        kernel.received.dropFirst(since).filter { $0.header.code == AddExtendedAdvertisingParameters.opcode.rawValue }
+            .compactMap { try? AddExtendedAdvertisingParameters(parameters: $0.parameters).instance }
+    }
+
+    @Test func instancesRemovedByABluetoothdStartAreAddedAgain() async throws {
+        let kernel = ScriptedKernel(maxInstances: 3, otherInstances: [1: theirs])
+        let (fleet, connection) = mgmtFleet(kernel)
+        defer { connection.close() }
+        let beacon = beacons(1, txPower: -4)[0]
+        try await fleet.start([beacon])
+        let started = kernel.received.count
+        #expect(kernel.instances.keys.sorted() == [1, 2])
+        kernel.removeEveryInstanceAsBluetoothdStarts()
+        let recovery = try #require(await firstRecovery(fleet), "no recovery reported")
+        #expect(recovery.beacons == ["b0"])
+        #expect(recovery.reason.contains("removed instance 2"), "\(recovery.reason)")
+        #expect(kernel.instances == [2: Array(beacon.beacon.advertisingData(flags: beacon.flags))], "ours back on its instance, theirs not re-added by us")
+        #expect(kernel.parameters[2]?.txPower == -4)
+        #expect(added(kernel, since: started) == [2], "the one instance of ours, added again")
+        #expect(await fleet.stop().isClean)
+        #expect(kernel.instances.isEmpty)
+    }
+
+    @Test func anotherProgramsInstanceRemovedIsNoneOfOurBusiness() async throws {
+        let kernel = ScriptedKernel(maxInstances: 3, otherInstances: [1: theirs])
+        let (fleet, connection) = mgmtFleet(kernel)
+        defer { connection.close() }
+        try await fleet.start(beacons(1))
+        let started = kernel.received.count
+        // Their instance goes (no loss of ours), then ours does: one recovery, for ours only.
+        kernel.inject(.advertisingRemoved(instance: 1, index: 0))
+        kernel.removeEveryInstanceAsBluetoothdStarts()
+        let recovery = try #require(await firstRecovery(fleet))
+        #expect(!recovery.reason.contains("instance 1 "), "\(recovery.reason)")
+        #expect(added(kernel, since: started) == [2])
+        #expect(await fleet.stop().isClean)
+    }
+
+    @Test func aPowerCycleThatKeptTheInstancesSendsNothing() async throws {
+        let kernel = ScriptedKernel(maxInstances: 3)
+        let (fleet, connection) = mgmtFleet(kernel)
+        defer { connection.close() }
+        try await fleet.start(beacons(1))
+        let started = kernel.received.count
+        // New Settings, powered (bit 0): the kernel kept the instance; then the adapter goes
+        // away and back, which loses it: exactly one re-add, after the second.
+        kernel.inject(.other(code: 0x0006, index: 0, parameters: [0x01, 0, 0, 0]))
+        kernel.removeAndAddIndex()
+        let recovery = try #require(await firstRecovery(fleet))
+        #expect(recovery.reason.contains("Index Added"), "\(recovery.reason)")
+        #expect(added(kernel, since: started) == [1])
+        #expect(kernel.instances.keys.sorted() == [1])
+        #expect(await fleet.stop().isClean)
+    }
+
+    @Test func anInstanceAnotherProgramTakesOverIsLeftToItAndTheBeaconMoves() async throws {
+        let kernel = ScriptedKernel(maxInstances: 3)
+        let (fleet, connection) = mgmtFleet(kernel)
+        defer { connection.close() }
+        let beacon = beacons(1)[0]
+        try await fleet.start([beacon])
+        #expect(kernel.instances.keys.sorted() == [1])
+        let started = kernel.received.count
+        // bluetoothd (which numbers instances itself) puts its own advertisement on instance 1.
+        kernel.anotherProgramAdds(instance: 1, data: theirs)
+        let recovery = try #require(await firstRecovery(fleet))
+        #expect(recovery.reason.contains("another program took instance 1"), "\(recovery.reason)")
+        #expect(added(kernel, since: started) == [2], "moved to the first free instance")
+        #expect(kernel.instances == [1: theirs, 2: Array(beacon.beacon.advertisingData(flags: beacon.flags))])
+        #expect(await fleet.stop().isClean)
+        #expect(kernel.instances == [1: theirs], "teardown removes ours only, never the instance taken over")
+    }
+
+    // MARK: Raw socket
+
+    @Test(arguments: [true, false])
+    func setsTheKernelClearsAreRestored(extended: Bool) async throws {
+        let controller = VirtualController(configuration: try VirtualController.Configuration(options: extended ? ["sets": "4"] : ["legacy": "yes"]))
+        let transport = SharedKernelTransport(controller: controller)
+        var connection = AdapterConnection(spec: .virtual(options: [:]), hci: HCIController(transport: transport))
+        connection.sharedWithKernel = true
+        defer { connection.close() }
+        let fleet = RunningFleet(connections: [connection])
+        try await fleet.start(beacons(1))
+        let before = controller.activeAdvertisers()
+        #expect(before.count == 1)
+        // What the kernel sends when the adapter is powered off.
+        if extended {
+            transport.kernelSends(LESetExtendedAdvertisingEnable.disableAll.h4Bytes)
+            transport.kernelSends(LEClearAdvertisingSets().h4Bytes)
+        } else {
+            transport.kernelSends(LESetAdvertisingEnable(false).h4Bytes)
+        }
+        let recovery = try #require(await firstRecovery(fleet), "no recovery reported")
+        #expect(recovery.beacons == ["b0"])
+        #expect(recovery.reason.contains(extended ? "LE Clear Advertising Sets" : "LE Set Advertising Enable"), "\(recovery.reason)")
+        #expect(controller.activeAdvertisers() == before)
+        #expect(await fleet.stop().isClean)
+        #expect(controller.activeAdvertisers().isEmpty)
+    }
+
+    @Test func aResetByTheKernelIsRestoredToo() async throws {
+        let controller = VirtualController(configuration: try VirtualController.Configuration(options: ["sets": "4"]))
+        let transport = SharedKernelTransport(controller: controller)
+        var connection = AdapterConnection(spec: .virtual(options: [:]), hci: HCIController(transport: transport))
+        connection.sharedWithKernel = true
+        defer { connection.close() }
+        let fleet = RunningFleet(connections: [connection])
+        try await fleet.start(beacons(2))
+        transport.kernelSends(HCIReset().h4Bytes)
+        let recovery = try #require(await firstRecovery(fleet))
+        #expect(recovery.beacons == ["b0", "b1"])
+        #expect(controller.activeAdvertisers().count == 2)
+        #expect(await fleet.stop().isClean)
+    }
+
+    @Test func withoutTheKernelNextToItTheWatchdogStaysOut() async throws {
+        // A controller of our own (the user channel, TCP, the virtual one): a foreign reply is
+        // not the kernel's doing, and nothing is restored.
+        let controller = VirtualController(configuration: try VirtualController.Configuration(options: ["sets": "4"]))
+        let transport = SharedKernelTransport(controller: controller)
+        let connection = AdapterConnection(spec: .virtual(options: [:]), hci: HCIController(transport: transport))
+        defer { connection.close() }
+        #expect(!connection.sharedWithKernel)
+        for spec in [AdapterSpec.raw(id: 0), .kernel(id: 0)] {
+            let shared = AdapterConnection(spec: spec, hci: HCIController(transport: SharedKernelTransport()))
+            #expect(shared.sharedWithKernel, "\(spec)")
+            shared.close()
+        }
+    }
+
+    @Test func aTurnWhileTheAdapterIsDownWaitsForTheRestore() async throws {
+        // Two beacons take turns on the one legacy advertiser; the adapter goes down (a turn's
+        // write is refused with ENETDOWN), the kernel resets the controller at power-on: the run
+        // goes on and the current turn is restored.
+        let controller = VirtualController(configuration: try VirtualController.Configuration(options: ["legacy": "yes"]))
+        let transport = SharedKernelTransport(controller: controller)
+        var connection = AdapterConnection(spec: .virtual(options: [:]), hci: HCIController(transport: transport))
+        connection.sharedWithKernel = true
+        defer { connection.close() }
+        let fleet = RunningFleet(connections: [connection])
+        try await fleet.start(beacons(2))
+        transport.setDown(true)
+        var refusals = transport.refusals.makeAsyncIterator()
+        _ = await refusals.next()
+        transport.kernelSends(HCIReset().h4Bytes)
+        transport.setDown(false)
+        let recovery = try #require(await firstRecovery(fleet), "no recovery reported")
+        #expect(recovery.reason.contains("HCI Reset"), "\(recovery.reason)")
+        #expect(recovery.beacons.count == 1)
+        #expect(controller.activeAdvertisers() == [.legacy])
+        let outcome = await fleet.stop()
+        #expect(outcome.failure == nil, "\(outcome.failure ?? "")")
+        #expect(outcome.isClean)
+    }
+}
