@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "HCITransport", targets: ["HCITransport"]),
         .library(name: "BeaconAdapters", targets: ["BeaconAdapters"]),
         .library(name: "BeaconEmulator", targets: ["BeaconEmulator"]),
+        .library(name: "LiveView", targets: ["LiveView"]),
         .executable(name: "beacon", targets: ["beacon"]),
     ],
     dependencies: [
@@ -60,11 +61,13 @@ let package = Package(
         .target(name: "BeaconCapture", dependencies: ["BeaconCodec", "HCI"]),
         // Indoor positioning: ranged distances to beacons of known position → where the receiver is.
         .target(name: "BeaconPositioning", dependencies: ["BeaconCodec", "BeaconProfiles"]),
+        // A live view that fits the terminal: the layout (pure) and a thin terminal layer.
+        .target(name: "LiveView"),
         // The command-line tool.
         .executableTarget(
             name: "beacon",
             dependencies: [
-                "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning",
+                "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "LiveView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -98,6 +101,7 @@ let package = Package(
         .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconCodec", "HCI"]),
         .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting", "TestSupport"]),
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
+        .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),
     ]
 )
