@@ -40,6 +40,9 @@ public final class LiveTerminal: @unchecked Sendable {
         state = Mutex(State(size: calls.size(of: fd) ?? Self.fallbackSize))
     }
 
+    /// Between ``start()`` and ``finish()``.
+    public var isActive: Bool { state.withLock { $0.active } }
+
     /// The size the next frame is fitted to.
     public var size: TerminalSize { state.withLock { $0.size } }
 

@@ -21,8 +21,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
             advertiser), prints the plan on standard error and advertises.
 
             While running: on a terminal a live table; otherwise one line per change (--json: \
-            one JSON object per event). With -i virtual, every advertising event the virtual \
-            controller puts on air is printed as an "air …" line.
+            one JSON object per event). With -i virtual and --air-log FILE, every advertising \
+            event the virtual controller puts on air is written to FILE as an "air …" line.
 
             SIGINT (Ctrl-C), SIGTERM, the duration, or a closed standard output (a pipe whose \
             reader went away) stop: advertising off, sets removed, exit 0; a second SIGINT or \
@@ -47,6 +47,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
     var files: [String]
 
     @OptionGroup var controller: ControllerOptions
+
+    @OptionGroup var airLog: AirLogOptions
 
     @Option(help: ArgumentHelp("How long to advertise: 30s, 500ms, 2m, or seconds (default: until Ctrl-C).", valueName: "duration"))
     var duration: DurationArgument?
@@ -111,9 +113,10 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let duration = self.duration?.duration
         try await FleetSession(
             controller: controller, inputs: files, planner: planner,
-            style: { virtual in json ? .json : (LineOutput.standardOutputIsTerminal && !virtual ? .table : .lines) },
+            style: { [airLog] _ in .choose(json: json, airLog: airLog) },
             showsOffAir: true, planOnly: plan, verbose: verbose, json: json, duration: { _ in duration },
-            reload: { ProfileFiles.loadBeacons(files).flatMap { ProfileFiles.select($0, only: only) }.success }
+            reload: { ProfileFiles.loadBeacons(files).flatMap { ProfileFiles.select($0, only: only) }.success },
+            airLog: airLog
         ).run(beacons)
     }
 }

@@ -84,6 +84,8 @@ struct FleetSession {
     var duration: (_ adapters: Int) -> Duration?
     /// Reads the profile files again for SIGHUP (issues already printed when it returns nil).
     var reload: @Sendable () -> [BeaconProfile]?
+    /// `--air-log`: where the virtual controllers' air log goes (nil: nowhere).
+    var airLog = AirLogOptions()
 
     func run(_ beacons: [BeaconProfile]) async throws(ExitCode) {
         let control = RunControl(beacons: beacons)
@@ -125,10 +127,12 @@ struct FleetSession {
         let connections = try AdapterChoice.openAll(controller, inputs: inputs).get()
         defer { for c in connections { c.close() } }
         let style = self.style(connections.contains { $0.virtual != nil })
-        let board = RunStatusBoard(style: style, showsOffAir: showsOffAir)
-        let followers = connections.compactMap { c in
-            c.virtual.map { AirLogFollower(controller: $0, adapter: c.adapterName, json: json) }
-        }
+        let board = RunStatusBoard(style: style, showsOffAir: showsOffAir, colour: LiveOutput.colour)
+        let sink = try airLog.open()
+        defer { sink?.close() }
+        let followers = sink.map { sink in
+            connections.compactMap { c in c.virtual.map { AirLogFollower(controller: $0, adapter: c.adapterName, json: json, sink: sink) } }
+        } ?? []
         let fleet = RunningFleet(connections: connections, planner: planner) { event in
             // The air log up to the teardown first, so the teardown's line is the last word.
             if case .stopped = event { for f in followers { f.drain() } }
@@ -157,11 +161,12 @@ struct FleetSession {
                 guard case .applied(let generation, _) = event, generation > shown, let plan = fleet.currentPlan else { continue }
                 shown = generation
                 board.reset(plan)
-                Self.show(plan, board: board, json: json, verbose: verbose)
+                Self.show(plan, board: board, json: json, verbose: verbose, live: true)
             }
         }
         do throws(AdapterError) { try await fleet.start(control.beacons) } catch {
             redrawing?.cancel()
+            board.finishView()
             for task in following { task.cancel() }
             throw CommandFailure.exit("\(error)")
         }
@@ -170,13 +175,14 @@ struct FleetSession {
         redrawing?.cancel()
         for task in following { task.cancel() }
         for follower in followers { follower.drain() }
-        if board.style == .table { board.redraw() }
+        board.finishView()
         try Self.finish(outcome, style: board.style)
     }
 
     /// The plan's summary on standard error (and a JSON line with --json).
-    static func show(_ plan: FleetPlan, board: RunStatusBoard, json: Bool, verbose: Bool) {
-        for line in PlanReport.summary(plan, verbose: verbose) { LineOutput.err(line) }
+    /// `live`: the live view is up, so the lines go to its messages.
+    static func show(_ plan: FleetPlan, board: RunStatusBoard, json: Bool, verbose: Bool, live: Bool = false) {
+        for line in PlanReport.summary(plan, verbose: verbose) { if live && board.style == .table { board.message(line) } else { LineOutput.err(line) } }
         if json {
             LineOutput.out(JSONValue.object([("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("plan")), ("plan", PlanReport.json(plan))]).text)
         }
