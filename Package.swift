@@ -44,7 +44,7 @@ let package = Package(
         // scripts/setup install the package themselves.
         .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // Transports (kernel socket, user channel, H4 over TCP/UART) and the controller session.
-        .target(name: "HCITransport", dependencies: ["HCI", "Mgmt", "BeaconCodec", "CBlueZ"]),
+        .target(name: "HCITransport", dependencies: ["HCI", "Mgmt", "BeaconCodec", "CBlueZ", .product(name: "Logging", package: "swift-log")]),
         // The built-in virtual LE controller: strict spec rules and an air log.
         .target(name: "VirtualController", dependencies: ["HCI", "HCITransport", "BeaconCodec"]),
         // Controller access in one place: opening any adapter spec, probing it into capabilities,

@@ -18,6 +18,9 @@ public final class LiveTerminal: @unchecked Sendable {
         var screen: LiveScreen?
         var size: TerminalSize
         var active = false
+        /// The next frame clears the whole screen first: after a resize the terminal may have
+        /// rewrapped what was there (tmux keeps such lines marked as wrapped until cleared).
+        var clearFirst = false
     }
 
     public let colour: Bool
@@ -65,7 +68,7 @@ public final class LiveTerminal: @unchecked Sendable {
     public func show(_ screen: LiveScreen) {
         state.withLock { s in
             s.screen = screen
-            draw(s)
+            draw(&s)
         }
     }
 
@@ -74,7 +77,8 @@ public final class LiveTerminal: @unchecked Sendable {
         let size = calls.size(of: fd) ?? Self.fallbackSize
         state.withLock { s in
             s.size = size
-            draw(s)
+            s.clearFirst = true
+            draw(&s)
         }
     }
 
@@ -92,9 +96,11 @@ public final class LiveTerminal: @unchecked Sendable {
     }
 
     /// Under the lock, so frames never interleave.
-    private func draw(_ s: State) {
+    private func draw(_ s: inout State) {
         guard s.active, let screen = s.screen else { return }
-        write(TerminalFrame.text(screen.lines(width: s.size.columns, height: s.size.rows), colour: colour))
+        let frame = TerminalFrame.text(screen.lines(width: s.size.columns, height: s.size.rows), colour: colour)
+        write(s.clearFirst ? TerminalFrame.clear + frame : frame)
+        s.clearFirst = false
     }
 }
 

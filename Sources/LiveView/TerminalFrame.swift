@@ -6,6 +6,8 @@ public enum TerminalFrame {
     /// The alternate screen (xterm's 1049): the live view draws there, so nothing it draws ends
     /// up in the scrollback, and leaving it gives back the screen as it was before the run.
     public static let enter = escape + "?1049h" + escape + "?25l" + escape + "H" + escape + "2J"
+    /// The whole screen erased (on the alternate screen this adds nothing to the scrollback).
+    public static let clear = escape + "2J"
     /// Back to the normal screen, cursor visible again.
     public static let leave = escape + "?25h" + escape + "?1049l"
 

@@ -38,7 +38,7 @@ extension DecodeCommand {
         out.flush()
         var note = "\(summary.sightings) iBeacon\(summary.sightings == 1 ? "" : "s") in \(summary.records) records of \(summary.format)"
         if summary.malformedPackets > 0 { note += "; \(summary.malformedPackets) malformed packet(s) skipped" }
-        LineOutput.err(note)
+        Log.notice("\(note)")
     }
 }
 

@@ -124,12 +124,13 @@ struct FleetSession {
 
         let json = self.json
         let verbose = self.verbose
+        // A file that cannot be written is refused before any controller is opened.
+        let sink = try airLog.open()
+        defer { sink?.close() }
         let connections = try AdapterChoice.openAll(controller, inputs: inputs).get()
         defer { for c in connections { c.close() } }
         let style = self.style(connections.contains { $0.virtual != nil })
         let board = RunStatusBoard(style: style, showsOffAir: showsOffAir, colour: LiveOutput.colour)
-        let sink = try airLog.open()
-        defer { sink?.close() }
         let followers = sink.map { sink in
             connections.compactMap { c in c.virtual.map { AirLogFollower(controller: $0, adapter: c.adapterName, json: json, sink: sink) } }
         } ?? []
@@ -182,7 +183,7 @@ struct FleetSession {
     /// The plan's summary on standard error (and a JSON line with --json).
     /// `live`: the live view is up, so the lines go to its messages.
     static func show(_ plan: FleetPlan, board: RunStatusBoard, json: Bool, verbose: Bool, live: Bool = false) {
-        for line in PlanReport.summary(plan, verbose: verbose) { if live && board.style == .table { board.message(line) } else { LineOutput.err(line) } }
+        for line in PlanReport.summary(plan, verbose: verbose) { if live && board.style == .table { board.message(line) } else { Log.notice("\(line)") } }
         if json {
             LineOutput.out(JSONValue.object([("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("plan")), ("plan", PlanReport.json(plan))]).text)
         }

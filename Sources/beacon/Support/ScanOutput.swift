@@ -130,7 +130,7 @@ final class ScanOutput: Sendable {
         switch update {
         case .started(let mode):
             state.withLock { $0.mode = mode }
-            LineOutput.err("scanning on \(adapter) (\(mode.rawValue) scanning), region \(region), model \(model); Ctrl-C stops")
+            Log.notice("scanning on \(adapter) (\(mode.rawValue) scanning), region \(region), model \(model); Ctrl-C stops")
             terminal?.start()
             terminal?.show(liveScreen(now: now))
         case .report:
