@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import LiveView
+@testable import LiveView
+import Synchronization
 import Testing
 
 /// What goes to the terminal: frames that overwrite in place without scrolling, colour only when
@@ -55,5 +56,31 @@ struct TerminalFrameTests {
     @Test func aTerminalThatHidesItsSizeIsTakenAs80x24() {
         let terminal = LiveTerminal(fd: 99, colour: false, calls: FixedTerminal(size: nil)) { _ in }
         #expect(terminal.size == TerminalSize(columns: 80, rows: 24))
+    }
+
+    /// A terminal whose size the test changes.
+    final class ResizableTerminal: TerminalCalls {
+        let current = Mutex(TerminalSize(columns: 40, rows: 5))
+        func isTerminal(_ fd: Int32) -> Bool { true }
+        func size(of fd: Int32) -> TerminalSize? { current.withLock { $0 } }
+    }
+
+    @Test func aResizeRedrawsTheLastScreenAtTheNewSizeOnACleanScreen() {
+        let written = Written()
+        let calls = ResizableTerminal()
+        let terminal = LiveTerminal(fd: 99, colour: false, calls: calls) { written.text += $0 }
+        let screen = LiveScreen(title: "title", columns: [LiveColumn("N")], rows: (0..<10).map { LiveRow(["\($0)"], status: .idle) }, summary: "10 rows")
+        terminal.start()
+        terminal.show(screen)
+        written.text = ""
+        calls.current.withLock { $0 = TerminalSize(columns: 20, rows: 4) }
+        terminal.resized()
+        #expect(terminal.size == TerminalSize(columns: 20, rows: 4))
+        #expect(written.text == TerminalFrame.clear + TerminalFrame.text(screen.lines(width: 20, height: 4), colour: false))
+        // Only the first frame after the resize clears.
+        written.text = ""
+        terminal.show(screen)
+        #expect(written.text == TerminalFrame.text(screen.lines(width: 20, height: 4), colour: false))
+        terminal.finish()
     }
 }
