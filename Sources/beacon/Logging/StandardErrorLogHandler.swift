@@ -44,6 +44,9 @@ enum Log {
     /// A notice of the CLI (the plan, notes, summaries): hidden by -q.
     static func notice(_ message: String) { cli.notice("\(message)") }
 
+    /// What only -v shows.
+    static func info(_ message: String) { cli.info("\(message)") }
+
     /// Installs the handler for every logger of the process (the libraries' too); once.
     static func bootstrap(_ settings: LogSettings) {
         Log.settings = settings

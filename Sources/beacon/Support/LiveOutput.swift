@@ -13,7 +13,9 @@ enum LiveOutput {
     static var colour: Bool { if case .live(let colour) = mode { colour } else { false } }
 
     static func terminal(colour: Bool) -> LiveTerminal {
-        LiveTerminal(colour: colour) { LineOutput.rawOut($0) }
+        let terminal = LiveTerminal(colour: colour) { LineOutput.rawOut($0) }
+        Log.info("live view: \(terminal.size.columns)×\(terminal.size.rows), \(colour ? "colour" : "no colour (NO_COLOR)")")
+        return terminal
     }
 
     /// Whether standard error is the terminal too (then messages wait until the view is gone).
