@@ -71,6 +71,11 @@ import Glibc
 
         let unwritable = try BeaconExecutable.run(["advertise", Self.room, "-i", "virtual", "--duration", "300ms", "--air-log", "/nonexistent/air.log"])
         #expect(unwritable.status == 1 && unwritable.stderr.contains("--air-log /nonexistent/air.log"), "\(unwritable)")
+        // Never over an input file.
+        let profile = try BeaconExecutable.temporaryFile(named: "room.yaml", contents: try String(contentsOf: BeaconExecutable.packageRoot.appendingPathComponent(Self.room), encoding: .utf8))
+        let clash = try BeaconExecutable.run(["advertise", profile, "-i", "virtual", "--duration", "300ms", "--air-log", profile])
+        #expect(clash.status == 1 && clash.stderr.contains("which would be overwritten"), "\(clash)")
+        #expect(try String(contentsOfFile: profile, encoding: .utf8).contains("room-west"), "the profile is intact")
     }
 
     @Test func jsonRunPrintsThePlanEventsAndAirAsJSONLines() throws {

@@ -20,7 +20,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
             enough; otherwise beacons take turns of --slot on a set, or on the one legacy \
             advertiser), prints the plan on standard error and advertises.
 
-            While running: on a terminal a live table; otherwise one line per change (--json: \
+            While running: on a terminal a live view that fits it (TERM=dumb: lines; NO_COLOR: \
+            no colour); otherwise one line per change (--json: \
             one JSON object per event). With -i virtual and --air-log FILE, every advertising \
             event the virtual controller puts on air is written to FILE as an "air …" line.
 

@@ -10,12 +10,23 @@ struct AirLogOptions: ParsableArguments {
         valueName: "file"))
     var airLog: String?
 
-    /// Where the air log goes, opened (nil: nowhere).
-    func open() throws(ExitCode) -> AirLogSink? {
+    /// Where the air log goes, opened (nil: nowhere). One of the command's `inputs` (the same
+    /// file, by device and inode) is refused before it is truncated.
+    func open(inputs: [String]) throws(ExitCode) -> AirLogSink? {
         guard let airLog else { return nil }
         if airLog == "-" { return .standardOutput }
-        let fd = Glibc.open(airLog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = Glibc.open(airLog, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw CommandFailure.exit("--air-log \(airLog): cannot open it for writing (\(String(cString: strerror(errno))))") }
+        var info = stat()
+        _ = fstat(fd, &info)
+        for input in inputs {
+            var other = stat()
+            if stat(input, &other) == 0, other.st_dev == info.st_dev, other.st_ino == info.st_ino {
+                Glibc.close(fd)
+                throw CommandFailure.exit("--air-log \(airLog): it is the input \(input), which would be overwritten")
+            }
+        }
+        if info.st_mode & S_IFMT == S_IFREG { _ = ftruncate(fd, 0) }
         return .file(fd)
     }
 

@@ -125,7 +125,7 @@ struct FleetSession {
         let json = self.json
         let verbose = self.verbose
         // A file that cannot be written is refused before any controller is opened.
-        let sink = try airLog.open()
+        let sink = try airLog.open(inputs: inputs)
         defer { sink?.close() }
         let connections = try AdapterChoice.openAll(controller, inputs: inputs).get()
         defer { for c in connections { c.close() } }
