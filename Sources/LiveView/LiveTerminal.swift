@@ -28,8 +28,10 @@ public final class LiveTerminal: @unchecked Sendable {
     private let calls: any TerminalCalls
     private let write: @Sendable (String) -> Void
     private let state: Mutex<State>
-    /// The SIGWINCH source; touched only by start() and finish().
-    private var resizes: (any DispatchSourceSignal)?
+    /// The SIGWINCH, SIGTSTP and SIGCONT sources; touched only by start() and finish().
+    private var sources: [any DispatchSourceSignal] = []
+    /// The signals those sources take over (their actions are restored by finish()).
+    static let handledSignals = [SIGWINCH, SIGTSTP, SIGCONT]
 
     /// What a terminal that does not tell its size is taken to be.
     public static let fallbackSize = TerminalSize(columns: 80, rows: 24)
@@ -57,11 +59,41 @@ public final class LiveTerminal: @unchecked Sendable {
             write(TerminalFrame.enter)
         }
         TerminalRestore.arm(fd: fd)
-        signal(SIGWINCH, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: DispatchQueue(label: "beacon.live-view.resize"))
-        source.setEventHandler { [weak self] in self?.resized() }
-        source.resume()
-        resizes = source
+        let queue = DispatchQueue(label: "beacon.live-view.signals")
+        let handlers: [(Int32, @Sendable () -> Void)] = [
+            (SIGWINCH, { [weak self] in self?.resized() }),
+            // Ctrl-Z: give the shell its screen back before stopping; `fg`: the view again.
+            (SIGTSTP, { [weak self] in self?.suspend() }),
+            (SIGCONT, { [weak self] in self?.resume() }),
+        ]
+        for (number, handler) in handlers {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler(handler: handler)
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// Leaves the alternate screen and stops the process (SIGSTOP, which cannot be caught).
+    func suspend() {
+        let suspended = state.withLock { s -> Bool in
+            guard s.active else { return false }
+            write(TerminalFrame.leave)
+            return true
+        }
+        if suspended { kill(getpid(), SIGSTOP) }
+    }
+
+    /// Back from a stop: the alternate screen again, redrawn whole at the current size.
+    func resume() {
+        let size = calls.size(of: fd) ?? Self.fallbackSize
+        state.withLock { s in
+            guard s.active else { return }
+            write(TerminalFrame.enter)
+            s.size = size
+            draw(&s)
+        }
     }
 
     /// Draws `screen` now, fitted to the terminal (nothing once finished).
@@ -84,9 +116,9 @@ public final class LiveTerminal: @unchecked Sendable {
 
     /// Leaves the alternate screen (the terminal shows what it showed before the run).
     public func finish() {
-        resizes?.cancel()
-        resizes = nil
-        signal(SIGWINCH, SIG_DFL)
+        for source in sources { source.cancel() }
+        sources = []
+        for number in Self.handledSignals { signal(number, SIG_DFL) }
         state.withLock { s in
             guard s.active else { return }
             s.active = false

@@ -33,7 +33,8 @@ public enum TerminalFrame {
         switch role {
         case .title, .summary: "1"
         case .header: "4"
-        case .row(.problem), .more: "31"
+        case .row(.problem): "31"
+        case .more: "2"
         case .row(.active): "32"
         case .row(.idle): nil
         case .message: "33"

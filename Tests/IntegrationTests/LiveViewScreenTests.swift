@@ -57,7 +57,7 @@ struct LiveViewScreenTests {
         #expect(after.contains("advertising stopped (advertising off, sets removed)"), "\(after)")
     }
 
-    @Test("the view follows resizes (SIGWINCH) and stops on Ctrl-C")
+    @Test("the view follows resizes (SIGWINCH), gives the screen back on Ctrl-Z, and stops on Ctrl-C")
     func resizes() async throws {
         let tmux = try TmuxScreen(width: 80, height: 24, beacon: ["advertise", "profiles/station-160.yaml", "-i", "virtual"])
         defer { tmux.close() }
@@ -72,6 +72,14 @@ struct LiveViewScreenTests {
             try #require(resized != nil, "redrawn at \(width)×\(height): \(tmux.screen())")
             Self.checkRunning(resized ?? [], width: width, height: height, scrollback: tmux.everything())
         }
+        // Ctrl-Z gives the screen back (the plan is on it again); SIGCONT brings the view back.
+        try tmux.sendSuspend()
+        let suspended = await tmux.waitForScreen { lines in lines.contains { $0.hasPrefix("plan: 160 beacons") } && !lines.contains(where: Self.isTitle) }
+        try #require(suspended != nil, "the normal screen while stopped: \(tmux.screen())")
+        let program = try #require(try tmux.programID())
+        kill(program, SIGCONT)
+        let resumed = await tmux.waitForScreen { $0.first.map(Self.isTitle) == true && $0.last.map(Self.isSummary) == true }
+        try #require(resumed != nil, "the view again after SIGCONT: \(tmux.screen())")
         try tmux.sendInterrupt()
         let status = await tmux.waitForExit()
         #expect(status == 0, "\(tmux.everything())")

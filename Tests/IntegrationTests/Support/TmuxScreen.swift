@@ -113,6 +113,15 @@ final class TmuxScreen: @unchecked Sendable {
 
     func sendInterrupt() throws { try run(["send-keys", "-t", "0", "C-c"]) }
 
+    func sendSuspend() throws { try run(["send-keys", "-t", "0", "C-z"]) }
+
+    /// The process id of the program in the pane (the child of the pane's shell).
+    func programID() throws -> pid_t? {
+        let shell = try run(["display-message", "-p", "-t", "0", "#{pane_pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try Self.spawn("/usr/bin/pgrep", ["pgrep", "-P", shell]).stdout
+        return children.split(separator: "\n").first.flatMap { pid_t($0) }
+    }
+
     func close() { _ = try? run(["kill-server"]) }
 
     /// Whether every line fits `width` columns (one column per character: the views print
