@@ -35,7 +35,11 @@ final class TmuxScreen: @unchecked Sendable {
         let command = "\(exports.isEmpty ? "" : "env \(exports) ")\(([beacon] + arguments).map(Self.quote).joined(separator: " ")); echo \"\(Self.exitMarker) $?\"; exec sleep 600"
         let result = try run(["new-session", "-d", "-x", String(width), "-y", String(height), "-c", PackageRoot.url.path, command])
         guard result.status == 0 else { throw Failure(description: "tmux new-session failed: \(result)") }
+        socketPath = (try? run(["display-message", "-p", "#{socket_path}"]))?.stdout.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
+
+    /// The server's socket file, removed by ``close()`` (kill-server leaves it behind).
+    private var socketPath = ""
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -122,7 +126,10 @@ final class TmuxScreen: @unchecked Sendable {
         return children.split(separator: "\n").first.flatMap { pid_t($0) }
     }
 
-    func close() { _ = try? run(["kill-server"]) }
+    func close() {
+        _ = try? run(["kill-server"])
+        if socketPath.hasSuffix("/" + socket) { unlink(socketPath) }
+    }
 
     /// Whether every line fits `width` columns (one column per character: the views print
     /// ASCII and single-width punctuation only).
