@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "HCITransport", targets: ["HCITransport"]),
         .library(name: "BeaconAdapters", targets: ["BeaconAdapters"]),
         .library(name: "BeaconEmulator", targets: ["BeaconEmulator"]),
+        .library(name: "LiveView", targets: ["LiveView"]),
         .executable(name: "beacon", targets: ["beacon"]),
     ],
     dependencies: [
@@ -43,7 +44,7 @@ let package = Package(
         // scripts/setup install the package themselves.
         .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // Transports (kernel socket, user channel, H4 over TCP/UART) and the controller session.
-        .target(name: "HCITransport", dependencies: ["HCI", "Mgmt", "BeaconCodec", "CBlueZ"]),
+        .target(name: "HCITransport", dependencies: ["HCI", "Mgmt", "BeaconCodec", "CBlueZ", .product(name: "Logging", package: "swift-log")]),
         // The built-in virtual LE controller: strict spec rules and an air log.
         .target(name: "VirtualController", dependencies: ["HCI", "HCITransport", "BeaconCodec"]),
         // Controller access in one place: opening any adapter spec, probing it into capabilities,
@@ -62,11 +63,13 @@ let package = Package(
         .target(name: "BeaconPositioning", dependencies: ["BeaconCodec", "BeaconProfiles"]),
         // Scenario playback and the over-the-air walk: drive a running fleet on a clock.
         .target(name: "BeaconScenarios", dependencies: ["BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "HCI"]),
+        // A live view that fits the terminal: the layout (pure) and a thin terminal layer.
+        .target(name: "LiveView"),
         // The command-line tool.
         .executableTarget(
             name: "beacon",
             dependencies: [
-                "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios",
+                "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -101,6 +104,7 @@ let package = Package(
         .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting", "TestSupport"]),
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
         .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "TestSupport"]),
+        .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),
     ]
 )

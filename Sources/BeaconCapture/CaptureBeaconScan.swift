@@ -22,15 +22,20 @@ public enum CaptureBeaconScan {
         }
     }
 
-    /// Calls `body` with each iBeacon in the capture at `path`, in file order.
+    /// Calls `body` with each iBeacon in the capture at `path`, in file order, and `progress`
+    /// (if any) with the bytes consumed every ``progressInterval`` packets.
     @inlinable
     public static func forEachSighting(path: String, options: BeaconDecodingOptions = .strict,
                                        chunkSize: Int = CaptureReader.defaultChunkSize,
+                                       progress: ((_ bytesConsumed: Int) -> Void)? = nil,
                                        _ body: (CapturedBeacon) -> Void) throws(CaptureError) -> Summary {
         var reader = try CaptureReader(path: path, chunkSize: chunkSize)
         var extractor = BeaconExtractor(options: options)
         var count = 0
+        var packets = 0
         while let packet = try reader.nextPacket() {
+            packets &+= 1
+            if let progress, packets % progressInterval == 0 { progress(reader.bytesConsumed) }
             extractor.extract(packet) { sighting in
                 count += 1
                 body(sighting)
@@ -39,6 +44,9 @@ public enum CaptureBeaconScan {
         return Summary(format: reader.format, records: reader.recordsRead, skippedRecords: reader.skippedRecords,
                        malformedPackets: extractor.malformedPackets, sightings: count)
     }
+
+    /// How many packets pass between two calls of a progress closure.
+    public static let progressInterval = 4096
 
     /// Every iBeacon in the capture at `path` (for tests and small files).
     public static func sightings(path: String, options: BeaconDecodingOptions = .strict) throws(CaptureError) -> [CapturedBeacon] {

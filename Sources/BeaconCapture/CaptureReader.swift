@@ -28,6 +28,8 @@ public struct CaptureReader: ~Copyable {
     @usableFromInline var atEOF = false
     /// File offset of `buffer[0]`.
     @usableFromInline var bufferFileOffset = 0
+    /// Bytes of the file consumed so far (for a progress display).
+    public var bytesConsumed: Int { bufferFileOffset + start }
     /// Records read so far (including skipped ones): the number of the last record.
     public var recordsRead: Int { recordCount }
     /// Records that held no HCI packet.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import Foundation
 import HCI
+import Logging
 import Synchronization
 
 /// A session with one controller: sends commands and awaits their Command Complete/Status with a
@@ -23,6 +25,8 @@ public final class HCIController: Sendable {
     }
 
     private let snoop: BTSnoopWriter?
+    /// Every packet at `trace` level (`beacon -vvv`), next to the btsnoop file.
+    static let logger = Logger(label: "beacon.hci")
     private let eventSink: AsyncStream<HCIEvent>.Continuation
     private let state: Mutex<State>
     private let readerDone = Atomic<Bool>(false)
@@ -120,6 +124,7 @@ public final class HCIController: Sendable {
                 }
                 if let failure { c.resume(throwing: failure); return }
                 snoop?.record(h4, direction: .sent)
+                Self.logger.trace("sent \(name): \(Hex.string(h4))")
                 do throws(TransportError) { try transport.send(h4) } catch {
                     // The command never reached the controller, so its slot is still free (a
                     // raw socket refuses writes while the adapter is down: the watchdog's
@@ -207,6 +212,7 @@ public final class HCIController: Sendable {
                 try decoder.append(chunk)
                 while let packet = try decoder.next() {
                     snoop?.record(packet.h4Bytes, direction: .received)
+                    Self.logger.trace("received: \(Hex.string(packet.h4Bytes))")
                     handle(packet)
                 }
             } catch {

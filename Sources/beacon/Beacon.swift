@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `beacon` command: the root of every subcommand.
 ///
@@ -34,7 +37,10 @@ struct Beacon: AsyncParsableCommand {
 
             Shell completion: beacon --generate-completion-script bash (or zsh, fish).
 
-            Data goes to standard output, errors and diagnostics to standard error.
+            Data goes to standard output, errors and diagnostics to standard error. Every \
+            command takes -q (no plan, notes or progress; -qq: errors only), -v (more: -vv \
+            debug, -vvv every HCI packet) and --log-level LEVEL (trace, debug, info, notice, \
+            warning, error, critical), anywhere on the line.
 
             EXIT STATUS
               0   success
@@ -69,6 +75,15 @@ struct Beacon: AsyncParsableCommand {
 
     static func main() async {
         LineOutput.ignoreBrokenPipes()
-        await ExitStatus.run(Self.self, arguments: Array(CommandLine.arguments.dropFirst()))
+        let arguments: [String]
+        do throws(LogSettings.Problem) {
+            let (settings, rest) = try LogSettings.extract(Array(CommandLine.arguments.dropFirst()))
+            Log.bootstrap(settings)
+            arguments = rest
+        } catch {
+            LineOutput.err("error: \(error)")
+            Glibc.exit(ExitStatus.usage.rawValue)
+        }
+        await ExitStatus.run(Self.self, arguments: arguments)
     }
 }

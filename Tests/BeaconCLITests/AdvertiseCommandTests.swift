@@ -13,7 +13,7 @@ import Glibc
     @Test func theVirtualControllerPutsEveryBeaconOnAirWithItsAddressAndData() throws {
         let expected = try ExpectedBeacon.from(Self.room)
         #expect(expected.count == 4)
-        let result = try BeaconExecutable.run(["advertise", Self.room, "-i", "virtual", "--duration", "1"])
+        let result = try BeaconExecutable.run(["advertise", Self.room, "-i", "virtual", "--air-log", "-", "--duration", "1"])
         #expect(result.status == 0, "\(result)")
         let air = AirLogLine.all(result.stdout)
         for beacon in expected {
@@ -40,7 +40,7 @@ import Glibc
     @Test func onlyPicksBeaconsByNameAndDurationsTakeUnits() throws {
         let expected = try ExpectedBeacon.from(Self.room)
         let started = ContinuousClock.now
-        let result = try BeaconExecutable.run(["advertise", Self.room, "-i", "virtual", "--duration", "500ms", "--only", "room-west", "room-east"])
+        let result = try BeaconExecutable.run(["advertise", Self.room, "-i", "virtual", "--air-log", "-", "--duration", "500ms", "--only", "room-west", "room-east"])
         #expect(result.status == 0, "\(result)")
         #expect(ContinuousClock.now - started < .seconds(30)) // a hang detector, not a speed test (speeds are in BENCHMARKS.md)
         let wanted = Set(expected.filter { ["room-west", "room-east"].contains($0.name) }.map(\.address))
@@ -55,8 +55,31 @@ import Glibc
         }
     }
 
+    @Test func theAirLogOnlyWithAirLogAndToTheFileItNames() throws {
+        let quiet = try BeaconExecutable.run(["advertise", Self.room, "-i", "virtual", "--duration", "300ms"])
+        #expect(quiet.status == 0, "\(quiet)")
+        #expect(AirLogLine.all(quiet.stdout).isEmpty, "no air log without --air-log: \(quiet)")
+        #expect(quiet.stdout.contains(" room-west on air: virtual advertiser "), "one line per change instead: \(quiet)")
+
+        let path = try BeaconExecutable.temporaryFile(named: "air.log", contents: "")
+        let logged = try BeaconExecutable.run(["advertise", Self.room, "-i", "virtual", "--duration", "300ms", "--air-log", path])
+        #expect(logged.status == 0, "\(logged)")
+        #expect(AirLogLine.all(logged.stdout).isEmpty, "\(logged)")
+        let file = try String(contentsOfFile: path, encoding: .utf8)
+        let expected = Set(try ExpectedBeacon.from(Self.room).map(\.address))
+        #expect(Set(AirLogLine.all(file).map(\.address)) == expected, "every beacon in the file: \(file)")
+
+        let unwritable = try BeaconExecutable.run(["advertise", Self.room, "-i", "virtual", "--duration", "300ms", "--air-log", "/nonexistent/air.log"])
+        #expect(unwritable.status == 1 && unwritable.stderr.contains("--air-log /nonexistent/air.log"), "\(unwritable)")
+        // Never over an input file.
+        let profile = try BeaconExecutable.temporaryFile(named: "room.yaml", contents: try String(contentsOf: BeaconExecutable.packageRoot.appendingPathComponent(Self.room), encoding: .utf8))
+        let clash = try BeaconExecutable.run(["advertise", profile, "-i", "virtual", "--duration", "300ms", "--air-log", profile])
+        #expect(clash.status == 1 && clash.stderr.contains("which would be overwritten"), "\(clash)")
+        #expect(try String(contentsOfFile: profile, encoding: .utf8).contains("room-west"), "the profile is intact")
+    }
+
     @Test func jsonRunPrintsThePlanEventsAndAirAsJSONLines() throws {
-        let result = try BeaconExecutable.run(["advertise", Self.room, "-i", "virtual", "--duration", "0.5", "--json"])
+        let result = try BeaconExecutable.run(["advertise", Self.room, "-i", "virtual", "--air-log", "-", "--duration", "0.5", "--json"])
         #expect(result.status == 0, "\(result)")
         let events = try result.lines.map(BeaconExecutable.jsonObject)
         let kinds = events.compactMap { $0["event"] as? String }
@@ -189,7 +212,7 @@ import Glibc
     // MARK: Signals
 
     @Test func sigtermStopsCleanlyWithinASecond() async throws {
-        let run = try BeaconExecutable.start(["advertise", Self.room, "-i", "virtual"])
+        let run = try BeaconExecutable.start(["advertise", Self.room, "-i", "virtual", "--air-log", "-"])
         #expect(await run.waitForOutput(containing: "ADV_NONCONN_IND"), "stdout:\n\(run.stdout)\nstderr:\n\(run.stderr)")
         let sent = ContinuousClock.now
         run.send(SIGTERM)
@@ -203,7 +226,7 @@ import Glibc
     @Test func sighupReloadsChangedProfilesAndKeepsTheOldOnesWhenBroken() async throws {
         let original = try String(contentsOf: BeaconExecutable.packageRoot.appendingPathComponent(Self.room), encoding: .utf8)
         let path = try BeaconExecutable.temporaryFile(named: "room.yaml", contents: original)
-        let run = try BeaconExecutable.start(["advertise", path, "-i", "virtual"])
+        let run = try BeaconExecutable.start(["advertise", path, "-i", "virtual", "--air-log", "-"])
         #expect(await run.waitForOutput(containing: "ADV_NONCONN_IND"))
 
         // A broken file: reported, and the run goes on.

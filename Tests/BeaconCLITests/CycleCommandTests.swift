@@ -48,7 +48,7 @@ import Testing
         let expected = try ExpectedBeacon.from(path)
         #expect(expected.map(\.name) == ["first", "second", "third"])
         let started = ContinuousClock.now
-        let result = try BeaconExecutable.run(["cycle", path, "--dwell", "300ms", "--once", "-i", "virtual"])
+        let result = try BeaconExecutable.run(["cycle", path, "--dwell", "300ms", "--once", "-i", "virtual", "--air-log", "-"])
         #expect(result.status == 0, "\(result)")
         #expect(ContinuousClock.now - started < .seconds(30)) // a hang detector, not a speed test (speeds are in BENCHMARKS.md)
         Self.checkTurns(AirLogLine.all(result.stdout), order: expected, dwell: 0.3, context: "\(result)")
@@ -61,7 +61,7 @@ import Testing
     @Test func onceOnALegacyControllerToo() throws {
         let path = try BeaconExecutable.temporaryFile(named: "three.yaml", contents: Self.threeBeacons)
         let expected = try ExpectedBeacon.from(path)
-        let result = try BeaconExecutable.run(["cycle", path, "--dwell", "300ms", "--once", "-i", "virtual:version=4.2"])
+        let result = try BeaconExecutable.run(["cycle", path, "--dwell", "300ms", "--once", "-i", "virtual:version=4.2", "--air-log", "-"])
         #expect(result.status == 0, "\(result)")
         let air = AirLogLine.all(result.stdout)
         #expect(air.allSatisfy { $0.advertiser == "legacy" }, "\(result)")
@@ -70,7 +70,7 @@ import Testing
 
     @Test func jsonPrintsAnOnAirEventPerTurn() throws {
         let path = try BeaconExecutable.temporaryFile(named: "three.yaml", contents: Self.threeBeacons)
-        let result = try BeaconExecutable.run(["cycle", path, "--dwell", "200ms", "--once", "-i", "virtual", "--json"])
+        let result = try BeaconExecutable.run(["cycle", path, "--dwell", "200ms", "--once", "-i", "virtual", "--json", "--air-log", "-"])
         #expect(result.status == 0, "\(result)")
         let events = try result.lines.map(BeaconExecutable.jsonObject)
         let onAir = events.filter { $0["event"] as? String == "on_air" }.compactMap { $0["beacon"] as? String }

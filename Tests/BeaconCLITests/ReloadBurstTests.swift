@@ -12,7 +12,7 @@ import Glibc
     @Test func theLastFileContentOfEveryBurstGoesOnAirAndStays() async throws {
         let original = try String(contentsOf: BeaconExecutable.packageRoot.appendingPathComponent("profiles/station-160.yaml"), encoding: .utf8)
         let path = try BeaconExecutable.temporaryFile(named: "station.yaml", contents: original)
-        let run = try BeaconExecutable.start(["advertise", path, "-i", "virtual", "--json"])
+        let run = try BeaconExecutable.start(["advertise", path, "-i", "virtual", "--json", "--air-log", "-"])
         #expect(await run.waitForOutput(containing: "\"event\":\"air\""), "\(run.stderr)")
         let bursts = [2, 3, 5, 8, 13, 21, 31, 50, 2, 50, 7, 2, 40, 3, 17, 29, 2, 50, 11, 4]
         for (trial, count) in bursts.enumerated() {

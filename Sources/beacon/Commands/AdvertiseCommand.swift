@@ -20,9 +20,10 @@ struct AdvertiseCommand: AsyncParsableCommand {
             enough; otherwise beacons take turns of --slot on a set, or on the one legacy \
             advertiser), prints the plan on standard error and advertises.
 
-            While running: on a terminal a live table; otherwise one line per change (--json: \
-            one JSON object per event). With -i virtual, every advertising event the virtual \
-            controller puts on air is printed as an "air …" line.
+            While running: on a terminal a live view that fits it (TERM=dumb: lines; NO_COLOR: \
+            no colour); otherwise one line per change (--json: \
+            one JSON object per event). With -i virtual and --air-log FILE, every advertising \
+            event the virtual controller puts on air is written to FILE as an "air …" line.
 
             SIGINT (Ctrl-C), SIGTERM, the duration, or a closed standard output (a pipe whose \
             reader went away) stop: advertising off, sets removed, exit 0; a second SIGINT or \
@@ -59,6 +60,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
     var commandLineBeacon: CommandLineBeaconOptions
 
     @OptionGroup var controller: ControllerOptions
+
+    @OptionGroup var airLog: AirLogOptions
 
     @Option(help: ArgumentHelp("How long to advertise: 30s, 500ms, 2m, 1m30s, or seconds (default: until Ctrl-C).", valueName: "duration"))
     var duration: DurationArgument?
@@ -129,9 +132,10 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let duration = self.duration?.duration
         try await FleetSession(
             controller: controller, inputs: files, planner: planner,
-            style: { virtual in json ? .json : (LineOutput.standardOutputIsTerminal && !virtual ? .table : .lines) },
+            style: { [airLog] _ in .choose(json: json, airLog: airLog) },
             showsOffAir: true, planOnly: plan, verbose: verbose, json: json, duration: { _ in duration },
-            reload: { ProfileFiles.loadBeacons(files, extra: extra).flatMap { ProfileFiles.select($0, only: only) }.success }
+            reload: { ProfileFiles.loadBeacons(files, extra: extra).flatMap { ProfileFiles.select($0, only: only) }.success },
+            airLog: airLog
         ).run(beacons)
     }
 }

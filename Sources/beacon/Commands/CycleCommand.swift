@@ -15,7 +15,8 @@ struct CycleCommand: AsyncParsableCommand {
             on air for --dwell (default 2s) through one advertiser \
             (one extended advertising set, or the legacy advertiser). --loop (the default) \
             repeats until Ctrl-C; --once stops after one pass. A line (--json: a JSON object) is \
-            printed when each beacon goes on air; with -i virtual, the air log too.
+            printed when each beacon goes on air (on a terminal: a live view); with -i virtual, \
+            --air-log FILE writes the air log.
 
             Profiles with issues: every issue printed, exit 65, no adapter opened. SIGINT and \
             SIGTERM stop cleanly (exit 0); SIGHUP reloads the files.
@@ -42,6 +43,8 @@ struct CycleCommand: AsyncParsableCommand {
 
     @OptionGroup var controller: ControllerOptions
 
+    @OptionGroup var airLog: AirLogOptions
+
     @Flag(help: "One JSON object per event and line.")
     var json = false
 
@@ -65,12 +68,13 @@ struct CycleCommand: AsyncParsableCommand {
         let once = self.once
         let json = self.json
         try await FleetSession(
-            controller: controller, inputs: files, planner: planner, style: { _ in json ? .json : .lines },
+            controller: controller, inputs: files, planner: planner, style: { [airLog] _ in .choose(json: json, airLog: airLog) },
             showsOffAir: false, planOnly: false, verbose: false, json: json,
             // One pass: as many turns as beacons. Several adapters share the beacons, so a pass
             // is as long as the longest share.
             duration: { adapters in once ? dwell * ((beacons.count + adapters - 1) / adapters) : nil },
-            reload: { ProfileFiles.loadBeacons(files, extra: extra).success.map(order) }
+            reload: { ProfileFiles.loadBeacons(files, extra: extra).success.map(order) },
+            airLog: airLog
         ).run(beacons)
     }
 }

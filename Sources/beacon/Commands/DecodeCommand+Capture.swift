@@ -17,9 +17,15 @@ extension DecodeCommand {
         // The table header goes out with the first row, so a file that cannot be read prints
         // only the error.
         var headerWritten = asJSON
+        var size = stat()
+        let progress = ProgressLine(label: "reading \(path)", total: stat(path, &size) == 0 ? Int(size.st_size) : 0)
+        // Rows on the same terminal would mix with the line: it only shows until the first one.
+        let rowsOnTerminal = LineOutput.standardOutputIsTerminal
+        defer { progress.stop() }
         let summary: CaptureBeaconScan.Summary
         do {
-            summary = try CaptureBeaconScan.forEachSighting(path: path, options: options) { sighting in
+            summary = try CaptureBeaconScan.forEachSighting(path: path, options: options, progress: progress.update) { sighting in
+                if rowsOnTerminal { progress.stop() }
                 if asJSON {
                     out.appendJSON(sighting)
                 } else {
@@ -31,14 +37,16 @@ extension DecodeCommand {
                 }
             }
         } catch {
+            progress.stop()
             out.flush()
             throw CommandFailure.exit("\(error)")
         }
+        progress.stop()
         if !headerWritten { out.append(CaptureLineWriter.tableHeader) }
         out.flush()
         var note = "\(summary.sightings) iBeacon\(summary.sightings == 1 ? "" : "s") in \(summary.records) records of \(summary.format)"
         if summary.malformedPackets > 0 { note += "; \(summary.malformedPackets) malformed packet(s) skipped" }
-        LineOutput.err(note)
+        Log.notice("\(note)")
     }
 }
 

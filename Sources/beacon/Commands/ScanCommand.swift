@@ -31,7 +31,8 @@ struct ScanCommand: AsyncParsableCommand {
             unknown without a report in the last second), when it was last seen and its reports \
             per second; nearest first. docs/RANGING.md explains the models.
 
-            On a terminal: a live table. Otherwise, and with --json: JSON Lines — "scanning", \
+            On a terminal: a live view that fits it (TERM=dumb: the same as plain lines at each \
+            update; NO_COLOR: no colour). Otherwise, and with --json: JSON Lines — "scanning", \
             then "report" (every iBeacon report), "ranging" (the list, about once a second), \
             "enter" and "exit", and "stopped" last.
 
@@ -103,7 +104,7 @@ struct ScanCommand: AsyncParsableCommand {
 
     mutating func run() async throws {
         let connection = try AdapterChoice.openAll(controller, receiver: at).get()[0]
-        let style: ScanOutput.Style = json || !LineOutput.standardOutputIsTerminal ? .json : .table
+        let style: ScanOutput.Style = json || !LineOutput.standardOutputIsTerminal ? .json : (LiveOutput.mode.isLive ? .table : .plain)
         let output = ScanOutput(style: style, adapter: connection.spec.description, region: region, model: distanceModel)
         let hci = try AdapterChoice.hci(connection, for: "scan")
         let session = ScanSession(

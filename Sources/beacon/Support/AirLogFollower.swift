@@ -4,18 +4,20 @@ import BeaconEmulator
 import Synchronization
 import VirtualController
 
-/// Prints what the built-in virtual controller puts on the air while a run goes on: its air log,
-/// read every 100 ms, one line per advertising event (`air +0.100 s set 0 C0:… random
+/// Writes what the built-in virtual controller puts on the air while a run goes on (with
+/// `--air-log`): its air log, read every 100 ms, one line per advertising event (`air +0.100 s set 0 C0:… random
 /// ADV_NONCONN_IND 0201…`), or one JSON object per event with `--json`.
 final class AirLogFollower: Sendable {
     let controller: VirtualController
     let adapter: String
     let json: Bool
+    let sink: AirLogSink
     /// The sequence number of the next entry to print.
     private let next: Mutex<UInt64>
 
-    init(controller: VirtualController, adapter: String, json: Bool) {
+    init(controller: VirtualController, adapter: String, json: Bool, sink: AirLogSink) {
         self.controller = controller
+        self.sink = sink
         self.adapter = adapter
         self.json = json
         next = Mutex(controller.airLogEnd)
@@ -26,7 +28,7 @@ final class AirLogFollower: Sendable {
         // Under the lock, so two drains (the poller and the final one) never print an entry twice.
         next.withLock { next in
             let entries = controller.airLog(since: next)
-            for entry in entries { LineOutput.out(line(entry)) }
+            for entry in entries { sink.write(line(entry)) }
             if let last = entries.last { next = last.sequence + 1 }
         }
     }

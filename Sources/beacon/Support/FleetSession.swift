@@ -94,6 +94,8 @@ struct FleetSession {
     /// Which events the live view shows (nil: all); a walk's text view leaves out the on/off
     /// air lines of its ten data changes a second.
     var shows: (@Sendable (EmulatorEvent) -> Bool)? = nil
+    /// `--air-log`: where the virtual controllers' air log goes (nil: nowhere).
+    var airLog = AirLogOptions()
 
     func run(_ beacons: [BeaconProfile]) async throws(ExitCode) {
         let control = RunControl(beacons: beacons)
@@ -137,14 +139,17 @@ struct FleetSession {
         let json = self.json
         let verbose = self.verbose
         let shows = self.shows
+        // A file that cannot be written is refused before any controller is opened.
+        let sink = try airLog.open(inputs: inputs)
+        defer { sink?.close() }
         let connections = try AdapterChoice.openAll(controller, inputs: inputs, advertising: true).get()
         defer { for c in connections { c.close() } }
         AirPlacement.place(beacons, on: connections)
         let style = self.style(connections.contains { $0.virtual != nil })
-        let board = RunStatusBoard(style: style, showsOffAir: showsOffAir)
-        let followers = connections.compactMap { c in
-            c.virtual.map { AirLogFollower(controller: $0, adapter: c.adapterName, json: json) }
-        }
+        let board = RunStatusBoard(style: style, showsOffAir: showsOffAir, colour: LiveOutput.colour)
+        let followers = sink.map { sink in
+            connections.compactMap { c in c.virtual.map { AirLogFollower(controller: $0, adapter: c.adapterName, json: json, sink: sink) } }
+        } ?? []
         let fleet = RunningFleet(connections: connections, planner: planner) { event in
             // The air log up to the teardown first, so the teardown's line is the last word.
             if case .stopped = event { for f in followers { f.drain() } }
@@ -181,11 +186,12 @@ struct FleetSession {
                 if conducted, plan.placements.map(\.beacon.name) == names { continue }
                 names = plan.placements.map(\.beacon.name)
                 board.reset(plan)
-                Self.show(plan, board: board, json: json, verbose: verbose)
+                Self.show(plan, board: board, json: json, verbose: verbose, live: true)
             }
         }
         do throws(AdapterError) { try await fleet.start(control.beacons) } catch {
             redrawing?.cancel()
+            board.finishView()
             for task in following { task.cancel() }
             throw CommandFailure.exit("\(error)")
         }
@@ -196,13 +202,14 @@ struct FleetSession {
         redrawing?.cancel()
         for task in following { task.cancel() }
         for follower in followers { follower.drain() }
-        if board.style == .table { board.redraw() }
+        board.finishView()
         try Self.finish(outcome, style: board.style)
     }
 
     /// The plan's summary on standard error (and a JSON line with --json).
-    static func show(_ plan: FleetPlan, board: RunStatusBoard, json: Bool, verbose: Bool) {
-        for line in PlanReport.summary(plan, verbose: verbose) { LineOutput.err(line) }
+    /// `live`: the live view is up, so the lines go to its messages.
+    static func show(_ plan: FleetPlan, board: RunStatusBoard, json: Bool, verbose: Bool, live: Bool = false) {
+        for line in PlanReport.summary(plan, verbose: verbose) { if live && board.style == .table { board.message(line) } else { Log.notice("\(line)") } }
         if json {
             LineOutput.out(JSONValue.object([("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("plan")), ("plan", PlanReport.json(plan))]).text)
         }

@@ -29,6 +29,9 @@ enum LineOutput {
     /// Text as is (the live table writes its own cursor movements).
     static func rawOut(_ text: String) { write(text, to: STDOUT_FILENO) }
 
+    /// Text as is on standard error (a progress line rewritten in place).
+    static func rawErr(_ text: String) { write(text, to: STDERR_FILENO) }
+
     /// Makes a closed pipe an error of write(2) rather than a fatal signal; once per process.
     static func ignoreBrokenPipes() { signal(SIGPIPE, SIG_IGN) }
 

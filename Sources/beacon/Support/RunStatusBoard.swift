@@ -3,14 +3,15 @@ import BeaconCodec
 import BeaconAdapters
 import BeaconEmulator
 import HCITransport
+import LiveView
 import Synchronization
 
-/// What a running fleet shows, fed by its ``EmulatorEvent``s: on a terminal, a live table redrawn
-/// four times a second; elsewhere, one log line per change; with `--json`, one JSON object per
-/// event and line.
+/// What a running fleet shows, fed by its ``EmulatorEvent``s: on a terminal, a live view redrawn
+/// four times a second (see RunStatusBoard+Live.swift); elsewhere, one log line per change; with
+/// `--json`, one JSON object per event and line.
 final class RunStatusBoard: Sendable {
     enum Style: Sendable {
-        /// The live table (standard output is a terminal).
+        /// The live view (standard output is a terminal that is not `TERM=dumb`).
         case table
         /// One line per change (a pipe, a file, or the air log is being printed).
         case lines
@@ -34,19 +35,26 @@ final class RunStatusBoard: Sendable {
         var rows: [Row] = []
         /// Rotation slots carried out per adapter.
         var slots: [String: Int] = [:]
-        /// Lines of the table drawn last, to move the cursor back over them.
-        var drawnLines = 0
+        /// Errors reported by the controllers (error and update-failed events).
+        var errors = 0
+        /// The live view's messages (notes, errors), oldest first.
+        var messages: [String] = []
+        /// Messages not yet printed on standard error (it is the terminal the view covers).
+        var heldBack: [String] = []
     }
 
     let style: Style
+    /// The terminal layer of the live view (table style only).
+    let terminal: LiveTerminal?
     /// Whether "off air" changes are printed as lines (`cycle` shows only who goes on air).
     let showsOffAir: Bool
     let start = ContinuousClock.now
-    private let state = Mutex(State())
+    let state = Mutex(State())
 
-    init(style: Style, showsOffAir: Bool = true) {
+    init(style: Style, showsOffAir: Bool = true, colour: Bool = false) {
         self.style = style
         self.showsOffAir = showsOffAir
+        terminal = style == .table ? LiveOutput.terminal(colour: colour) : nil
     }
 
     /// Seconds since the board was made, as the lines print it: `+1.234 s`.
@@ -86,27 +94,30 @@ final class RunStatusBoard: Sendable {
             case let .slot(adapter, _, _, _):
                 s.slots[adapter, default: 0] += 1
             case let .error(adapter, message):
+                s.errors += 1
                 for i in s.rows.indices where s.rows[i].adapter == adapter { s.rows[i].lastError = message }
             case let .stopped(adapter, teardown):
                 for i in s.rows.indices where s.rows[i].adapter == adapter {
                     s.rows[i].state = teardown.isClean ? "stopped" : "may be on air"
                 }
             case let .updateFailed(_, adapter, message):
+                s.errors += 1
                 for i in s.rows.indices where s.rows[i].adapter == adapter { s.rows[i].lastError = message }
             case let .recovered(adapter, _, beacons, _):
                 for i in s.rows.indices where s.rows[i].adapter == adapter && beacons.contains(s.rows[i].beacon) {
                     s.rows[i].state = "on air (restored)"
                 }
-            case .applied:
+            default:
+                // .applied, and any event added later: the lines and JSON show it.
                 break
             }
         }
         switch style {
         case .table:
-            // The table shows it at the next redraw; errors and the end are worth a line too.
+            // The view shows it at the next redraw; errors and the end are worth a message too.
             switch event {
-            case .error, .updateFailed, .stopped, .recovered: if let line = Self.line(event, showsOffAir: false) { LineOutput.err(line) }
-            default: break
+            case .onAir, .offAir, .slot, .applied: break
+            default: if let line = Self.line(event, showsOffAir: false) { message(line) }
             }
         case .lines:
             if let line = Self.line(event, showsOffAir: showsOffAir) { LineOutput.out("\(Self.stamp(now)) \(line)") }
@@ -118,7 +129,7 @@ final class RunStatusBoard: Sendable {
     /// A free-form message (reloads, stopping): a line, or a JSON `note`.
     func note(_ message: String) {
         switch style {
-        case .table: LineOutput.err(message)
+        case .table: self.message(message)
         case .lines: LineOutput.out("\(Self.stamp(elapsed)) \(message)")
         case .json: LineOutput.out(JSONValue.object([("time", .double(Self.round(elapsed))), ("event", .string("note")), ("message", .string(message))]).text)
         }
@@ -199,41 +210,4 @@ final class RunStatusBoard: Sendable {
     }
 
     static func round(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
-
-    // MARK: The live table
-
-    /// The table as it stands.
-    func tableLines() -> [String] {
-        let s = state.withLock { $0 }
-        var table = TextTable(headers: ["BEACON", "ADAPTER", "ADVERTISER", "ADDRESS", "STATE", "TURNS", "LAST ERROR"])
-        for r in s.rows {
-            table.append([r.beacon, r.adapter, r.advertiser, r.address.description, r.state, String(r.turns), r.lastError])
-        }
-        let slots = s.slots.keys.sorted().map { "\($0) \(s.slots[$0]!) turns" }.joined(separator: ", ")
-        let header = "beacon \(Self.stamp(elapsed))" + (slots.isEmpty ? "" : " — \(slots)") + " — Ctrl-C stops"
-        return [header] + table.lines
-    }
-
-    /// Draws the table over the previous one: the cursor goes up over what was drawn, the
-    /// screen below it is cleared (ANSI CUU and ED), then the new table is written.
-    func redraw() {
-        let lines = tableLines()
-        let up = state.withLock { s in
-            defer { s.drawnLines = lines.count }
-            return s.drawnLines
-        }
-        let move = up > 0 ? "\u{1B}[\(up)A\r\u{1B}[J" : ""
-        LineOutput.rawOut(move + lines.joined(separator: "\n") + "\n")
-    }
-
-    /// Redraws four times a second until the task is cancelled (table style only).
-    func redrawing() -> Task<Void, Never>? {
-        guard style == .table else { return nil }
-        return Task { [self] in
-            while !Task.isCancelled {
-                redraw()
-                try? await Task.sleep(for: .milliseconds(250))
-            }
-        }
-    }
 }

@@ -1,22 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
 import BeaconScanner
+import LiveView
 import Synchronization
 
-/// What `beacon scan` prints: on a terminal a live table (nearest first) redrawn with every
-/// ranging update, with the latest enters and exits under it; otherwise (and with `--json`) one
-/// JSON object per line for every report, ranging update and enter/exit.
+/// What `beacon scan` prints: on a terminal a live view (nearest first, see
+/// ScanOutput+Live.swift) redrawn with every ranging update, with the latest enters and exits
+/// under it; with `TERM=dumb` the same as plain lines at each update; otherwise (and with
+/// `--json`) one JSON object per line for every report, ranging update and enter/exit.
 final class ScanOutput: Sendable {
     enum Style: Sendable {
         case table
+        /// The live view's lines, printed whole at each ranging update (`TERM=dumb`).
+        case plain
         case json
     }
 
     struct State: Sendable {
-        var drawnLines = 0
         /// The latest enter/exit lines, newest last, for the table's footer.
         var recent: [String] = []
         var mode: ScanMode?
+        /// The last ranging update.
+        var beacons: [RangedBeacon] = []
+        var rangedAt: ContinuousClock.Instant?
+        /// iBeacon reports taken in (in the region).
+        var reports = 0
     }
 
     let style: Style
@@ -24,7 +32,9 @@ final class ScanOutput: Sendable {
     let region: BeaconRegion
     let model: DistanceModel
     let start: ContinuousClock.Instant
-    private let state = Mutex(State())
+    let state = Mutex(State())
+    /// The terminal layer of the live view (table style only).
+    let terminal: LiveTerminal?
     /// How many enter/exit lines the table keeps under it.
     static let recentLimit = 6
 
@@ -34,6 +44,7 @@ final class ScanOutput: Sendable {
         self.region = region
         self.model = model
         self.start = start
+        terminal = style == .table ? LiveOutput.terminal(colour: LiveOutput.colour) : nil
     }
 
     /// Seconds since the scan began, to the millisecond.
@@ -48,7 +59,7 @@ final class ScanOutput: Sendable {
     func handle(_ update: ScanUpdate, now: ContinuousClock.Instant = .now) {
         switch style {
         case .json: if let line = json(update, now: now) { LineOutput.out(line.text) }
-        case .table: table(update, now: now)
+        case .table, .plain: table(update, now: now)
         }
     }
 
@@ -105,25 +116,6 @@ final class ScanOutput: Sendable {
 
     // MARK: The live table
 
-    static let headers = ["UUID", "MAJOR", "MINOR", "RSSI", "POWER", "ACCURACY", "PROXIMITY", "LAST SEEN", "REPORTS/S"]
-
-    /// The table's lines for one ranging update.
-    static func tableLines(_ beacons: [RangedBeacon], at now: ContinuousClock.Instant) -> [String] {
-        var table = TextTable(headers: headers)
-        for b in beacons {
-            table.append([
-                b.identity.uuid.description, String(b.identity.major), String(b.identity.minor),
-                b.rssi.map { String(round($0, places: 1)) } ?? "-",
-                String(b.measuredPower),
-                b.accuracy.map { "\(formatted($0)) m" } ?? "-",
-                b.proximity.rawValue,
-                "\(formatted((now - b.lastSeen).seconds)) s ago",
-                formatted(b.reportsPerSecond, places: 1),
-            ])
-        }
-        return table.lines
-    }
-
     /// A number with `places` decimals (2 by default), zero-padded: `1.50`.
     static func formatted(_ value: Double, places: Int = 2) -> String {
         let rounded = round(value, places: places)
@@ -138,15 +130,22 @@ final class ScanOutput: Sendable {
         switch update {
         case .started(let mode):
             state.withLock { $0.mode = mode }
-            LineOutput.err("scanning on \(adapter) (\(mode.rawValue) scanning), region \(region), model \(model); Ctrl-C stops")
+            Log.notice("scanning on \(adapter) (\(mode.rawValue) scanning), region \(region), model \(model); Ctrl-C stops")
+            terminal?.start()
+            terminal?.show(liveScreen(now: now))
         case .report:
-            break  // the table shows them once a second
+            // The view shows them at the next ranging update.
+            state.withLock { $0.reports += 1 }
         case let .ranging(beacons, at):
-            let mode = state.withLock { $0.mode }
-            var lines = ["\(beacons.count) \(beacons.count == 1 ? "beacon" : "beacons") at +\(Self.formatted(seconds(at), places: 1)) s (\(mode?.rawValue ?? "?"))"]
-            lines += Self.tableLines(beacons, at: at)
-            lines += state.withLock { $0.recent }
-            redraw(lines)
+            state.withLock { s in
+                s.beacons = beacons
+                s.rangedAt = at
+            }
+            if let terminal {
+                terminal.show(liveScreen(now: at))
+            } else {
+                for line in liveScreen(now: at).lines(width: Self.plainWidth, height: .max) { LineOutput.out(line.text) }
+            }
         case .region(let e):
             let what = e.kind == .enter ? "entered" : "exited"
             let region = e.regionChanged ? " (region \(e.region) \(e.kind == .enter ? "entered" : "exited"))" : ""
@@ -156,16 +155,8 @@ final class ScanOutput: Sendable {
                 if s.recent.count > Self.recentLimit { s.recent.removeFirst(s.recent.count - Self.recentLimit) }
             }
         case .stopped:
+            finish(now: now)
             LineOutput.out("scanning stopped")
         }
-    }
-
-    private func redraw(_ lines: [String]) {
-        let up = state.withLock { s in
-            defer { s.drawnLines = lines.count }
-            return s.drawnLines
-        }
-        let move = up > 0 ? "\u{1B}[\(up)A\r\u{1B}[J" : ""
-        LineOutput.rawOut(move + lines.joined(separator: "\n") + "\n")
     }
 }

@@ -15,7 +15,10 @@ enum ScanRun {
                 return error
             }
         }
-        if let failure = await SignalTrap.value(of: task) {
+        let failure = await SignalTrap.value(of: task)
+        // The live view gives the screen back before any error is printed.
+        output.finish()
+        if let failure {
             throw CommandFailure.exit(failure.description)
         }
     }

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconEmulator
+import LiveView
+
+/// The live view of a running fleet: one row per beacon (problems first), the newest messages,
+/// and a summary line (beacons on air, adapters, turns, errors, elapsed time).
+extension RunStatusBoard {
+    static let columns = [
+        LiveColumn("BEACON"), LiveColumn("ADAPTER", dropOrder: 3), LiveColumn("ADVERTISER", dropOrder: 2),
+        LiveColumn("ADDRESS", dropOrder: 4), LiveColumn("STATE"), LiveColumn("TURNS", alignment: .right, dropOrder: 1),
+        LiveColumn("LAST ERROR"),
+    ]
+
+    /// At most this many messages are kept for the view.
+    static let keptMessages = 100
+
+    /// A note or an error while the view is up: shown under the table; on standard error at once
+    /// when that is not the terminal, otherwise once the view is gone.
+    func message(_ text: String) {
+        let now = LiveOutput.standardErrorIsTerminal
+        state.withLock { s in
+            s.messages.append(text)
+            if s.messages.count > Self.keptMessages { s.messages.removeFirst(s.messages.count - Self.keptMessages) }
+            if now { s.heldBack.append(text) }
+        }
+        if !now { LineOutput.err(text) }
+    }
+
+    /// The view as it stands.
+    func liveScreen() -> LiveScreen {
+        let s = state.withLock { $0 }
+        let rows = s.rows.map { r in
+            let problem = r.lastError != "-" || r.state == "may be on air"
+            return LiveRow([r.beacon, r.adapter, r.advertiser, r.address.description, r.state, String(r.turns), r.lastError],
+                           status: problem ? .problem : (r.state == "on air" ? .active : .idle))
+        }
+        let adapters = Set(s.rows.map(\.adapter)).sorted()
+        let title = "beacon: \(Self.count(s.rows.count, "beacon")) on \(adapters.joined(separator: ", ")) — Ctrl-C stops, SIGHUP reloads"
+        return LiveScreen(title: title, columns: Self.columns, rows: rows, placeholder: "no beacons", messages: s.messages,
+                          summary: Self.summary(s, elapsed: elapsed))
+    }
+
+    /// `12 of 160 beacons on air · 1 adapter · 4816 turns · 0 errors · +12.3 s`.
+    static func summary(_ s: State, elapsed: Double) -> String {
+        let onAir = s.rows.filter { $0.state == "on air" }.count
+        let adapters = Set(s.rows.map(\.adapter)).count
+        let turns = s.rows.reduce(0) { $0 + $1.turns }
+        return "\(onAir) of \(count(s.rows.count, "beacon")) on air · \(count(adapters, "adapter")) · \(count(turns, "turn")) · \(count(s.errors, "error")) · +\(ScanOutput.formatted(elapsed, places: 1)) s"
+    }
+
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    /// Redraws four times a second until the task is cancelled (table style only).
+    func redrawing() -> Task<Void, Never>? {
+        guard let terminal else { return nil }
+        terminal.start()
+        return Task { [self] in
+            while !Task.isCancelled {
+                terminal.show(liveScreen())
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+    }
+
+    /// Leaves the view: the terminal shows what it showed before, then the summary (the only
+    /// copy in the scrollback) and the messages held back.
+    func finishView() {
+        guard let terminal else { return }
+        let summary = state.withLock { Self.summary($0, elapsed: elapsed) }
+        terminal.finish()
+        LineOutput.out(summary)
+        for line in state.withLock({ s in defer { s.heldBack = [] }; return s.heldBack }) { LineOutput.err(line) }
+    }
+}
+
+extension RunStatusBoard.Style {
+    /// JSON with --json; the live view on a terminal (not `TERM=dumb`) unless the air log takes
+    /// standard output; lines otherwise.
+    static func choose(json: Bool, airLog: AirLogOptions) -> Self {
+        if json { return .json }
+        return LiveOutput.mode.isLive && !airLog.takesStandardOutput ? .table : .lines
+    }
+}

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconScanner
+import LiveView
+
+/// The live view of a scan: the beacons heard, nearest first; the latest enters and exits; a
+/// summary line (beacons, in range, reports, elapsed time).
+extension ScanOutput {
+    /// UUID, MAJOR, MINOR, PROXIMITY and ACCURACY stay longest; REPORTS/S, LAST SEEN and POWER go
+    /// first on a narrow terminal.
+    static let columns = [
+        LiveColumn("UUID"), LiveColumn("MAJOR", alignment: .right), LiveColumn("MINOR", alignment: .right),
+        LiveColumn("RSSI", alignment: .right, dropOrder: 4), LiveColumn("POWER", alignment: .right, dropOrder: 5),
+        LiveColumn("ACCURACY", alignment: .right), LiveColumn("PROXIMITY"),
+        LiveColumn("LAST SEEN", alignment: .right, dropOrder: 6), LiveColumn("REPORTS/S", alignment: .right, dropOrder: 7),
+    ]
+
+    /// How wide plain lines may be when the terminal does not say (`TERM=dumb`).
+    static var plainWidth: Int { LiveTerminalCalls().size(of: 1)?.columns ?? 160 }
+
+    func liveScreen(now: ContinuousClock.Instant) -> LiveScreen {
+        let s = state.withLock { $0 }
+        let at = s.rangedAt ?? now
+        let rows = s.beacons.map { b in
+            LiveRow([
+                b.identity.uuid.description, String(b.identity.major), String(b.identity.minor),
+                b.rssi.map { String(Self.round($0, places: 1)) } ?? "-",
+                String(b.measuredPower),
+                b.accuracy.map { "\(Self.formatted($0)) m" } ?? "-",
+                b.proximity.rawValue,
+                "\(Self.formatted((at - b.lastSeen).seconds)) s ago",
+                Self.formatted(b.reportsPerSecond, places: 1),
+            ], status: b.proximity == .unknown ? .idle : .active)
+        }
+        let inRange = s.beacons.filter { $0.proximity != .unknown }.count
+        let title = "beacon scan on \(adapter) (\(s.mode?.rawValue ?? "starting") scanning), region \(region) — Ctrl-C stops"
+        let summary = "\(RunStatusBoard.count(s.beacons.count, "beacon")) · \(inRange) in range · \(RunStatusBoard.count(s.reports, "report")) · +\(Self.formatted(seconds(now), places: 1)) s"
+        return LiveScreen(title: title, columns: Self.columns, rows: rows, placeholder: "no iBeacon heard yet",
+                          messages: s.recent, summary: summary)
+    }
+
+    /// Leaves the live view (once), then prints its summary: the only copy in the scrollback.
+    func finish(now: ContinuousClock.Instant = .now) {
+        guard let terminal, terminal.isActive else { return }
+        terminal.finish()
+        LineOutput.out(liveScreen(now: now).summary)
+    }
+}
