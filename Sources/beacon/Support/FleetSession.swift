@@ -95,7 +95,7 @@ struct FleetSession {
     /// air lines of its ten data changes a second.
     var shows: (@Sendable (EmulatorEvent) -> Bool)? = nil
     /// `--air-log`: where the virtual controllers' air log goes (nil: nowhere).
-    var airLog = AirLogOptions()
+    var airLog: AirLogOptions? = nil
 
     func run(_ beacons: [BeaconProfile]) async throws(ExitCode) {
         let control = RunControl(beacons: beacons)
@@ -140,7 +140,7 @@ struct FleetSession {
         let verbose = self.verbose
         let shows = self.shows
         // A file that cannot be written is refused before any controller is opened.
-        let sink = try airLog.open(inputs: inputs)
+        let sink = try airLog?.open(inputs: inputs)
         defer { sink?.close() }
         let connections = try AdapterChoice.openAll(controller, inputs: inputs, advertising: true).get()
         defer { for c in connections { c.close() } }
