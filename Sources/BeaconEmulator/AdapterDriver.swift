@@ -40,6 +40,8 @@ final class AdapterDriver: Sendable {
         self.backend = backend
         self.teardownTimeout = teardownTimeout
         self.report = report
+        // A set that stopped by itself may end the turn: the loop looks at once.
+        backend.onSelfStop { [wakeup] in wakeup.signal() }
     }
 
     /// From now on carry `target`, replacing any target not yet applied.
@@ -96,10 +98,26 @@ final class AdapterDriver: Sendable {
                 failure = await apply(target, &loop)
                 continue
             }
+            // Controller-timed: the turn ends once every set of it has stopped after its events.
+            if let stopped = controllerEndedTurn(loop), deadline.map({ ContinuousClock.now < $0 }) ?? true {
+                if !loop.controllerTimed {
+                    loop.controllerTimed = true
+                    report(.turnTiming(adapter: adapter, byController: true))
+                }
+                failure = await rotate(&loop, due: .now, stopped: stopped)
+                continue
+            }
             // A turn due before the end runs even when the loop is late, so a run of N turns'
             // length carries out N turns however busy the machine is.
             if let due = loop.nextDue, ContinuousClock.now >= due, deadline.map({ due < $0 }) ?? true {
-                failure = await rotate(&loop, due: due)
+                if loop.controllerTimed {
+                    // The backstop: a set did not stop in time (the controller ignored its limit
+                    // or its event was lost). The host times turns from now on.
+                    loop.controllerTimed = false
+                    report(.turnTiming(adapter: adapter, byController: false))
+                    loop.cycleStart = due - loop.target!.slotDuration * (loop.slotIndex + 1)
+                }
+                failure = await rotate(&loop, due: due, stopped: loop.stoppedSets(backend.selfStops))
                 continue
             }
             if let deadline, ContinuousClock.now >= deadline { break }
@@ -128,6 +146,30 @@ final class AdapterDriver: Sendable {
         var firstOnAir: ContinuousClock.Instant?
         /// Why the last step failed.
         var failure: String?
+        /// Whether the controller ends turns (it has stopped every set of a turn by itself; the
+        /// host timer is then only the backstop).
+        var controllerTimed = false
+        /// The sets of this turn the controller stops after their events, and its count of
+        /// stops for each just before they were enabled.
+        var limited: [UInt8: Int] = [:]
+
+        /// The limited sets the controller has stopped since they were enabled for this turn.
+        func stoppedSets(_ stops: [UInt8: Int]) -> Set<UInt8> {
+            Set(limited.filter { handle, before in stops[handle, default: 0] > before }.keys)
+        }
+    }
+
+    /// The sets of the turn, when every one the controller was to stop has stopped.
+    private func controllerEndedTurn(_ loop: LoopState) -> Set<UInt8>? {
+        guard loop.nextDue != nil, !loop.limited.isEmpty else { return nil }
+        let stopped = loop.stoppedSets(backend.selfStops)
+        return stopped.count == loop.limited.count ? stopped : nil
+    }
+
+    /// How long a controller-timed turn may take before the host ends it: the planned turn,
+    /// each event's advDelay (up to 10 ms, Core Vol 6 Part B §4.4.2.2.1), and as long again.
+    private func backstop(_ target: Target, events: Int) -> Duration {
+        (target.slotDuration + .milliseconds(10) * events) * 2
     }
 
     private func apply(_ target: Target, _ loop: inout LoopState) async -> String? {
@@ -144,38 +186,52 @@ final class AdapterDriver: Sendable {
             loop.prepared = true
             do { try await backend.prepare() } catch { return "\(error)" }
         }
-        if await move(&loop, to: first) == nil { return loop.failure }
+        if await move(&loop, to: first, stopped: loop.stoppedSets(backend.selfStops)) == nil { return loop.failure }
         loop.target = target
         loop.slotIndex = 0
         loop.cycleStart = .now
         if loop.firstOnAir == nil { loop.firstOnAir = loop.cycleStart }
-        loop.nextDue = target.rotates ? loop.cycleStart + target.slotDuration : nil
+        if !target.rotates { loop.limited = [:] }
+        loop.nextDue = target.rotates ? loop.cycleStart + turnLength(target, loop) : nil
         report(.applied(generation: target.generation, adapter: adapter))
         return nil
     }
 
     /// The next turn of the rotation. Turns are scheduled from the cycle's start, so lateness
     /// does not add up.
-    private func rotate(_ loop: inout LoopState, due: ContinuousClock.Instant) async -> String? {
+    private func rotate(_ loop: inout LoopState, due: ContinuousClock.Instant, stopped: Set<UInt8>) async -> String? {
         guard let target = loop.target else { loop.nextDue = nil; return nil }
         let lateness = ContinuousClock.now - due
         loop.slotIndex += 1
         let state = target.states[loop.slotIndex % target.states.count]
-        guard let commands = await move(&loop, to: state) else { return loop.failure }
+        guard let commands = await move(&loop, to: state, stopped: stopped) else { return loop.failure }
         report(.slot(adapter: adapter, index: loop.slotIndex, commands: commands, lateness: lateness))
-        // Late turns are not skipped (each beacon keeps its turn); the next ones follow at once
-        // until the rotation is back on its schedule.
-        loop.nextDue = loop.cycleStart + target.slotDuration * (loop.slotIndex + 1)
+        if loop.controllerTimed {
+            loop.nextDue = .now + turnLength(target, loop)
+        } else {
+            // Late turns are not skipped (each beacon keeps its turn); the next ones follow at
+            // once until the rotation is back on its schedule.
+            loop.nextDue = loop.cycleStart + target.slotDuration * (loop.slotIndex + 1)
+        }
         return nil
+    }
+
+    /// When the host ends the turn that just started: after the planned turn, or, when the
+    /// controller times turns, after the backstop.
+    private func turnLength(_ target: Target, _ loop: LoopState) -> Duration {
+        guard loop.controllerTimed else { return target.slotDuration }
+        let events = target.states[loop.slotIndex % target.states.count].values.map { Int($0.eventsPerTurn) }.max() ?? 0
+        return backstop(target, events: events)
     }
 
     /// Sends the difference from what is on air to `state` and reports who came and went;
     /// returns how many commands it took, or nil with `loop.failure` set.
-    private func move(_ loop: inout LoopState, to state: AdvertisingState) async -> Int? {
+    private func move(_ loop: inout LoopState, to state: AdvertisingState, stopped: Set<UInt8>) async -> Int? {
         let old = loop.onAir
         let result: Transition
+        loop.limited = [:]
         do {
-            result = try await backend.transition(from: old, to: state)
+            result = try await backend.transition(from: old, to: state, stopped: stopped)
         } catch {
             loop.failure = "\(error)"
             for handle in Set(old.keys).union(state.keys) where old[handle] != state[handle] {
@@ -185,6 +241,9 @@ final class AdapterDriver: Sendable {
             return nil
         }
         loop.onAir = state
+        if backend.controllerTimesTurns, let before = result.selfStopsAtEnable {
+            for (handle, config) in state where config.eventsPerTurn > 0 { loop.limited[handle] = before[handle, default: 0] }
+        }
         for (handle, config) in old.sorted(by: { $0.key < $1.key }) where state[handle] != config {
             report(.offAir(beacon: config.beaconName, adapter: adapter, advertiser: handle))
         }

@@ -41,6 +41,12 @@ public struct AdvertisingProgram: Sendable {
                     var config = AdvertisingSetConfiguration(handle: adv.handle, beacon: b)
                     config.interval = plan.onAirInterval(of: b)
                     if let shared = adv.sharedAddress { config.address = shared }
+                    // A set restarted for each turn can be told how many events the turn has
+                    // (a set that keeps its address stays enabled and only gets new data).
+                    if plan.mode == .extendedRotation, adv.beacons.count > 1, adv.sharedAddress == nil {
+                        let events = plan.eventsPerTurn(of: b)
+                        if events <= Int(UInt8.max) { config.eventsPerTurn = UInt8(events) }
+                    }
                     s[adv.handle] = config
                 }
             }
@@ -55,18 +61,30 @@ public struct AdvertisingProgram: Sendable {
     }
 
     /// The fewest commands that take the controller from `old` to `new`.
-    public static func steps(from old: [UInt8: AdvertisingSetConfiguration], to new: [UInt8: AdvertisingSetConfiguration], extended: Bool) -> [any HCICommand] {
-        extended ? extendedSteps(from: old, to: new) : legacySteps(from: old[0], to: new[0])
+    ///
+    /// - Parameters:
+    ///   - limitEvents: extended sets only: enable each set with its ``AdvertisingSetConfiguration/eventsPerTurn``
+    ///     as Max_Extended_Advertising_Events, so the controller ends its turn; such a set is
+    ///     enabled again for every turn (enabling an enabled set restarts its count, §7.8.56).
+    ///   - stopped: sets the controller has stopped by itself since they were last enabled (LE
+    ///     Advertising Set Terminated): they need no disable.
+    public static func steps(from old: [UInt8: AdvertisingSetConfiguration], to new: [UInt8: AdvertisingSetConfiguration], extended: Bool,
+                             limitEvents: Bool = false, stopped: Set<UInt8> = []) -> [any HCICommand] {
+        extended ? extendedSteps(from: old, to: new, limitEvents: limitEvents, stopped: stopped) : legacySteps(from: old[0], to: new[0])
     }
 
-    static func extendedSteps(from old: [UInt8: AdvertisingSetConfiguration], to new: [UInt8: AdvertisingSetConfiguration]) -> [any HCICommand] {
+    static func extendedSteps(from old: [UInt8: AdvertisingSetConfiguration], to new: [UInt8: AdvertisingSetConfiguration],
+                              limitEvents: Bool = false, stopped: Set<UInt8> = []) -> [any HCICommand] {
         let removed = old.keys.filter { new[$0] == nil }.sorted()
         let added = new.keys.filter { old[$0] == nil }.sorted()
         let changed = new.keys.filter { old[$0] != nil && old[$0] != new[$0] }.sorted()
         // A set's parameters and random address may change only while it is disabled.
         let restarted = changed.filter { old[$0]!.parameters != new[$0]!.parameters || old[$0]!.address != new[$0]!.address }
+        // A set the controller stops after its events needs an enable for every turn, even when
+        // only its data changes.
+        let rearmed = limitEvents ? new.keys.filter { old[$0] != nil && new[$0]!.eventsPerTurn > 0 && !restarted.contains($0) }.sorted() : []
         var steps: [any HCICommand] = []
-        let off = (removed + restarted).sorted()
+        let off = (removed + restarted).filter { !stopped.contains($0) }.sorted()
         // One disable (and below one enable) for every set that changes, split only by the
         // command's 63-set limit (§7.8.56).
         steps += LESetExtendedAdvertisingEnable.commands(false, sets: off.map { .init(handle: $0) })
@@ -78,8 +96,10 @@ public struct AdvertisingProgram: Sendable {
         for h in added { steps.append(new[h]!.extendedData) }
         // Data of a set with legacy PDUs may be replaced while it is enabled (operation 0x03, §7.8.54).
         for h in changed where old[h]!.data != new[h]!.data { steps.append(new[h]!.extendedData) }
-        let on = (added + restarted).sorted()
-        steps += LESetExtendedAdvertisingEnable.commands(true, sets: on.map { .init(handle: $0) })
+        let on = (added + restarted + rearmed).sorted()
+        steps += LESetExtendedAdvertisingEnable.commands(true, sets: on.map { h in
+            .init(handle: h, maxExtendedAdvertisingEvents: limitEvents ? new[h]!.eventsPerTurn : 0)
+        })
         return steps
     }
 

@@ -109,8 +109,10 @@ public final class RunningFleet: Sendable {
             if let mgmt = connection.management {
                 backend = MgmtAdvertisingBackend(mgmt: mgmt, capabilities: caps)
             } else {
+                // Controller-timed turns need the event masks set, which only a controller we own allows.
                 backend = planner.usesExtendedSets(caps)
-                    ? HCIAdvertisingBackend.extendedSets(connection.hci, caps) : HCIAdvertisingBackend.legacy(connection.hci, caps)
+                    ? HCIAdvertisingBackend.extendedSets(connection.hci, caps, controllerTimedTurns: connection.mayReset)
+                    : HCIAdvertisingBackend.legacy(connection.hci, caps)
             }
             return AdapterDriver(backend: backend, teardownTimeout: teardownTimeout) { [weak self] event in self?.emit(event) }
         }

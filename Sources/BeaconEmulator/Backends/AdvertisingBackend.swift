@@ -27,6 +27,29 @@ public protocol AdvertisingBackend: Sendable {
     func transition(from old: AdvertisingState, to new: AdvertisingState) async throws -> Transition
     /// Takes everything of ours off the air. `timeout` bounds each exchange (nil: the usual).
     func teardown(timeout: Duration?) async throws
+
+    /// Whether the controller ends turns: advertisers that carry a rotating beacon
+    /// (``AdvertisingSetConfiguration/eventsPerTurn`` > 0) are enabled with that many events and
+    /// stop by themselves after the last one, and ``selfStops`` counts those stops.
+    var controllerTimesTurns: Bool { get }
+    /// How many times each advertiser has stopped by itself so far. A stop the controller
+    /// reported before the reply to a command is counted before that command returns.
+    var selfStops: [UInt8: Int] { get }
+    /// Calls `wake` (from any thread, briefly) whenever an advertiser stops by itself.
+    func onSelfStop(_ wake: @escaping @Sendable () -> Void)
+    /// ``transition(from:to:)`` knowing that the advertisers `stopped` have stopped by themselves
+    /// since they were last enabled (so they need no disable).
+    func transition(from old: AdvertisingState, to new: AdvertisingState, stopped: Set<UInt8>) async throws -> Transition
+}
+
+/// A backend whose controller never ends turns by itself: the host times every turn.
+extension AdvertisingBackend {
+    public var controllerTimesTurns: Bool { false }
+    public var selfStops: [UInt8: Int] { [:] }
+    public func onSelfStop(_ wake: @escaping @Sendable () -> Void) {}
+    public func transition(from old: AdvertisingState, to new: AdvertisingState, stopped: Set<UInt8>) async throws -> Transition {
+        try await transition(from: old, to: new)
+    }
 }
 
 /// What one transition took.
@@ -35,9 +58,13 @@ public struct Transition: Sendable {
     public var selectedTxPower: [UInt8: Int8]
     /// How many commands (or requests) it sent.
     public var commands: Int
+    /// ``AdvertisingBackend/selfStops`` just before the advertisers were enabled: a later stop
+    /// belongs to this transition's turn (nil when the controller does not time turns).
+    public var selfStopsAtEnable: [UInt8: Int]?
 
-    public init(selectedTxPower: [UInt8: Int8] = [:], commands: Int) {
+    public init(selectedTxPower: [UInt8: Int8] = [:], commands: Int, selfStopsAtEnable: [UInt8: Int]? = nil) {
         self.selectedTxPower = selectedTxPower
         self.commands = commands
+        self.selfStopsAtEnable = selfStopsAtEnable
     }
 }

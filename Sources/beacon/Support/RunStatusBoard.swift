@@ -93,7 +93,7 @@ final class RunStatusBoard: Sendable {
                 }
             case let .updateFailed(_, adapter, message):
                 for i in s.rows.indices where s.rows[i].adapter == adapter { s.rows[i].lastError = message }
-            case .applied:
+            case .applied, .turnTiming:
                 break
             }
         }
@@ -139,6 +139,10 @@ final class RunStatusBoard: Sendable {
             return "\(adapter): update \(generation) not applied (the beacons from before stay on air): \(message)"
         case .applied:
             return nil
+        case let .turnTiming(adapter, byController):
+            return byController
+                ? "\(adapter): the controller ends each turn after the beacons' events (controller-timed turns)"
+                : "\(adapter): a set did not stop after its events in time: the host times the turns again"
         case let .stopped(adapter, teardown):
             if isManagementAPI(adapter), teardown == .clean {
                 return "\(adapter): advertising stopped (beacon's instances removed; other programs' instances left as they were)"
@@ -176,6 +180,8 @@ final class RunStatusBoard: Sendable {
                         ("lateness_ms", .double(round(lateness.seconds * 1000)))]
         case let .error(adapter, message):
             members += [("event", .string("error")), ("adapter", .string(adapter)), ("message", .string(message))]
+        case let .turnTiming(adapter, byController):
+            members += [("event", .string("turn_timing")), ("adapter", .string(adapter)), ("by_controller", .bool(byController))]
         case let .applied(generation, adapter):
             members += [("event", .string("applied")), ("adapter", .string(adapter)), ("generation", .int(generation))]
         case let .updateFailed(generation, adapter, message):
