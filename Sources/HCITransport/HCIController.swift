@@ -106,9 +106,11 @@ public final class HCIController: Sendable {
         var boxes: [(any HCICommand, ReplyBox)] = []
         var failure: HCIControllerError?
         for command in commands {
-            if boxes.contains(where: { $0.1.failed }) { break }
+            // Checked once the slot is ours, so a reply that failed while we waited for the slot stops the batch.
+            let anyFailed = { [boxes] in boxes.contains { $0.1.failed } }
             do throws(HCIControllerError) {
-                boxes.append((command, try await submit(command, timeout: timeout ?? commandTimeout)))
+                guard let box = try await submit(command, timeout: timeout ?? commandTimeout, unless: anyFailed) else { break }
+                boxes.append((command, box))
             } catch {
                 failure = error
                 break
@@ -173,19 +175,29 @@ public final class HCIController: Sendable {
         return c
     }
 
-    private func submit<C: HCICommand>(_ command: C, timeout: Duration) async throws(HCIControllerError) -> ReplyBox {
-        try await submit(opcode: C.opcode, name: C.name, h4: command.h4Bytes, timeout: timeout)
+    private func submit<C: HCICommand>(_ command: C, timeout: Duration, unless abandon: () -> Bool) async throws(HCIControllerError) -> ReplyBox? {
+        try await submit(opcode: C.opcode, name: C.name, h4: command.h4Bytes, timeout: timeout, unless: abandon)
+    }
+
+    private func submit(opcode: HCIOpcode, name: String, h4: [UInt8], timeout: Duration) async throws(HCIControllerError) -> ReplyBox {
+        try await submit(opcode: opcode, name: name, h4: h4, timeout: timeout, unless: { false })!
     }
 
     /// Waits for a free command slot, puts the command on the wire and returns where its reply
-    /// will arrive. Commands from one caller go out in the order it submits them.
-    private func submit(opcode: HCIOpcode, name: String, h4: [UInt8], timeout: Duration) async throws(HCIControllerError) -> ReplyBox {
+    /// will arrive; nil, with the slot given back, if `abandon` says so once the slot is ours.
+    /// Commands from one caller go out in the order it submits them.
+    private func submit(opcode: HCIOpcode, name: String, h4: [UInt8], timeout: Duration, unless abandon: () -> Bool) async throws(HCIControllerError) -> ReplyBox? {
         do {
             try await acquireSlot(timeout: timeout, name: name, opcode: opcode)
         } catch let e as HCIControllerError {
             throw e
         } catch {
             throw .closed(adapter: adapterName)
+        }
+        if abandon() {
+            state.withLock { $0.credits += 1 }
+            creditsChanged()
+            return nil
         }
         let box = ReplyBox()
         let registered: Result<UInt64, HCIControllerError> = state.withLock { s in
