@@ -20,16 +20,36 @@ public struct AdvertisingProgram: Sendable {
     /// What is on air in each slot, per handle.
     public var states: [AdvertisingState]
 
-    public init(plan: AdapterPlan) {
+    /// - Parameter controllerTimedTurns: as a running fleet does on a controller it owns (see
+    ///   ``HCIAdvertisingBackend``): the preamble unmasks LE Advertising Set Terminated, and
+    ///   rotating sets are enabled with their events per turn. The slots are then the ones the
+    ///   host sends when it times the turns (a set the controller stopped needs no disable).
+    public init(plan: AdapterPlan, controllerTimedTurns: Bool = false) {
         let extended = plan.mode != .legacy
+        let limits = controllerTimedTurns && extended
         self.extended = extended
         let states = Self.states(of: plan)
         let count = states.count
         self.states = states
-        preamble = Self.clean(extended: extended)
+        preamble = Self.preamble(extended: extended, controllerTimedTurns: limits)
         teardown = Self.clean(extended: extended)
-        setup = Self.steps(from: [:], to: states[0], extended: extended)
-        slots = count > 1 ? (0..<count).map { k in Self.steps(from: states[(k + count - 1) % count], to: states[k], extended: extended) } : []
+        setup = Self.steps(from: [:], to: states[0], extended: extended, limitEvents: limits)
+        slots = count > 1 ? (0..<count).map { k in
+            Self.steps(from: states[(k + count - 1) % count], to: states[k], extended: extended, limitEvents: limits)
+        } : []
+    }
+
+    /// The default event masks plus what controller-timed turns need: LE Meta events (Core Vol 4
+    /// Part E §7.3.1) and, among them, LE Advertising Set Terminated (§7.8.1). The default event
+    /// mask keeps Hardware Error.
+    static let controllerTimingMasks: [any HCICommand] = [
+        HCISetEventMask(.default.union(.leMeta)),
+        LESetEventMask(.default.union(.advertisingSetTerminated)),
+    ]
+
+    /// A clean start, with the event masks controller-timed turns need first.
+    static func preamble(extended: Bool, controllerTimedTurns: Bool) -> [any HCICommand] {
+        (controllerTimedTurns && extended ? controllerTimingMasks : []) + clean(extended: extended)
     }
 
     /// What is on air in each slot of `plan`'s rotation, per handle (one state when nothing rotates).

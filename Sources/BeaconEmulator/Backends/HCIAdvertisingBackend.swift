@@ -53,13 +53,6 @@ public struct HCIAdvertisingBackend: AdvertisingBackend {
         HCIAdvertisingBackend(hci: hci, capabilities: capabilities, extended: false)
     }
 
-    /// The default masks plus what controller-timed turns need: LE Meta events (§7.3.1) and,
-    /// among them, LE Advertising Set Terminated (§7.8.1). The default event mask keeps Hardware Error.
-    static let eventMasks: [any HCICommand] = [
-        HCISetEventMask(.default.union(.leMeta)),
-        LESetEventMask(.default.union(.advertisingSetTerminated)),
-    ]
-
     private var sender: HCICommandSender { HCICommandSender(hci: hci, info: capabilities.hciInfo) }
 
     public func validate(_ state: AdvertisingState) throws {
@@ -67,7 +60,7 @@ public struct HCIAdvertisingBackend: AdvertisingBackend {
     }
 
     public func prepare() async throws {
-        try await sender.send((controllerTimesTurns ? Self.eventMasks : []) + AdvertisingProgram.clean(extended: extended))
+        try await sender.send(AdvertisingProgram.preamble(extended: extended, controllerTimedTurns: controllerTimesTurns))
     }
 
     public func transition(from old: AdvertisingState, to new: AdvertisingState) async throws -> Transition {
