@@ -98,26 +98,36 @@ final class AdapterDriver: Sendable {
                 failure = await apply(target, &loop)
                 continue
             }
-            // Controller-timed: the turn ends once every set of it has stopped after its events.
-            if let stopped = controllerEndedTurn(loop), deadline.map({ ContinuousClock.now < $0 }) ?? true {
-                if !loop.controllerTimed {
-                    loop.controllerTimed = true
-                    report(.turnTiming(adapter: adapter, byController: true))
-                }
-                failure = await rotate(&loop, due: .now, stopped: stopped)
-                continue
+            // A controller that stops a set after its events (LE Advertising Set Terminated)
+            // counts the events of every turn from now on.
+            let stopped = loop.stoppedSets(backend.selfStops)
+            if !loop.controllerTimed, !stopped.isEmpty {
+                loop.controllerTimed = true
+                report(.turnTiming(adapter: adapter, byController: true))
             }
             // A turn due before the end runs even when the loop is late, so a run of N turns'
-            // length carries out N turns however busy the machine is.
+            // length carries out N turns however busy the machine is. When the controller counts
+            // the events, the turn also waits for every set to have had its events (so each gets
+            // exactly its share), up to a backstop.
+            var wakeForBackstop: ContinuousClock.Instant?
             if let due = loop.nextDue, ContinuousClock.now >= due, deadline.map({ due < $0 }) ?? true {
-                if loop.controllerTimed {
-                    // The backstop: a set did not stop in time (the controller ignored its limit
-                    // or its event was lost). The host times turns from now on.
-                    loop.controllerTimed = false
-                    report(.turnTiming(adapter: adapter, byController: false))
-                    loop.cycleStart = due - loop.target!.slotDuration * (loop.slotIndex + 1)
+                let waitingForStops = loop.controllerTimed && stopped.count < loop.limited.count
+                let backstop = due + loop.backstop
+                if !waitingForStops || ContinuousClock.now >= backstop {
+                    if waitingForStops {
+                        // A set did not stop in time (the controller ignored its limit, or its
+                        // event was lost): the host times the turns from now on.
+                        loop.controllerTimed = false
+                        report(.turnTiming(adapter: adapter, byController: false))
+                    }
+                    failure = await rotate(&loop, due: due, stopped: stopped)
+                    continue
                 }
-                failure = await rotate(&loop, due: due, stopped: loop.stoppedSets(backend.selfStops))
+                wakeForBackstop = backstop
+            }
+            // A turn already due waits for its stops (or its backstop) even past the end.
+            if let backstop = wakeForBackstop {
+                await wakeup.wait(until: backstop)
                 continue
             }
             if let deadline, ContinuousClock.now >= deadline { break }
@@ -146,30 +156,23 @@ final class AdapterDriver: Sendable {
         var firstOnAir: ContinuousClock.Instant?
         /// Why the last step failed.
         var failure: String?
-        /// Whether the controller ends turns (it has stopped every set of a turn by itself; the
-        /// host timer is then only the backstop).
+        /// Whether the controller counts each turn's events: it has stopped a set after its
+        /// events, so a turn ends only once every set of it has stopped (or at the backstop).
         var controllerTimed = false
         /// The sets of this turn the controller stops after their events, and its count of
         /// stops for each just before they were enabled.
         var limited: [UInt8: Int] = [:]
+        /// How long after its due time a turn may wait for its sets to stop: the turn again, and
+        /// each event's advDelay (up to 10 ms, Core Vol 6 Part B §4.4.2.2.1).
+        var backstop: Duration {
+            let events = onAir.values.map { Int($0.eventsPerTurn) }.max() ?? 0
+            return (target?.slotDuration ?? .zero) + .milliseconds(10) * events
+        }
 
         /// The limited sets the controller has stopped since they were enabled for this turn.
         func stoppedSets(_ stops: [UInt8: Int]) -> Set<UInt8> {
             Set(limited.filter { handle, before in stops[handle, default: 0] > before }.keys)
         }
-    }
-
-    /// The sets of the turn, when every one the controller was to stop has stopped.
-    private func controllerEndedTurn(_ loop: LoopState) -> Set<UInt8>? {
-        guard loop.nextDue != nil, !loop.limited.isEmpty else { return nil }
-        let stopped = loop.stoppedSets(backend.selfStops)
-        return stopped.count == loop.limited.count ? stopped : nil
-    }
-
-    /// How long a controller-timed turn may take before the host ends it: the planned turn,
-    /// each event's advDelay (up to 10 ms, Core Vol 6 Part B §4.4.2.2.1), and as long again.
-    private func backstop(_ target: Target, events: Int) -> Duration {
-        (target.slotDuration + .milliseconds(10) * events) * 2
     }
 
     private func apply(_ target: Target, _ loop: inout LoopState) async -> String? {
@@ -191,8 +194,7 @@ final class AdapterDriver: Sendable {
         loop.slotIndex = 0
         loop.cycleStart = .now
         if loop.firstOnAir == nil { loop.firstOnAir = loop.cycleStart }
-        if !target.rotates { loop.limited = [:] }
-        loop.nextDue = target.rotates ? loop.cycleStart + turnLength(target, loop) : nil
+        loop.nextDue = target.rotates ? loop.cycleStart + target.slotDuration : nil
         report(.applied(generation: target.generation, adapter: adapter))
         return nil
     }
@@ -206,22 +208,10 @@ final class AdapterDriver: Sendable {
         let state = target.states[loop.slotIndex % target.states.count]
         guard let commands = await move(&loop, to: state, stopped: stopped) else { return loop.failure }
         report(.slot(adapter: adapter, index: loop.slotIndex, commands: commands, lateness: lateness))
-        if loop.controllerTimed {
-            loop.nextDue = .now + turnLength(target, loop)
-        } else {
-            // Late turns are not skipped (each beacon keeps its turn); the next ones follow at
-            // once until the rotation is back on its schedule.
-            loop.nextDue = loop.cycleStart + target.slotDuration * (loop.slotIndex + 1)
-        }
+        // Late turns are not skipped (each beacon keeps its turn); the next ones follow at once
+        // until the rotation is back on its schedule.
+        loop.nextDue = loop.cycleStart + target.slotDuration * (loop.slotIndex + 1)
         return nil
-    }
-
-    /// When the host ends the turn that just started: after the planned turn, or, when the
-    /// controller times turns, after the backstop.
-    private func turnLength(_ target: Target, _ loop: LoopState) -> Duration {
-        guard loop.controllerTimed else { return target.slotDuration }
-        let events = target.states[loop.slotIndex % target.states.count].values.map { Int($0.eventsPerTurn) }.max() ?? 0
-        return backstop(target, events: events)
     }
 
     /// Sends the difference from what is on air to `state` and reports who came and went;

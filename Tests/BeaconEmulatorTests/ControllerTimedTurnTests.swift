@@ -10,10 +10,9 @@ import Synchronization
 import VirtualController
 
 /// Rotations on the virtual controller with a manual clock: its air moves only when the test
-/// moves the clock, so which turns the controller ends (LE Advertising Set Terminated after
-/// Max_Extended_Advertising_Events) and which the host's timer ends is decided by the test, not
-/// by the machine's speed. The host timers are set far beyond any test's length (30 s turns),
-/// except where a test wants the host to time the turns.
+/// moves the clock, so which sets the controller stops (LE Advertising Set Terminated after
+/// Max_Extended_Advertising_Events) is decided by the test, not by the machine's speed. The
+/// host's turns are seconds long, so the test moves the clock well before a turn is due.
 @Suite(.serialized) struct ControllerTimedTurnTests {
     /// The virtual controller's transport, keeping every command the host sent.
     final class RecordingTransport: HCITransport {
@@ -105,36 +104,36 @@ import VirtualController
         }
     }
 
-    @Test func theControllerEndsEachTurnAfterExactlyItsEvents() async throws {
+    @Test func theControllerStopsEachSetAfterExactlyItsEvents() async throws {
         let clock = ManualClock()
-        // 4 beacons on 2 sets, 10 s apart, 30 s turns: 3 events per turn.
-        let bench = Bench(clock: clock, slot: .seconds(30))
-        let plan = try await bench.fleet.start(beacons(4, interval: 10_000))
+        // 4 beacons on 2 sets, 1 s apart, 3 s turns: 3 events per turn.
+        let bench = Bench(clock: clock, slot: .seconds(3))
+        let plan = try await bench.fleet.start(beacons(4, interval: 1000))
         #expect(plan.adapters[0].eventsPerTurn == 3...3)
         var slots = bench.slots.makeAsyncIterator()
-        for turn in 1...4 {
-            // Past the third event (at +20 s) of every set: both stop, and the next turn starts
-            // at once, 10 s (virtual) before the host's timer would have ended it.
-            clock.advance(by: .seconds(25))
+        for turn in 1...3 {
+            // Past the third event (at +2 s) of both sets: both stop by themselves, so the turn
+            // that follows (on the host's 3 s timer) needs no disable.
+            clock.advance(by: .milliseconds(2500))
             #expect(await slots.next() == turn)
         }
         let outcome = await bench.fleet.stop()
         #expect(outcome.isClean)
         #expect(bench.timing.all == [true])
-        // Each set: four turns, alternating beacons, exactly three events each.
+        // Each set: three turns, alternating beacons, exactly three events each.
         let log = bench.controller.airLog()
         for set in [VirtualAdvertiser.set(0), .set(1)] {
             var runs: [(address: BluetoothAddress, count: Int)] = []
             for e in log where e.advertiser == set {
                 if runs.last?.address == e.address { runs[runs.count - 1].count += 1 } else { runs.append((e.address, 1)) }
             }
-            #expect(runs.map(\.count) == [3, 3, 3, 3], "\(set): \(runs)")
+            #expect(runs.map(\.count) == [3, 3, 3], "\(set): \(runs)")
             #expect(Set(runs.map(\.address)).count == 2)
         }
         // The sets stopped by themselves, so a turn needs no disable: new address and data for
         // both sets, and one enable for both with their 3 events.
         let turns = bench.turns()
-        #expect(turns.count == 4)
+        #expect(turns.count == 3)
         for turn in turns {
             #expect(Self.describe(turn) == ["address 0", "address 1", "data 0", "data 1", "enable 0x3,1x3"])
         }
@@ -159,10 +158,10 @@ import VirtualController
     }
 
     @Test func aControllerThatStopsNoMoreIsCaughtByTheBackstop() async throws {
-        // 2 s turns, 1 s apart: 2 events per turn. The first turn the controller ends (the clock
-        // passes both events); then the clock stands still, as if the controller ignored the limit:
-        // the host ends that turn at its backstop (about 4 s), times the turns again, and the
-        // rotation goes on (a disable first, since no set stopped).
+        // 2 s turns, 1 s apart: 2 events per turn. In the first turn the controller stops both
+        // sets (the clock passes both events); then the clock stands still, as if the controller
+        // ignored the limit: the second turn waits for its sets past its due time, up to the
+        // backstop (2 s more), then the host ends it with a disable and times the turns again.
         let clock = ManualClock()
         let bench = Bench(clock: clock, slot: .seconds(2))
         try await bench.fleet.start(beacons(4, interval: 1000))
