@@ -120,9 +120,7 @@ public final class RunningFleet: Sendable {
         // Every command of the first plan is checked before the first byte goes on the air.
         for (driver, target) in zip(drivers, targets) {
             for s in target.states {
-                do { try driver.backend.validate(s) } catch let e as HCIControllerError { throw .hci(e) } catch let e as MgmtControllerError { throw .management(e) } catch {
-                    preconditionFailure("backends throw HCIControllerError or MgmtControllerError: \(error)")
-                }
+                try driver.backend.validate(s)
             }
         }
         let started: Bool = state.withLock { s in

@@ -13,20 +13,21 @@ public typealias AdvertisingState = [UInt8: AdvertisingSetConfiguration]
 /// is not HCI (the kernel's management API, where advertisers are the kernel's instances) plugs in
 /// here without the planner or the command line knowing.
 ///
-/// The running fleet calls a backend from one serial loop only, never concurrently.
+/// The running fleet calls a backend from one serial loop only, never concurrently. Every failure
+/// is an ``AdapterError`` (the protocol's own error, with its wording for the user).
 public protocol AdvertisingBackend: Sendable {
     /// The adapter as the user named it, for messages.
     var adapter: String { get }
     /// What the controller can do, as probed.
     var capabilities: ControllerCapabilities { get }
     /// Checks that `state` can be put on air, before anything is sent; throws the reason.
-    func validate(_ state: AdvertisingState) throws
+    func validate(_ state: AdvertisingState) throws(AdapterError)
     /// Leaves the controller with nothing of ours on air (whatever an earlier, killed run left).
-    func prepare() async throws
+    func prepare() async throws(AdapterError)
     /// Takes the controller from `old` to `new`, sending only what differs.
-    func transition(from old: AdvertisingState, to new: AdvertisingState) async throws -> Transition
+    func transition(from old: AdvertisingState, to new: AdvertisingState) async throws(AdapterError) -> Transition
     /// Takes everything of ours off the air. `timeout` bounds each exchange (nil: the usual).
-    func teardown(timeout: Duration?) async throws
+    func teardown(timeout: Duration?) async throws(AdapterError)
 
     /// Whether the controller ends turns: advertisers that carry a rotating beacon
     /// (``AdvertisingSetConfiguration/eventsPerTurn`` > 0) are enabled with that many events and
@@ -39,7 +40,7 @@ public protocol AdvertisingBackend: Sendable {
     func onSelfStop(_ wake: @escaping @Sendable () -> Void)
     /// ``transition(from:to:)`` knowing that the advertisers `stopped` have stopped by themselves
     /// since they were last enabled (so they need no disable).
-    func transition(from old: AdvertisingState, to new: AdvertisingState, stopped: Set<UInt8>) async throws -> Transition
+    func transition(from old: AdvertisingState, to new: AdvertisingState, stopped: Set<UInt8>) async throws(AdapterError) -> Transition
 }
 
 /// A backend whose controller never ends turns by itself: the host times every turn.
@@ -47,7 +48,7 @@ extension AdvertisingBackend {
     public var controllerTimesTurns: Bool { false }
     public var selfStops: [UInt8: Int] { [:] }
     public func onSelfStop(_ wake: @escaping @Sendable () -> Void) {}
-    public func transition(from old: AdvertisingState, to new: AdvertisingState, stopped: Set<UInt8>) async throws -> Transition {
+    public func transition(from old: AdvertisingState, to new: AdvertisingState, stopped: Set<UInt8>) async throws(AdapterError) -> Transition {
         try await transition(from: old, to: new)
     }
 }

@@ -55,27 +55,35 @@ public struct HCIAdvertisingBackend: AdvertisingBackend {
 
     private var sender: HCICommandSender { HCICommandSender(hci: hci, info: capabilities.hciInfo) }
 
-    public func validate(_ state: AdvertisingState) throws {
-        try sender.validate(AdvertisingProgram.steps(from: [:], to: state, extended: extended, limitEvents: controllerTimesTurns))
+    public func validate(_ state: AdvertisingState) throws(AdapterError) {
+        do throws(HCIControllerError) {
+            try sender.validate(AdvertisingProgram.steps(from: [:], to: state, extended: extended, limitEvents: controllerTimesTurns))
+        } catch { throw .hci(error) }
     }
 
-    public func prepare() async throws {
-        try await sender.send(AdvertisingProgram.preamble(extended: extended, controllerTimedTurns: controllerTimesTurns))
+    public func prepare() async throws(AdapterError) {
+        do throws(HCIControllerError) {
+            try await sender.send(AdvertisingProgram.preamble(extended: extended, controllerTimedTurns: controllerTimesTurns))
+        } catch { throw .hci(error) }
     }
 
-    public func transition(from old: AdvertisingState, to new: AdvertisingState) async throws -> Transition {
+    public func transition(from old: AdvertisingState, to new: AdvertisingState) async throws(AdapterError) -> Transition {
         try await transition(from: old, to: new, stopped: [])
     }
 
-    public func transition(from old: AdvertisingState, to new: AdvertisingState, stopped: Set<UInt8>) async throws -> Transition {
+    public func transition(from old: AdvertisingState, to new: AdvertisingState, stopped: Set<UInt8>) async throws(AdapterError) -> Transition {
         let steps = AdvertisingProgram.steps(from: old, to: new, extended: extended, limitEvents: controllerTimesTurns,
                                              stopped: controllerTimesTurns ? stopped : [])
-        let sent = try await sender.send(steps, countingStops: controllerTimesTurns)
-        return Transition(selectedTxPower: sent.selectedTxPower, commands: steps.count, selfStopsAtEnable: sent.stopsAtEnable)
+        do throws(HCIControllerError) {
+            let sent = try await sender.send(steps, countingStops: controllerTimesTurns)
+            return Transition(selectedTxPower: sent.selectedTxPower, commands: steps.count, selfStopsAtEnable: sent.stopsAtEnable)
+        } catch { throw .hci(error) }
     }
 
-    public func teardown(timeout: Duration?) async throws {
-        try await sender.send(AdvertisingProgram.clean(extended: extended), timeout: timeout, allOf: true)
+    public func teardown(timeout: Duration?) async throws(AdapterError) {
+        do throws(HCIControllerError) {
+            try await sender.send(AdvertisingProgram.clean(extended: extended), timeout: timeout, allOf: true)
+        } catch { throw .hci(error) }
     }
 
     public var selfStops: [UInt8: Int] { controllerTimesTurns ? hci.advertisingSetTerminations : [:] }
