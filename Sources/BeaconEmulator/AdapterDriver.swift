@@ -112,7 +112,7 @@ final class AdapterDriver: Sendable {
             var wakeForBackstop: ContinuousClock.Instant?
             if let due = loop.nextDue, ContinuousClock.now >= due, deadline.map({ due < $0 }) ?? true {
                 let waitingForStops = loop.controllerTimed && stopped.count < loop.limited.count
-                let backstop = due + loop.backstop
+                let backstop = loop.backstop(due: due)
                 if !waitingForStops || ContinuousClock.now >= backstop {
                     if waitingForStops {
                         // A set did not stop in time (the controller ignored its limit, or its
@@ -162,11 +162,16 @@ final class AdapterDriver: Sendable {
         /// The sets of this turn the controller stops after their events, and its count of
         /// stops for each just before they were enabled.
         var limited: [UInt8: Int] = [:]
-        /// How long after its due time a turn may wait for its sets to stop: the turn again, and
-        /// each event's advDelay (up to 10 ms, Core Vol 6 Part B §4.4.2.2.1).
-        var backstop: Duration {
-            let events = onAir.values.map { Int($0.eventsPerTurn) }.max() ?? 0
-            return (target?.slotDuration ?? .zero) + .milliseconds(10) * events
+        /// When the last set of this turn will have had its last event at the latest: its events'
+        /// intervals, each with the link layer's advDelay (up to 10 ms, Core Vol 6 Part B
+        /// §4.4.2.2.1), counted from when the enable was answered.
+        var lastEventBy: ContinuousClock.Instant?
+
+        /// How long a turn due at `due` may wait for its sets to stop: until their last events
+        /// are certainly over, then as long again as a turn and 200 ms more for the stop events
+        /// to come through a busy host (a false alarm only costs one disable).
+        func backstop(due: ContinuousClock.Instant) -> ContinuousClock.Instant {
+            max(due, lastEventBy ?? due) + (target?.slotDuration ?? .zero) + .milliseconds(200)
         }
 
         /// The limited sets the controller has stopped since they were enabled for this turn.
@@ -232,7 +237,13 @@ final class AdapterDriver: Sendable {
         }
         loop.onAir = state
         if backend.controllerTimesTurns, let before = result.selfStopsAtEnable {
-            for (handle, config) in state where config.eventsPerTurn > 0 { loop.limited[handle] = before[handle, default: 0] }
+            var longest = Duration.zero
+            for (handle, config) in state where config.eventsPerTurn > 0 {
+                loop.limited[handle] = before[handle, default: 0]
+                let events = Int(config.eventsPerTurn)
+                longest = max(longest, config.interval.duration * (events - 1) + .milliseconds(10) * events)
+            }
+            loop.lastEventBy = .now + longest
         }
         for (handle, config) in old.sorted(by: { $0.key < $1.key }) where state[handle] != config {
             report(.offAir(beacon: config.beaconName, adapter: adapter, advertiser: handle))

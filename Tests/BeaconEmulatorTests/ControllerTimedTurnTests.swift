@@ -161,7 +161,8 @@ import VirtualController
         // 2 s turns, 1 s apart: 2 events per turn. In the first turn the controller stops both
         // sets (the clock passes both events); then the clock stands still, as if the controller
         // ignored the limit: the second turn waits for its sets past its due time, up to the
-        // backstop (2 s more), then the host ends it with a disable and times the turns again.
+        // backstop (a turn and 200 ms more), then the host ends it with a disable and times the
+        // turns again.
         let clock = ManualClock()
         let bench = Bench(clock: clock, slot: .seconds(2))
         try await bench.fleet.start(beacons(4, interval: 1000))
