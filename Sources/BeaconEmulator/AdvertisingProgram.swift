@@ -101,8 +101,11 @@ public struct AdvertisingProgram: Sendable {
         // A set's parameters and random address may change only while it is disabled.
         let restarted = changed.filter { old[$0]!.parameters != new[$0]!.parameters || old[$0]!.address != new[$0]!.address }
         // A set the controller stops after its events needs an enable for every turn, even when
-        // only its data changes.
-        let rearmed = limitEvents ? new.keys.filter { old[$0] != nil && new[$0]!.eventsPerTurn > 0 && !restarted.contains($0) }.sorted() : []
+        // only its data changes; and a set that had a limit needs one to lift it (it may have
+        // stopped already, or would stop after its events).
+        let rearmed = limitEvents ? new.keys.filter { h in
+            old[h] != nil && !restarted.contains(h) && (new[h]!.eventsPerTurn > 0 || old[h]!.eventsPerTurn > 0)
+        }.sorted() : []
         var steps: [any HCICommand] = []
         let off = (removed + restarted).filter { !stopped.contains($0) }.sorted()
         // One disable (and below one enable) for every set that changes, split only by the
