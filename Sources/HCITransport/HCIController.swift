@@ -4,8 +4,10 @@ import HCI
 import Synchronization
 
 /// A session with one controller: sends commands and awaits their Command Complete/Status with a
-/// timeout, honours Num_HCI_Command_Packets (Core Vol 4 Part E §4.4), and delivers every other
-/// event as an async stream. Optionally writes every packet, both directions, to a btsnoop file.
+/// timeout, honours Num_HCI_Command_Packets (Core Vol 4 Part E §4.4: several commands in flight
+/// when the controller allows it, see ``sendAll(_:timeout:)``; a reply goes to the oldest command
+/// in flight with its opcode), and delivers every other event as an async stream. Optionally
+/// writes every packet, both directions, to a btsnoop file.
 ///
 /// A dedicated thread reads the transport (blocking reads must not sit on Swift's cooperative
 /// pool); it also enforces the deadlines, so every wait ends within its timeout plus ~50 ms.
@@ -104,7 +106,7 @@ public final class HCIController: Sendable {
             do throws(HCIValidationError) { try command.validate(for: info) } catch { throw .invalid(error, command: type(of: command).name) }
         }
         var boxes: [(any HCICommand, ReplyBox)] = []
-        var failure: HCIControllerError?
+        var notSent: HCIControllerError?
         for command in commands {
             // Checked once the slot is ours, so a reply that failed while we waited for the slot stops the batch.
             let anyFailed = { [boxes] in boxes.contains { $0.1.failed } }
@@ -112,10 +114,11 @@ public final class HCIController: Sendable {
                 guard let box = try await submit(command, timeout: timeout ?? commandTimeout, unless: anyFailed) else { break }
                 boxes.append((command, box))
             } catch {
-                failure = error
+                notSent = error
                 break
             }
         }
+        var failure: HCIControllerError?
         var replies: [HCICommandCompleteEvent] = []
         for (command, box) in boxes {
             do throws(HCIControllerError) {
@@ -124,7 +127,7 @@ public final class HCIController: Sendable {
                 if failure == nil { failure = error }
             }
         }
-        if let failure { throw failure }
+        if let failure = failure ?? notSent { throw failure }
         return replies
     }
 
