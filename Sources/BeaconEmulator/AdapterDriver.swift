@@ -47,6 +47,8 @@ final class AdapterDriver: Sendable {
         self.teardownTimeout = teardownTimeout
         self.watched = watched
         self.report = report
+        // A set that stopped by itself may end the turn: the loop looks at once.
+        backend.onSelfStop { [wakeup] in wakeup.signal() }
     }
 
     /// From now on carry `target`, replacing any target not yet applied.
@@ -123,10 +125,36 @@ final class AdapterDriver: Sendable {
                 failure = await apply(target, &loop)
                 continue
             }
+            // A controller that stops a set after its events (LE Advertising Set Terminated)
+            // counts the events of every turn from now on.
+            let stopped = loop.stoppedSets(backend.selfStops)
+            if !loop.controllerTimed, !stopped.isEmpty {
+                loop.controllerTimed = true
+                report(.turnTiming(adapter: adapter, byController: true))
+            }
             // A turn due before the end runs even when the loop is late, so a run of N turns'
-            // length carries out N turns however busy the machine is.
+            // length carries out N turns however busy the machine is. When the controller counts
+            // the events, the turn also waits for every set to have had its events (so each gets
+            // exactly its share), up to a backstop.
+            var wakeForBackstop: ContinuousClock.Instant?
             if let due = loop.nextDue, ContinuousClock.now >= due, deadline.map({ due < $0 }) ?? true {
-                failure = await rotate(&loop, due: due)
+                let waitingForStops = loop.controllerTimed && stopped.count < loop.limited.count
+                let backstop = loop.backstop(due: due)
+                if !waitingForStops || ContinuousClock.now >= backstop {
+                    if waitingForStops {
+                        // A set did not stop in time (the controller ignored its limit, or its
+                        // event was lost): the host times the turns from now on.
+                        loop.controllerTimed = false
+                        report(.turnTiming(adapter: adapter, byController: false))
+                    }
+                    failure = await rotate(&loop, due: due, stopped: stopped)
+                    continue
+                }
+                wakeForBackstop = backstop
+            }
+            // A turn already due waits for its stops (or its backstop) even past the end.
+            if let backstop = wakeForBackstop {
+                await wakeup.wait(until: backstop)
                 continue
             }
             if let due = loop.restoreDue, ContinuousClock.now >= due {
@@ -165,6 +193,28 @@ final class AdapterDriver: Sendable {
         var loss: AdvertisingLoss?
         var lossNoticed: ContinuousClock.Instant?
         var restoreDue: ContinuousClock.Instant?
+        /// Whether the controller counts each turn's events: it has stopped a set after its
+        /// events, so a turn ends only once every set of it has stopped (or at the backstop).
+        var controllerTimed = false
+        /// The sets of this turn the controller stops after their events, and its count of
+        /// stops for each just before they were enabled.
+        var limited: [UInt8: Int] = [:]
+        /// When the last set of this turn will have had its last event at the latest: its events'
+        /// intervals, each with the link layer's advDelay (up to 10 ms, Core Vol 6 Part B
+        /// §4.4.2.2.1), counted from when the enable was answered.
+        var lastEventBy: ContinuousClock.Instant?
+
+        /// How long a turn due at `due` may wait for its sets to stop: until their last events
+        /// are certainly over, then as long again as a turn and 200 ms more for the stop events
+        /// to come through a busy host (a false alarm only costs one disable).
+        func backstop(due: ContinuousClock.Instant) -> ContinuousClock.Instant {
+            max(due, lastEventBy ?? due) + (target?.slotDuration ?? .zero) + .milliseconds(200)
+        }
+
+        /// The limited sets the controller has stopped since they were enabled for this turn.
+        func stoppedSets(_ stops: [UInt8: Int]) -> Set<UInt8> {
+            Set(limited.filter { handle, before in stops[handle, default: 0] > before }.keys)
+        }
     }
 
     private func apply(_ target: Target, _ loop: inout LoopState) async -> String? {
@@ -181,7 +231,7 @@ final class AdapterDriver: Sendable {
             loop.prepared = true
             do { try await backend.prepare() } catch { return "\(error)" }
         }
-        if await move(&loop, to: first) == nil { return loop.failure }
+        if await move(&loop, to: first, stopped: loop.stoppedSets(backend.selfStops)) == nil { return loop.failure }
         loop.target = target
         loop.slotIndex = 0
         loop.cycleStart = .now
@@ -193,7 +243,7 @@ final class AdapterDriver: Sendable {
 
     /// The next turn of the rotation. Turns are scheduled from the cycle's start, so lateness
     /// does not add up.
-    private func rotate(_ loop: inout LoopState, due: ContinuousClock.Instant) async -> String? {
+    private func rotate(_ loop: inout LoopState, due: ContinuousClock.Instant, stopped: Set<UInt8>) async -> String? {
         guard let target = loop.target else { loop.nextDue = nil; return nil }
         let lateness = ContinuousClock.now - due
         loop.slotIndex += 1
@@ -203,7 +253,7 @@ final class AdapterDriver: Sendable {
             loop.nextDue = loop.cycleStart + target.slotDuration * (loop.slotIndex + 1)
             return nil
         }
-        guard let commands = await move(&loop, to: state) else {
+        guard let commands = await move(&loop, to: state, stopped: stopped) else {
             guard watched, let away = Self.adapterAway(loop.failureError) else { return loop.failure }
             // Powered off or gone for a moment: the turn goes on air when the restore does.
             loop.failure = nil
@@ -223,11 +273,12 @@ final class AdapterDriver: Sendable {
 
     /// Sends the difference from what is on air to `state` and reports who came and went;
     /// returns how many commands it took, or nil with `loop.failure` set.
-    private func move(_ loop: inout LoopState, to state: AdvertisingState) async -> Int? {
+    private func move(_ loop: inout LoopState, to state: AdvertisingState, stopped: Set<UInt8>) async -> Int? {
         let old = loop.onAir
         let result: Transition
+        loop.limited = [:]
         do {
-            result = try await backend.transition(from: old, to: state)
+            result = try await backend.transition(from: old, to: state, stopped: stopped)
         } catch {
             loop.failure = "\(error)"
             loop.failureError = error
@@ -238,6 +289,15 @@ final class AdapterDriver: Sendable {
             return nil
         }
         loop.onAir = state
+        if backend.controllerTimesTurns, let before = result.selfStopsAtEnable {
+            var longest = Duration.zero
+            for (handle, config) in state where config.eventsPerTurn > 0 {
+                loop.limited[handle] = before[handle, default: 0]
+                let events = Int(config.eventsPerTurn)
+                longest = max(longest, config.interval.duration * (events - 1) + .milliseconds(10) * events)
+            }
+            loop.lastEventBy = .now + longest
+        }
         for (handle, config) in old.sorted(by: { $0.key < $1.key }) where state[handle] != config {
             report(.offAir(beacon: config.beaconName, adapter: adapter, advertiser: handle))
         }

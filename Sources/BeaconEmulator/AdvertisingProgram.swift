@@ -20,16 +20,36 @@ public struct AdvertisingProgram: Sendable {
     /// What is on air in each slot, per handle.
     public var states: [AdvertisingState]
 
-    public init(plan: AdapterPlan) {
+    /// - Parameter controllerTimedTurns: as a running fleet does on a controller it owns (see
+    ///   ``HCIAdvertisingBackend``): the preamble unmasks LE Advertising Set Terminated, and
+    ///   rotating sets are enabled with their events per turn. The slots are then the ones the
+    ///   host sends when it times the turns (a set the controller stopped needs no disable).
+    public init(plan: AdapterPlan, controllerTimedTurns: Bool = false) {
         let extended = plan.mode != .legacy
+        let limits = controllerTimedTurns && extended
         self.extended = extended
         let states = Self.states(of: plan)
         let count = states.count
         self.states = states
-        preamble = Self.clean(extended: extended)
+        preamble = Self.preamble(extended: extended, controllerTimedTurns: limits)
         teardown = Self.clean(extended: extended)
-        setup = Self.steps(from: [:], to: states[0], extended: extended)
-        slots = count > 1 ? (0..<count).map { k in Self.steps(from: states[(k + count - 1) % count], to: states[k], extended: extended) } : []
+        setup = Self.steps(from: [:], to: states[0], extended: extended, limitEvents: limits)
+        slots = count > 1 ? (0..<count).map { k in
+            Self.steps(from: states[(k + count - 1) % count], to: states[k], extended: extended, limitEvents: limits)
+        } : []
+    }
+
+    /// The default event masks plus what controller-timed turns need: LE Meta events (Core Vol 4
+    /// Part E §7.3.1) and, among them, LE Advertising Set Terminated (§7.8.1). The default event
+    /// mask keeps Hardware Error.
+    static let controllerTimingMasks: [any HCICommand] = [
+        HCISetEventMask(.default.union(.leMeta)),
+        LESetEventMask(.default.union(.advertisingSetTerminated)),
+    ]
+
+    /// A clean start, with the event masks controller-timed turns need first.
+    static func preamble(extended: Bool, controllerTimedTurns: Bool) -> [any HCICommand] {
+        (controllerTimedTurns && extended ? controllerTimingMasks : []) + clean(extended: extended)
     }
 
     /// What is on air in each slot of `plan`'s rotation, per handle (one state when nothing rotates).
@@ -41,6 +61,12 @@ public struct AdvertisingProgram: Sendable {
                     var config = AdvertisingSetConfiguration(handle: adv.handle, beacon: b)
                     config.interval = plan.onAirInterval(of: b)
                     if let shared = adv.sharedAddress { config.address = shared }
+                    // A set restarted for each turn can be told how many events the turn has
+                    // (a set that keeps its address stays enabled and only gets new data).
+                    if plan.mode == .extendedRotation, adv.beacons.count > 1, adv.sharedAddress == nil {
+                        let events = plan.eventsPerTurn(of: b)
+                        if events <= Int(UInt8.max) { config.eventsPerTurn = UInt8(events) }
+                    }
                     s[adv.handle] = config
                 }
             }
@@ -55,18 +81,33 @@ public struct AdvertisingProgram: Sendable {
     }
 
     /// The fewest commands that take the controller from `old` to `new`.
-    public static func steps(from old: [UInt8: AdvertisingSetConfiguration], to new: [UInt8: AdvertisingSetConfiguration], extended: Bool) -> [any HCICommand] {
-        extended ? extendedSteps(from: old, to: new) : legacySteps(from: old[0], to: new[0])
+    ///
+    /// - Parameters:
+    ///   - limitEvents: extended sets only: enable each set with its ``AdvertisingSetConfiguration/eventsPerTurn``
+    ///     as Max_Extended_Advertising_Events, so the controller ends its turn; such a set is
+    ///     enabled again for every turn (enabling an enabled set restarts its count, §7.8.56).
+    ///   - stopped: sets the controller has stopped by itself since they were last enabled (LE
+    ///     Advertising Set Terminated): they need no disable.
+    public static func steps(from old: [UInt8: AdvertisingSetConfiguration], to new: [UInt8: AdvertisingSetConfiguration], extended: Bool,
+                             limitEvents: Bool = false, stopped: Set<UInt8> = []) -> [any HCICommand] {
+        extended ? extendedSteps(from: old, to: new, limitEvents: limitEvents, stopped: stopped) : legacySteps(from: old[0], to: new[0])
     }
 
-    static func extendedSteps(from old: [UInt8: AdvertisingSetConfiguration], to new: [UInt8: AdvertisingSetConfiguration]) -> [any HCICommand] {
+    static func extendedSteps(from old: [UInt8: AdvertisingSetConfiguration], to new: [UInt8: AdvertisingSetConfiguration],
+                              limitEvents: Bool = false, stopped: Set<UInt8> = []) -> [any HCICommand] {
         let removed = old.keys.filter { new[$0] == nil }.sorted()
         let added = new.keys.filter { old[$0] == nil }.sorted()
         let changed = new.keys.filter { old[$0] != nil && old[$0] != new[$0] }.sorted()
         // A set's parameters and random address may change only while it is disabled.
         let restarted = changed.filter { old[$0]!.parameters != new[$0]!.parameters || old[$0]!.address != new[$0]!.address }
+        // A set the controller stops after its events needs an enable for every turn, even when
+        // only its data changes; and a set that had a limit needs one to lift it (it may have
+        // stopped already, or would stop after its events).
+        let rearmed = limitEvents ? new.keys.filter { h in
+            old[h] != nil && !restarted.contains(h) && (new[h]!.eventsPerTurn > 0 || old[h]!.eventsPerTurn > 0)
+        }.sorted() : []
         var steps: [any HCICommand] = []
-        let off = (removed + restarted).sorted()
+        let off = (removed + restarted).filter { !stopped.contains($0) }.sorted()
         // One disable (and below one enable) for every set that changes, split only by the
         // command's 63-set limit (§7.8.56).
         steps += LESetExtendedAdvertisingEnable.commands(false, sets: off.map { .init(handle: $0) })
@@ -78,8 +119,10 @@ public struct AdvertisingProgram: Sendable {
         for h in added { steps.append(new[h]!.extendedData) }
         // Data of a set with legacy PDUs may be replaced while it is enabled (operation 0x03, §7.8.54).
         for h in changed where old[h]!.data != new[h]!.data { steps.append(new[h]!.extendedData) }
-        let on = (added + restarted).sorted()
-        steps += LESetExtendedAdvertisingEnable.commands(true, sets: on.map { .init(handle: $0) })
+        let on = (added + restarted + rearmed).sorted()
+        steps += LESetExtendedAdvertisingEnable.commands(true, sets: on.map { h in
+            .init(handle: h, maxExtendedAdvertisingEvents: limitEvents ? new[h]!.eventsPerTurn : 0)
+        })
         return steps
     }
 

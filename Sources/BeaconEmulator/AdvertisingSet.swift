@@ -15,6 +15,10 @@ public struct AdvertisingSetConfiguration: Hashable, Sendable {
     public var data: AdvertisingPayload
     /// The beacon it carries, for status lines.
     public var beaconName: String
+    /// Advertising events the beacon gets in its turn of a rotation, when the controller counts
+    /// them (Max_Extended_Advertising_Events, Core Vol 4 Part E §7.8.56) and stops the set after
+    /// the last one; 0: no limit, the set advertises until the host changes it.
+    public var eventsPerTurn: UInt8 = 0
 
     public init(handle: UInt8, beacon: BeaconProfile) {
         self.handle = handle

@@ -9,6 +9,10 @@ public enum EmulatorEvent: Sendable {
     case offAir(beacon: String, adapter: String, advertiser: UInt8)
     /// A rotation slot was carried out: how many commands it took and how late it started.
     case slot(adapter: String, index: Int, commands: Int, lateness: Duration)
+    /// Who ends the rotation's turns on this adapter from now on: the controller (it stopped
+    /// every set of a turn after its events, LE Advertising Set Terminated) or, at the start and
+    /// after a controller missed its backstop, the host's timer.
+    case turnTiming(adapter: String, byController: Bool)
     /// Update `generation` (see ``RunningFleet/update(_:)``) is on air on this adapter; every
     /// earlier generation it replaced is settled with it.
     case applied(generation: Int, adapter: String)

@@ -70,10 +70,14 @@ public struct AdapterPlan: Sendable {
     /// Advertising events each rotating beacon gets per turn (at least one), for the plan.
     public var eventsPerTurn: ClosedRange<Int>? {
         guard rotates else { return nil }
-        let counts = advertisers.flatMap(\.beacons).map { b in
-            max(1, Int((slotDuration.seconds * 1000 / onAirInterval(of: b).milliseconds).rounded(.up)))
-        }
+        let counts = advertisers.flatMap(\.beacons).map(eventsPerTurn(of:))
         return (counts.min() ?? 1)...(counts.max() ?? 1)
+    }
+
+    /// Advertising events `beacon` gets in one turn (at least one): as many of its intervals as
+    /// the turn holds, rounded up.
+    public func eventsPerTurn(of beacon: BeaconProfile) -> Int {
+        max(1, Int((slotDuration.seconds * 1000 / onAirInterval(of: beacon).milliseconds).rounded(.up)))
     }
 
     /// Number of slots before the rotation repeats.

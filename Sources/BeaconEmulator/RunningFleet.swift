@@ -113,8 +113,10 @@ public final class RunningFleet: Sendable {
             if let mgmt = connection.management {
                 backend = MgmtAdvertisingBackend(mgmt: mgmt, capabilities: caps)
             } else {
+                // Controller-timed turns need the event masks set, which only a controller we own allows.
                 backend = planner.usesExtendedSets(caps)
-                    ? HCIAdvertisingBackend.extendedSets(connection.hci, caps) : HCIAdvertisingBackend.legacy(connection.hci, caps)
+                    ? HCIAdvertisingBackend.extendedSets(connection.hci, caps, controllerTimedTurns: connection.mayReset)
+                    : HCIAdvertisingBackend.legacy(connection.hci, caps)
             }
             let watched = connection.management != nil || connection.sharedWithKernel
             return AdapterDriver(backend: backend, teardownTimeout: teardownTimeout, watched: watched) { [weak self] event in self?.emit(event) }
@@ -123,9 +125,7 @@ public final class RunningFleet: Sendable {
         // Every command of the first plan is checked before the first byte goes on the air.
         for (driver, target) in zip(drivers, targets) {
             for s in target.states {
-                do { try driver.backend.validate(s) } catch let e as HCIControllerError { throw .hci(e) } catch let e as MgmtControllerError { throw .management(e) } catch {
-                    preconditionFailure("backends throw HCIControllerError or MgmtControllerError: \(error)")
-                }
+                try driver.backend.validate(s)
             }
         }
         let started: Bool = state.withLock { s in

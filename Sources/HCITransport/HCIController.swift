@@ -6,8 +6,10 @@ import Logging
 import Synchronization
 
 /// A session with one controller: sends commands and awaits their Command Complete/Status with a
-/// timeout, honours Num_HCI_Command_Packets (Core Vol 4 Part E §4.4), and delivers every other
-/// event as an async stream. Optionally writes every packet, both directions, to a btsnoop file.
+/// timeout, honours Num_HCI_Command_Packets (Core Vol 4 Part E §4.4: several commands in flight
+/// when the controller allows it, see ``sendAll(_:timeout:)``; a reply goes to the oldest command
+/// in flight with its opcode), and delivers every other event as an async stream. Optionally
+/// writes every packet, both directions, to a btsnoop file.
 ///
 /// A dedicated thread reads the transport (blocking reads must not sit on Swift's cooperative
 /// pool); it also enforces the deadlines, so every wait ends within its timeout plus ~50 ms.
@@ -36,12 +38,14 @@ public final class HCIController: Sendable {
         case status(HCICommandStatusEvent)
     }
 
+    /// A command on the wire, waiting for its reply.
     struct Pending {
+        var id: UInt64
         var opcode: HCIOpcode
         var name: String
         var deadline: ContinuousClock.Instant
         var timeout: Duration
-        var continuation: CheckedContinuation<Reply, any Error>
+        var box: ReplyBox
     }
 
     struct SlotWaiter {
@@ -55,13 +59,18 @@ public final class HCIController: Sendable {
 
     struct State: ~Copyable {
         var info = HCIControllerInfo.unknown
-        /// Commands the controller will accept now (Num_HCI_Command_Packets); 1 at start.
+        /// Commands we may send now (Num_HCI_Command_Packets, less what went out since); 1 at start.
         var credits = 1
-        var busy = false
-        var pending: Pending?
+        /// Commands sent and not yet answered, oldest first: a reply goes to the oldest with its opcode.
+        var pending: [Pending] = []
+        var nextPending: UInt64 = 0
+        /// Callers waiting for a free command slot, first come first served.
         var waiters: [SlotWaiter] = []
         var nextWaiter: UInt64 = 0
         var failure: HCIControllerError?
+        /// LE Advertising Set Terminated events so far, per advertising handle.
+        var terminations: [UInt8: Int] = [:]
+        var terminationObservers: [@Sendable (LEAdvertisingSetTerminatedEvent) -> Void] = []
     }
 
     public init(transport: any HCITransport, commandTimeout: Duration = .seconds(2), btsnoop: BTSnoopWriter? = nil) {
@@ -83,24 +92,70 @@ public final class HCIController: Sendable {
     public func send<C: HCICommand>(_ command: C, timeout: Duration? = nil) async throws(HCIControllerError) -> C.ReturnParameters {
         let info = self.info
         do throws(HCIValidationError) { try command.validate(for: info) } catch { throw .invalid(error, command: C.name) }
-        let reply = try await exchange(opcode: C.opcode, name: C.name, h4: command.h4Bytes, timeout: timeout ?? commandTimeout)
-        switch reply {
-        case .status(let s):
-            throw .command(.failed(command: C.name, opcode: C.opcode, status: s.status), adapter: adapterName)
-        case .complete(let c):
-            do throws(HCICommandError) { return try c.result(for: C.self) } catch { throw .command(error, adapter: adapterName) }
+        let box = try await submit(opcode: C.opcode, name: C.name, h4: command.h4Bytes, timeout: timeout ?? commandTimeout)
+        return try result(of: command, await box.value())
+    }
+
+    /// Sends `commands` in order without waiting for each reply before sending the next, as far
+    /// as the controller's free command slots (Num_HCI_Command_Packets) allow, and returns their
+    /// replies in order. Only for commands that do not depend on each other (one command for each
+    /// of several advertising sets): a controller may carry out commands in flight in any order.
+    ///
+    /// Every command is checked first (nothing is sent if one is invalid). After a failure no
+    /// further command is sent; the first failure, in command order, is thrown once every
+    /// command sent has its reply (or has timed out).
+    public func sendAll(_ commands: [any HCICommand], timeout: Duration? = nil) async throws(HCIControllerError) -> [HCICommandCompleteEvent] {
+        let info = self.info
+        for command in commands {
+            do throws(HCIValidationError) { try command.validate(for: info) } catch { throw .invalid(error, command: type(of: command).name) }
         }
+        var boxes: [(any HCICommand, ReplyBox)] = []
+        var notSent: HCIControllerError?
+        for command in commands {
+            // Checked once the slot is ours, so a reply that failed while we waited for the slot stops the batch.
+            let anyFailed = { [boxes] in boxes.contains { $0.1.failed } }
+            do throws(HCIControllerError) {
+                guard let box = try await submit(command, timeout: timeout ?? commandTimeout, unless: anyFailed) else { break }
+                boxes.append((command, box))
+            } catch {
+                notSent = error
+                break
+            }
+        }
+        var failure: HCIControllerError?
+        var replies: [HCICommandCompleteEvent] = []
+        for (command, box) in boxes {
+            do throws(HCIControllerError) {
+                replies.append(try completion(of: command, await box.value()))
+            } catch {
+                if failure == nil { failure = error }
+            }
+        }
+        if let failure = failure ?? notSent { throw failure }
+        return replies
     }
 
     /// Sends raw command bytes (opcode, length, parameters) and returns the raw reply; for tools
     /// that replay captures or probe unknown commands.
     public func sendRaw(_ packet: HCICommandPacket, timeout: Duration? = nil) async throws(HCIControllerError) -> HCICommandCompleteEvent {
-        let reply = try await exchange(opcode: packet.opcode, name: "command \(packet.opcode)", h4: H4Packet(packet).h4Bytes, timeout: timeout ?? commandTimeout)
-        switch reply {
+        let name = "command \(packet.opcode)"
+        let box = try await submit(opcode: packet.opcode, name: name, h4: H4Packet(packet).h4Bytes, timeout: timeout ?? commandTimeout)
+        switch try await box.value() {
         case .status(let s):
-            throw .command(.failed(command: "command \(packet.opcode)", opcode: packet.opcode, status: s.status), adapter: adapterName)
+            throw .command(.failed(command: name, opcode: packet.opcode, status: s.status), adapter: adapterName)
         case .complete(let c): return c
         }
+    }
+
+    /// How many times each advertising set has stopped by itself (LE Advertising Set Terminated,
+    /// Core Vol 4 Part E §7.7.65.18), counted on the reader thread as the event arrives: an event
+    /// the controller sent before a command's reply is counted before that reply is delivered.
+    public var advertisingSetTerminations: [UInt8: Int] { state.withLock { $0.terminations } }
+
+    /// Calls `observer` (on the reader thread, briefly) for every LE Advertising Set Terminated
+    /// event, after it is counted; the event also goes to ``events``.
+    public func onAdvertisingSetTerminated(_ observer: @escaping @Sendable (LEAdvertisingSetTerminatedEvent) -> Void) {
+        state.withLock { $0.terminationObservers.append(observer) }
     }
 
     /// Closes the transport; pending and later commands fail with `.closed`.
@@ -111,43 +166,82 @@ public final class HCIController: Sendable {
 
     // MARK: - Exchange
 
-    private func exchange(opcode: HCIOpcode, name: String, h4: [UInt8], timeout: Duration) async throws(HCIControllerError) -> Reply {
+    private func result<C: HCICommand>(of command: C, _ reply: Reply) throws(HCIControllerError) -> C.ReturnParameters {
+        switch reply {
+        case .status(let s):
+            throw .command(.failed(command: C.name, opcode: C.opcode, status: s.status), adapter: adapterName)
+        case .complete(let c):
+            do throws(HCICommandError) { return try c.result(for: C.self) } catch { throw .command(error, adapter: adapterName) }
+        }
+    }
+
+    /// The Command Complete of `command`, once its status and return parameters are checked.
+    private func completion<C: HCICommand>(of command: C, _ reply: Reply) throws(HCIControllerError) -> HCICommandCompleteEvent {
+        _ = try result(of: command, reply)
+        guard case .complete(let c) = reply else { preconditionFailure("result(of:) throws for a Command Status") }
+        return c
+    }
+
+    private func submit<C: HCICommand>(_ command: C, timeout: Duration, unless abandon: () -> Bool) async throws(HCIControllerError) -> ReplyBox? {
+        try await submit(opcode: C.opcode, name: C.name, h4: command.h4Bytes, timeout: timeout, unless: abandon)
+    }
+
+    private func submit(opcode: HCIOpcode, name: String, h4: [UInt8], timeout: Duration) async throws(HCIControllerError) -> ReplyBox {
+        try await submit(opcode: opcode, name: name, h4: h4, timeout: timeout, unless: { false })!
+    }
+
+    /// Waits for a free command slot, puts the command on the wire and returns where its reply
+    /// will arrive; nil, with the slot given back, if `abandon` says so once the slot is ours.
+    /// Commands from one caller go out in the order it submits them.
+    private func submit(opcode: HCIOpcode, name: String, h4: [UInt8], timeout: Duration, unless abandon: () -> Bool) async throws(HCIControllerError) -> ReplyBox? {
         do {
             try await acquireSlot(timeout: timeout, name: name, opcode: opcode)
-            defer { releaseSlot() }
-            return try await withCheckedThrowingContinuation { (c: CheckedContinuation<Reply, any Error>) in
-                let failure: HCIControllerError? = state.withLock { s in
-                    if let f = s.failure { return f }
-                    s.credits -= 1
-                    s.pending = Pending(opcode: opcode, name: name, deadline: .now + timeout, timeout: timeout, continuation: c)
-                    return nil
-                }
-                if let failure { c.resume(throwing: failure); return }
-                snoop?.record(h4, direction: .sent)
-                Self.logger.trace("sent \(name): \(Hex.string(h4))")
-                do throws(TransportError) { try transport.send(h4) } catch {
-                    // The command never reached the controller, so its slot is still free (a
-                    // raw socket refuses writes while the adapter is down: the watchdog's
-                    // retries must not use up the credits).
-                    if let p = state.withLock({ s -> Pending? in defer { s.pending = nil }; s.credits += 1; return s.pending }) {
-                        p.continuation.resume(throwing: HCIControllerError.transport(error))
-                    }
-                }
-            }
         } catch let e as HCIControllerError {
             throw e
         } catch {
             throw .closed(adapter: adapterName)
         }
+        if abandon() {
+            state.withLock { $0.credits += 1 }
+            creditsChanged()
+            return nil
+        }
+        let box = ReplyBox()
+        let registered: Result<UInt64, HCIControllerError> = state.withLock { s in
+            if let f = s.failure { return .failure(f) }
+            s.nextPending += 1
+            s.pending.append(Pending(id: s.nextPending, opcode: opcode, name: name, deadline: .now + timeout, timeout: timeout, box: box))
+            return .success(s.nextPending)
+        }
+        let id: UInt64
+        switch registered {
+        case .failure(let f): throw f
+        case .success(let i): id = i
+        }
+        snoop?.record(h4, direction: .sent)
+        Self.logger.trace("sent \(name): \(Hex.string(h4))")
+        do throws(TransportError) { try transport.send(h4) } catch {
+            // The command never reached the controller, so its slot is free again (a raw socket
+            // refuses writes while the adapter is down: the watchdog's retries must not use up
+            // the credits).
+            let mine = state.withLock { s -> Pending? in
+                guard let i = s.pending.firstIndex(where: { $0.id == id }) else { return nil }
+                s.credits += 1
+                return s.pending.remove(at: i)
+            }
+            if mine != nil { creditsChanged() }
+            mine?.box.resolve(.failure(.transport(error)))
+        }
+        return box
     }
 
-    /// One command at a time, and only when the controller has a free command slot.
+    /// Takes a free command slot (first come, first served), waiting for one if the controller has none.
     private func acquireSlot(timeout: Duration, name: String, opcode: HCIOpcode) async throws {
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
             let result: Result<Bool, HCIControllerError> = state.withLock { s in
                 if let f = s.failure { return .failure(f) }
-                if !s.busy && s.credits > 0 {
-                    s.busy = true
+                if s.waiters.isEmpty && s.credits > 0 {
+                    s.credits -= 1
                     return .success(true)
                 }
                 s.nextWaiter += 1
@@ -162,32 +256,26 @@ public final class HCIController: Sendable {
         }
     }
 
-    private func releaseSlot() {
-        let next: SlotWaiter? = state.withLock { s in
-            if s.credits > 0, !s.waiters.isEmpty { return s.waiters.removeFirst() }  // busy stays true: handed over
-            s.busy = false
-            return nil
-        }
-        next?.continuation.resume()
-    }
-
-    /// A controller that reports no free slots gets them back in a later event; hand the slot on then.
+    /// Hands free slots to waiters, oldest first.
     private func creditsChanged() {
-        let next: SlotWaiter? = state.withLock { s in
-            guard !s.busy, s.credits > 0, !s.waiters.isEmpty else { return nil }
-            s.busy = true
-            return s.waiters.removeFirst()
+        let ready: [SlotWaiter] = state.withLock { s in
+            var ready: [SlotWaiter] = []
+            while s.credits > 0, !s.waiters.isEmpty {
+                s.credits -= 1
+                ready.append(s.waiters.removeFirst())
+            }
+            return ready
         }
-        next?.continuation.resume()
+        for w in ready { w.continuation.resume() }
     }
 
     private func fail(with error: HCIControllerError) {
-        let (pending, waiters): (Pending?, [SlotWaiter]) = state.withLock { s in
+        let (pending, waiters): ([Pending], [SlotWaiter]) = state.withLock { s in
             if s.failure == nil { s.failure = error }
-            defer { s.pending = nil; s.waiters = [] }
+            defer { s.pending = []; s.waiters = [] }
             return (s.pending, s.waiters)
         }
-        pending?.continuation.resume(throwing: error)
+        for p in pending { p.box.resolve(.failure(error)) }
         for w in waiters { w.continuation.resume(throwing: error) }
     }
 
@@ -218,15 +306,15 @@ public final class HCIController: Sendable {
             } catch {
                 // Garbage: the stream is out of step and cannot be trusted; fail what waits, start over.
                 decoder.reset()
-                let pending = state.withLock { s -> Pending? in
-                    defer { s.pending = nil }
-                    // Its reply was lost in the garbage and will not come: assume the slot is
-                    // free again (as after a timeout), so the next command is not starved.
-                    if s.pending != nil { s.credits = max(s.credits, 1) }
+                let lost = state.withLock { s -> [Pending] in
+                    defer { s.pending = [] }
+                    // Their replies were lost in the garbage and will not come: assume the slots
+                    // are free again (as after a timeout), so the next command is not starved.
+                    if !s.pending.isEmpty { s.credits = max(s.credits, 1) }
                     return s.pending
                 }
-                if let pending {
-                    pending.continuation.resume(throwing: HCIControllerError.garbage(error, adapter: adapterName))
+                if !lost.isEmpty {
+                    for p in lost { p.box.resolve(.failure(HCIControllerError.garbage(error, adapter: adapterName))) }
                     creditsChanged()
                 }
             }
@@ -245,57 +333,123 @@ public final class HCIController: Sendable {
             if !s.status.isSuccess, deliver(.status(s), opcode: s.opcode, credits: s.numHCICommandPackets) { return }
             setCredits(s.numHCICommandPackets)
             eventSink.yield(event)
+        case .leAdvertisingSetTerminated(let t):
+            let observers = state.withLock { s in
+                s.terminations[t.handle, default: 0] += 1
+                return s.terminationObservers
+            }
+            for o in observers { o(t) }
+            eventSink.yield(event)
         default:
             eventSink.yield(event)
         }
     }
 
-    /// Resumes the pending command if `opcode` is its; updates the credits either way.
+    /// Resumes the oldest pending command with `opcode`, if any; updates the credits either way.
     private func deliver(_ reply: Reply, opcode: HCIOpcode, credits: UInt8) -> Bool {
         let pending: Pending? = state.withLock { s in
-            s.credits = Int(credits)
-            guard let p = s.pending, p.opcode == opcode else { return nil }
-            s.pending = nil
-            return p
+            let mine = s.pending.firstIndex { $0.opcode == opcode }.map { s.pending.remove(at: $0) }
+            s.credits = Self.credits(reported: credits, inFlight: s.pending.count)
+            return mine
         }
         creditsChanged()
         guard let pending else { return false }
-        pending.continuation.resume(returning: reply)
+        pending.box.resolve(.success(reply))
         return true
     }
 
+    /// Num_HCI_Command_Packets counts what the controller could take when it sent the event;
+    /// commands still in flight may have been sent after that, so they are counted against it.
+    /// Never more than the controller said, and with nothing in flight exactly what it said, so
+    /// credits always come back.
+    static func credits(reported: UInt8, inFlight: Int) -> Int {
+        max(0, Int(reported) - inFlight)
+    }
+
     private func setCredits(_ credits: UInt8) {
-        state.withLock { $0.credits = Int(credits) }
+        state.withLock { s in s.credits = Self.credits(reported: credits, inFlight: s.pending.count) }
         creditsChanged()
     }
 
     private func expireDeadlines() {
         let now = ContinuousClock.now
-        let (expired, starved): (Pending?, [SlotWaiter]) = state.withLock { s in
-            var p: Pending? = nil
-            if let pending = s.pending, pending.deadline <= now {
-                s.pending = nil
+        let (expired, starved): ([Pending], [SlotWaiter]) = state.withLock { s in
+            let expired = s.pending.filter { $0.deadline <= now }
+            if !expired.isEmpty {
+                s.pending.removeAll { $0.deadline <= now }
                 // The controller never answered, so it never gave the slot back: assume one, so
                 // the next command is not stuck behind a reply that will not come.
                 s.credits = max(s.credits, 1)
-                p = pending
             }
             // Waiters starved of a slot (a controller that reports zero credits and never more).
             let starved = s.waiters.filter { $0.deadline <= now }
             s.waiters.removeAll { $0.deadline <= now }
-            return (p, starved)
+            return (expired, starved)
         }
-        if let p = expired {
-            p.continuation.resume(throwing: timeoutError(name: p.name, opcode: p.opcode, timeout: p.timeout))
+        for p in expired {
+            p.box.resolve(.failure(timeoutError(name: p.name, opcode: p.opcode, timeout: p.timeout)))
         }
         for w in starved {
             w.continuation.resume(throwing: timeoutError(name: w.name, opcode: w.opcode, timeout: w.timeout))
         }
-        if expired != nil { creditsChanged() }
+        if !expired.isEmpty { creditsChanged() }
     }
 
     private func timeoutError(name: String, opcode: HCIOpcode, timeout: Duration) -> HCIControllerError {
         let (sec, atto) = timeout.components
         return .timeout(command: name, opcode: opcode, adapter: adapterName, milliseconds: Int(sec * 1000 + atto / 1_000_000_000_000_000))
+    }
+}
+
+/// Where one command's reply arrives: set once by the reader thread (or a failure), awaited once
+/// by the caller, whichever comes first.
+final class ReplyBox: Sendable {
+    typealias Outcome = Result<HCIController.Reply, HCIControllerError>
+
+    private enum Slot {
+        case empty
+        case waiting(CheckedContinuation<Outcome, Never>)
+        case done(Outcome)
+    }
+
+    private let slot = Mutex(Slot.empty)
+
+    /// Whether the reply is in and is a failure (so a batch sends nothing more).
+    var failed: Bool {
+        slot.withLock { s in
+            switch s {
+            case .done(.failure), .done(.success(.status)): true
+            case .done(.success(.complete(let c))): c.status.map { !$0.isSuccess } ?? false
+            default: false
+            }
+        }
+    }
+
+    func resolve(_ outcome: Outcome) {
+        let waiter: CheckedContinuation<Outcome, Never>? = slot.withLock { s in
+            switch s {
+            case .empty:
+                s = .done(outcome)
+                return nil
+            case .waiting(let c):
+                s = .done(outcome)
+                return c
+            case .done:
+                return nil  // a second answer (a late reply after a timeout) is dropped
+            }
+        }
+        waiter?.resume(returning: outcome)
+    }
+
+    func value() async throws(HCIControllerError) -> HCIController.Reply {
+        let outcome = await withCheckedContinuation { (c: CheckedContinuation<Outcome, Never>) in
+            let now: Outcome? = slot.withLock { s in
+                if case .done(let r) = s { return r }
+                s = .waiting(c)
+                return nil
+            }
+            if let now { c.resume(returning: now) }
+        }
+        return try outcome.get()
     }
 }

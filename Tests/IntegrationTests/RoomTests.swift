@@ -24,7 +24,7 @@ extension BumbleIntegration {
                 #expect(adapter.advertisers.map { $0.beacons.map(\.name) } == profiles.map { [$0.name] })
                 let started = BumbleLink.now()
                 try await fleet.advertise(profiles, for: .milliseconds(800))
-                let program = try #require(plan.adapters.first.map(AdvertisingProgram.init(plan:)))
+                let program = try #require(plan.adapters.first.map { AdvertisingProgram(plan: $0, controllerTimedTurns: true) })
                 #expect(program.slots.isEmpty, "nothing rotates")
                 await harness.expectWire(FleetHarness.expectedCommands(program, slots: []))
 

@@ -23,7 +23,7 @@ extension BumbleIntegration {
                 #expect(plan.adapters.map(\.mode) == [.legacy])
                 let started = BumbleLink.now()
                 try await fleet.advertise(profiles, for: .milliseconds(600))
-                let program = try #require(plan.adapters.first.map(AdvertisingProgram.init(plan:)))
+                let program = try #require(plan.adapters.first.map { AdvertisingProgram(plan: $0, controllerTimedTurns: true) })
                 await harness.expectWire(FleetHarness.expectedCommands(program, slots: []))
 
                 // The controller was told ADV_NONCONN_IND (type 0x03, parameter byte 4) from a random
@@ -57,7 +57,7 @@ extension BumbleIntegration {
                 #expect(plan.adapters.map(\.mode) == [.extendedSets])
                 let started = BumbleLink.now()
                 try await fleet.advertise(profiles, for: .milliseconds(600))
-                let program = try #require(plan.adapters.first.map(AdvertisingProgram.init(plan:)))
+                let program = try #require(plan.adapters.first.map { AdvertisingProgram(plan: $0, controllerTimedTurns: true) })
                 await harness.expectWire(FleetHarness.expectedCommands(program, slots: []))
 
                 // LE Set Extended Advertising Parameters: handle 0, then Advertising_Event_Properties

@@ -46,11 +46,13 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
         return Int(handle) < free.count ? free[Int(handle)] : nil
     }
 
-    public func validate(_ state: AdvertisingState) throws {
+    public func validate(_ state: AdvertisingState) throws(AdapterError) {
         for configuration in state.values {
-            for command in try commands(for: configuration) {
+            let steps: [any MgmtCommand]
+            do throws(MgmtControllerError) { steps = try commands(for: configuration) } catch { throw .management(error) }
+            for command in steps {
                 do throws(HCIValidationError) { try command.validate() } catch {
-                    throw MgmtControllerError.invalid(error, command: type(of: command).name)
+                    throw .management(.invalid(error, command: type(of: command).name))
                 }
             }
         }
@@ -58,9 +60,13 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
 
     /// Nothing to clear: the instances beacon uses were free when probed, and every other
     /// instance belongs to another program (bluetoothd, btmgmt, …) and must keep running.
-    public func prepare() async throws {}
+    public func prepare() async throws(AdapterError) {}
 
-    public func transition(from old: AdvertisingState, to new: AdvertisingState) async throws -> Transition {
+    public func transition(from old: AdvertisingState, to new: AdvertisingState) async throws(AdapterError) -> Transition {
+        do throws(MgmtControllerError) { return try await send(from: old, to: new) } catch { throw .management(error) }
+    }
+
+    private func send(from old: AdvertisingState, to new: AdvertisingState) async throws(MgmtControllerError) -> Transition {
         var sent = 0
         var selected: [UInt8: Int8] = [:]
         for handle in old.keys.sorted() where new[handle] == nil {
@@ -83,8 +89,8 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
         return Transition(selectedTxPower: selected, commands: sent)
     }
 
-    public func teardown(timeout: Duration?) async throws {
-        var failure: (any Error)?
+    public func teardown(timeout: Duration?) async throws(AdapterError) {
+        var failure: AdapterError?
         for instance in added.withLock({ $0.sorted() }) {
             do throws(MgmtControllerError) {
                 try await mgmt.send(RemoveAdvertising(instance: instance), timeout: timeout)
@@ -94,7 +100,7 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
                 // or it went in a power cycle before the watchdog saw it).
                 _ = added.withLock { $0.remove(instance) }
             } catch {
-                if failure == nil { failure = error }
+                if failure == nil { failure = .management(error) }
             }
         }
         if let failure { throw failure }

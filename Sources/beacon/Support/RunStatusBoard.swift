@@ -108,7 +108,7 @@ final class RunStatusBoard: Sendable {
                     s.rows[i].state = "on air (restored)"
                 }
             default:
-                // .applied, and any event added later: the lines and JSON show it.
+                // .applied, .turnTiming, and any event added later: the lines and JSON show it.
                 break
             }
         }
@@ -156,6 +156,10 @@ final class RunStatusBoard: Sendable {
             return nil
         case let .recovered(adapter, reason, beacons, after):
             return "\(adapter): watchdog: \(reason); \(beacons.joined(separator: ", ")) back on air after \(Int((after.seconds * 1000).rounded())) ms"
+        case let .turnTiming(adapter, byController):
+            return byController
+                ? "\(adapter): the controller ends each turn after the beacons' events (controller-timed turns)"
+                : "\(adapter): a set did not stop after its events in time: the host times the turns again"
         case let .stopped(adapter, teardown):
             if isManagementAPI(adapter), teardown == .clean {
                 return "\(adapter): advertising stopped (beacon's instances removed; other programs' instances left as they were)"
@@ -193,6 +197,8 @@ final class RunStatusBoard: Sendable {
                         ("lateness_ms", .double(round(lateness.seconds * 1000)))]
         case let .error(adapter, message):
             members += [("event", .string("error")), ("adapter", .string(adapter)), ("message", .string(message))]
+        case let .turnTiming(adapter, byController):
+            members += [("event", .string("turn_timing")), ("adapter", .string(adapter)), ("by_controller", .bool(byController))]
         case let .applied(generation, adapter):
             members += [("event", .string("applied")), ("adapter", .string(adapter)), ("generation", .int(generation))]
         case let .updateFailed(generation, adapter, message):

@@ -31,7 +31,7 @@ struct ScenarioDryRun {
         var plan = planner.plan(state.onAir, on: capabilities)
         try emit(section: "start", title: "start (0 s): fleet on air: \(Self.names(state))",
                  perAdapter: { caps in
-                     let program = plan.adapters.first { $0.capabilities.adapter == caps.adapter }.map(AdvertisingProgram.init(plan:))
+                     let program = plan.adapters.first { $0.capabilities.adapter == caps.adapter }.map { AdvertisingProgram(plan: $0) }
                      return AdvertisingProgram.clean(extended: planner.usesExtendedSets(caps)) + (program?.setup ?? [])
                  }, listing: listing)
         for moment in timeline.moments {
