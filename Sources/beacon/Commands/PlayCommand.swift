@@ -32,6 +32,8 @@ struct PlayCommand: AsyncParsableCommand {
 
     @OptionGroup var controller: ControllerOptions
 
+    @OptionGroup var airLog: AirLogOptions
+
     @Flag(help: "Use legacy advertising (one advertiser, beacons take turns) even where extended advertising exists.")
     var legacy = false
 
@@ -91,7 +93,8 @@ struct PlayCommand: AsyncParsableCommand {
                     for r in refusals { LineOutput.err(r.description) }
                     throw ExitStatus.dataError
                 }
-            }
+            },
+            airLog: airLog
         ).run(player.initialBeacons)
     }
 }

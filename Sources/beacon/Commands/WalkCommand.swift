@@ -69,6 +69,8 @@ struct WalkCommand: AsyncParsableCommand {
 
     @OptionGroup var controller: ControllerOptions
 
+    @OptionGroup var airLog: AirLogOptions
+
     @Flag(help: "Use legacy advertising even where extended advertising exists.")
     var legacy = false
 
@@ -146,7 +148,8 @@ struct WalkCommand: AsyncParsableCommand {
                     if case .finished = event { fleet.requestStop() }
                 }
             },
-            shows: json ? nil : quiet
+            shows: json ? nil : quiet,
+            airLog: airLog
         ).run(initial)
     }
 
