@@ -33,6 +33,8 @@ public final class RunningFleet: Sendable {
     private let sink: AsyncStream<EmulatorEvent>.Continuation
     private let observer: @Sendable (EmulatorEvent) -> Void
     private let state = Mutex(State())
+    /// Eddystone TLM bursts: what is on air changes on its own between updates.
+    private let telemetry = TelemetryClock()
 
     private struct State {
         var capabilities: [ControllerCapabilities] = []
@@ -100,7 +102,8 @@ public final class RunningFleet: Sendable {
     /// has stopped (see ``outcome()``). Throws only when nothing was sent: a probe that failed,
     /// or a plan a controller would refuse.
     @discardableResult
-    public func start(_ beacons: [BeaconProfile]) async throws(AdapterError) -> FleetPlan {
+    public func start(_ requested: [BeaconProfile]) async throws(AdapterError) -> FleetPlan {
+        let beacons = telemetry.request(requested)
         let capabilities = try await probe()
         let plan = planner.plan(beacons, on: capabilities)
         let drivers = connections.map { connection in
@@ -137,6 +140,7 @@ public final class RunningFleet: Sendable {
             return plan
         }
         watchHardwareErrors(drivers)
+        startTelemetryIfNeeded()
         let pending = state.withLock { s in defer { s.pending = nil }; return s.pending }
         let generation = pending.map { update($0) } ?? 1
         _ = await settled(generation)
@@ -148,6 +152,18 @@ public final class RunningFleet: Sendable {
     /// has put anything on air, the beacons are kept and applied once it has. After a stop, ignored.
     @discardableResult
     public func update(_ beacons: [BeaconProfile]) -> Int {
+        let generation = apply(telemetry.request(beacons))
+        if state.withLock({ !$0.drivers.isEmpty }) { startTelemetryIfNeeded() }
+        return generation
+    }
+
+    private func startTelemetryIfNeeded() {
+        guard telemetry.isNeeded else { return telemetry.stop() }
+        telemetry.start { [weak self] frames in _ = self?.apply(frames) }
+    }
+
+    /// Plans `beacons` (the frames to put on air now) and posts them; see ``update(_:)``.
+    private func apply(_ beacons: [BeaconProfile]) -> Int {
         state.withLock { s in
             s.generation += 1
             guard !s.drivers.isEmpty, !s.stopRequested else {
@@ -285,6 +301,7 @@ public final class RunningFleet: Sendable {
     }
 
     private func finish() {
+        telemetry.stop()
         let waiters = state.withLock { s in
             s.ended = true
             defer { s.waiters = [] }

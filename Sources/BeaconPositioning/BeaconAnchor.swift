@@ -20,9 +20,9 @@ public struct BeaconAnchor: Hashable, Sendable {
     /// The anchors of a fleet: every beacon with a `position:` (z is ignored: the plan is 2-D).
     public static func anchors(of fleet: BeaconFleet) -> [BeaconAnchor] {
         fleet.beacons.compactMap { profile in
-            guard let p = profile.position else { return nil }
-            return BeaconAnchor(name: profile.name, key: BeaconIdentity(profile.beacon), position: PlanePoint(x: p.x, y: p.y),
-                                measuredPower: profile.beacon.measuredPower)
+            guard let p = profile.position, let beacon = profile.iBeacon else { return nil }
+            return BeaconAnchor(name: profile.name, key: BeaconIdentity(beacon), position: PlanePoint(x: p.x, y: p.y),
+                                measuredPower: beacon.measuredPower)
         }
     }
 }

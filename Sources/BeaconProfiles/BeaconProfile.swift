@@ -2,11 +2,14 @@
 import BeaconCodec
 import HCI
 
-/// One validated beacon: its iBeacon identity plus how to advertise it.
+/// One validated beacon: what it advertises (an iBeacon, an AltBeacon, an Eddystone UID or URL
+/// frame) plus how to advertise it.
 public struct BeaconProfile: Hashable, Sendable {
     public var name: String
-    /// UUID, major, minor and measured power (default −59 dBm at 1 m).
-    public var beacon: IBeacon
+    /// The frame it advertises, in its format (`format:` in the profile; iBeacon by default).
+    public var beacon: AnyBeacon
+    /// Eddystone telemetry interleaved with the UID or URL frame, if the profile asks for it.
+    public var telemetry: TelemetryPlan?
     /// Advertising interval in milliseconds, 20…10240 (default 100), as the profile gives it.
     /// Decimals are allowed; what goes on air is the nearest 0.625 ms unit, which
     /// `AdvertisingInterval(milliseconds:)` (HCI) works out.
@@ -27,7 +30,8 @@ public struct BeaconProfile: Hashable, Sendable {
     /// Builds a profile; without an `address` one is derived from the identity.
     public init(
         name: String,
-        beacon: IBeacon,
+        beacon: AnyBeacon,
+        telemetry: TelemetryPlan? = nil,
         intervalMilliseconds: Double = BeaconProfile.defaultIntervalMilliseconds,
         txPower: Int8? = nil,
         address: BluetoothAddress? = nil,
@@ -37,6 +41,7 @@ public struct BeaconProfile: Hashable, Sendable {
     ) {
         self.name = name
         self.beacon = beacon
+        self.telemetry = telemetry
         self.intervalMilliseconds = intervalMilliseconds
         self.txPower = txPower
         self.address = address ?? Self.derivedAddress(for: beacon)
@@ -45,6 +50,26 @@ public struct BeaconProfile: Hashable, Sendable {
         self.position = position
         self.location = location
     }
+
+    /// An iBeacon's profile (the format every profile had before `format:`).
+    public init(
+        name: String,
+        beacon: IBeacon,
+        intervalMilliseconds: Double = BeaconProfile.defaultIntervalMilliseconds,
+        txPower: Int8? = nil,
+        address: BluetoothAddress? = nil,
+        flags: BeaconFlags = .generalDiscoverable,
+        position: Position? = nil,
+        location: SourceLocation = SourceLocation(file: "", line: 0, column: 0)
+    ) {
+        self.init(name: name, beacon: .iBeacon(beacon), intervalMilliseconds: intervalMilliseconds, txPower: txPower,
+                  address: address, flags: flags, position: position, location: location)
+    }
+
+    /// The format it advertises.
+    public var format: BeaconFormat { beacon.format }
+    /// The iBeacon it advertises, when its format is iBeacon.
+    public var iBeacon: IBeacon? { beacon.iBeacon }
 }
 
 // What profile files may say, kept in one place so the loader's checks and messages agree.
@@ -54,6 +79,8 @@ extension BeaconProfile {
     public static let defaultIntervalMilliseconds: Double = 100
     /// Apple's iBeacon examples calibrate to −59 dBm at 1 m.
     public static let defaultMeasuredPower: Int8 = -59
+    /// Eddystone's TX power at 0 m when `power_at_0m` is not given: −59 dBm at 1 m plus 41 dB.
+    public static let defaultPowerAt0m: Int8 = -18
     /// Advertising_TX_Power of LE Set Extended Advertising Parameters (Core Vol 4 Part E §7.8.53):
     /// −127…+20 dBm (0x7F, "no preference", is expressed by leaving `tx_power` out).
     public static let txPowerRange: ClosedRange<Int> = Int(HCIValidation.txPowerRange.lowerBound)...Int(HCIValidation.txPowerRange.upperBound)

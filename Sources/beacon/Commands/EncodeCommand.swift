@@ -107,7 +107,7 @@ struct EncodeCommand: AsyncParsableCommand {
             case .hex:
                 LineOutput.out(transmission.payload.description)
             case .hcitool:
-                LineOutput.out("# " + (transmission.name ?? "\(transmission.beacon.uuid) \(transmission.beacon.major) \(transmission.beacon.minor)"))
+                LineOutput.out("# " + (transmission.name ?? BeaconText.identity(transmission.beacon)))
                 for line in recipe.lines(for: transmission) { LineOutput.out(line) }
             case .json:
                 LineOutput.out(Self.json(transmission).text)
@@ -138,10 +138,7 @@ struct EncodeCommand: AsyncParsableCommand {
     static func json(_ t: BeaconTransmission) -> JSONValue {
         .object([
             ("name", .string(t.name)),
-            ("uuid", .string(t.beacon.uuid.description)),
-            ("major", .int(t.beacon.major)),
-            ("minor", .int(t.beacon.minor)),
-            ("power", .int(t.beacon.measuredPower)),
+        ] + ListCommand.identityJSON(t.beacon) + [
             ("flags", .string(t.flags.description)),
             ("address", .string(t.address?.description)),
         ] + IntervalJSON.fields(requestedMilliseconds: t.profile.intervalMilliseconds) + [

@@ -16,11 +16,11 @@ struct BeaconTransmission {
 
     /// The profile's name for the beacon; `nil` for one given on the command line.
     var name: String? { fromCommandLine ? nil : profile.name }
-    var beacon: IBeacon { profile.beacon }
+    var beacon: AnyBeacon { profile.beacon }
     var flags: BeaconFlags { profile.flags }
     /// The random static address to advertise from; `nil` for the controller's public address.
     var address: BluetoothAddress? { usesPublicAddress ? nil : profile.address }
-    /// The advertising data (30 bytes with flags, 27 without).
+    /// The advertising data (for an iBeacon 30 bytes with flags, 27 without).
     var payload: AdvertisingPayload { beacon.advertisingData(flags: flags) }
 
     /// A profile's beacon: profiles always carry an address (given, or derived), so it
