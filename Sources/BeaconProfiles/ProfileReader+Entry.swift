@@ -85,8 +85,11 @@ extension ProfileReader {
     func readEntry(_ fields: [String: Field], at entry: Node, namePrefix: String, ownKeys: Set<String>? = nil) -> [BeaconDeclaration] {
         let entryLocation = sink.location(of: entry)
         let values = readValues(fields)
+        // A format that is not understood leaves no way to say which fields are missing or wrong.
+        if fields["format"] != nil, values.format == nil { return [] }
         let format = values.format ?? .iBeacon
-        var ok = values.ok && checkFormatKeys(fields, format: format, ownKeys: ownKeys)
+        let keysFit = checkFormatKeys(fields, format: format, ownKeys: ownKeys)
+        var ok = values.ok && keysFit
         if format.hasMajorMinor {
             if fields["uuid"] == nil { missing("uuid", in: entry, Self.uuidExample) }
             if fields["major"] == nil { missing("major", in: entry, "an integer from 0 to 65535") }

@@ -62,7 +62,7 @@ import Testing
 
     @Test func exampleUsesEveryKey() throws {
         let text = try String(contentsOfFile: TestFiles.shipped("example.yaml"), encoding: .utf8)
-        for key in ProfileKeys.beacon + ProfileKeys.fleet + ProfileKeys.range + ProfileKeys.position {
+        for key in ProfileKeys.beacon + ProfileKeys.fleet + ProfileKeys.range + ProfileKeys.position + ProfileKeys.tlm {
             #expect(text.contains("\(key):"), "example.yaml does not show `\(key):`")
         }
         let fleet = try ProfileLoader.parse(text, file: "example.yaml")
@@ -74,9 +74,14 @@ import Testing
         #expect(fleet.beacons[1].name == "example-10-2")
         #expect(fleet.beacons[1].flags == .generalDiscoverableSimultaneous)
         #expect(fleet.beacons[1].intervalMilliseconds == 152.5)
-        let shelves = fleet.beacons.dropFirst(2)
+        let shelves = fleet.beacons[2..<10]
         #expect(shelves.map(\.name) == (100...107).map { "shelf-\($0)" })
         #expect(shelves.last?.address == BluetoothAddress("C0:DE:00:00:00:6B"))
         #expect(shelves.last?.position == Position(x: 3.5, y: 5))
+        let others = fleet.beacons.dropFirst(10)
+        #expect(others.map(\.format) == [.altBeacon, .eddystoneUID, .eddystoneURL])
+        #expect(others.map(\.name) == ["example-10-3", "eddy-1", "eddy-url"])
+        #expect(others.compactMap(\.telemetry) == [TelemetryPlan(period: .seconds(10), duration: .seconds(1), batteryMillivolts: 3000,
+                                                                  temperature: EddystoneTLM.fixedPoint(celsius: 21.5)!)])
     }
 }
