@@ -46,6 +46,8 @@ public final class RunningFleet: Sendable {
         var ended = false
         /// Beacons an update asked for before the fleet started.
         var pending: [BeaconProfile]?
+        /// The generation of the last ``start(_:)`` or ``update(_:)`` (not of a TLM burst).
+        var requestGeneration = 1
         var plan: FleetPlan?
         /// Per adapter: the newest generation it settled, and whether that settling was a failure.
         var settled: [String: (generation: Int, failed: String?)] = [:]
@@ -91,6 +93,10 @@ public final class RunningFleet: Sendable {
     public func plan(_ beacons: [BeaconProfile]) async throws(AdapterError) -> FleetPlan {
         planner.plan(beacons, on: try await probe())
     }
+
+    /// The generation of the last ``start(_:)`` or ``update(_:)`` call: later generations that
+    /// only carry Eddystone TLM bursts (same plan, new data) do not change it.
+    public var requestGeneration: Int { state.withLock { $0.requestGeneration } }
 
     /// The plan now being carried out (the latest update's).
     public var currentPlan: FleetPlan? { state.withLock { $0.plan } }
@@ -153,6 +159,7 @@ public final class RunningFleet: Sendable {
     @discardableResult
     public func update(_ beacons: [BeaconProfile]) -> Int {
         let generation = apply(telemetry.request(beacons))
+        state.withLock { $0.requestGeneration = generation }
         if state.withLock({ !$0.drivers.isEmpty }) { startTelemetryIfNeeded() }
         return generation
     }

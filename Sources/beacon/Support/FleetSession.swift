@@ -154,8 +154,11 @@ struct FleetSession {
             // Each applied reload changes the plan: show it, and give the table its rows.
             var shown = 1
             for await event in fleet.events {
-                guard case .applied(let generation, _) = event, generation > shown, let plan = fleet.currentPlan else { continue }
-                shown = generation
+                // TLM bursts apply new data, not a new plan: only requested updates are shown.
+                let requested = fleet.requestGeneration
+                guard case .applied(let generation, _) = event, generation >= requested, requested > shown,
+                      let plan = fleet.currentPlan else { continue }
+                shown = requested
                 board.reset(plan)
                 Self.show(plan, board: board, json: json, verbose: verbose)
             }
