@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import BeaconEmulator
+import BeaconProfiles
+import Foundation
+import Testing
+
+extension BumbleIntegration {
+    /// Every format of a profile received by Bumble's scanner, byte for byte as the specifications
+    /// lay it out (written here by hand, not by our encoder), and an Eddystone beacon's TLM
+    /// frames whose counters advance.
+    @Suite("Beacon formats")
+    struct FormatTests {
+        static let fleetText = """
+            name: formats
+            beacons:
+              - {name: ib, uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0, major: 1, minor: 2, measured_power: -59}
+              - {name: alt, format: altbeacon, uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0, major: 3, minor: 4, measured_power: -60}
+              - {name: uid, format: eddystone-uid, namespace: 8B0CA750E7A74E14BD99, instance: "0000000000A1", power_at_0m: -20}
+              - {name: url, format: eddystone-url, url: "https://www.example.com/", power_at_0m: -21}
+            """
+
+        /// Flags `02 01 06`, then each format's structures (Apple's iBeacon layout; AltBeacon
+        /// spec v1.0 with company 0x0118; Eddystone's UUID list and service data 0xFEAA).
+        static let expected: [String: String] = [
+            "ib": "020106" + "1AFF4C000215" + "E2C56DB5DFFB48D2B060D0F5A71096E0" + "0001" + "0002" + "C5",
+            "alt": "020106" + "1BFF1801BEAC" + "E2C56DB5DFFB48D2B060D0F5A71096E0" + "0003" + "0004" + "C4" + "00",
+            // UID: type 00, tx EC (-20), namespace, instance, 2 reserved bytes.
+            "uid": "020106" + "0303AAFE" + "1716AAFE" + "00EC" + "8B0CA750E7A74E14BD99" + "0000000000A1" + "0000",
+            // URL: type 10, tx EB (-21), scheme 01 (https://www.), "example", 00 (.com/).
+            "url": "020106" + "0303AAFE" + "0E16AAFE" + "10EB01" + "6578616D706C65" + "00",
+        ]
+
+        @Test("iBeacon, AltBeacon, Eddystone-UID and Eddystone-URL from one fleet, exact bytes")
+        func everyFormat() async throws {
+            let profiles = try ProfileLoader.parse(Self.fleetText, file: "formats.yaml").beacons
+            try await withBumble { link in
+                let harness = try FleetHarness(link)
+                defer { harness.close() }
+                let fleet = harness.fleet()
+                let started = BumbleLink.now()
+                try await fleet.start(profiles)
+                let addresses = Dictionary(uniqueKeysWithValues: profiles.map { ($0.address.description, $0.name) })
+                let heardAll = await link.waitFor(timeout: .seconds(20)) { l in
+                    Set(l.advs(since: started).compactMap { addresses[$0.address] }).count == profiles.count
+                }
+                _ = await fleet.stop()
+                #expect(heardAll, "not every format was received: \(link.advs(since: started).suffix(8))")
+                for adv in link.advs(since: started) {
+                    guard let name = addresses[adv.address] else { continue }
+                    #expect(Hex.string(adv.data) == Self.expected[name], "\(name)")
+                    #expect(adv.legacy && !adv.connectable && !adv.scannable && adv.addressType == 1, "\(name): \(adv)")
+                }
+            }
+        }
+
+        @Test("an Eddystone-UID beacon with tlm: TLM bursts from its address, counters advancing")
+        func liveTelemetry() async throws {
+            let text = """
+                format: eddystone-uid
+                namespace: 8B0CA750E7A74E14BD99
+                instance: "0000000000B2"
+                interval: 50
+                tlm: {every: 1, duration: 0.4, battery: 2950, temperature: 23.25}
+                """
+            let profiles = try ProfileLoader.parse(text, file: "eddy.yaml").beacons
+            let beacon = try #require(profiles.first)
+            try await withBumble { link in
+                let harness = try FleetHarness(link)
+                defer { harness.close() }
+                let fleet = harness.fleet()
+                let started = BumbleLink.now()
+                try await fleet.start(profiles)
+                // Three bursts with three different counts (every burst fixes its counters).
+                @Sendable func telemetry(_ l: BumbleLink) -> [(time: Double, tlm: EddystoneTLM)] {
+                    l.advs(since: started).filter { $0.address == beacon.address.description }.compactMap { adv in
+                        guard case .eddystoneTLM(let tlm)? = try? AnyBeacon(decoding: adv.data) else { return nil }
+                        return (adv.time, tlm)
+                    }
+                }
+                let enough = await link.waitFor(timeout: .seconds(30)) { l in Set(telemetry(l).map(\.tlm.advertisingCount)).count >= 3 }
+                _ = await fleet.stop()
+                #expect(enough, "fewer than three TLM bursts received: \(link.advs(since: started).suffix(6))")
+                let frames = telemetry(link)
+                // In reception order, counts and uptimes never go back and do move on.
+                for (a, b) in zip(frames, frames.dropFirst()) {
+                    #expect(b.tlm.advertisingCount >= a.tlm.advertisingCount && b.tlm.uptimeTenths >= a.tlm.uptimeTenths)
+                }
+                let counts = frames.map(\.tlm.advertisingCount)
+                #expect(Set(counts).count >= 3 && counts.first! < counts.last!)
+                // One burst a second at 50 ms: about 20 events and 10 tenths between bursts.
+                let distinct = Array(Set(frames.map(\.tlm))).sorted { $0.advertisingCount < $1.advertisingCount }
+                for (a, b) in zip(distinct, distinct.dropFirst()) {
+                    #expect((b.advertisingCount - a.advertisingCount) % 20 == 0, "\(a) → \(b)")
+                    #expect((b.uptimeTenths - a.uptimeTenths) % 10 == 0, "\(a) → \(b)")
+                }
+                #expect(frames.allSatisfy { $0.tlm.batteryMillivolts == 2950 && $0.tlm.celsius == 23.25 })
+                // Between the bursts the UID frame itself.
+                let uid = link.advs(since: started).filter { $0.address == beacon.address.description }.compactMap { adv -> EddystoneUID? in
+                    guard case .eddystoneUID(let u)? = try? AnyBeacon(decoding: adv.data) else { return nil }
+                    return u
+                }
+                #expect(!uid.isEmpty && uid.allSatisfy { $0.instance == EddystoneInstance(0xB2) })
+            }
+        }
+    }
+}
