@@ -8,7 +8,7 @@ import BeaconCodec
 ///
 /// Samples of beacons that are not in the fleet (or have no position) are ignored.
 public struct WindowedLocator: Sendable {
-    public let anchors: [BeaconIdentity: BeaconAnchor]
+    public let anchors: [BeaconKey: BeaconAnchor]
     public var model: PathLossModel
     /// Seconds per window.
     public var window: Double
@@ -16,11 +16,11 @@ public struct WindowedLocator: Sendable {
     public var minimumBeacons: Int
 
     var windowStart: Double? = nil
-    var sums: [BeaconIdentity: (sum: Double, count: Int, power: Int8?)] = [:]
+    var sums: [BeaconKey: (sum: Double, count: Int, power: Int8?)] = [:]
 
     public init(anchors: [BeaconAnchor], model: PathLossModel = PathLossModel(), window: Double = 1, minimumBeacons: Int = 3) {
         precondition(window > 0, "the window must be positive")
-        var byKey: [BeaconIdentity: BeaconAnchor] = [:]
+        var byKey: [BeaconKey: BeaconAnchor] = [:]
         for anchor in anchors { byKey[anchor.key] = anchor }
         self.anchors = byKey
         self.model = model

@@ -138,7 +138,7 @@ struct EncodeCommand: AsyncParsableCommand {
     static func json(_ t: BeaconTransmission) -> JSONValue {
         .object([
             ("name", .string(t.name)),
-        ] + ListCommand.identityJSON(t.beacon) + [
+        ] + BeaconFormatJSON.compatibleFields(t.beacon) + [
             ("flags", .string(t.flags.description)),
             ("address", .string(t.address?.description)),
         ] + IntervalJSON.fields(requestedMilliseconds: t.profile.intervalMilliseconds) + [

@@ -77,13 +77,6 @@ struct ListCommand: AsyncParsableCommand {
         return table
     }
 
-    /// An iBeacon's fields as they always were (no "format"); other formats as `encode` and
-    /// `decode` print them, "format" first.
-    static func identityJSON(_ beacon: AnyBeacon) -> [(String, JSONValue)] {
-        guard let b = beacon.iBeacon else { return BeaconFormatJSON.fields(beacon) }
-        return [("uuid", .string(b.uuid.description)), ("major", .int(b.major)), ("minor", .int(b.minor)), ("power", .int(b.measuredPower))]
-    }
-
     static func positionText(_ p: Position) -> String {
         ([p.x, p.y] + (p.z.map { [$0] } ?? [])).map(NumberText.string).joined(separator: ",")
     }
@@ -95,7 +88,7 @@ struct ListCommand: AsyncParsableCommand {
         return .object([
             ("file", .string(file)),
             ("name", .string(b.name)),
-        ] + identityJSON(b.beacon) + [
+        ] + BeaconFormatJSON.compatibleFields(b.beacon) + [
             ("flags", .string(b.flags.description)),
         ] + IntervalJSON.fields(requestedMilliseconds: b.intervalMilliseconds) + [
             ("tx_power", .int(b.txPower)),

@@ -5,6 +5,28 @@ import BeaconCodec
 /// `decode --json` print them (iBeacon keeps its own, older shape without "format"). The names
 /// are those of the golden vector files (Tests/BeaconCodecTests/Vectors/README.md).
 enum BeaconFormatJSON {
+    /// An iBeacon's fields as they always were (no "format": uuid, major, minor, power); other
+    /// formats as ``fields(_:)``, "format" first. What `list`, `encode` and `scan` print.
+    static func compatibleFields(_ beacon: AnyBeacon) -> [(String, JSONValue)] {
+        guard let b = beacon.iBeacon else { return fields(beacon) }
+        return [("uuid", .string(b.uuid.description)), ("major", .int(b.major)), ("minor", .int(b.minor)), ("power", .int(b.measuredPower))]
+    }
+
+    /// An identity: an iBeacon's uuid, major and minor (no "format", as always); otherwise
+    /// "format" and the format's identity fields.
+    static func identityFields(_ key: BeaconKey) -> [(String, JSONValue)] {
+        switch key {
+        case .iBeacon(let id):
+            return [("uuid", .string(id.uuid.description)), ("major", .int(Int(id.major))), ("minor", .int(Int(id.minor)))]
+        case .altBeacon(let manufacturer, let id):
+            return [("format", .string(key.format.rawValue)), ("id", .string(id.description)), ("manufacturer", .int(manufacturer))]
+        case .eddystoneUID(let namespace, let instance):
+            return [("format", .string(key.format.rawValue)), ("namespace", .string(namespace.description)), ("instance", .string(instance.description))]
+        case .eddystoneURL:
+            return [("format", .string(key.format.rawValue)), ("url", .string(BeaconText.identity(key)))]
+        }
+    }
+
     static func fields(_ beacon: AnyBeacon) -> [(String, JSONValue)] {
         var out: [(String, JSONValue)] = [("format", .string(beacon.format.rawValue))]
         switch beacon {

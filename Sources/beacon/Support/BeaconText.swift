@@ -16,6 +16,17 @@ enum BeaconText {
         }
     }
 
+    /// The same words for an identity.
+    static func identity(_ key: BeaconKey) -> String {
+        switch key {
+        case .iBeacon(let i): return "\(i.uuid) \(i.major) \(i.minor)"
+        case .altBeacon(_, let id): return "\(id)"
+        case .eddystoneUID(let n, let i): return "\(n) \(i)"
+        case .eddystoneURL(let scheme, let encoded):
+            return encoded.withUnsafeBytes { EddystoneURL(scheme: scheme, encoded: $0, txPower: 0)?.url } ?? Hex.string(encoded)
+        }
+    }
+
     /// dBm: measured power at 1 m (iBeacon), reference RSSI at 1 m (AltBeacon), TX power at 0 m
     /// (Eddystone UID and URL, marked `@0m`); empty for TLM.
     static func power(_ beacon: AnyBeacon) -> String {

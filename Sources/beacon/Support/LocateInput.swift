@@ -34,7 +34,7 @@ enum LocateInput {
                 throw TraceError(description: "\(path.escapingControlCharacters):\(number + 1): a sample needs time, uuid, major, minor and rssi (finite numbers; major and minor 0 to 65535)")
             }
             let power = (object["power"] as? NSNumber).flatMap { Int8(exactly: $0.intValue) }
-            samples.append(RSSISample(time: time, key: BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor)),
+            samples.append(RSSISample(time: time, key: .iBeacon(BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor))),
                                       rssi: rssi, measuredPower: power))
         }
         return samples
@@ -44,9 +44,8 @@ enum LocateInput {
     static func captureSamples(path: String) throws -> [RSSISample] {
         var samples: [RSSISample] = []
         _ = try CaptureBeaconScan.forEachSighting(path: path) { sighting in
-            guard sighting.source.isReport, let rssi = sighting.rssi else { return }
-            samples.append(RSSISample(time: sighting.timestamp.seconds, key: BeaconIdentity(sighting.beacon), rssi: Double(rssi),
-                                      measuredPower: sighting.beacon.measuredPower))
+            guard sighting.source.isReport, let rssi = sighting.rssi, let key = sighting.beacon.key else { return }
+            samples.append(RSSISample(time: sighting.timestamp.seconds, key: key, rssi: Double(rssi), measuredPower: sighting.beacon.powerAt1m))
         }
         return samples
     }

@@ -65,9 +65,7 @@ final class ScanOutput: Sendable {
         }
     }
 
-    static func identity(_ id: BeaconIdentity) -> [(String, JSONValue)] {
-        [("uuid", .string(id.uuid.description)), ("major", .int(Int(id.major))), ("minor", .int(Int(id.minor)))]
-    }
+    static func identity(_ id: BeaconKey) -> [(String, JSONValue)] { BeaconFormatJSON.identityFields(id) }
 
     func json(_ update: ScanUpdate, now: ContinuousClock.Instant) -> JSONValue? {
         switch update {
@@ -75,8 +73,9 @@ final class ScanOutput: Sendable {
             return .object([("time", .double(seconds(now))), ("event", .string("scanning")), ("adapter", .string(adapter)),
                             ("mode", .string(mode.rawValue)), ("region", regionJSON), ("model", modelJSON)])
         case .report(let s):
-            return .object([("time", .double(seconds(s.time))), ("event", .string("report"))] + Self.identity(s.identity) + [
-                ("power", .int(Int(s.beacon.measuredPower))), ("rssi", .int(s.rssi)), ("address", .string(s.address.description)),
+            // An iBeacon as always (uuid, major, minor, power); other formats with "format" first.
+            return .object([("time", .double(seconds(s.time))), ("event", .string("report"))] + BeaconFormatJSON.compatibleFields(s.beacon) + [
+                ("rssi", .int(s.rssi)), ("address", .string(s.address.description)),
                 ("address_type", .int(Int(s.addressType.rawValue))), ("extended", .bool(s.extendedReport)),
             ])
         case let .ranging(beacons, at):
@@ -106,13 +105,21 @@ final class ScanOutput: Sendable {
     // MARK: The live table
 
     static let headers = ["UUID", "MAJOR", "MINOR", "RSSI", "POWER", "ACCURACY", "PROXIMITY", "LAST SEEN", "REPORTS/S"]
+    /// When other formats than iBeacon are in the list: FORMAT and ID replace UUID, MAJOR, MINOR.
+    static let mixedHeaders = ["FORMAT", "ID"] + headers.dropFirst(3)
 
     /// The table's lines for one ranging update.
     static func tableLines(_ beacons: [RangedBeacon], at now: ContinuousClock.Instant) -> [String] {
-        var table = TextTable(headers: headers)
+        let onlyIBeacons = beacons.allSatisfy { $0.identity.format == .iBeacon }
+        var table = TextTable(headers: onlyIBeacons ? headers : mixedHeaders)
         for b in beacons {
-            table.append([
-                b.identity.uuid.description, String(b.identity.major), String(b.identity.minor),
+            let identity: [String]
+            if onlyIBeacons, case .iBeacon(let i) = b.identity {
+                identity = [i.uuid.description, String(i.major), String(i.minor)]
+            } else {
+                identity = [b.identity.format.rawValue, BeaconText.identity(b.identity)]
+            }
+            table.append(identity + [
                 b.rssi.map { String(round($0, places: 1)) } ?? "-",
                 String(b.measuredPower),
                 b.accuracy.map { "\(formatted($0)) m" } ?? "-",
@@ -150,7 +157,7 @@ final class ScanOutput: Sendable {
         case .region(let e):
             let what = e.kind == .enter ? "entered" : "exited"
             let region = e.regionChanged ? " (region \(e.region) \(e.kind == .enter ? "entered" : "exited"))" : ""
-            let line = "+\(Self.formatted(seconds(e.time), places: 1)) s \(e.beacon.uuid) \(e.beacon.major) \(e.beacon.minor) \(what)\(region)"
+            let line = "+\(Self.formatted(seconds(e.time), places: 1)) s \(BeaconText.identity(e.beacon)) \(what)\(region)"
             state.withLock { s in
                 s.recent.append(line)
                 if s.recent.count > Self.recentLimit { s.recent.removeFirst(s.recent.count - Self.recentLimit) }
