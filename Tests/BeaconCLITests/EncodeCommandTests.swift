@@ -99,8 +99,12 @@ import Testing
         for (line, profile) in zip(result.lines, fleet.beacons) {
             let object = try BeaconExecutable.jsonObject(line)
             #expect(object["name"] as? String == profile.name)
-            #expect(object["major"] as? Int == Int(profile.iBeacon!.major))
-            #expect(object["minor"] as? Int == Int(profile.iBeacon!.minor))
+            if let iBeacon = profile.iBeacon {
+                #expect(object["major"] as? Int == Int(iBeacon.major))
+                #expect(object["minor"] as? Int == Int(iBeacon.minor))
+            } else {
+                #expect(object["format"] as? String == profile.format.rawValue)
+            }
             #expect(object["address"] as? String == profile.address.description)
             #expect(object["flags"] as? String == profile.flags.description)
             #expect(BeaconExecutable.number(object["interval_ms"]) == profile.intervalMilliseconds)

@@ -119,9 +119,13 @@ import Testing
         for (line, (_, profile)) in zip(result.lines, profiles) {
             let object = try BeaconExecutable.jsonObject(line)
             #expect(object["name"] as? String == profile.name)
-            #expect(object["uuid"] as? String == profile.iBeacon!.uuid.description)
-            #expect(object["major"] as? Int == Int(profile.iBeacon!.major))
-            #expect(object["minor"] as? Int == Int(profile.iBeacon!.minor))
+            if let iBeacon = profile.iBeacon {
+                #expect(object["uuid"] as? String == iBeacon.uuid.description)
+                #expect(object["major"] as? Int == Int(iBeacon.major))
+                #expect(object["minor"] as? Int == Int(iBeacon.minor))
+            } else {
+                #expect(object["format"] as? String == profile.format.rawValue)
+            }
             #expect(object["address"] as? String == profile.address.description)
             #expect(object["address_derived"] as? Bool == profile.addressIsDerived)
             #expect(object["interval_units"] as? Int == Int(AdvertisingInterval(milliseconds: profile.intervalMilliseconds).rawValue))

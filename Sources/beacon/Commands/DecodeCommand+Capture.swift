@@ -77,7 +77,7 @@ struct CaptureLineWriter {
         if let rssi = s.rssi { appendInt(Int(rssi)) } else { append("null") }
         guard case .iBeacon(let beacon) = s.beacon else {
             // Other formats are rarer: their fields as `decode --json` names them, "format" first.
-            let text = JSONValue.object(BeaconFormatJSON.fields(s.beacon)).text
+            let text = JSONValue.object(BeaconFormatJSON.compatibleFields(s.beacon)).text
             append(",")
             append(String(text.dropFirst()))
             append("\n")

@@ -6,9 +6,15 @@ import BeaconCodec
 /// are those of the golden vector files (Tests/BeaconCodecTests/Vectors/README.md).
 enum BeaconFormatJSON {
     /// An iBeacon's fields as they always were (no "format": uuid, major, minor, power); other
-    /// formats as ``fields(_:)``, "format" first. What `list`, `encode` and `scan` print.
+    /// formats as ``fields(_:)``, "format" first, but in the words of profiles, beside which
+    /// they are printed: Eddystone's TX power at 0 m is "power_at_0m" ("tx_power" is the radio's
+    /// output power there) and AltBeacon's reference RSSI "power" (dBm at 1 m, as an iBeacon's;
+    /// "rssi" is what was received). What `list`, `encode PROFILE`, `scan` and `decode --capture` print.
     static func compatibleFields(_ beacon: AnyBeacon) -> [(String, JSONValue)] {
-        guard let b = beacon.iBeacon else { return fields(beacon) }
+        guard let b = beacon.iBeacon else {
+            let renamed = ["tx_power": "power_at_0m", "rssi": "power"]
+            return fields(beacon).map { (renamed[$0.0] ?? $0.0, $0.1) }
+        }
         return [("uuid", .string(b.uuid.description)), ("major", .int(b.major)), ("minor", .int(b.minor)), ("power", .int(b.measuredPower))]
     }
 
