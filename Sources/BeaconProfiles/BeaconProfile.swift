@@ -23,6 +23,9 @@ public struct BeaconProfile: Hashable, Sendable {
     public var addressIsDerived: Bool
     /// The Flags AD structure (default `0x06`).
     public var flags: BeaconFlags
+    /// A Complete Local Name sent in the scan response (`local_name:`): the beacon then
+    /// advertises scannable (ADV_SCAN_IND), so active scanners (phones) get the name.
+    public var localName: String?
     public var position: Position?
     /// Where this beacon is declared (its mapping in the file, or its range entry).
     public var location: SourceLocation
@@ -68,6 +71,9 @@ public struct BeaconProfile: Hashable, Sendable {
 
     /// The format it advertises.
     public var format: BeaconFormat { beacon.format }
+    /// The scan response data: the local name's AD structure; `nil` without a name (then the
+    /// beacon is not scannable).
+    public var scanResponse: AdvertisingPayload? { localName.flatMap { LocalName.scanResponse($0) } }
     /// The iBeacon it advertises, when its format is iBeacon.
     public var iBeacon: IBeacon? { beacon.iBeacon }
 }

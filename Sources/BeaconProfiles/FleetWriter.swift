@@ -38,6 +38,7 @@ public enum FleetWriter {
             if t.temperature != EddystoneTLM.temperatureNotSupported { tlm.append("temperature: \(Double(t.temperature) / 256)") }
             out.append(("tlm", "{" + tlm.joined(separator: ", ") + "}"))
         }
+        if let name = b.localName { out.append(("local_name", quoted(name))) }
         if b.intervalMilliseconds != BeaconProfile.defaultIntervalMilliseconds { out.append(("interval", "\(b.intervalMilliseconds)")) }
         if let tx = b.txPower { out.append(("tx_power", "\(tx)")) }
         if !b.addressIsDerived { out.append(("address", quoted(b.address.description))) }

@@ -35,6 +35,7 @@ extension ProfileReader {
         var url: String?
         var powerAt0m: Int?
         var telemetry: TelemetryPlan?
+        var localName: Template?
         /// Whether every field that is present is valid.
         var ok = true
     }
@@ -155,12 +156,18 @@ extension ProfileReader {
                     address = parsed
                 }
 
-                let profile = BeaconProfile(
+                var localName: String? = nil
+                if let f = fields["local_name"], let template = entryValues.localName {
+                    localName = template.renderDecimal(values)
+                    guard checkLocalName(localName!, at: f.value) else { return [] }
+                }
+                var profile = BeaconProfile(
                     name: name, beacon: beacon, telemetry: entryValues.telemetry,
                     intervalMilliseconds: interval ?? BeaconProfile.defaultIntervalMilliseconds,
                     txPower: txPower.map(Int8.init), address: address,
                     flags: flags ?? .generalDiscoverable,
                     position: position?.position(at: index), location: entryLocation)
+                profile.localName = localName
                 declarations.append(BeaconDeclaration(profile: profile, nameLocation: nameLocation, addressLocation: addressLocation))
                 index += 1
             }

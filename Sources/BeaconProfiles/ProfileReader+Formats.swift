@@ -66,6 +66,32 @@ extension ProfileReader {
             self.integer($0, path: "power_at_0m", range: EddystoneFormat.txPowerRange, unit: "dBm received at 0 m")
         }
         values.telemetry = read("tlm") { self.telemetry($0) }
+        values.localName = read("local_name") { f in
+            guard let text = self.scalar(f, path: "local_name", allowed: Self.localNameAllowed) else { return nil }
+            do throws(Template.SyntaxError) {
+                let template = try Template(parsing: text, allowsWidth: true)
+                if !template.hasPlaceholders, !self.checkLocalName(text, at: f.value) { return nil }
+                return template
+            } catch {
+                self.sink.report(f.value, field: "local_name", error.message)
+                return nil
+            }
+        }
+    }
+
+    static let localNameAllowed = "must be a name of 1 to \(LocalName.maximumBytes) bytes of UTF-8 without control characters (placeholders allowed)"
+
+    /// A local name must fit the scan response (31 bytes less the AD header) and be printable.
+    @discardableResult
+    func checkLocalName(_ name: String, at node: Node) -> Bool {
+        let bytes = name.utf8.count
+        let bad = bytes == 0 || bytes > LocalName.maximumBytes
+            || name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        guard bad else { return true }
+        let shown = name == node.scalarText ? node.displayValue : "\(node.displayValue) → \(name)"
+        let size = bytes > LocalName.maximumBytes ? " (this one has \(bytes))" : ""
+        sink.report(sink.location(of: node), field: "local_name", value: shown, Self.localNameAllowed + size)
+        return false
     }
 
     /// Reports the entry's own keys that its format does not take; `true` when there are none.

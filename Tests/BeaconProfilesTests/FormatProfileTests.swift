@@ -90,4 +90,23 @@ import Testing
             """
         #expect(try ProfileLoader.parse(text, file: "twins.yaml").beacons.count == 2)
     }
+
+    @Test func localNameGoesToTheScanResponseWithPlaceholders() throws {
+        let text = """
+            uuid: \(Self.uuid)
+            major: 1
+            minor: {from: 7, count: 2}
+            name: "door-{minor}"
+            local_name: "Door {minor}"
+            """
+        let beacons = try ProfileLoader.parse(text, file: "doors.yaml").beacons
+        #expect(beacons.map(\.localName) == ["Door 7", "Door 8"])
+        // `LL 09 name`: the Complete Local Name AD structure.
+        #expect(beacons.first?.scanResponse.map(Array.init) == [0x07, 0x09] + Array("Door 7".utf8))
+        let plain = try ProfileLoader.parse("uuid: \(Self.uuid)\nmajor: 1\nminor: 1\n", file: "p.yaml").beacons
+        #expect(plain.first?.scanResponse == nil)
+        // Written back by FleetWriter and read again: the same names.
+        let again = try ProfileLoader.parse(FleetWriter.yaml(name: "doors", beacons: beacons), file: "doors.yaml").beacons
+        #expect(again.map(\.localName) == ["Door 7", "Door 8"])
+    }
 }
