@@ -103,5 +103,40 @@ extension BumbleIntegration {
                 #expect(!uid.isEmpty && uid.allSatisfy { $0.instance == EddystoneInstance(0xB2) })
             }
         }
+    
+        @Test("a local name in the scan response: ADV_SCAN_IND, and an active scan gets the name", arguments: [false, true])
+        func localName(legacy: Bool) async throws {
+            let text = """
+                name: named
+                beacons:
+                  - {name: door, uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0, major: 1, minor: 1, local_name: "Door 1"}
+                  - {name: uid, format: eddystone-uid, namespace: 8B0CA750E7A74E14BD99, instance: "0000000000A1", local_name: "Till"}
+                """
+            let profiles = try ProfileLoader.parse(text, file: "named.yaml").beacons
+            try await withBumble(["--active-scan"]) { link in
+                let harness = try FleetHarness(link)
+                defer { harness.close() }
+                let fleet = harness.fleet(legacy ? FleetPlanner(forceLegacy: true) : FleetPlanner())
+                let started = BumbleLink.now()
+                try await fleet.start(profiles)
+                let names = Dictionary(uniqueKeysWithValues: profiles.map { ($0.address.description, $0.localName!) })
+                @Sendable func answered(_ l: BumbleLink) -> Set<String> {
+                    Set(l.advs(since: started).filter { $0.scanResponse && names[$0.address] != nil }.map(\.address))
+                }
+                let both = await link.waitFor(timeout: .seconds(20)) { l in answered(l).count == profiles.count }
+                _ = await fleet.stop()
+                #expect(both, "no scan response from every beacon: \(link.advs(since: started).suffix(6))")
+                for adv in link.advs(since: started) where names[adv.address] != nil {
+                    // Scannable, not connectable, legacy PDUs: ADV_SCAN_IND.
+                    #expect(adv.legacy && adv.scannable && !adv.connectable, "\(adv)")
+                    guard adv.scanResponse, let name = names[adv.address] else { continue }
+                    // The advertising data, then `LL 09 name` (Complete Local Name).
+                    let response = [UInt8(name.utf8.count + 1), 0x09] + Array(name.utf8)
+                    #expect(Array(adv.data.suffix(response.count)) == response, "\(adv)")
+                }
+                let parameters = legacy ? link.commands(opcode: 0x2006).map { $0.parameters[4] } : link.commands(opcode: 0x2036).map { $0.parameters[1] }
+                #expect(parameters.contains(legacy ? 0x02 : 0x12), "ADV_SCAN_IND (legacy type 0x02, or event properties 0x0012)")
+            }
+        }
     }
 }
