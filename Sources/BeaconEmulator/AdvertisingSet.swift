@@ -24,7 +24,7 @@ public struct AdvertisingSetConfiguration: Hashable, Sendable {
         self.address = beacon.address
         self.interval = AdvertisingInterval(milliseconds: beacon.intervalMilliseconds)
         self.txPower = beacon.txPower
-        self.data = beacon.beacon.advertisingData(flags: beacon.flags)
+        self.data = beacon.advertisingData
         self.scanResponse = beacon.scanResponse
         self.beaconName = beacon.name
     }

@@ -22,6 +22,7 @@ public enum LiveTelemetry {
         guard let plan = beacon.telemetry, isBurst(plan, at: elapsed) else { return beacon }
         var on = beacon
         on.beacon = .eddystoneTLM(telemetry(beacon, plan: plan, at: elapsed))
+        on.rawData = nil  // a TLM burst sends the TLM frame itself
         return on
     }
 

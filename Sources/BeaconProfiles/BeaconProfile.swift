@@ -10,6 +10,10 @@ public struct BeaconProfile: Hashable, Sendable {
     public var beacon: AnyBeacon
     /// Eddystone telemetry interleaved with the UID or URL frame, if the profile asks for it.
     public var telemetry: TelemetryPlan?
+    /// Deliberately non-conforming advertising data sent instead of ``beacon``'s frame, for
+    /// testing receivers (`format: raw` with `data:`, or `patch:` over the encoded frame): only its
+    /// length was checked. ``beacon`` still names the beacon (identity, derived address).
+    public var rawData: AdvertisingPayload?
     /// Advertising interval in milliseconds, 20…10240 (default 100), as the profile gives it.
     /// Decimals are allowed; what goes on air is the nearest 0.625 ms unit, which
     /// `AdvertisingInterval(milliseconds:)` (HCI) works out.
@@ -71,6 +75,17 @@ public struct BeaconProfile: Hashable, Sendable {
 
     /// The format it advertises.
     public var format: BeaconFormat { beacon.format }
+    /// Sends `data` instead of the frame (deliberately non-conforming); a derived address is
+    /// derived again, from the data, so the beacon and its broken variants differ on the air.
+    public mutating func override(with data: AdvertisingPayload) {
+        rawData = data
+        if addressIsDerived { address = Self.derivedAddress(forRaw: data) }
+    }
+
+    /// What goes on air: ``rawData`` when the profile overrides the frame, otherwise the frame
+    /// encoded with ``flags``. The one place the emulator and `encode` take the bytes from.
+    public var advertisingData: AdvertisingPayload { rawData ?? beacon.advertisingData(flags: flags) }
+
     /// The scan response data: the local name's AD structure; `nil` without a name (then the
     /// beacon is not scannable).
     public var scanResponse: AdvertisingPayload? { localName.flatMap { LocalName.scanResponse($0) } }

@@ -21,6 +21,12 @@ extension BeaconProfile {
         derivedAddress(for: .iBeacon(beacon))
     }
 
+    /// For deliberately non-conforming data (``rawData``): format byte 0x05, then the data, so
+    /// a broken variant of a beacon gets another address than the beacon itself.
+    public static func derivedAddress(forRaw data: AdvertisingPayload) -> BluetoothAddress {
+        finish(hash([0x05] + Array(data)))
+    }
+
     public static func derivedAddress(for beacon: AnyBeacon) -> BluetoothAddress {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         func mix(_ byte: UInt8) {
@@ -48,6 +54,21 @@ extension BeaconProfile {
             mix(0x04)  // a TLM frame alone: no identity, one fixed address
         }
 
+        return finish(hash)
+    }
+
+    /// FNV-1a 64 over `bytes`.
+    static func hash(_ bytes: [UInt8]) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
+    /// Steps 2 and 3: a random static address from a hash.
+    static func finish(_ hash: UInt64) -> BluetoothAddress {
         let low46: UInt64 = (1 << 46) - 1
         var rest = hash & low46
         if rest == 0 { rest = 1 }

@@ -28,7 +28,8 @@ struct DuplicateCheck {
             return earlier.declaration
         }
 
-        let identity = profile.beacon.key
+        // Broken variants of one beacon (raw data, patches) may share its identity on purpose.
+        let identity = profile.rawData == nil ? profile.beacon.key : nil
         let sameIdentity = identity.flatMap { clash(identities[$0]) }
         if let earlier = sameIdentity, let identity {
             let value: String

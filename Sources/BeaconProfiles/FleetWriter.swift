@@ -18,6 +18,9 @@ public enum FleetWriter {
     /// One beacon's keys and YAML values, in the order docs/PROFILES.md lists them.
     static func fields(_ b: BeaconProfile) -> [(String, String)] {
         var out: [(String, String)] = [("name", quoted(b.name))]
+        if let raw = b.rawData {
+            out += [("format", "raw"), ("data", quoted(hex(raw)))]
+        } else {
         switch b.beacon {
         case .iBeacon(let i):
             out += [("uuid", i.uuid.description), ("major", "\(i.major)"), ("minor", "\(i.minor)"), ("measured_power", "\(i.measuredPower)")]
@@ -33,6 +36,7 @@ public enum FleetWriter {
         case .eddystoneTLM:
             break  // never a profile's frame: TLM goes with a UID or URL frame (`tlm:`)
         }
+        }
         if let t = b.telemetry {
             var tlm = ["every: \(seconds(t.period))", "duration: \(seconds(t.duration))", "battery: \(t.batteryMillivolts)"]
             if t.temperature != EddystoneTLM.temperatureNotSupported { tlm.append("temperature: \(Double(t.temperature) / 256)") }
@@ -42,7 +46,7 @@ public enum FleetWriter {
         if b.intervalMilliseconds != BeaconProfile.defaultIntervalMilliseconds { out.append(("interval", "\(b.intervalMilliseconds)")) }
         if let tx = b.txPower { out.append(("tx_power", "\(tx)")) }
         if !b.addressIsDerived { out.append(("address", quoted(b.address.description))) }
-        if b.flags != .generalDiscoverable { out.append(("flags", quoted(b.flags.description))) }
+        if b.flags != .generalDiscoverable, b.rawData == nil { out.append(("flags", quoted(b.flags.description))) }
         if let p = b.position {
             out.append(("position", "{x: \(p.x), y: \(p.y)" + (p.z.map { ", z: \($0)" } ?? "") + "}"))
         }
@@ -64,6 +68,8 @@ public enum FleetWriter {
         let ms = d / .milliseconds(1)
         return ms == ms.rounded() && Int(ms) % 1000 == 0 ? "\(Int(ms) / 1000)" : "\(ms / 1000)"
     }
+
+    static func hex(_ bytes: AdvertisingPayload) -> String { bytes.description }
 
     static func hex(_ value: UInt64, digits: Int) -> String {
         let text = String(value, radix: 16, uppercase: true)

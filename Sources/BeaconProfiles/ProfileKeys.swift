@@ -6,10 +6,14 @@ enum ProfileKeys {
     /// Keys of one beacon, of a `beacons:` entry and of `defaults:`.
     static let beacon = [
         "name", "format", "uuid", "major", "minor", "measured_power", "interval", "tx_power", "address", "flags", "position",
-        "manufacturer", "reserved", "namespace", "instance", "url", "power_at_0m", "tlm", "local_name",
+        "manufacturer", "reserved", "namespace", "instance", "url", "power_at_0m", "tlm", "local_name", "data", "patch",
     ]
     /// Keys every format takes.
-    static let common: Set<String> = ["name", "format", "interval", "tx_power", "address", "flags", "position", "local_name"]
+    static let common: Set<String> = ["name", "format", "interval", "tx_power", "address", "flags", "position", "local_name", "patch"]
+    /// Keys of `format: raw` besides `name`, `interval`, `tx_power`, `address`, `position`, `local_name`.
+    static let raw: Set<String> = ["name", "format", "interval", "tx_power", "address", "position", "local_name", "data"]
+    /// Keys of one `patch:` item.
+    static let patch = ["at", "bytes"]
     /// The keys only some formats take, per format; ``common`` keys go with every one.
     static let formatSpecific: [BeaconFormat: [String]] = [
         .iBeacon: ["uuid", "major", "minor", "measured_power"],

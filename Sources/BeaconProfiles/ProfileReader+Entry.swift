@@ -36,6 +36,10 @@ extension ProfileReader {
         var powerAt0m: Int?
         var telemetry: TelemetryPlan?
         var localName: Template?
+        /// `format: raw`.
+        var isRaw = false
+        var data: AdvertisingPayload?
+        var patches: [(at: Int, bytes: [UInt8], node: Node)]?
         /// Whether every field that is present is valid.
         var ok = true
     }
@@ -87,7 +91,8 @@ extension ProfileReader {
         let entryLocation = sink.location(of: entry)
         let values = readValues(fields)
         // A format that is not understood leaves no way to say which fields are missing or wrong.
-        if fields["format"] != nil, values.format == nil { return [] }
+        if fields["format"] != nil, values.format == nil, !values.isRaw { return [] }
+        if values.isRaw { return readRawEntry(fields, values: values, at: entry, namePrefix: namePrefix, ownKeys: ownKeys) }
         let format = values.format ?? .iBeacon
         let keysFit = checkFormatKeys(fields, format: format, ownKeys: ownKeys)
         var ok = values.ok && keysFit
@@ -168,6 +173,10 @@ extension ProfileReader {
                     flags: flags ?? .generalDiscoverable,
                     position: position?.position(at: index), location: entryLocation)
                 profile.localName = localName
+                if let patches = entryValues.patches, let f = fields["patch"] {
+                    guard let patched = patch(profile.advertisingData, with: patches, at: f.value) else { return [] }
+                    profile.override(with: patched)
+                }
                 declarations.append(BeaconDeclaration(profile: profile, nameLocation: nameLocation, addressLocation: addressLocation))
                 index += 1
             }

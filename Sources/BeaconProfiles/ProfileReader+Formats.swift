@@ -5,7 +5,7 @@ import Yams
 /// `format:` and the fields only some formats take (docs/PROFILES.md, "Formats").
 extension ProfileReader {
     static let formatAllowed = "must be one of: "
-        + ProfileFormat.named.map(\.name).joined(separator: ", ") + " (default ibeacon)"
+        + ProfileFormat.named.map(\.name).joined(separator: ", ") + ", raw (default ibeacon)"
 
     /// Reads `format`, the AltBeacon and Eddystone fields and `tlm`, whichever are present.
     func readFormatValues(_ fields: [String: Field], into values: inout EntryValues) {
@@ -15,7 +15,10 @@ extension ProfileReader {
             if value == nil { values.ok = false }
             return value
         }
-        values.format = read("format") { f in
+        if let f = fields["format"], f.value.scalarText?.lowercased() == "raw", !f.value.isNull {
+            values.isRaw = true
+        }
+        values.format = values.isRaw ? nil : read("format") { f in
             guard let text = self.scalar(f, path: "format", allowed: Self.formatAllowed) else { return nil }
             if text.lowercased() == BeaconFormat.eddystoneTLM.rawValue {
                 self.sink.report(f.value, field: "format",
@@ -66,6 +69,8 @@ extension ProfileReader {
             self.integer($0, path: "power_at_0m", range: EddystoneFormat.txPowerRange, unit: "dBm received at 0 m")
         }
         values.telemetry = read("tlm") { self.telemetry($0) }
+        values.data = read("data") { self.rawData($0) }
+        values.patches = read("patch") { self.patches($0) }
         values.localName = read("local_name") { f in
             guard let text = self.scalar(f, path: "local_name", allowed: Self.localNameAllowed) else { return nil }
             do throws(Template.SyntaxError) {
@@ -102,6 +107,7 @@ extension ProfileReader {
         var ok = true
         for (key, field) in fields.sorted(by: { $0.key < $1.key }) where !allowed.contains(key) && (ownKeys?.contains(key) ?? true) {
             let owners = ProfileFormat.named.filter { ProfileKeys.formatSpecific[$0.format]?.contains(key) == true }.map(\.name)
+                + (ProfileKeys.raw.contains(key) ? ["raw"] : [])
             let hint = key == "measured_power" && format.isEddystone
                 ? "; Eddystone frames carry `power_at_0m` (the power received at 0 m, measured at 1 m plus 41 dB)"
                 : ""

@@ -87,7 +87,7 @@ import Testing
         let fleet = try ProfileLoader.load(contentsOf: BeaconExecutable.packageRoot.appendingPathComponent(path).path)
         let result = try BeaconExecutable.run(["encode", path])
         #expect(result.status == 0, "\(result)")
-        #expect(result.lines == fleet.beacons.map { $0.beacon.advertisingData(flags: $0.flags).description })
+        #expect(result.lines == fleet.beacons.map { $0.advertisingData.description })
     }
 
     @Test func profileJSONFollowsTheProfile() throws {
@@ -111,7 +111,7 @@ import Testing
             let onAir = AdvertisingInterval(milliseconds: profile.intervalMilliseconds)
             #expect(object["interval_units"] as? Int == Int(onAir.rawValue))
             #expect(BeaconExecutable.number(object["interval_on_air_ms"]) == onAir.milliseconds)
-            #expect(object["hex"] as? String == profile.beacon.advertisingData(flags: profile.flags).description)
+            #expect(object["hex"] as? String == profile.advertisingData.description)
         }
     }
 

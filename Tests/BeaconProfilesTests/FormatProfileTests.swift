@@ -109,4 +109,33 @@ import Testing
         let again = try ProfileLoader.parse(FleetWriter.yaml(name: "doors", beacons: beacons), file: "doors.yaml").beacons
         #expect(again.map(\.localName) == ["Door 7", "Door 8"])
     }
+
+    @Test func patchesAndRawDataAreSentAsGivenAndNamedByTheirBeacon() throws {
+        let text = """
+            name: broken
+            defaults: {uuid: \(Self.uuid), major: 1}
+            beacons:
+              - {name: good, minor: 1}
+              - {name: long, minor: 1, patch: [{at: 3, bytes: "1B"}, {at: 30, bytes: "00"}]}
+              - {name: hex, format: raw, data: "02 01 06 1A FF 4C 00 02 15 E2C56DB5DFFB48D2B060D0F5A71096E0 0001 0001 C5"}
+            """
+        let beacons = try ProfileLoader.parse(text, file: "broken.yaml").beacons
+        let good = try #require(beacons.first)
+        #expect(good.rawData == nil && good.advertisingData == good.beacon.advertisingData(flags: .generalDiscoverable))
+        // The length byte says 27 where 26 follow, and a byte more is appended: 31 bytes.
+        var expected = Array(good.advertisingData)
+        expected[3] = 0x1B
+        expected.append(0x00)
+        #expect(beacons[1].rawData.map(Array.init) == expected)
+        #expect(beacons[1].advertisingData.count == 31)
+        // Raw hex: the same bytes as the good beacon, but named as its own (another address).
+        #expect(beacons[2].rawData == good.advertisingData)
+        #expect(beacons[2].beacon == good.beacon)
+        // Variants of one beacon share its identity on purpose, each with its own derived address.
+        #expect(Set(beacons.map(\.address)).count == 3)
+        #expect(beacons[1].address == BeaconProfile.derivedAddress(forRaw: beacons[1].rawData!))
+        // Written back (as raw data) and read again: the same bytes on air.
+        let again = try ProfileLoader.parse(FleetWriter.yaml(name: "broken", beacons: beacons), file: "broken.yaml").beacons
+        #expect(again.map(\.advertisingData) == beacons.map(\.advertisingData))
+    }
 }

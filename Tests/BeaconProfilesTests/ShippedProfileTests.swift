@@ -62,7 +62,7 @@ import Testing
 
     @Test func exampleUsesEveryKey() throws {
         let text = try String(contentsOfFile: TestFiles.shipped("example.yaml"), encoding: .utf8)
-        for key in ProfileKeys.beacon + ProfileKeys.fleet + ProfileKeys.range + ProfileKeys.position + ProfileKeys.tlm {
+        for key in ProfileKeys.beacon + ProfileKeys.fleet + ProfileKeys.range + ProfileKeys.position + ProfileKeys.tlm + ProfileKeys.patch {
             #expect(text.contains("\(key):"), "example.yaml does not show `\(key):`")
         }
         let fleet = try ProfileLoader.parse(text, file: "example.yaml")
@@ -79,8 +79,10 @@ import Testing
         #expect(shelves.last?.address == BluetoothAddress("C0:DE:00:00:00:6B"))
         #expect(shelves.last?.position == Position(x: 3.5, y: 5))
         let others = fleet.beacons.dropFirst(10)
-        #expect(others.map(\.format) == [.altBeacon, .eddystoneUID, .eddystoneURL])
-        #expect(others.map(\.name) == ["example-10-3", "eddy-1", "eddy-url"])
+        #expect(others.map(\.format) == [.altBeacon, .eddystoneUID, .eddystoneURL, .iBeacon, .iBeacon])
+        #expect(others.map(\.name) == ["example-10-3", "eddy-1", "eddy-url", "wrong-length", "raw-hex"])
+        #expect(others.map { $0.rawData != nil } == [false, false, false, true, true])
+        #expect(lobby.localName == "Lobby")
         #expect(others.compactMap(\.telemetry) == [TelemetryPlan(period: .seconds(10), duration: .seconds(1), batteryMillivolts: 3000,
                                                                   temperature: EddystoneTLM.fixedPoint(celsius: 21.5)!)])
     }

@@ -138,6 +138,7 @@ struct EncodeCommand: AsyncParsableCommand {
         ] + BeaconFormatJSON.compatibleFields(t.beacon) + [
             ("flags", .string(t.flags.description)),
             ("address", .string(t.address?.description)),
+            ("local_name", .string(t.profile.localName)),
         ] + IntervalJSON.fields(requestedMilliseconds: t.profile.intervalMilliseconds) + [
             ("hex", .string(t.payload.description)),
         ])

@@ -53,7 +53,7 @@ struct ListCommand: AsyncParsableCommand {
 
     static func table(_ fleets: [BeaconFleet], showFile: Bool) -> TextTable {
         // Files of iBeacons only keep the table they always had.
-        let onlyIBeacons = fleets.allSatisfy { $0.beacons.allSatisfy { $0.format == .iBeacon } }
+        let onlyIBeacons = fleets.allSatisfy { $0.beacons.allSatisfy { $0.format == .iBeacon && $0.rawData == nil } }
         let identityHeaders = onlyIBeacons ? ["UUID", "MAJOR", "MINOR", "POWER"] : ["FORMAT", "ID", "POWER"]
         let headers = ["NAME"] + identityHeaders + ["INTERVAL", "TX", "ADDRESS", "POSITION"]
         var table = TextTable(headers: (showFile ? ["FILE"] : []) + headers)
@@ -63,7 +63,8 @@ struct ListCommand: AsyncParsableCommand {
                 if onlyIBeacons, let i = b.iBeacon {
                     identity = [i.uuid.description, String(i.major), String(i.minor), String(i.measuredPower)]
                 } else {
-                    identity = [b.format.rawValue, BeaconText.identity(b.beacon), BeaconText.power(b.beacon)]
+                    // Deliberately non-conforming data: "raw:" and the beacon it stands for.
+                    identity = [(b.rawData == nil ? "" : "raw:") + b.format.rawValue, BeaconText.identity(b.beacon), BeaconText.power(b.beacon)]
                 }
                 let settings: [String] = [
                     NumberText.string(b.intervalMilliseconds),
@@ -90,6 +91,8 @@ struct ListCommand: AsyncParsableCommand {
             ("name", .string(b.name)),
         ] + BeaconFormatJSON.compatibleFields(b.beacon) + [
             ("flags", .string(b.flags.description)),
+            ("raw", b.rawData.map { .string($0.description) } ?? .null),
+            ("local_name", .string(b.localName)),
         ] + IntervalJSON.fields(requestedMilliseconds: b.intervalMilliseconds) + [
             ("tx_power", .int(b.txPower)),
             ("address", .string(b.address.description)),

@@ -21,7 +21,7 @@ struct BeaconTransmission {
     /// The random static address to advertise from; `nil` for the controller's public address.
     var address: BluetoothAddress? { usesPublicAddress ? nil : profile.address }
     /// The advertising data (for an iBeacon 30 bytes with flags, 27 without).
-    var payload: AdvertisingPayload { beacon.advertisingData(flags: flags) }
+    var payload: AdvertisingPayload { profile.advertisingData }
 
     /// A profile's beacon: profiles always carry an address (given, or derived), so it
     /// advertises from that random static address.
