@@ -138,5 +138,38 @@ extension BumbleIntegration {
                 #expect(parameters.contains(legacy ? 0x02 : 0x12), "ADV_SCAN_IND (legacy type 0x02, or event properties 0x0012)")
             }
         }
+    
+        @Test("deliberately non-conforming packets go on air exactly as written")
+        func rawPackets() async throws {
+            let text = """
+                name: broken
+                defaults: {uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0, major: 1}
+                beacons:
+                  - {name: long, minor: 1, patch: [{at: 3, bytes: "1B"}]}
+                  - {name: hex, format: raw, data: "1AFF4C000215 E2C56DB5DFFB48D2B060D0F5A71096E0 0001 0002 C5 0201FF"}
+                """
+            let profiles = try ProfileLoader.parse(text, file: "broken.yaml").beacons
+            // Written by hand: the length byte 1B over a 26-byte structure; no Flags first and a
+            // Flags structure with every bit set after.
+            let expected = [
+                profiles[0].address.description: "0201061BFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000010001C5",
+                profiles[1].address.description: "1AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000010002C50201FF",
+            ]
+            try await withBumble { link in
+                let harness = try FleetHarness(link)
+                defer { harness.close() }
+                let fleet = harness.fleet()
+                let started = BumbleLink.now()
+                try await fleet.start(profiles)
+                let heard = await link.waitFor(timeout: .seconds(20)) { l in
+                    Set(l.advs(since: started).compactMap { expected[$0.address] == nil ? nil : $0.address }).count == 2
+                }
+                _ = await fleet.stop()
+                #expect(heard, "\(link.advs(since: started).suffix(6))")
+                for adv in link.advs(since: started) where expected[adv.address] != nil {
+                    #expect(Hex.string(adv.data) == expected[adv.address], "\(adv)")
+                }
+            }
+        }
     }
 }
