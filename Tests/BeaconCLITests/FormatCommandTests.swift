@@ -71,4 +71,23 @@ import Testing
         #expect(try BeaconExecutable.jsonObject(result.lines[0])["error"] as? String == "eddystone-url-scheme")
         #expect(try BeaconExecutable.jsonObject(result.lines[1])["error"] as? String == "no-ibeacon")
     }
+
+    /// The plan says which beacons send deliberately non-conforming data and which are scannable
+    /// for their local name (and what that costs), before anything goes on air.
+    @Test func thePlanNotesRawDataAndScanResponses() throws {
+        let path = try BeaconExecutable.temporaryFile(named: "notes.yaml", contents: """
+            name: notes
+            defaults: {uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0, major: 1}
+            beacons:
+              - {name: broken, minor: 1, patch: [{at: 3, bytes: "1B"}]}
+              - {name: named, minor: 2, local_name: "Door"}
+            """)
+        let result = try BeaconExecutable.run(["advertise", "--dry-run", path])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("# note: 1 beacon (broken) send DELIBERATELY NON-CONFORMING data"), "\(result)")
+        #expect(result.stdout.contains("# note: 1 beacon (named) send a local name in a scan response"), "\(result)")
+        #expect(result.stdout.contains("interval floor is the same (20 ms from Bluetooth 5.0, 100 ms before)"), "\(result)")
+        // The scannable set: event properties 0x0012, then its scan response (LE Set Extended Scan Response Data).
+        #expect(result.stdout.contains("hcitool -i hci0 cmd 0x08 0x0038 01 03 01 06 05 09 44 6F 6F 72"), "\(result)")
+    }
 }

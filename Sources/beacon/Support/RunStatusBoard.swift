@@ -28,6 +28,8 @@ final class RunStatusBoard: Sendable {
         /// How many times it went on air.
         var turns = 0
         var lastError = "-"
+        /// Sends deliberately non-conforming data (`format: raw`, `patch:`): marked in the table.
+        var nonConforming = false
     }
 
     struct State: Sendable {
@@ -62,7 +64,8 @@ final class RunStatusBoard: Sendable {
     func reset(_ plan: FleetPlan) {
         state.withLock { s in
             s.rows = plan.placements.map { p in
-                Row(beacon: p.beacon.name, adapter: p.adapter, advertiser: PlanReport.advertiserText(p), address: p.beacon.address)
+                Row(beacon: p.beacon.name, adapter: p.adapter, advertiser: PlanReport.advertiserText(p), address: p.beacon.address,
+                    nonConforming: p.beacon.rawData != nil)
             }
             s.slots = [:]
         }
@@ -198,7 +201,7 @@ final class RunStatusBoard: Sendable {
         let s = state.withLock { $0 }
         var table = TextTable(headers: ["BEACON", "ADAPTER", "ADVERTISER", "ADDRESS", "STATE", "TURNS", "LAST ERROR"])
         for r in s.rows {
-            table.append([r.beacon, r.adapter, r.advertiser, r.address.description, r.state, String(r.turns), r.lastError])
+            table.append([r.beacon + (r.nonConforming ? " (non-conforming)" : ""), r.adapter, r.advertiser, r.address.description, r.state, String(r.turns), r.lastError])
         }
         let slots = s.slots.keys.sorted().map { "\($0) \(s.slots[$0]!) turns" }.joined(separator: ", ")
         let header = "beacon \(Self.stamp(elapsed))" + (slots.isEmpty ? "" : " — \(slots)") + " — Ctrl-C stops"
