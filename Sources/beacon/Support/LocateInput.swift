@@ -10,7 +10,7 @@ enum LocateInput {
         var description: String
     }
 
-    /// JSON Lines: `beacon scan --json` output (its "report" events) or plain
+    /// JSON Lines: `beacon scan --json` output (its "report" events, of every format) or plain
     /// `{"time","uuid","major","minor","rssi"[,"power"]}` lines. Lines of other events
     /// ("ranging", "enter", …) are skipped; a line that is not JSON is an error.
     static func traceSamples(path: String) throws -> [RSSISample] {
@@ -25,6 +25,16 @@ enum LocateInput {
                 throw TraceError(description: "\(path.escapingControlCharacters):\(number + 1): not a JSON object")
             }
             if let event = object["event"] as? String, event != "report" { continue }
+            // Other formats, as `scan --json` reports them ("format" and their own fields).
+            if let format = object["format"] as? String, format != BeaconFormat.iBeacon.rawValue {
+                if format == BeaconFormat.eddystoneTLM.rawValue { continue }  // no identity: not a sample
+                guard let time = (object["time"] as? NSNumber)?.doubleValue, let rssi = (object["rssi"] as? NSNumber)?.doubleValue,
+                      time.isFinite, rssi.isFinite, let (key, power) = BeaconFormatJSON.key(from: object) else {
+                    throw TraceError(description: "\(path.escapingControlCharacters):\(number + 1): a \(format) sample needs time, rssi and the format's identity fields as scan --json prints them")
+                }
+                samples.append(RSSISample(time: time, key: key, rssi: rssi, measuredPower: power))
+                continue
+            }
             guard let time = (object["time"] as? NSNumber)?.doubleValue,
                   let uuidText = object["uuid"] as? String, let uuid = BeaconUUID(uuidText),
                   let major = (object["major"] as? NSNumber)?.intValue, let minor = (object["minor"] as? NSNumber)?.intValue,
