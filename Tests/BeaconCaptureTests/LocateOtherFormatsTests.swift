@@ -59,6 +59,18 @@ import TestSupport
         let capture = try CaptureFiles.write(file, name: "mixed-room.pcap")
         let fleet = try CaptureFiles.write(Array(Self.fleet.utf8), name: "mixed-room.yaml")
         try Self.check(try Program.run(try Executables.beacon.get(), ["locate", fleet, "--capture", capture, "--json"]))
+
+        // decode --capture finds them too: every report, with the format's own fields.
+        let decoded = try Program.run(try Executables.beacon.get(), ["decode", "--capture", capture, "--json"])
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+        let objects = decoded.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count == 120)
+        #expect(objects.filter { $0["format"] as? String == "eddystone-uid" }.count == 90)
+        #expect(objects.filter { $0["format"] as? String == "altbeacon" && $0["id"] as? String == "25795A1D-C318-47F0-A49D-7A2D1D58C79E-00010000" }.count == 30)
+        #expect(objects.allSatisfy { $0["source"] as? String == "report" && $0["rssi"] != nil })
+        let table = try Program.run(try Executables.beacon.get(), ["decode", "--capture", capture])
+        #expect(table.stdout.contains("eddystone-uid 8B0CA750E7A74E14BD99 000000000003"), "\(table.stdout.prefix(400))")
+        #expect(decoded.stderr.contains("120 beacons in 120 records"), "\(decoded.stderr)")
     }
 
     @Test func locatesFromAScanTrace() throws {
