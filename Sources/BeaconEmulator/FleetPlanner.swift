@@ -50,6 +50,10 @@ public struct FleetPlanner: Sendable {
             // non-connectable undirected events alike; before 5.0 both had a 100 ms floor.
             notes.append(group(scannable, "send a local name in a scan response, so they advertise scannable (ADV_SCAN_IND, legacy PDUs) rather than non-connectable: the interval floor is the same (20 ms from Bluetooth 5.0, 100 ms before), but an event a phone's active scan answers is longer (SCAN_REQ and SCAN_RSP on each channel it is asked on, about 0.5 ms with a full response), so dense fleets leave less air to each other; becoming or ceasing to be scannable restarts the advertiser"))
         }
+        let telemetry = beacons.filter { $0.telemetry != nil }.map(\.name)
+        if !telemetry.isEmpty {
+            notes.append(group(telemetry, "interleave Eddystone TLM frames (tlm:): a burst every `every` seconds, for `duration`, sent as new advertising data from the host while the advertiser stays on (not in --dry-run's listing); advertising count and time since boot count from the start of the run"))
+        }
         let raw = beacons.filter { $0.rawData != nil }.map(\.name)
         if !raw.isEmpty {
             notes.append(group(raw, "send DELIBERATELY NON-CONFORMING data (format: raw or patch:), for testing receivers: only its length was checked"))
