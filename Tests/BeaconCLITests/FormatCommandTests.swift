@@ -81,12 +81,14 @@ import Testing
             beacons:
               - {name: broken, minor: 1, patch: [{at: 3, bytes: "1B"}]}
               - {name: named, minor: 2, local_name: "Door"}
+              - {name: eddy, format: eddystone-uid, namespace: 8B0CA750E7A74E14BD99, instance: "000000000001", tlm: {every: 5}}
             """)
         let result = try BeaconExecutable.run(["advertise", "--dry-run", path])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("# note: 1 beacon (broken) send DELIBERATELY NON-CONFORMING data"), "\(result)")
         #expect(result.stdout.contains("# note: 1 beacon (named) send a local name in a scan response"), "\(result)")
         #expect(result.stdout.contains("interval floor is the same (20 ms from Bluetooth 5.0, 100 ms before)"), "\(result)")
+        #expect(result.stdout.contains("# note: 1 beacon (eddy) interleave Eddystone TLM frames"), "\(result)")
         // The scannable set: event properties 0x0012, then its scan response (LE Set Extended Scan Response Data).
         #expect(result.stdout.contains("hcitool -i hci0 cmd 0x08 0x0038 01 03 01 06 05 09 44 6F 6F 72"), "\(result)")
     }
