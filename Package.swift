@@ -56,7 +56,7 @@ let package = Package(
             dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters"]
         ),
         // Scanning like a phone: reports → iBeacons, ranging, region monitoring.
-        .target(name: "BeaconScanner", dependencies: ["BeaconCodec", "HCI", "HCITransport", "BeaconAdapters"]),
+        .target(name: "BeaconScanner", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters"]),
         // Capture files (btsnoop, pcap) → the iBeacons heard and sent, streaming.
         .target(name: "BeaconCapture", dependencies: ["BeaconCodec", "HCI"]),
         // Indoor positioning: ranged distances to beacons of known position → where the receiver is.

@@ -31,11 +31,11 @@ public func profilesFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
 /// What validation promises about an accepted fleet: every value in its documented range and
 /// finite, names, identities and addresses unique, and each beacon's payload decodes to itself.
 func checkFleet(_ fleet: BeaconFleet, lines: Int) {
-    var names = Set<String>(), identities = Set<[UInt64]>(), addresses = Set<BluetoothAddress>()
+    var names = Set<String>(), identities = Set<BeaconKey>(), addresses = Set<BluetoothAddress>()
     for p in fleet.beacons {
         let b = p.beacon
         require(names.insert(p.name).inserted, "duplicate name \(p.name)")
-        require(identities.insert([b.uuid.high, b.uuid.low, UInt64(b.major), UInt64(b.minor)]).inserted, "duplicate identity \(b)")
+        require(b.key.map { identities.insert($0).inserted } ?? false, "duplicate or missing identity \(b)")
         require(addresses.insert(p.address).inserted, "duplicate address \(p.address)")
         require(BeaconProfile.intervalRange.contains(p.intervalMilliseconds), "\(p.name): interval \(p.intervalMilliseconds)")
         if let tx = p.txPower { require(BeaconProfile.txPowerRange.contains(Int(tx)), "\(p.name): tx power \(tx)") }
@@ -43,7 +43,7 @@ func checkFleet(_ fleet: BeaconFleet, lines: Int) {
             require(position.x.isFinite && position.y.isFinite && (position.z?.isFinite ?? true), "\(p.name): position \(position)")
         }
         require(p.location.file == profileFile && p.location.line >= 1 && p.location.line <= lines + 1, "\(p.name) at \(p.location)")
-        let decoded = Result { () throws(BeaconDecodingError) in try IBeacon(decoding: p.beacon.advertisingData(flags: p.flags)) }
+        let decoded = Result { () throws(AnyBeaconDecodingError) in try AnyBeacon(decoding: p.beacon.advertisingData(flags: p.flags)) }
         require(decoded == .success(b), "\(p.name): \(b) with \(p.flags) decodes as \(decoded)")
     }
 }

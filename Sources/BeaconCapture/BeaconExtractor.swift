@@ -55,7 +55,7 @@ public struct BeaconExtractor {
         case LESubeventCode.advertisingReport:
             do throws(HCIDecodingError) {
                 _ = try LEAdvertisingReportEvent.forEachReport(inEventBytes: bytes) { report in
-                    guard let beacon = try? IBeacon(decoding: report.data, options: options) else { return }
+                    guard let beacon = try? AnyBeacon(decoding: report.data, options: options) else { return }
                     body(CapturedBeacon(
                         timestamp: packet.timestamp, source: .report, address: report.address, addressType: report.addressType,
                         rssi: report.measuredRSSI, handle: nil, controllerIndex: packet.controllerIndex,
@@ -68,7 +68,7 @@ public struct BeaconExtractor {
             let options = extendedOptions
             do throws(HCIDecodingError) {
                 _ = try LEExtendedAdvertisingReportEvent.forEachReport(inEventBytes: bytes) { report in
-                    let beacon: IBeacon? = report.data.withUnsafeBytes { try? IBeacon(decoding: $0, options: options) }
+                    let beacon: AnyBeacon? = report.data.withUnsafeBytes { try? AnyBeacon(decoding: $0, options: options) }
                     guard let beacon else { return }
                     body(CapturedBeacon(
                         timestamp: packet.timestamp, source: .extendedReport,
@@ -105,14 +105,14 @@ public struct BeaconExtractor {
             switch opcode {
             case LESetAdvertisingData.opcode:
                 let command = try LESetAdvertisingData(decodingParameters: &reader)
-                guard let beacon = try? IBeacon(decoding: command.data, options: options) else { return }
+                guard let beacon = try? AnyBeacon(decoding: command.data, options: options) else { return }
                 let address = addressBooks[index]?.legacyAddress()
                 body(CapturedBeacon(
                     timestamp: packet.timestamp, source: .command, address: address?.0, addressType: address?.1, rssi: nil,
                     handle: nil, controllerIndex: index, recordNumber: packet.recordNumber, beacon: beacon))
             case LESetExtendedAdvertisingData.opcode:
                 let command = try LESetExtendedAdvertisingData(decodingParameters: &reader)
-                guard let beacon = try? IBeacon(decoding: command.data, options: extendedOptions) else { return }
+                guard let beacon = try? AnyBeacon(decoding: command.data, options: extendedOptions) else { return }
                 let address = addressBooks[index]?.setAddress(command.handle)
                 body(CapturedBeacon(
                     timestamp: packet.timestamp, source: .extendedCommand, address: address?.0, addressType: address?.1,

@@ -35,11 +35,11 @@ public struct CapturedBeacon: Hashable, Sendable {
     public var controllerIndex: UInt16
     /// The packet's number in the capture, from 1.
     public var recordNumber: Int
-    public var beacon: IBeacon
+    public var beacon: AnyBeacon
 
     @inlinable
     public init(timestamp: CaptureTimestamp, source: Source, address: BluetoothAddress?, addressType: LEAddressType?,
-                rssi: Int8?, handle: UInt8?, controllerIndex: UInt16, recordNumber: Int, beacon: IBeacon) {
+                rssi: Int8?, handle: UInt8?, controllerIndex: UInt16, recordNumber: Int, beacon: AnyBeacon) {
         self.timestamp = timestamp
         self.source = source
         self.address = address

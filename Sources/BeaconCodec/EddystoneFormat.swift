@@ -22,6 +22,11 @@ public enum EddystoneFormat {
     public static let urlFrameHeaderSize = 3
     /// The longest encoded URL (after the scheme byte): what fits a 31-byte legacy payload.
     public static let urlMaximumLength = 17
+    /// dB lost over the first metre, by which Eddystone relates its TX power at 0 m to the power
+    /// received at 1 m (measure at 1 m, add 41: the specification's advice).
+    public static let lossOverFirstMetre = 41
+    /// The TX power at 0 m the specification allows in UID and URL frames, dBm.
+    public static let txPowerRange: ClosedRange<Int> = -100...20
     /// `03 03 AA FE`: the complete 16-bit service UUID list.
     public static let uuidListSize = 4
     /// `LL 16 AA FE` before the frame.

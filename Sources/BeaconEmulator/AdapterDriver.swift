@@ -298,10 +298,14 @@ final class AdapterDriver: Sendable {
             }
             loop.lastEventBy = .now + longest
         }
-        for (handle, config) in old.sorted(by: { $0.key < $1.key }) where state[handle] != config {
+        // New data alone (an Eddystone TLM burst, a new measured power) keeps the beacon on air.
+        func same(_ a: AdvertisingSetConfiguration?, _ b: AdvertisingSetConfiguration?) -> Bool {
+            a?.beaconName == b?.beaconName && a?.address == b?.address && a?.parameters == b?.parameters
+        }
+        for (handle, config) in old.sorted(by: { $0.key < $1.key }) where !same(state[handle], config) {
             report(.offAir(beacon: config.beaconName, adapter: adapter, advertiser: handle))
         }
-        for (handle, config) in state.sorted(by: { $0.key < $1.key }) where old[handle] != config {
+        for (handle, config) in state.sorted(by: { $0.key < $1.key }) where !same(old[handle], config) {
             report(.onAir(beacon: config.beaconName, adapter: adapter, advertiser: handle, address: config.address, selectedTxPower: result.selectedTxPower[handle]))
         }
         return result.commands

@@ -119,6 +119,9 @@ public struct AdvertisingProgram: Sendable {
         for h in added { steps.append(new[h]!.extendedData) }
         // Data of a set with legacy PDUs may be replaced while it is enabled (operation 0x03, §7.8.54).
         for h in changed where old[h]!.data != new[h]!.data { steps.append(new[h]!.extendedData) }
+        // So may its scan response (§7.8.55); a set that became scannable was restarted above.
+        for h in added { if let r = new[h]!.extendedScanResponse { steps.append(r) } }
+        for h in changed where old[h]!.scanResponse != new[h]!.scanResponse { if let r = new[h]!.extendedScanResponse { steps.append(r) } }
         let on = (added + restarted + rearmed).sorted()
         steps += LESetExtendedAdvertisingEnable.commands(true, sets: on.map { h in
             .init(handle: h, maxExtendedAdvertisingEvents: limitEvents ? new[h]!.eventsPerTurn : 0)
@@ -129,16 +132,20 @@ public struct AdvertisingProgram: Sendable {
     static func legacySteps(from old: AdvertisingSetConfiguration?, to new: AdvertisingSetConfiguration?) -> [any HCICommand] {
         guard let new else { return old == nil ? [] : [LESetAdvertisingEnable(false)] }
         guard let old else {
-            return [new.legacyAddress, new.legacyParameters, new.legacyData, LESetAdvertisingEnable(true)]
+            return [new.legacyAddress, new.legacyParameters, new.legacyData] + (new.legacyScanResponse.map { [$0] } ?? [])
+                + [LESetAdvertisingEnable(true)]
         }
         if old == new { return [] }
+        // Data and scan response data may change while enabled (§7.8.7, §7.8.8).
+        let response: [any HCICommand] = old.scanResponse != new.scanResponse ? (new.legacyScanResponse.map { [$0] } ?? []) : []
         if old.parameters == new.parameters, old.address == new.address {
-            return old.data == new.data ? [] : [new.legacyData]  // data may change while enabled (§7.8.7)
+            return (old.data == new.data ? [] : [new.legacyData]) + response
         }
         var steps: [any HCICommand] = [LESetAdvertisingEnable(false)]
         if old.address != new.address { steps.append(new.legacyAddress) }
         if old.parameters != new.parameters { steps.append(new.legacyParameters) }
         if old.data != new.data { steps.append(new.legacyData) }
+        steps += response
         steps.append(LESetAdvertisingEnable(true))
         return steps
     }

@@ -13,6 +13,9 @@ public struct AdvertisingSetConfiguration: Hashable, Sendable {
     /// Requested radio output power, dBm; nil = no preference (0x7F).
     public var txPower: Int8?
     public var data: AdvertisingPayload
+    /// Scan response data (a local name); `nil`: not scannable (ADV_NONCONN_IND), otherwise
+    /// scannable undirected (ADV_SCAN_IND), which phones' active scans ask for the name.
+    public var scanResponse: AdvertisingPayload?
     /// The beacon it carries, for status lines.
     public var beaconName: String
     /// Advertising events the beacon gets in its turn of a rotation, when the controller counts
@@ -25,7 +28,8 @@ public struct AdvertisingSetConfiguration: Hashable, Sendable {
         self.address = beacon.address
         self.interval = AdvertisingInterval(milliseconds: beacon.intervalMilliseconds)
         self.txPower = beacon.txPower
-        self.data = beacon.beacon.advertisingData(flags: beacon.flags)
+        self.data = beacon.advertisingData
+        self.scanResponse = beacon.scanResponse
         self.beaconName = beacon.name
     }
 
@@ -33,17 +37,20 @@ public struct AdvertisingSetConfiguration: Hashable, Sendable {
     struct Parameters: Hashable {
         var interval: AdvertisingInterval
         var txPower: Int8?
+        /// Scannable or not is the advertising type: a parameter too.
+        var scannable: Bool
     }
 
-    var parameters: Parameters { Parameters(interval: interval, txPower: txPower) }
+    var parameters: Parameters { Parameters(interval: interval, txPower: txPower, scannable: scanResponse != nil) }
 
     // MARK: Commands (extended advertising)
 
     /// ADV_NONCONN_IND through an extended set: event properties 0x0010 (legacy PDUs, neither
-    /// connectable nor scannable), own address type random, the set's interval and TX power.
+    /// connectable nor scannable), or ADV_SCAN_IND with a scan response (0x0012: scannable);
+    /// own address type random, the set's interval and TX power.
     var extendedParameters: LESetExtendedAdvertisingParameters {
         LESetExtendedAdvertisingParameters(
-            handle: handle, eventProperties: .legacyNonConnectable, intervalMin: interval, intervalMax: interval,
+            handle: handle, eventProperties: scanResponse == nil ? .legacyNonConnectable : .legacyScannable, intervalMin: interval, intervalMax: interval,
             ownAddressType: .random, txPower: txPower ?? HCIValidation.txPowerNoPreference)
     }
 
@@ -53,11 +60,20 @@ public struct AdvertisingSetConfiguration: Hashable, Sendable {
         LESetExtendedAdvertisingData(handle: handle, operation: .complete, avoidFragmentation: true, data: Array(data))
     }
 
+    /// The scan response of a scannable set with legacy PDUs: whole, in one command.
+    var extendedScanResponse: LESetExtendedScanResponseData? {
+        scanResponse.map { LESetExtendedScanResponseData(handle: handle, operation: .complete, avoidFragmentation: true, data: Array($0)) }
+    }
+
     // MARK: Commands (legacy advertising)
 
     var legacyParameters: LESetAdvertisingParameters {
-        LESetAdvertisingParameters(intervalMin: interval, intervalMax: interval, advertisingType: .nonConnectableUndirected, ownAddressType: .random)
+        LESetAdvertisingParameters(intervalMin: interval, intervalMax: interval,
+                                   advertisingType: scanResponse == nil ? .nonConnectableUndirected : .scannableUndirected, ownAddressType: .random)
     }
+
+    /// LE Set Scan Response Data (§7.8.8) for the legacy advertiser, when scannable.
+    var legacyScanResponse: LESetScanResponseData? { scanResponse.map { LESetScanResponseData($0) } }
 
     var legacyAddress: LESetRandomAddress { LESetRandomAddress(address) }
     var legacyData: LESetAdvertisingData { LESetAdvertisingData(data) }

@@ -11,6 +11,9 @@ public struct FleetPlan: Sendable {
     /// Things the user should know before starting (beacons seen rarely, dropped TX power, …),
     /// one line per kind of problem, naming a few of the beacons it concerns.
     public var warnings: [String]
+    /// What the user chose that changes how beacons go on air (scannable beacons with a local
+    /// name, …): not problems, consequences. One line per kind.
+    public var notes: [String] = []
     /// The coverage goal: every beacon on air at least this often (`--max-silence`).
     public var maximumSilence: Duration = .seconds(1)
 

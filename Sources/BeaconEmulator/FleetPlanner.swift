@@ -41,6 +41,26 @@ public struct FleetPlanner: Sendable {
         return .milliseconds(max(100, 3 * longest))
     }
 
+    /// The consequences of what `beacons` ask for, one line per kind.
+    static func notes(_ beacons: [BeaconProfile]) -> [String] {
+        var notes: [String] = []
+        let scannable = beacons.filter { $0.scanResponse != nil }.map(\.name)
+        if !scannable.isEmpty {
+            // Core Vol 6 Part B §4.4.2.2.1 (5.0+): advInterval ≥ 20 ms for scannable and
+            // non-connectable undirected events alike; before 5.0 both had a 100 ms floor.
+            notes.append(group(scannable, "send a local name in a scan response, so they advertise scannable (ADV_SCAN_IND, legacy PDUs) rather than non-connectable: the interval floor is the same (20 ms from Bluetooth 5.0, 100 ms before), but an event a phone's active scan answers is longer (SCAN_REQ and SCAN_RSP on each channel it is asked on, about 0.5 ms with a full response), so dense fleets leave less air to each other; becoming or ceasing to be scannable restarts the advertiser"))
+        }
+        let telemetry = beacons.filter { $0.telemetry != nil }.map(\.name)
+        if !telemetry.isEmpty {
+            notes.append(group(telemetry, "interleave Eddystone TLM frames (tlm:): a burst every `every` seconds, for `duration`, sent as new advertising data from the host while the advertiser stays on (not in --dry-run's listing); advertising count and time since boot count from the start of the run"))
+        }
+        let raw = beacons.filter { $0.rawData != nil }.map(\.name)
+        if !raw.isEmpty {
+            notes.append(group(raw, "send DELIBERATELY NON-CONFORMING data (format: raw or patch:), for testing receivers: only its length was checked"))
+        }
+        return notes
+    }
+
     public func plan(_ beacons: [BeaconProfile], on controllers: [ControllerCapabilities]) -> FleetPlan {
         precondition(!controllers.isEmpty, "a plan needs at least one controller")
         var warnings: [String] = []
@@ -56,6 +76,7 @@ public struct FleetPlanner: Sendable {
             warnings.append(Self.group(late, "may go unseen for longer than the goal of \(formatted(maximumSilence)) (--max-silence)"))
         }
         plan.warnings = warnings
+        plan.notes = Self.notes(beacons)
         return plan
     }
 

@@ -33,6 +33,8 @@ public final class RunningFleet: Sendable {
     private let sink: AsyncStream<EmulatorEvent>.Continuation
     private let observer: @Sendable (EmulatorEvent) -> Void
     private let state = Mutex(State())
+    /// Eddystone TLM bursts: what is on air changes on its own between updates.
+    private let telemetry = TelemetryClock()
 
     private struct State {
         var capabilities: [ControllerCapabilities] = []
@@ -44,6 +46,8 @@ public final class RunningFleet: Sendable {
         var ended = false
         /// Beacons an update asked for before the fleet started.
         var pending: [BeaconProfile]?
+        /// The generation of the last ``start(_:)`` or ``update(_:)`` (not of a TLM burst).
+        var requestGeneration = 1
         var plan: FleetPlan?
         /// Per adapter: the newest generation it settled, and whether that settling was a failure.
         var settled: [String: (generation: Int, failed: String?)] = [:]
@@ -94,6 +98,10 @@ public final class RunningFleet: Sendable {
         planner.plan(beacons, on: try await probe())
     }
 
+    /// The generation of the last ``start(_:)`` or ``update(_:)`` call: later generations that
+    /// only carry Eddystone TLM bursts (same plan, new data) do not change it.
+    public var requestGeneration: Int { state.withLock { $0.requestGeneration } }
+
     /// The plan now being carried out (the latest update's).
     public var currentPlan: FleetPlan? { state.withLock { $0.plan } }
 
@@ -104,7 +112,8 @@ public final class RunningFleet: Sendable {
     /// has stopped (see ``outcome()``). Throws only when nothing was sent: a probe that failed,
     /// or a plan a controller would refuse.
     @discardableResult
-    public func start(_ beacons: [BeaconProfile]) async throws(AdapterError) -> FleetPlan {
+    public func start(_ requested: [BeaconProfile]) async throws(AdapterError) -> FleetPlan {
+        let beacons = telemetry.request(requested)
         let capabilities = try await probe()
         let plan = planner.plan(beacons, on: capabilities)
         let drivers = connections.map { connection in
@@ -142,6 +151,7 @@ public final class RunningFleet: Sendable {
             return plan
         }
         watchHardwareErrors(drivers)
+        startTelemetryIfNeeded()
         let pending = state.withLock { s in defer { s.pending = nil }; return s.pending }
         let generation = pending.map { update($0) } ?? 1
         _ = await settled(generation)
@@ -153,6 +163,19 @@ public final class RunningFleet: Sendable {
     /// has put anything on air, the beacons are kept and applied once it has. After a stop, ignored.
     @discardableResult
     public func update(_ beacons: [BeaconProfile]) -> Int {
+        let generation = apply(telemetry.request(beacons))
+        state.withLock { $0.requestGeneration = generation }
+        if state.withLock({ !$0.drivers.isEmpty }) { startTelemetryIfNeeded() }
+        return generation
+    }
+
+    private func startTelemetryIfNeeded() {
+        guard telemetry.isNeeded else { return telemetry.stop() }
+        telemetry.start { [weak self] frames in _ = self?.apply(frames) }
+    }
+
+    /// Plans `beacons` (the frames to put on air now) and posts them; see ``update(_:)``.
+    private func apply(_ beacons: [BeaconProfile]) -> Int {
         state.withLock { s in
             s.generation += 1
             guard !s.drivers.isEmpty, !s.stopRequested else {
@@ -304,6 +327,7 @@ public final class RunningFleet: Sendable {
     }
 
     private func finish() {
+        telemetry.stop()
         let waiters = state.withLock { s in
             s.ended = true
             defer { s.waiters = [] }

@@ -5,12 +5,12 @@ import BeaconProfiles
 /// A beacon of known position: what ranges are measured to.
 public struct BeaconAnchor: Hashable, Sendable {
     public var name: String
-    public var key: BeaconIdentity
+    public var key: BeaconKey
     public var position: PlanePoint
     /// dBm at 1 m, from the fleet file (a received payload's own value takes precedence).
     public var measuredPower: Int8
 
-    public init(name: String, key: BeaconIdentity, position: PlanePoint, measuredPower: Int8) {
+    public init(name: String, key: BeaconKey, position: PlanePoint, measuredPower: Int8) {
         self.name = name
         self.key = key
         self.position = position
@@ -20,9 +20,8 @@ public struct BeaconAnchor: Hashable, Sendable {
     /// The anchors of a fleet: every beacon with a `position:` (z is ignored: the plan is 2-D).
     public static func anchors(of fleet: BeaconFleet) -> [BeaconAnchor] {
         fleet.beacons.compactMap { profile in
-            guard let p = profile.position else { return nil }
-            return BeaconAnchor(name: profile.name, key: BeaconIdentity(profile.beacon), position: PlanePoint(x: p.x, y: p.y),
-                                measuredPower: profile.beacon.measuredPower)
+            guard let p = profile.position, let key = profile.beacon.key, let power = profile.beacon.powerAt1m else { return nil }
+            return BeaconAnchor(name: profile.name, key: key, position: PlanePoint(x: p.x, y: p.y), measuredPower: power)
         }
     }
 }

@@ -5,13 +5,13 @@ import BeaconCodec
 public struct RSSISample: Hashable, Sendable {
     /// Seconds (any origin; only differences matter).
     public var time: Double
-    public var key: BeaconIdentity
+    public var key: BeaconKey
     /// dBm.
     public var rssi: Double
     /// The payload's measured power, if known; otherwise the fleet file's is used.
     public var measuredPower: Int8?
 
-    public init(time: Double, key: BeaconIdentity, rssi: Double, measuredPower: Int8? = nil) {
+    public init(time: Double, key: BeaconKey, rssi: Double, measuredPower: Int8? = nil) {
         self.time = time
         self.key = key
         self.rssi = rssi

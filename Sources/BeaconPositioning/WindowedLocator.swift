@@ -8,7 +8,7 @@ import BeaconCodec
 ///
 /// Samples of beacons that are not in the fleet (or have no position) are ignored.
 public struct WindowedLocator: Sendable {
-    public let anchors: [BeaconIdentity: BeaconAnchor]
+    public let anchors: [BeaconKey: BeaconAnchor]
     public var model: PathLossModel
     /// Seconds per window.
     public var window: Double
@@ -20,11 +20,11 @@ public struct WindowedLocator: Sendable {
     /// measured powers the payloads carried. The power is averaged like the RSSI: a beacon whose
     /// measured power changes within the window (`beacon walk`) gives the distance of the
     /// window's middle, not of its last sample.
-    var sums: [BeaconIdentity: (sum: Double, count: Int, powerSum: Double, powers: Int)] = [:]
+    var sums: [BeaconKey: (sum: Double, count: Int, powerSum: Double, powers: Int)] = [:]
 
     public init(anchors: [BeaconAnchor], model: PathLossModel = PathLossModel(), window: Double = 1, minimumBeacons: Int = 3) {
         precondition(window > 0, "the window must be positive")
-        var byKey: [BeaconIdentity: BeaconAnchor] = [:]
+        var byKey: [BeaconKey: BeaconAnchor] = [:]
         for anchor in anchors { byKey[anchor.key] = anchor }
         self.anchors = byKey
         self.model = model

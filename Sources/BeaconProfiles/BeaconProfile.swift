@@ -2,11 +2,18 @@
 import BeaconCodec
 import HCI
 
-/// One validated beacon: its iBeacon identity plus how to advertise it.
+/// One validated beacon: what it advertises (an iBeacon, an AltBeacon, an Eddystone UID or URL
+/// frame) plus how to advertise it.
 public struct BeaconProfile: Hashable, Sendable {
     public var name: String
-    /// UUID, major, minor and measured power (default −59 dBm at 1 m).
-    public var beacon: IBeacon
+    /// The frame it advertises, in its format (`format:` in the profile; iBeacon by default).
+    public var beacon: AnyBeacon
+    /// Eddystone telemetry interleaved with the UID or URL frame, if the profile asks for it.
+    public var telemetry: TelemetryPlan?
+    /// Deliberately non-conforming advertising data sent instead of ``beacon``'s frame, for
+    /// testing receivers (`format: raw` with `data:`, or `patch:` over the encoded frame): only its
+    /// length was checked. ``beacon`` still names the beacon (identity, derived address).
+    public var rawData: AdvertisingPayload?
     /// Advertising interval in milliseconds, 20…10240 (default 100), as the profile gives it.
     /// Decimals are allowed; what goes on air is the nearest 0.625 ms unit, which
     /// `AdvertisingInterval(milliseconds:)` (HCI) works out.
@@ -20,11 +27,38 @@ public struct BeaconProfile: Hashable, Sendable {
     public var addressIsDerived: Bool
     /// The Flags AD structure (default `0x06`).
     public var flags: BeaconFlags
+    /// A Complete Local Name sent in the scan response (`local_name:`): the beacon then
+    /// advertises scannable (ADV_SCAN_IND), so active scanners (phones) get the name.
+    public var localName: String?
     public var position: Position?
     /// Where this beacon is declared (its mapping in the file, or its range entry).
     public var location: SourceLocation
 
     /// Builds a profile; without an `address` one is derived from the identity.
+    public init(
+        name: String,
+        beacon: AnyBeacon,
+        telemetry: TelemetryPlan? = nil,
+        intervalMilliseconds: Double = BeaconProfile.defaultIntervalMilliseconds,
+        txPower: Int8? = nil,
+        address: BluetoothAddress? = nil,
+        flags: BeaconFlags = .generalDiscoverable,
+        position: Position? = nil,
+        location: SourceLocation = SourceLocation(file: "", line: 0, column: 0)
+    ) {
+        self.name = name
+        self.beacon = beacon
+        self.telemetry = telemetry
+        self.intervalMilliseconds = intervalMilliseconds
+        self.txPower = txPower
+        self.address = address ?? Self.derivedAddress(for: beacon)
+        self.addressIsDerived = address == nil
+        self.flags = flags
+        self.position = position
+        self.location = location
+    }
+
+    /// An iBeacon's profile (the format every profile had before `format:`).
     public init(
         name: String,
         beacon: IBeacon,
@@ -35,16 +69,28 @@ public struct BeaconProfile: Hashable, Sendable {
         position: Position? = nil,
         location: SourceLocation = SourceLocation(file: "", line: 0, column: 0)
     ) {
-        self.name = name
-        self.beacon = beacon
-        self.intervalMilliseconds = intervalMilliseconds
-        self.txPower = txPower
-        self.address = address ?? Self.derivedAddress(for: beacon)
-        self.addressIsDerived = address == nil
-        self.flags = flags
-        self.position = position
-        self.location = location
+        self.init(name: name, beacon: .iBeacon(beacon), intervalMilliseconds: intervalMilliseconds, txPower: txPower,
+                  address: address, flags: flags, position: position, location: location)
     }
+
+    /// The format it advertises.
+    public var format: BeaconFormat { beacon.format }
+    /// Sends `data` instead of the frame (deliberately non-conforming); a derived address is
+    /// derived again, from the data, so the beacon and its broken variants differ on the air.
+    public mutating func override(with data: AdvertisingPayload) {
+        rawData = data
+        if addressIsDerived { address = Self.derivedAddress(forRaw: data) }
+    }
+
+    /// What goes on air: ``rawData`` when the profile overrides the frame, otherwise the frame
+    /// encoded with ``flags``. The one place the emulator and `encode` take the bytes from.
+    public var advertisingData: AdvertisingPayload { rawData ?? beacon.advertisingData(flags: flags) }
+
+    /// The scan response data: the local name's AD structure; `nil` without a name (then the
+    /// beacon is not scannable).
+    public var scanResponse: AdvertisingPayload? { localName.flatMap { LocalName.scanResponse($0) } }
+    /// The iBeacon it advertises, when its format is iBeacon.
+    public var iBeacon: IBeacon? { beacon.iBeacon }
 }
 
 // What profile files may say, kept in one place so the loader's checks and messages agree.
@@ -54,6 +100,8 @@ extension BeaconProfile {
     public static let defaultIntervalMilliseconds: Double = 100
     /// Apple's iBeacon examples calibrate to −59 dBm at 1 m.
     public static let defaultMeasuredPower: Int8 = -59
+    /// Eddystone's TX power at 0 m when `power_at_0m` is not given: −59 dBm at 1 m plus 41 dB.
+    public static let defaultPowerAt0m: Int8 = -18
     /// Advertising_TX_Power of LE Set Extended Advertising Parameters (Core Vol 4 Part E §7.8.53):
     /// −127…+20 dBm (0x7F, "no preference", is expressed by leaving `tx_power` out).
     public static let txPowerRange: ClosedRange<Int> = Int(HCIValidation.txPowerRange.lowerBound)...Int(HCIValidation.txPowerRange.upperBound)

@@ -5,15 +5,9 @@ import BeaconCodec
 /// (uuid, major, minor), the same address, and — within one fleet — the same name. Each clash is
 /// reported at the later declaration and names the earlier one.
 struct DuplicateCheck {
-    private struct Identity: Hashable {
-        var uuid: BeaconUUID
-        var major: UInt16
-        var minor: UInt16
-    }
-
     /// What was declared first, and in which of the loaded files (its index).
     private typealias Earlier = (declaration: BeaconDeclaration, source: Int)
-    private var identities: [Identity: Earlier] = [:]
+    private var identities: [BeaconKey: Earlier] = [:]
     private var addresses: [BluetoothAddress: Earlier] = [:]
     private var names: [String: BeaconDeclaration] = [:]
     /// Whether names must be unique (within a fleet) or not (across files).
@@ -34,13 +28,22 @@ struct DuplicateCheck {
             return earlier.declaration
         }
 
-        let identity = Identity(uuid: profile.beacon.uuid, major: profile.beacon.major, minor: profile.beacon.minor)
-        let sameIdentity = clash(identities[identity])
-        if let earlier = sameIdentity {
-            sink.report(profile.location, field: "identity",
-                        value: "\(identity.uuid) major \(identity.major) minor \(identity.minor)",
-                        "the same uuid, major and minor as `\(earlier.profile.name)` (\(earlier.profile.location)); receivers could not tell them apart")
-        } else if identities[identity] == nil {
+        // Broken variants of one beacon (raw data, patches) may share its identity on purpose.
+        let identity = profile.rawData == nil ? profile.beacon.key : nil
+        let sameIdentity = identity.flatMap { clash(identities[$0]) }
+        if let earlier = sameIdentity, let identity {
+            let value: String
+            let same: String
+            switch identity {
+            case .iBeacon(let i):
+                (value, same) = ("\(i.uuid) major \(i.major) minor \(i.minor)", "the same uuid, major and minor")
+            case .altBeacon(_, let id): (value, same) = ("\(id)", "the same AltBeacon ID (uuid, major, minor) and manufacturer")
+            case .eddystoneUID(let n, let i): (value, same) = ("\(n) \(i)", "the same namespace and instance")
+            case .eddystoneURL: (value, same) = (identity.description, "the same URL")
+            }
+            sink.report(profile.location, field: "identity", value: value,
+                        "\(same) as `\(earlier.profile.name)` (\(earlier.profile.location)); receivers could not tell them apart")
+        } else if let identity, identities[identity] == nil {
             identities[identity] = (declaration, source)
         }
 

@@ -1,11 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 
 /// The keys each kind of mapping in a profile file accepts (docs/PROFILES.md lists the same).
 enum ProfileKeys {
     /// Keys of one beacon, of a `beacons:` entry and of `defaults:`.
     static let beacon = [
-        "name", "uuid", "major", "minor", "measured_power", "interval", "tx_power", "address", "flags", "position",
+        "name", "format", "uuid", "major", "minor", "measured_power", "interval", "tx_power", "address", "flags", "position",
+        "manufacturer", "reserved", "namespace", "instance", "url", "power_at_0m", "tlm", "local_name", "data", "patch",
     ]
+    /// Keys every format takes.
+    static let common: Set<String> = ["name", "format", "interval", "tx_power", "address", "flags", "position", "local_name", "patch"]
+    /// Keys of `format: raw` besides `name`, `interval`, `tx_power`, `address`, `position`, `local_name`.
+    static let raw: Set<String> = ["name", "format", "interval", "tx_power", "address", "position", "local_name", "data"]
+    /// Keys of one `patch:` item.
+    static let patch = ["at", "bytes"]
+    /// The keys only some formats take, per format; ``common`` keys go with every one.
+    static let formatSpecific: [BeaconFormat: [String]] = [
+        .iBeacon: ["uuid", "major", "minor", "measured_power"],
+        .altBeacon: ["uuid", "major", "minor", "measured_power", "manufacturer", "reserved"],
+        .eddystoneUID: ["namespace", "instance", "power_at_0m", "tlm"],
+        .eddystoneURL: ["url", "power_at_0m", "tlm"],
+    ]
+    /// Keys of `tlm:`.
+    static let tlm = ["every", "duration", "battery", "temperature"]
     /// Keys of a fleet file's top level.
     static let fleet = ["name", "defaults", "beacons"]
     /// Keys of a `major:`/`minor:` range.

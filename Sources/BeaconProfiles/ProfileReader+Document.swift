@@ -78,7 +78,7 @@ extension ProfileReader {
             // An entry's own keys win over `defaults:`; inherited values keep their own position,
             // so a bad default is reported where it is written.
             let merged = defaults.merging(own) { _, entry in entry }
-            let entry = readEntry(merged, at: item, namePrefix: fleetName ?? fileStem)
+            let entry = readEntry(merged, at: item, namePrefix: fleetName ?? fileStem, ownKeys: Set(own.keys))
             // Checked as entries expand, so a file of many full ranges stops at the limit rather
             // than after building millions of beacons; the entries after it are not read.
             if declarations.count + entry.count > ProfileLoader.maximumFleetSize {

@@ -27,6 +27,19 @@ extension ProfileReader {
         var position: PositionPlan?
         var nameTemplate: Template?
         var addressTemplate: Template?
+        var format: BeaconFormat?
+        var manufacturer: Int?
+        var reserved: Int?
+        var namespace: EddystoneNamespace?
+        var instance: EddystoneInstance?
+        var url: String?
+        var powerAt0m: Int?
+        var telemetry: TelemetryPlan?
+        var localName: Template?
+        /// `format: raw`.
+        var isRaw = false
+        var data: AdvertisingPayload?
+        var patches: [(at: Int, bytes: [UInt8], node: Node)]?
         /// Whether every field that is present is valid.
         var ok = true
     }
@@ -67,22 +80,36 @@ extension ProfileReader {
         values.position = read("position") { self.positionPlan($0) }
         values.nameTemplate = read("name") { self.template($0, path: "name", allowsWidth: true) }
         values.addressTemplate = read("address") { self.template($0, path: "address", allowsWidth: false) }
+        readFormatValues(fields, into: &values)
         return values
     }
 
     /// Reads one beacon entry (a single-beacon file's top level, or a `beacons:` item merged with
     /// `defaults:`) and expands its ranges. Every field is checked even after a failure; beacons
     /// are only produced when the whole entry is valid.
-    func readEntry(_ fields: [String: Field], at entry: Node, namePrefix: String) -> [BeaconDeclaration] {
+    func readEntry(_ fields: [String: Field], at entry: Node, namePrefix: String, ownKeys: Set<String>? = nil) -> [BeaconDeclaration] {
         let entryLocation = sink.location(of: entry)
         let values = readValues(fields)
-        if fields["uuid"] == nil { missing("uuid", in: entry, Self.uuidExample) }
-        if fields["major"] == nil { missing("major", in: entry, "an integer from 0 to 65535") }
-        if fields["minor"] == nil { missing("minor", in: entry, "an integer from 0 to 65535") }
-        var ok = values.ok
-        let (measuredPower, interval, txPower, flags) = (values.measuredPower, values.interval, values.txPower, values.flags)
+        // A format that is not understood leaves no way to say which fields are missing or wrong.
+        if fields["format"] != nil, values.format == nil, !values.isRaw { return [] }
+        if values.isRaw { return readRawEntry(fields, values: values, at: entry, namePrefix: namePrefix, ownKeys: ownKeys) }
+        let format = values.format ?? .iBeacon
+        let keysFit = checkFormatKeys(fields, format: format, ownKeys: ownKeys)
+        var ok = values.ok && keysFit
+        if format.hasMajorMinor {
+            if fields["uuid"] == nil { missing("uuid", in: entry, Self.uuidExample) }
+            if fields["major"] == nil { missing("major", in: entry, "an integer from 0 to 65535") }
+            if fields["minor"] == nil { missing("minor", in: entry, "an integer from 0 to 65535") }
+        } else if !checkRequiredEddystoneKeys(fields, format: format, at: entry) {
+            ok = false
+        }
+        let (interval, txPower, flags) = (values.interval, values.txPower, values.flags)
         let (position, nameTemplate, addressTemplate) = (values.position, values.nameTemplate, values.addressTemplate)
-        guard let uuid = values.uuid, let majors = values.majors, let minors = values.minors, ok else { return [] }
+        let single = 0...0
+        let majors = format.hasMajorMinor ? values.majors : single
+        let minors = format.hasMajorMinor ? values.minors : single
+        guard ok, let majors, let minors, !format.hasMajorMinor || values.uuid != nil else { return [] }
+        let entryValues = values
 
         let count = majors.count * minors.count
         if count > Self.maximumEntrySize {
@@ -120,10 +147,9 @@ extension ProfileReader {
         for major in majors {
             for minor in minors {
                 let values = Template.Values(major: UInt16(major), minor: UInt16(minor), index: index)
-                let beacon = IBeacon(uuid: uuid, major: values.major, minor: values.minor,
-                                     measuredPower: measuredPower.map(Int8.init) ?? BeaconProfile.defaultMeasuredPower)
+                guard let beacon = frame(format, values: entryValues, major: values.major, minor: values.minor) else { return [] }
 
-                let name = nameTemplate?.renderDecimal(values) ?? "\(namePrefix)-\(major)-\(minor)"
+                let name = nameTemplate?.renderDecimal(values) ?? Self.defaultName(namePrefix, beacon: beacon, major: major, minor: minor)
                 let nameLocation = fields["name"].map { sink.location(of: $0.value) } ?? entryLocation
                 if let f = fields["name"], !checkName(name, at: f.value) { return [] }
 
@@ -135,12 +161,22 @@ extension ProfileReader {
                     address = parsed
                 }
 
-                let profile = BeaconProfile(
-                    name: name, beacon: beacon,
+                var localName: String? = nil
+                if let f = fields["local_name"], let template = entryValues.localName {
+                    localName = template.renderDecimal(values)
+                    guard checkLocalName(localName!, at: f.value) else { return [] }
+                }
+                var profile = BeaconProfile(
+                    name: name, beacon: beacon, telemetry: entryValues.telemetry,
                     intervalMilliseconds: interval ?? BeaconProfile.defaultIntervalMilliseconds,
                     txPower: txPower.map(Int8.init), address: address,
                     flags: flags ?? .generalDiscoverable,
                     position: position?.position(at: index), location: entryLocation)
+                profile.localName = localName
+                if let patches = entryValues.patches, let f = fields["patch"] {
+                    guard let patched = patch(profile.advertisingData, with: patches, at: f.value) else { return [] }
+                    profile.override(with: patched)
+                }
                 declarations.append(BeaconDeclaration(profile: profile, nameLocation: nameLocation, addressLocation: addressLocation))
                 index += 1
             }

@@ -30,7 +30,9 @@ public struct BeaconRanger: Sendable {
     }
 
     public var configuration: RangingConfiguration
-    private var tracks: [BeaconIdentity: Track] = [:]
+    /// Only for a frame without a power (none with an identity lacks one): iBeacon's usual −59 dBm.
+    static let fallbackPowerAt1m: Int8 = -59
+    private var tracks: [BeaconKey: Track] = [:]
 
     public init(configuration: RangingConfiguration = RangingConfiguration()) {
         self.configuration = configuration
@@ -38,7 +40,7 @@ public struct BeaconRanger: Sendable {
 
     /// Takes one report. Reports without an RSSI count as seen but do not move the mean.
     public mutating func record(_ sighting: BeaconSighting) {
-        let id = sighting.identity
+        guard let id = sighting.identity else { return }  // TLM: nothing to range
         var track = tracks[id] ?? Track(window: RSSIWindow(length: configuration.window), sighting: sighting)
         track.sighting = sighting
         if let rssi = sighting.rssi { track.window.add(rssi, at: sighting.time) }
@@ -53,7 +55,8 @@ public struct BeaconRanger: Sendable {
         for id in tracks.keys { tracks[id]?.window.trim(at: now) }
         return tracks.map { id, track in
             let rssi = track.window.mean(at: now)
-            let power = track.sighting.beacon.measuredPower
+            // Every format with an identity has a power at 1 m (Eddystone's is its 0 m power − 41 dB).
+            let power = track.sighting.beacon.powerAt1m ?? BeaconRanger.fallbackPowerAt1m
             let accuracy = rssi.flatMap { configuration.model.distance(rssi: $0, measuredPower: power) }
             return RangedBeacon(
                 identity: id, measuredPower: power, rssi: rssi, accuracy: accuracy,

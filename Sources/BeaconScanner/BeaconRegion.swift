@@ -22,7 +22,7 @@ public struct BeaconRegion: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Every iBeacon.
+    /// Every beacon (of every format).
     public static let any = BeaconRegion(validated: nil, nil, nil)
 
     /// A region; a major needs a UUID and a minor needs a major, as in CoreLocation.
@@ -38,7 +38,14 @@ public struct BeaconRegion: Hashable, Sendable, CustomStringConvertible {
         self.minor = minor
     }
 
-    /// Whether a beacon with `identity` belongs to the region.
+    /// Whether a beacon of any format belongs to the region: ``any`` holds them all; a UUID's
+    /// region only iBeacons (CoreLocation's regions are iBeacon regions).
+    public func contains(_ key: BeaconKey) -> Bool {
+        if case .iBeacon(let identity) = key { return contains(identity) }
+        return uuid == nil
+    }
+
+    /// Whether an iBeacon with `identity` belongs to the region.
     public func contains(_ identity: BeaconIdentity) -> Bool {
         if let uuid, uuid != identity.uuid { return false }
         if let major, major != identity.major { return false }

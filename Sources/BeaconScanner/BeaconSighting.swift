@@ -2,9 +2,10 @@
 import BeaconCodec
 import HCI
 
-/// One iBeacon advertisement heard by the scanner: what it said and how loud it was.
+/// One beacon advertisement heard by the scanner (any format the codec knows): what it said and
+/// how loud it was.
 public struct BeaconSighting: Hashable, Sendable {
-    public var beacon: IBeacon
+    public var beacon: AnyBeacon
     /// Received signal strength in dBm; `nil` when the controller reported 127 (not available).
     public var rssi: Int8?
     public var address: BluetoothAddress
@@ -14,7 +15,7 @@ public struct BeaconSighting: Hashable, Sendable {
     /// When the report arrived (the scanner's clock).
     public var time: ContinuousClock.Instant
 
-    public init(beacon: IBeacon, rssi: Int8?, address: BluetoothAddress, addressType: LEAddressType,
+    public init(beacon: AnyBeacon, rssi: Int8?, address: BluetoothAddress, addressType: LEAddressType,
                 extendedReport: Bool, time: ContinuousClock.Instant) {
         self.beacon = beacon
         self.rssi = rssi
@@ -24,5 +25,12 @@ public struct BeaconSighting: Hashable, Sendable {
         self.time = time
     }
 
-    public var identity: BeaconIdentity { BeaconIdentity(beacon) }
+    /// An iBeacon's sighting.
+    public init(beacon: IBeacon, rssi: Int8?, address: BluetoothAddress, addressType: LEAddressType,
+                extendedReport: Bool, time: ContinuousClock.Instant) {
+        self.init(beacon: .iBeacon(beacon), rssi: rssi, address: address, addressType: addressType, extendedReport: extendedReport, time: time)
+    }
+
+    /// Which beacon it is; `nil` for an Eddystone TLM frame, which carries no identity.
+    public var identity: BeaconKey? { beacon.key }
 }

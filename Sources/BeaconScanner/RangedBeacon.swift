@@ -3,8 +3,9 @@ import BeaconCodec
 
 /// One beacon as a ranging update shows it (CoreLocation's `CLBeacon`).
 public struct RangedBeacon: Hashable, Sendable {
-    public var identity: BeaconIdentity
-    /// The measured power (dBm at 1 m) of the latest report.
+    public var identity: BeaconKey
+    /// The power at 1 m (dBm) of the latest report: iBeacon's measured power, AltBeacon's
+    /// reference RSSI, Eddystone's TX power at 0 m less 41 dB.
     public var measuredPower: Int8
     /// The mean RSSI over the ranging window; `nil` when no report came in it (iOS shows 0).
     public var rssi: Double?
@@ -18,7 +19,7 @@ public struct RangedBeacon: Hashable, Sendable {
     /// The address of the latest report.
     public var address: BluetoothAddress
 
-    public init(identity: BeaconIdentity, measuredPower: Int8, rssi: Double?, accuracy: Double?, proximity: Proximity,
+    public init(identity: BeaconKey, measuredPower: Int8, rssi: Double?, accuracy: Double?, proximity: Proximity,
                 lastSeen: ContinuousClock.Instant, reportsPerSecond: Double, address: BluetoothAddress) {
         self.identity = identity
         self.measuredPower = measuredPower

@@ -11,7 +11,7 @@ public struct RegionEvent: Hashable, Sendable {
     public var kind: Kind
     public var region: BeaconRegion
     /// The beacon that arrived or fell silent.
-    public var beacon: BeaconIdentity
+    public var beacon: BeaconKey
     /// When it happened: the first report (enter) or the end of the silence (last report plus the
     /// exit delay), not when the monitor noticed.
     public var time: ContinuousClock.Instant
@@ -19,7 +19,7 @@ public struct RegionEvent: Hashable, Sendable {
     /// gone) by this event: `CLBeaconRegion`'s didEnter/didExit.
     public var regionChanged: Bool
 
-    public init(kind: Kind, region: BeaconRegion, beacon: BeaconIdentity, time: ContinuousClock.Instant, regionChanged: Bool) {
+    public init(kind: Kind, region: BeaconRegion, beacon: BeaconKey, time: ContinuousClock.Instant, regionChanged: Bool) {
         self.kind = kind
         self.region = region
         self.beacon = beacon
@@ -39,7 +39,7 @@ public struct RegionMonitor: Sendable {
     public let regions: [BeaconRegion]
     public let exitAfter: Duration
     /// Per region, the beacons inside and when each was last seen.
-    private var present: [BeaconRegion: [BeaconIdentity: ContinuousClock.Instant]] = [:]
+    private var present: [BeaconRegion: [BeaconKey: ContinuousClock.Instant]] = [:]
 
     /// - Precondition: `exitAfter > .zero`.
     public init(regions: [BeaconRegion], exitAfter: Duration = .seconds(30)) {
@@ -52,11 +52,11 @@ public struct RegionMonitor: Sendable {
     public func isInside(_ region: BeaconRegion) -> Bool { !(present[region]?.isEmpty ?? true) }
 
     /// The beacons inside `region`, sorted.
-    public func beacons(in region: BeaconRegion) -> [BeaconIdentity] { (present[region] ?? [:]).keys.sorted() }
+    public func beacons(in region: BeaconRegion) -> [BeaconKey] { (present[region] ?? [:]).keys.sorted() }
 
     /// A report from `beacon` at `time`: the exits due before it first (a beacon silent for longer
     /// than the delay left, even if it is this one coming back), then the enters it causes.
-    public mutating func observe(_ beacon: BeaconIdentity, at time: ContinuousClock.Instant) -> [RegionEvent] {
+    public mutating func observe(_ beacon: BeaconKey, at time: ContinuousClock.Instant) -> [RegionEvent] {
         var events = check(at: time)
         for region in regions where region.contains(beacon) {
             var inside = present[region] ?? [:]

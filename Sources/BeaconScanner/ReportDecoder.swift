@@ -2,11 +2,11 @@
 import BeaconCodec
 import HCI
 
-/// Turns advertising report events into iBeacon sightings with the shared codec, strictly: data
-/// that is not a well-formed iBeacon advertisement (another company's, a malformed structure,
-/// two iBeacons in one payload) is not a beacon, as on a phone.
+/// Turns advertising report events into beacon sightings with the shared codec (every format
+/// ``AnyBeacon`` knows), strictly: data that is not a well-formed beacon advertisement (another
+/// company's, a malformed structure, two beacons in one payload) is not a beacon, as on a phone.
 public enum ReportDecoder {
-    /// Every iBeacon in `event`; none for any other event.
+    /// Every beacon in `event`; none for any other event.
     ///
     /// Extended reports whose Data_Status is not "complete" (a fragment with more to come, or a
     /// truncated one) are skipped: an iBeacon fits in one legacy PDU, and a fragment cannot be
@@ -15,7 +15,7 @@ public enum ReportDecoder {
         switch event {
         case .leAdvertisingReport(let e):
             return e.reports.compactMap { r in
-                guard let beacon = try? IBeacon(decoding: r.data, options: .strict) else { return nil }
+                guard let beacon = try? AnyBeacon(decoding: r.data, options: .strict) else { return nil }
                 return BeaconSighting(beacon: beacon, rssi: r.measuredRSSI, address: r.address, addressType: r.addressType,
                                       extendedReport: false, time: time)
             }
@@ -24,7 +24,7 @@ public enum ReportDecoder {
                 guard r.eventType.dataStatus == 0 else { return nil }
                 // A legacy PDU carries at most 31 bytes; an extended one up to 254 in one fragment.
                 let options: BeaconDecodingOptions = r.eventType.contains(.legacyPDU) ? .strict : .strictExtended
-                guard let beacon = try? IBeacon(decoding: r.data, options: options) else { return nil }
+                guard let beacon = try? AnyBeacon(decoding: r.data, options: options) else { return nil }
                 return BeaconSighting(beacon: beacon, rssi: r.measuredRSSI, address: r.address, addressType: r.addressType,
                                       extendedReport: true, time: time)
             }

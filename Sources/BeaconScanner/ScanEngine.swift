@@ -17,7 +17,11 @@ public struct ScanEngine: Sendable {
     public mutating func ingest(_ event: HCIEvent, at time: ContinuousClock.Instant) -> [ScanUpdate] {
         var updates: [ScanUpdate] = []
         for sighting in ReportDecoder.sightings(in: event, at: time) {
-            let identity = sighting.identity
+            // A TLM frame has no identity: reported when every beacon is, never ranged.
+            guard let identity = sighting.identity else {
+                if monitor.regions.contains(.any) { updates.append(.report(sighting)) }
+                continue
+            }
             guard monitor.regions.contains(where: { $0.contains(identity) }) else { continue }
             updates.append(.report(sighting))
             ranger.record(sighting)

@@ -104,7 +104,7 @@ public struct WalkModel: Sendable {
             guard let p = profile.position else { return profile }
             let s = setting(forDistance: walker.distance(to: PlanePoint(x: p.x, y: p.y)))
             var b = profile
-            b.beacon.measuredPower = s.measuredPower
+            b.beacon.setPowerAt1m(s.measuredPower)
             if let tx = s.txPower { b.txPower = tx }
             return b
         }

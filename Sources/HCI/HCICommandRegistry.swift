@@ -12,7 +12,7 @@ public enum HCICommandRegistry {
         LESetAdvertisingData.self, LESetScanResponseData.self, LESetAdvertisingEnable.self,
         LESetScanParameters.self, LESetScanEnable.self,
         LESetAdvertisingSetRandomAddress.self, LESetExtendedAdvertisingParameters.self,
-        LESetExtendedAdvertisingData.self, LESetExtendedAdvertisingEnable.self,
+        LESetExtendedAdvertisingData.self, LESetExtendedScanResponseData.self, LESetExtendedAdvertisingEnable.self,
         LEReadMaximumAdvertisingDataLength.self, LEReadNumberOfSupportedAdvertisingSets.self,
         LERemoveAdvertisingSet.self, LEClearAdvertisingSets.self,
         LESetExtendedScanParameters.self, LESetExtendedScanEnable.self, LEReadTransmitPower.self,
@@ -39,6 +39,7 @@ public enum HCICommandRegistry {
         case 0x2035: LESetAdvertisingSetRandomAddress.self
         case 0x2036: LESetExtendedAdvertisingParameters.self
         case 0x2037: LESetExtendedAdvertisingData.self
+        case 0x2038: LESetExtendedScanResponseData.self
         case 0x2039: LESetExtendedAdvertisingEnable.self
         case 0x203A: LEReadMaximumAdvertisingDataLength.self
         case 0x203B: LEReadNumberOfSupportedAdvertisingSets.self

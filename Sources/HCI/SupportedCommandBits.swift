@@ -22,6 +22,7 @@ extension HCIReadLocalSupportedCommands.ReturnParameters {
         case 0x2035: (36, 1)  // LE Set Advertising Set Random Address
         case 0x2036: (36, 2)  // LE Set Extended Advertising Parameters
         case 0x2037: (36, 3)  // LE Set Extended Advertising Data
+        case 0x2038: (36, 4)  // LE Set Extended Scan Response Data
         case 0x2039: (36, 5)  // LE Set Extended Advertising Enable
         case 0x203A: (36, 6)  // LE Read Maximum Advertising Data Length
         case 0x203B: (36, 7)  // LE Read Number of Supported Advertising Sets

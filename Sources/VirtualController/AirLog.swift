@@ -66,9 +66,13 @@ public struct AirLogEntry: Hashable, Sendable, CustomStringConvertible {
     public var data: [UInt8]
     /// The transmit power of the event, in dBm.
     public var txPower: Int8
+    /// ScanRspData: what this advertiser answers an active scanner's SCAN_REQ with (scannable
+    /// PDUs only; empty otherwise). The virtual air has no scanner, so the answer is logged.
+    public var scanResponse: [UInt8]
 
     public init(sequence: UInt64, time: Duration, advertiser: VirtualAdvertiser, pdu: AirPDU, address: BluetoothAddress,
-                addressType: LEAddressType, data: [UInt8], txPower: Int8) {
+                addressType: LEAddressType, data: [UInt8], txPower: Int8, scanResponse: [UInt8] = []) {
+        self.scanResponse = scanResponse
         self.sequence = sequence
         self.time = time
         self.advertiser = advertiser
@@ -82,7 +86,8 @@ public struct AirLogEntry: Hashable, Sendable, CustomStringConvertible {
     /// `+0.100 s set 1 C0:11:22:33:44:55 random ADV_NONCONN_IND 0201061AFF4C00…`
     public var description: String {
         let data = self.data.isEmpty ? "-" : Hex.string(self.data)
-        return "\(Self.seconds(time)) \(advertiser) \(address) \(addressType) \(pdu) \(data)"
+        let response = scanResponse.isEmpty ? "" : " scan response \(Hex.string(scanResponse))"
+        return "\(Self.seconds(time)) \(advertiser) \(address) \(addressType) \(pdu) \(data)\(response)"
     }
 
     /// `+1.234 s`: milliseconds, which the 0.625 ms interval unit rounds to at most 0.5 ms.
@@ -112,9 +117,9 @@ struct AirLog {
     }
 
     mutating func append(time: Duration, advertiser: VirtualAdvertiser, pdu: AirPDU, address: BluetoothAddress,
-                         addressType: LEAddressType, data: [UInt8], txPower: Int8) {
+                         addressType: LEAddressType, data: [UInt8], txPower: Int8, scanResponse: [UInt8] = []) {
         let entry = AirLogEntry(sequence: nextSequence, time: time, advertiser: advertiser, pdu: pdu, address: address,
-                                addressType: addressType, data: data, txPower: txPower)
+                                addressType: addressType, data: data, txPower: txPower, scanResponse: scanResponse)
         nextSequence += 1
         counts[advertiser, default: 0] += 1
         if ring.count < capacity {

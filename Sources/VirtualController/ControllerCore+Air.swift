@@ -52,7 +52,8 @@ extension ControllerCore {
             let pdu = AirPDU(legacy: p.advertisingType)
             if let (address, type) = advertiserAddress(own: p.ownAddressType, random: randomAddress) {
                 airLog.append(time: time, advertiser: .legacy, pdu: pdu, address: address, addressType: type,
-                              data: pdu.carriesData ? legacy.data : [], txPower: configuration.advertisingChannelTxPower)
+                              data: pdu.carriesData ? legacy.data : [], txPower: configuration.advertisingChannelTxPower,
+                              scanResponse: p.advertisingType == .scannableUndirected || p.advertisingType == .connectableUndirected ? legacy.scanResponseData : [])
             }
             legacy.enabled?.schedule.advance()
         case let .set(handle):
@@ -60,7 +61,8 @@ extension ControllerCore {
             let pdu = AirPDU(properties: set.parameters.eventProperties)
             if let (address, type) = advertiserAddress(own: set.parameters.ownAddressType, random: set.randomAddress) {
                 airLog.append(time: time, advertiser: advertiser, pdu: pdu, address: address, addressType: type,
-                              data: pdu.carriesData ? set.data : [], txPower: set.selectedTxPower)
+                              data: pdu.carriesData ? set.data : [], txPower: set.selectedTxPower,
+                              scanResponse: set.parameters.eventProperties.contains(.scannable) ? set.scanResponseData : [])
             }
             enabled.schedule.advance()
             enabled.completedEvents += 1

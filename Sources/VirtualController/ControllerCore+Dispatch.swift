@@ -83,6 +83,8 @@ extension ControllerCore {
             Self.complete(LESetAdvertisingSetRandomAddress.self) { () throws(Refusal) in try setAdvertisingSetRandomAddress(c) }
         case let c as LESetExtendedAdvertisingParameters:
             Self.complete(LESetExtendedAdvertisingParameters.self) { () throws(Refusal) in try setExtendedAdvertisingParameters(c) }
+        case let c as LESetExtendedScanResponseData:
+            Self.complete(LESetExtendedScanResponseData.self) { () throws(Refusal) in try setExtendedScanResponseData(c) }
         case let c as LESetExtendedAdvertisingData:
             Self.complete(LESetExtendedAdvertisingData.self) { () throws(Refusal) in try setExtendedAdvertisingData(c) }
         case let c as LESetExtendedAdvertisingEnable:

@@ -113,6 +113,21 @@ extension ControllerCore {
         return 255 - 2 - 6 - 2 - (properties.contains(.directed) ? 6 : 0) - (properties.contains(.includeTxPower) ? 1 : 0)
     }
 
+    /// LE Set Extended Scan Response Data (§7.8.55), for what this controller advertises: a
+    /// scannable set with legacy PDUs takes one complete operation of at most 31 bytes, at any
+    /// time; a set that is not scannable refuses (Invalid HCI Command Parameters). Extended
+    /// scannable PDUs are not modelled here: refused the same way.
+    mutating func setExtendedScanResponseData(_ c: LESetExtendedScanResponseData) throws(Refusal) -> HCINoReturnParameters {
+        var set = try existingSet(c.handle)
+        guard set.parameters.eventProperties.contains(.scannable), set.usesLegacyPDUs,
+              c.operation == .complete, c.data.count <= AdvertisingPayload.capacity else {
+            throw Refusal(.invalidCommandParameters)
+        }
+        set.scanResponseData = c.data
+        sets[c.handle] = set
+        return .init()
+    }
+
     /// LE Set Extended Advertising Data (§7.8.54).
     mutating func setExtendedAdvertisingData(_ c: LESetExtendedAdvertisingData) throws(Refusal) -> HCINoReturnParameters {
         var set = try existingSet(c.handle)

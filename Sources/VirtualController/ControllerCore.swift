@@ -53,6 +53,8 @@ struct AdvertisingSet {
     var parameters: LESetExtendedAdvertisingParameters
     var randomAddress: BluetoothAddress?
     var data: [UInt8] = []
+    /// What LE Set Extended Scan Response Data gave (scannable sets only).
+    var scanResponseData: [UInt8] = []
     /// A first or intermediate fragment arrived and the last one has not.
     var dataIsPartial = false
     var selectedTxPower: Int8

@@ -33,6 +33,7 @@ enum SupportedCommands {
         (0x2035, 36, 1),  // LE Set Advertising Set Random Address
         (0x2036, 36, 2),  // LE Set Extended Advertising Parameters
         (0x2037, 36, 3),  // LE Set Extended Advertising Data
+        (0x2038, 36, 4),  // LE Set Extended Scan Response Data
         (0x2039, 36, 5),  // LE Set Extended Advertising Enable
         (0x203A, 36, 6),  // LE Read Maximum Advertising Data Length
         (0x203B, 36, 7),  // LE Read Number of Supported Advertising Sets

@@ -87,7 +87,7 @@ import Testing
         let fleet = try ProfileLoader.load(contentsOf: BeaconExecutable.packageRoot.appendingPathComponent(path).path)
         let result = try BeaconExecutable.run(["encode", path])
         #expect(result.status == 0, "\(result)")
-        #expect(result.lines == fleet.beacons.map { $0.beacon.advertisingData(flags: $0.flags).description })
+        #expect(result.lines == fleet.beacons.map { $0.advertisingData.description })
     }
 
     @Test func profileJSONFollowsTheProfile() throws {
@@ -99,15 +99,19 @@ import Testing
         for (line, profile) in zip(result.lines, fleet.beacons) {
             let object = try BeaconExecutable.jsonObject(line)
             #expect(object["name"] as? String == profile.name)
-            #expect(object["major"] as? Int == Int(profile.beacon.major))
-            #expect(object["minor"] as? Int == Int(profile.beacon.minor))
+            if let iBeacon = profile.iBeacon {
+                #expect(object["major"] as? Int == Int(iBeacon.major))
+                #expect(object["minor"] as? Int == Int(iBeacon.minor))
+            } else {
+                #expect(object["format"] as? String == profile.format.rawValue)
+            }
             #expect(object["address"] as? String == profile.address.description)
             #expect(object["flags"] as? String == profile.flags.description)
             #expect(BeaconExecutable.number(object["interval_ms"]) == profile.intervalMilliseconds)
             let onAir = AdvertisingInterval(milliseconds: profile.intervalMilliseconds)
             #expect(object["interval_units"] as? Int == Int(onAir.rawValue))
             #expect(BeaconExecutable.number(object["interval_on_air_ms"]) == onAir.milliseconds)
-            #expect(object["hex"] as? String == profile.beacon.advertisingData(flags: profile.flags).description)
+            #expect(object["hex"] as? String == profile.advertisingData.description)
         }
     }
 

@@ -15,6 +15,18 @@ import Testing
          "0201061BFF1801BEAC2F234454CF6D4A0FADF2F4911BA9FFA600010002C500"),
     ]
 
+    /// `--format hcitool`: LE Set Advertising Data carries the format's payload, zero-padded to
+    /// 31 bytes after its length; `--address` goes to LE Set Random Address (LSB first).
+    @Test(arguments: cases)
+    func hcitoolRecipesCarryEveryFormat(arguments: [String], hex: String) throws {
+        let result = try BeaconExecutable.run(["encode", "--format", "hcitool", "--address", "C0:11:22:33:44:55"] + arguments)
+        #expect(result.status == 0, "\(result)")
+        let bytes = Hex.bytes(hex) ?? []
+        let data = ([UInt8(bytes.count)] + bytes + [UInt8](repeating: 0, count: 31 - bytes.count)).map { Hex.string([$0]) }.joined(separator: " ")
+        #expect(result.lines.contains("hcitool -i hci0 cmd 0x08 0x0008 " + data), "\(result)")
+        #expect(result.lines.contains("hcitool -i hci0 cmd 0x08 0x0005 55 44 33 22 11 C0"), "\(result)")
+    }
+
     @Test(arguments: cases)
     func encodesAndDecodesBack(arguments: [String], hex: String) throws {
         let encoded = try BeaconExecutable.run(["encode"] + arguments)
@@ -38,7 +50,7 @@ import Testing
     @Test(arguments: [
         (["--url", "https://x.io", "--uuid", "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0", "--major", "1", "--minor", "2"], "not both"),
         (["--url", "https://x.io", "--namespace", "EDD1EBEAC04E5DEFA017"], "one beacon format"),
-        (["--url", "https://x.io", "--format", "hcitool"], "--format hcitool is for iBeacons"),
+        (["--url", "https://x.io", "--interval", "200"], "--interval and --address go into hcitool recipes (--format hcitool)"),
         (["--namespace", "EDD1"], "--namespace must be 20 hex digits"),
         (["--tlm", "--temperature", "128"], "--temperature must be above -128 and below 128"),
         (["--altbeacon", "00", "--rssi", "-59"], "--altbeacon must be a 20-byte beacon ID"),
@@ -58,5 +70,26 @@ import Testing
         #expect(result.lines.count == 2)
         #expect(try BeaconExecutable.jsonObject(result.lines[0])["error"] as? String == "eddystone-url-scheme")
         #expect(try BeaconExecutable.jsonObject(result.lines[1])["error"] as? String == "no-ibeacon")
+    }
+
+    /// The plan says which beacons send deliberately non-conforming data and which are scannable
+    /// for their local name (and what that costs), before anything goes on air.
+    @Test func thePlanNotesRawDataAndScanResponses() throws {
+        let path = try BeaconExecutable.temporaryFile(named: "notes.yaml", contents: """
+            name: notes
+            defaults: {uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0, major: 1}
+            beacons:
+              - {name: broken, minor: 1, patch: [{at: 3, bytes: "1B"}]}
+              - {name: named, minor: 2, local_name: "Door"}
+              - {name: eddy, format: eddystone-uid, namespace: 8B0CA750E7A74E14BD99, instance: "000000000001", tlm: {every: 5}}
+            """)
+        let result = try BeaconExecutable.run(["advertise", "--dry-run", path])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("# note: 1 beacon (broken) send DELIBERATELY NON-CONFORMING data"), "\(result)")
+        #expect(result.stdout.contains("# note: 1 beacon (named) send a local name in a scan response"), "\(result)")
+        #expect(result.stdout.contains("interval floor is the same (20 ms from Bluetooth 5.0, 100 ms before)"), "\(result)")
+        #expect(result.stdout.contains("# note: 1 beacon (eddy) interleave Eddystone TLM frames"), "\(result)")
+        // The scannable set: event properties 0x0012, then its scan response (LE Set Extended Scan Response Data).
+        #expect(result.stdout.contains("hcitool -i hci0 cmd 0x08 0x0038 01 03 01 06 05 09 44 6F 6F 72"), "\(result)")
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import Foundation
 import Testing
 import TestSupport
@@ -46,6 +47,8 @@ struct HCIToolCrossCheckTests {
                     fields[key] = int(value) if isinstance(value, int) else str(value).split('/')[0]
             if hasattr(packet, 'advertising_data'):
                 fields['advertising_data'] = packet.advertising_data.hex().upper()
+            if hasattr(packet, 'scan_response_data'):
+                fields['scan_response_data'] = packet.scan_response_data.hex().upper()
             print(json.dumps(fields))
         """#
 
@@ -72,16 +75,24 @@ struct HCIToolCrossCheckTests {
         let beacons = try described.lines.map(BeaconExecutable.jsonObject)
         #expect(groups.count == beacons.count)
 
-        for (group, beacon) in zip(groups, beacons) {
+        for (var group, beacon) in zip(groups, beacons) {
             #expect(group.name == beacon["name"] as? String)
-            let names = group.commands.map { $0["command"] as? String ?? "?" }
+            var names = group.commands.map { $0["command"] as? String ?? "?" }
+            // A beacon with a local name: its scan response before the enable, and ADV_SCAN_IND.
+            let localName = beacon["local_name"] as? String
+            if localName != nil, names.count == 6, names[4] == "HCI_LE_Set_Scan_Response_Data_Command" {
+                let response = group.commands.remove(at: 4)
+                names.remove(at: 4)
+                let expected = [UInt8(localName!.utf8.count + 1), 0x09] + Array(localName!.utf8)
+                #expect((response["scan_response_data"] as? String)?.hasPrefix(Hex.string(expected)) == true, "\(response)")
+            }
             #expect(names == [
                 "HCI_LE_Set_Advertising_Enable_Command",
                 "HCI_LE_Set_Random_Address_Command",
                 "HCI_LE_Set_Advertising_Parameters_Command",
                 "HCI_LE_Set_Advertising_Data_Command",
                 "HCI_LE_Set_Advertising_Enable_Command",
-            ])
+            ], "\(beacon["name"] ?? "?")")
             guard group.commands.count == 5 else { continue }
             #expect(group.commands.allSatisfy { $0["adapter"] as? String == "hci2" })
             #expect(group.commands[0]["advertising_enable"] as? Int == 0)
@@ -92,7 +103,7 @@ struct HCIToolCrossCheckTests {
             #expect(units == Int(((BeaconExecutable.number(beacon["interval_ms"]) ?? 0) / 0.625).rounded()))
             #expect(parameters["advertising_interval_min"] as? Int == units)
             #expect(parameters["advertising_interval_max"] as? Int == units)
-            #expect(parameters["advertising_type"] as? Int == 0x03)  // ADV_NONCONN_IND
+            #expect(parameters["advertising_type"] as? Int == (localName == nil ? 0x03 : 0x02))  // ADV_NONCONN_IND, ADV_SCAN_IND
             #expect(parameters["own_address_type"] as? Int == 0x01)  // random
             #expect(parameters["advertising_channel_map"] as? Int == 0x07)
             #expect(parameters["advertising_filter_policy"] as? Int == 0x00)

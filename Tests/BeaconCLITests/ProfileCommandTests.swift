@@ -100,10 +100,10 @@ import Testing
                 #expect(line[index...].hasPrefix(cell), "\(cell) should start at column \(start) in \(line)")
             }
             #expect(cells[0] == profile.name)
-            #expect(cells[1] == profile.beacon.uuid.description)
-            #expect(cells[2] == String(profile.beacon.major))
-            #expect(cells[3] == String(profile.beacon.minor))
-            #expect(cells[4] == String(profile.beacon.measuredPower))
+            #expect(cells[1] == profile.iBeacon!.uuid.description)
+            #expect(cells[2] == String(profile.iBeacon!.major))
+            #expect(cells[3] == String(profile.iBeacon!.minor))
+            #expect(cells[4] == String(profile.iBeacon!.measuredPower))
             #expect(cells[7].hasPrefix(profile.address.description))
         }
         #expect(!lines.contains { $0.hasSuffix(" ") }, "no trailing blanks")
@@ -119,9 +119,13 @@ import Testing
         for (line, (_, profile)) in zip(result.lines, profiles) {
             let object = try BeaconExecutable.jsonObject(line)
             #expect(object["name"] as? String == profile.name)
-            #expect(object["uuid"] as? String == profile.beacon.uuid.description)
-            #expect(object["major"] as? Int == Int(profile.beacon.major))
-            #expect(object["minor"] as? Int == Int(profile.beacon.minor))
+            if let iBeacon = profile.iBeacon {
+                #expect(object["uuid"] as? String == iBeacon.uuid.description)
+                #expect(object["major"] as? Int == Int(iBeacon.major))
+                #expect(object["minor"] as? Int == Int(iBeacon.minor))
+            } else {
+                #expect(object["format"] as? String == profile.format.rawValue)
+            }
             #expect(object["address"] as? String == profile.address.description)
             #expect(object["address_derived"] as? Bool == profile.addressIsDerived)
             #expect(object["interval_units"] as? Int == Int(AdvertisingInterval(milliseconds: profile.intervalMilliseconds).rawValue))

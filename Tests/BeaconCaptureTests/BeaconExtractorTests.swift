@@ -20,7 +20,7 @@ let testUUID = BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
         file += CaptureFiles.btsnoopRecord(flags: 3, unixMicroseconds: 5_000_000, data: [0x04] + event)
         let found = try CaptureBeaconScan.sightings(path: try CaptureFiles.write(file))
         #expect(found.count == 2)
-        #expect(found[0].beacon == beacon)
+        #expect(found[0].beacon.iBeacon == beacon)
         #expect(found[0].source == .report)
         #expect(found[0].address == BluetoothAddress(0xC0_11_22_33_44_55))
         #expect(found[0].addressType == .random)
@@ -39,7 +39,7 @@ let testUUID = BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
         let found = try CaptureBeaconScan.sightings(path: try CaptureFiles.write(file))
         #expect(found.count == 1)
         #expect(found.first?.source == .extendedReport)
-        #expect(found.first?.beacon == beacon)
+        #expect(found.first?.beacon.iBeacon == beacon)
         #expect(found.first?.rssi == -72)
         #expect(found.first?.handle == 3)
         #expect(found.first?.address == BluetoothAddress(0xC1_00_00_00_00_02))
@@ -66,8 +66,8 @@ let testUUID = BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
         }
         let found = try CaptureBeaconScan.sightings(path: try CaptureFiles.write(file))
         #expect(found.count == 3)
-        #expect(found[0].source == .command && found[0].beacon == a && found[0].address == BluetoothAddress(0xC0_00_00_00_00_02))
-        #expect(found[1].source == .extendedCommand && found[1].beacon == b && found[1].handle == 4)
+        #expect(found[0].source == .command && found[0].beacon.iBeacon == a && found[0].address == BluetoothAddress(0xC0_00_00_00_00_02))
+        #expect(found[1].source == .extendedCommand && found[1].beacon.iBeacon == b && found[1].handle == 4)
         #expect(found[1].address == BluetoothAddress(0xC4_00_00_00_00_04))
         #expect(found[2].controllerIndex == 1 && found[2].address == nil)
         #expect(found.allSatisfy { $0.rssi == nil })
@@ -87,7 +87,7 @@ let testUUID = BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
         }
         let found = try CaptureBeaconScan.sightings(path: path)
         #expect(found.count == 1)
-        #expect(found.first?.beacon == beacon)
+        #expect(found.first?.beacon.iBeacon == beacon)
         #expect(found.first?.source == .command)
         #expect(found.first?.address == address)
     }

@@ -41,10 +41,10 @@ import TestSupport
         let uuid = BeaconUUID("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
         #expect(found.count == 2)
         #expect(found.first?.source == .command)
-        #expect(found.first?.beacon == IBeacon(uuid: uuid, major: 1, minor: 2, measuredPower: -59))
+        #expect(found.first?.beacon.iBeacon == IBeacon(uuid: uuid, major: 1, minor: 2, measuredPower: -59))
         #expect(found.first?.address == BluetoothAddress("C0:11:22:33:44:55"))
         #expect(found.last?.source == .report)
-        #expect(found.last?.beacon == IBeacon(uuid: uuid, major: 3, minor: 4, measuredPower: -60))
+        #expect(found.last?.beacon.iBeacon == IBeacon(uuid: uuid, major: 3, minor: 4, measuredPower: -60))
         #expect(found.last?.address == BluetoothAddress("D1:22:33:44:55:66"))
         #expect(found.last?.rssi == -66)
     }

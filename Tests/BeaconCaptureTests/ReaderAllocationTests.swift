@@ -32,7 +32,7 @@ import Glibc
             let counted = AllocationCounter.allocations {
                 do throws(CaptureError) {
                     while let packet = try reader.nextPacket() {
-                        extractor.extract(packet) { sighting in found &+= Int(sighting.beacon.minor) }
+                        extractor.extract(packet) { sighting in found &+= Int(sighting.beacon.iBeacon?.minor ?? 0) }
                     }
                 } catch {
                     failed = true

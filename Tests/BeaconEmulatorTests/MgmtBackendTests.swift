@@ -56,6 +56,23 @@ import Testing
         #expect(kernel.instances.isEmpty)
     }
 
+    /// A local name goes to the kernel as scan response data (it then advertises scannable),
+    /// with Add Extended Advertising Data and with Add Advertising alike.
+    @Test func aLocalNameIsTheInstancesScanResponse() async throws {
+        for extended in [true, false] {
+            let kernel = ScriptedKernel(maxInstances: 5, supportsExtendedCommands: extended)
+            let (fleet, connection) = fleet(on: kernel)
+            defer { connection.close() }
+            var beacon = beacons(1)[0]
+            beacon.localName = "Door"
+            try await fleet.start([beacon])
+            let response = extended ? sent(AddExtendedAdvertisingData.self, by: kernel).map(\.scanResponse)
+                                    : sent(AddAdvertising.self, by: kernel).map(\.scanResponse)
+            #expect(response == [[0x05, 0x09] + Array("Door".utf8)], "extended commands: \(extended)")
+            #expect(await fleet.stop().isClean)
+        }
+    }
+
     @Test func moreBeaconsThanFreeInstancesRotateOnTheFreeOnesOnly() async throws {
         let kernel = ScriptedKernel(maxInstances: 3, otherInstances: [2: theirs])
         let (fleet, connection) = fleet(on: kernel)

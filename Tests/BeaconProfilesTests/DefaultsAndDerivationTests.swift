@@ -10,7 +10,7 @@ import Testing
         let fleet = try ProfileLoader.parse("uuid: \(Self.uuid)\nmajor: 7\nminor: 9\n", file: "profiles/door.yaml")
         let beacon = try #require(fleet.beacons.first)
         #expect(beacon.name == "door-7-9")
-        #expect(beacon.beacon == IBeacon(uuid: BeaconUUID(Self.uuid)!, major: 7, minor: 9, measuredPower: -59))
+        #expect(beacon.iBeacon == IBeacon(uuid: BeaconUUID(Self.uuid)!, major: 7, minor: 9, measuredPower: -59))
         #expect(beacon.intervalMilliseconds == 100)
         #expect(beacon.txPower == nil)
         #expect(beacon.flags == .generalDiscoverable)
@@ -47,8 +47,8 @@ import Testing
               - {minor: 2, measured_power: -70, major: 2}
             """
         let beacons = try ProfileLoader.parse(yaml, file: "f.yaml").beacons
-        #expect(beacons.map(\.beacon.measuredPower) == [-60, -70])
-        #expect(beacons.map(\.beacon.major) == [1, 2])
+        #expect(beacons.map(\.iBeacon!.measuredPower) == [-60, -70])
+        #expect(beacons.map(\.iBeacon!.major) == [1, 2])
         #expect(beacons.map(\.intervalMilliseconds) == [250, 250])
         #expect(beacons.map(\.location.line) == [3, 4])
     }

@@ -9,7 +9,7 @@ import Testing
     @Test func toAndCountDeclareTheSameBeacons() throws {
         let to = try ProfileLoader.parse("uuid: \(Self.uuid)\nmajor: 1\nminor: {from: 5, to: 9}\n", file: "a.yaml")
         let count = try ProfileLoader.parse("uuid: \(Self.uuid)\nmajor: 1\nminor: {from: 5, count: 5}\n", file: "a.yaml")
-        #expect(to.beacons.map(\.beacon.minor) == [5, 6, 7, 8, 9])
+        #expect(to.beacons.map(\.iBeacon!.minor) == [5, 6, 7, 8, 9])
         #expect(to.beacons == count.beacons)
         #expect(to.beacons.map(\.name) == (5...9).map { "a-1-\($0)" })
         #expect(Set(to.beacons.map(\.address)).count == 5)
@@ -26,7 +26,7 @@ import Testing
     @Test func singleValueRangeIsOneBeacon() throws {
         let yaml = "uuid: \(Self.uuid)\nmajor: 1\nminor: {from: 65535, count: 1}\nname: fixed\n"
         let beacons = try ProfileLoader.parse(yaml, file: "s.yaml").beacons
-        #expect(beacons.map(\.beacon.minor) == [65535])
+        #expect(beacons.map(\.iBeacon!.minor) == [65535])
         #expect(beacons.map(\.name) == ["fixed"])
     }
 
@@ -44,7 +44,7 @@ import Testing
             address: "C0:FF:{index}:{minor}"
             """
         let beacons = try ProfileLoader.parse(yaml, file: "a.yaml").beacons
-        #expect(beacons.map(\.beacon.major) == [258, 258])
+        #expect(beacons.map(\.iBeacon!.major) == [258, 258])
         #expect(beacons.map(\.address.description) == ["C0:FF:00:00:00:29", "C0:FF:00:01:00:2A"])
         #expect(beacons.allSatisfy { !$0.addressIsDerived })
     }

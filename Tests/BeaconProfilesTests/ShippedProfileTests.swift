@@ -23,7 +23,7 @@ import Testing
         #expect(fleet.name == nil)
         let beacon = try #require(fleet.beacons.first)
         #expect(fleet.beacons.count == 1)
-        #expect(beacon.beacon.measuredPower == -52)
+        #expect(beacon.iBeacon!.measuredPower == -52)
         #expect(beacon.txPower == 0)
         #expect(beacon.intervalMilliseconds == 100)
         #expect(beacon.addressIsDerived)
@@ -33,22 +33,22 @@ import Testing
     @Test func roomIsATwoMetreSquare() throws {
         let fleet = try ProfileLoader.load(contentsOf: TestFiles.shipped("room-2m.yaml"))
         #expect(fleet.name == "room-2m")
-        #expect(fleet.beacons.map(\.beacon.major) == [1, 1, 1, 1])
-        #expect(fleet.beacons.map(\.beacon.minor) == [0, 1, 2, 3])
+        #expect(fleet.beacons.map(\.iBeacon!.major) == [1, 1, 1, 1])
+        #expect(fleet.beacons.map(\.iBeacon!.minor) == [0, 1, 2, 3])
         #expect(fleet.beacons.map(\.position) == [
             Position(x: -1, y: 0), Position(x: 0, y: 1), Position(x: 1, y: 0), Position(x: 0, y: -1),
         ])
         // Opposite corners are 2 m apart.
         let p = fleet.beacons.compactMap(\.position)
         #expect(abs(p[0].x - p[2].x) == 2 && abs(p[1].y - p[3].y) == 2)
-        #expect(Set(fleet.beacons.map(\.beacon.uuid)).count == 1)
+        #expect(Set(fleet.beacons.map(\.iBeacon!.uuid)).count == 1)
     }
 
     @Test func stationHas160DistinctBeaconsInFourRows() throws {
         let fleet = try ProfileLoader.load(contentsOf: TestFiles.shipped("station-160.yaml"))
         let beacons = fleet.beacons
         #expect(beacons.count == 160)
-        #expect(beacons.map(\.beacon.minor) == Array(1...160))
+        #expect(beacons.map(\.iBeacon!.minor) == Array(1...160))
         #expect(Set(beacons.map(\.address)).count == 160)
         #expect(Set(beacons.map(\.name)).count == 160)
         #expect(beacons.first?.name == "station-001")
@@ -62,7 +62,7 @@ import Testing
 
     @Test func exampleUsesEveryKey() throws {
         let text = try String(contentsOfFile: TestFiles.shipped("example.yaml"), encoding: .utf8)
-        for key in ProfileKeys.beacon + ProfileKeys.fleet + ProfileKeys.range + ProfileKeys.position {
+        for key in ProfileKeys.beacon + ProfileKeys.fleet + ProfileKeys.range + ProfileKeys.position + ProfileKeys.tlm + ProfileKeys.patch {
             #expect(text.contains("\(key):"), "example.yaml does not show `\(key):`")
         }
         let fleet = try ProfileLoader.parse(text, file: "example.yaml")
@@ -74,9 +74,16 @@ import Testing
         #expect(fleet.beacons[1].name == "example-10-2")
         #expect(fleet.beacons[1].flags == .generalDiscoverableSimultaneous)
         #expect(fleet.beacons[1].intervalMilliseconds == 152.5)
-        let shelves = fleet.beacons.dropFirst(2)
+        let shelves = fleet.beacons[2..<10]
         #expect(shelves.map(\.name) == (100...107).map { "shelf-\($0)" })
         #expect(shelves.last?.address == BluetoothAddress("C0:DE:00:00:00:6B"))
         #expect(shelves.last?.position == Position(x: 3.5, y: 5))
+        let others = fleet.beacons.dropFirst(10)
+        #expect(others.map(\.format) == [.altBeacon, .eddystoneUID, .eddystoneURL, .iBeacon, .iBeacon])
+        #expect(others.map(\.name) == ["example-10-3", "eddy-1", "eddy-url", "wrong-length", "raw-hex"])
+        #expect(others.map { $0.rawData != nil } == [false, false, false, true, true])
+        #expect(lobby.localName == "Lobby")
+        #expect(others.compactMap(\.telemetry) == [TelemetryPlan(period: .seconds(10), duration: .seconds(1), batteryMillivolts: 3000,
+                                                                  temperature: EddystoneTLM.fixedPoint(celsius: 21.5)!)])
     }
 }

@@ -18,7 +18,7 @@ struct ReportDecodingTests {
         let s = ReportDecoder.sightings(in: event, at: FakeClock.t(1))
         #expect(s.count == 1)
         let first = try #require(s.first)
-        #expect(first.beacon == IBeacon(uuid: F.uuid, major: 0x0102, minor: 0xFFFE, measuredPower: -59))
+        #expect(first.beacon.iBeacon == IBeacon(uuid: F.uuid, major: 0x0102, minor: 0xFFFE, measuredPower: -59))
         #expect(first.rssi == -67)
         #expect(first.address.description == "C0:11:22:33:44:55")
         #expect(first.addressType == .random)
@@ -32,7 +32,7 @@ struct ReportDecodingTests {
         let legacyPDU = try HCIEvent(bytes: F.extendedReportEvent(eventType: 0x0010, address: Self.addressBytes,
                                                                   data: F.payload(major: 1, minor: 2, power: -60), rssi: -70))
         let s1 = try #require(ReportDecoder.sightings(in: legacyPDU, at: FakeClock.t(0)).first)
-        #expect(s1.beacon == IBeacon(uuid: F.uuid, major: 1, minor: 2, measuredPower: -60))
+        #expect(s1.beacon.iBeacon == IBeacon(uuid: F.uuid, major: 1, minor: 2, measuredPower: -60))
         #expect(s1.rssi == -70 && s1.extendedReport)
 
         // An extended PDU may carry more than 31 bytes: the iBeacon after 40 bytes of other data.
@@ -41,7 +41,7 @@ struct ReportDecodingTests {
         #expect(long.count > 31)
         let extendedPDU = try HCIEvent(bytes: F.extendedReportEvent(eventType: 0x0000, address: Self.addressBytes, sid: 3, data: long, rssi: 127))
         let s2 = try #require(ReportDecoder.sightings(in: extendedPDU, at: FakeClock.t(0)).first)
-        #expect(s2.beacon.major == 3 && s2.beacon.minor == 4 && s2.beacon.measuredPower == -55)
+        #expect(s2.beacon.iBeacon?.major == 3 && s2.beacon.iBeacon?.minor == 4 && s2.beacon.iBeacon?.measuredPower == -55)
         #expect(s2.rssi == nil, "127 means not available")
 
         // The same long data claimed as a legacy PDU breaks the 31-byte limit: not a beacon.
@@ -81,7 +81,7 @@ struct ReportDecodingTests {
         let params: [UInt8] = [0x02, 0x02] + reports
         let event = try HCIEvent(bytes: [0x3E, UInt8(params.count)] + params)
         let s = ReportDecoder.sightings(in: event, at: FakeClock.t(0))
-        #expect(s.map(\.beacon.minor) == [1, 2])
+        #expect(s.map(\.beacon.iBeacon?.minor) == [1, 2])
         #expect(s.map(\.rssi) == [-64, -80])
     }
 }

@@ -21,7 +21,7 @@ struct ScanEngineTests {
             Issue.record("expected a report and an enter, got \(first)")
             return
         }
-        #expect(s.beacon.minor == 2)
+        #expect(s.beacon.iBeacon?.minor == 2)
         #expect(enter.kind == .enter && enter.beacon == F.identity(1, 2) && enter.regionChanged)
         #expect(e.ingest(try Self.report(3, rssi: -40), at: FakeClock.t(0.2)).isEmpty, "minor 3: outside the region")
 

@@ -19,8 +19,8 @@ enum Fixtures {
             + [UInt8(major >> 8), UInt8(major & 0xFF), UInt8(minor >> 8), UInt8(minor & 0xFF), UInt8(bitPattern: power)]
     }
 
-    static func identity(_ major: UInt16, _ minor: UInt16, uuid: BeaconUUID = Fixtures.uuid) -> BeaconIdentity {
-        BeaconIdentity(uuid: uuid, major: major, minor: minor)
+    static func identity(_ major: UInt16, _ minor: UInt16, uuid: BeaconUUID = Fixtures.uuid) -> BeaconKey {
+        .iBeacon(BeaconIdentity(uuid: uuid, major: major, minor: minor))
     }
 
     static func sighting(_ major: UInt16, _ minor: UInt16, rssi: Int8?, power: Int8 = -59, at time: Double,

@@ -49,9 +49,9 @@ struct TimelineTests {
         #expect(timeline.totalDuration == 15)
         #expect(timeline.state(at: 0.5).onAir.map(\.name) == ["door", "till"])
         #expect(timeline.state(at: 3).onAir.map(\.name) == ["till"])
-        #expect(timeline.state(at: 3).beacons[1].beacon.measuredPower == -70)
+        #expect(timeline.state(at: 3).beacons[1].iBeacon!.measuredPower == -70)
         #expect(timeline.state(at: 5.5).onAir.map(\.name) == ["door", "till"], "pass 2 starts afresh")
-        #expect(timeline.state(at: 5.5).beacons[1].beacon.measuredPower == -59)
+        #expect(timeline.state(at: 5.5).beacons[1].iBeacon!.measuredPower == -59)
         #expect(timeline.state(at: 100).onAir.map(\.name) == ["till"], "after the last pass: as it ended")
     }
 
@@ -63,7 +63,7 @@ struct TimelineTests {
         #expect(timeline.initialState.onAir.map(\.name) == ["door"])
         let before = timeline.initialState.beacons[0]
         let after = timeline.state(at: 1).beacons[0]
-        #expect(after.beacon.major == 7 && after.beacon.minor == 8 && after.intervalMilliseconds == 250 && after.txPower == -4)
+        #expect(after.iBeacon!.major == 7 && after.iBeacon!.minor == 8 && after.intervalMilliseconds == 250 && after.txPower == -4)
         #expect(after.address == before.address)
         #expect(timeline.state(at: 2).onAir.map(\.name) == ["door", "till"])
     }

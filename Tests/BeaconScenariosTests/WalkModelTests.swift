@@ -49,10 +49,10 @@ struct WalkModelTests {
             #expect(beacons.map(\.name) == room.map(\.name))
             for b in beacons {
                 let truth = walker.distance(to: PlanePoint(x: b.position!.x, y: b.position!.y))
-                let estimate = DistanceModel.freeSpace.distance(rssi: -50, measuredPower: b.beacon.measuredPower)!
+                let estimate = DistanceModel.freeSpace.distance(rssi: -50, measuredPower: b.iBeacon!.measuredPower)!
                 // A 1 dB step is 12 % at n = 2: the nearest value is within 6 %.
                 #expect(abs(log(estimate / max(truth, WalkModel.minimumDistance))) <= log(10.0) / 40 + 1e-9, "\(b.name) at \(t) s: \(estimate) vs \(truth)")
-                #expect(b.address == room.first { $0.name == b.name }!.address && b.beacon.major == 1)
+                #expect(b.address == room.first { $0.name == b.name }!.address && b.iBeacon!.major == 1)
             }
         }
         // Deterministic: the same time, the same fleet.

@@ -136,6 +136,6 @@ struct SupportedCommandBitTests {
             #expect(position != nil, "\(command.name) has no bit")
             if let position { #expect(seen.insert(position.octet * 8 + position.bit).inserted) }
         }
-        #expect(seen.count == 25)
+        #expect(seen.count == 26)
     }
 }

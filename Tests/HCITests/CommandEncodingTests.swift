@@ -80,6 +80,12 @@ let commandVectors: [CommandVector] = [
     //   Handle: 0x00, Operation: Complete extended advertising data (0x03), Fragment preference: Minimize fragmentation (0x01), Data length: 0x03
     .init(command: LESetExtendedAdvertisingData(handle: 0, data: bytes("02 01 06")), h4: "01 37 20 07 00 03 01 03 02 01 06",
           btmon: "LE Set Extended Advertising Data (0x08|0x0037) plen 7"),
+    // < HCI Command: LE Set Extended Scan Response Data (0x08|0x0038) plen 12
+    //   Handle: 0x00, Operation: Complete scan response data (0x03), Fragment preference: Minimize fragmentation (0x01), Data length: 0x08
+    //   (Core Vol 4 Part E §7.8.55; the layout of §7.8.54's command, the data a Complete Local Name "Door 1")
+    .init(command: LESetExtendedScanResponseData(handle: 0, data: bytes("07 09 44 6F 6F 72 20 31")),
+          h4: "01 38 20 0C 00 03 01 08 07 09 44 6F 6F 72 20 31",
+          btmon: "LE Set Extended Scan Response Data (0x08|0x0038) plen 12"),
     // < HCI Command: LE Set Extended Advertising Enable (0x08|0x0039) plen 10
     //   Extended advertising: Enabled (0x01), Number of sets: 2
     //   Entry 0: Handle 0x00, Duration 0 ms, Max ext adv events 0; Entry 1: Handle 0x01, Duration 1000 ms (0x64), Max ext adv events 5
@@ -132,7 +138,7 @@ struct CommandEncodingTests {
     }
 
     @Test func everyCommandHasAVectorAndARegistryEntry() throws {
-        #expect(HCICommandRegistry.all.count == 26)
+        #expect(HCICommandRegistry.all.count == 27)
         let covered = Set(commandVectors.map { type(of: $0.command).opcode })
         for type in HCICommandRegistry.all {
             #expect(covered.contains(type.opcode), "no byte vector for \(type.name)")

@@ -158,7 +158,7 @@ class _H4Protocol(asyncio.Protocol):
 
 # --------------------------------------------------------------------------------------------------
 class Scanner:
-    """The Bumble host on controller B: scans passively and emits one `adv` line per advertisement
+    """The Bumble host on controller B: scans passively (actively with --active-scan) and emits one `adv` line per advertisement
     (fragments of one extended advertisement are joined first)."""
 
     def __init__(self, device: Device, emitter: Emitter) -> None:
@@ -241,7 +241,7 @@ async def run(args: argparse.Namespace) -> int:
         device = Device.with_hci("scanner", hci.Address(SCANNER_RANDOM_ADDRESS), scanner_controller, scanner_controller)
         Scanner(device, emitter)  # stays alive as the device's "advertisement" listener
         await device.power_on()
-        await device.start_scanning(legacy=args.scan == "legacy", active=False, filter_duplicates=False)
+        await device.start_scanning(legacy=args.scan == "legacy", active=args.active_scan, filter_duplicates=False)
     else:
         # B is left to a host over TCP (`beacon scan`): no Bumble host, so no `adv` lines.
         scanner_server = H4Server(scanner_controller, emitter, None, label="B")
@@ -329,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scanner-port", type=int, metavar="P",
                         help="serve controller B as H4 over TCP on 127.0.0.1:P (0: pick a free one) instead of scanning with a Bumble host")
     parser.add_argument("--scan", choices=("extended", "legacy"), default="extended", help="how B scans (default extended)")
+    parser.add_argument("--active-scan", action="store_true",
+                        help="B's Bumble host scans actively: scannable advertisers' scan responses come back (adv lines with scan_response true)")
     parser.add_argument("--duration", type=float, default=120.0, help="exit after this many seconds (default 120)")
     parser.add_argument("--no-stdin-watch", dest="stdin_watch", action="store_false", help="do not exit on stdin EOF")
     parser.add_argument("--verbose", action="store_true", help="Bumble debug logs on stderr")

@@ -141,6 +141,9 @@ class AdvScanInd(ll.AdvertisingPdu):
 
     advertiser_address: hci.Address
     data: bytes
+    #: The advertiser's scan response data, which an active scanner's SCAN_REQ would get back
+    #: (the LocalLink has no SCAN_REQ/SCAN_RSP exchange: the response rides along).
+    scan_response: bytes = b""
 
 
 @dataclasses.dataclass
@@ -151,6 +154,8 @@ class ExtendedPdu(ll.AdvExtInd):
     properties: int = 0
     primary_phy: int = 1
     secondary_phy: int = 1
+    #: The set's scan response data (see AdvScanInd).
+    scan_response: bytes = b""
 
 
 def legacy_pdu_type(pdu: ll.AdvertisingPdu) -> int | None:
@@ -210,7 +215,7 @@ class SpecLegacyAdvertiser(LegacyAdvertiser):
         elif t == LegacyType.ADV_NONCONN_IND:
             pdu = ll.AdvNonConnInd(advertiser_address=self.address, data=self.advertising_data)
         elif t == LegacyType.ADV_SCAN_IND:
-            pdu = AdvScanInd(advertiser_address=self.address, data=self.advertising_data)
+            pdu = AdvScanInd(advertiser_address=self.address, data=self.advertising_data, scan_response=bytes(self.scan_response_data))
         else:
             pdu = ll.AdvDirectInd(advertiser_address=self.address, target_address=self.peer_address)
         self.controller.send_advertising_pdu(pdu)
@@ -258,6 +263,7 @@ class SpecAdvertisingSet(AdvertisingSet):
                 properties=p.advertising_event_properties,
                 primary_phy=p.primary_advertising_phy,
                 secondary_phy=p.secondary_advertising_phy,
+                scan_response=bytes(self.scan_response_data),
             )
         )
 
@@ -661,6 +667,38 @@ class SpecController(Controller):
         self.reported.clear()
         return result
 
+    def on_hci_le_set_extended_scan_parameters_command(self, command):
+        result = super().on_hci_le_set_extended_scan_parameters_command(command)
+        scan_types = getattr(command, "scan_types", None) or [0]
+        self.extended_active_scan = bool(scan_types[0])
+        return result
+
+    def _active(self) -> bool:
+        """Whether the scan now on is active (SCAN_REQ to scannable advertisers)."""
+        if self.scan_mode == "legacy":
+            return self.le_scan_type == 1
+        return getattr(self, "extended_active_scan", False)
+
+    def _report_scan_response(self, pdu, legacy_type) -> None:
+        # An active scanner's SCAN_REQ to a scannable legacy advertiser gets its SCAN_RSP
+        # (Core Vol 6 Part B §4.4.3.2), reported after the advertisement: legacy event type 0x04
+        # (§7.7.65.2), extended 0x001A for a response to ADV_SCAN_IND, 0x001B to ADV_IND (§7.7.65.13).
+        response = bytes(getattr(pdu, "scan_response", b"") or b"")
+        if legacy_type not in (LegacyType.ADV_SCAN_IND, LegacyType.ADV_IND) or not self._active():
+            return
+        address: hci.Address = pdu.advertiser_address
+        if self.scan_mode == "legacy":
+            report = hci.HCI_LE_Advertising_Report_Event.Report(
+                event_type=LegacyReportType.SCAN_RSP, address_type=address.address_type, address=address, data=response, rssi=-50)
+            self.send_hci_packet(hci.HCI_LE_Advertising_Report_Event([report]))
+            return
+        report = hci.HCI_LE_Extended_Advertising_Report_Event.Report(
+            event_type=0x001B if legacy_type == LegacyType.ADV_IND else 0x001A,
+            address_type=address.address_type, address=address, primary_phy=1, secondary_phy=0, advertising_sid=0xFF,
+            tx_power=0x7F, rssi=-50, periodic_advertising_interval=0, direct_address_type=0, direct_address=hci.Address.ANY,
+            data=response)
+        self.send_hci_packet(hci.HCI_LE_Extended_Advertising_Report_Event([report]))
+
     def on_hci_le_set_extended_scan_enable_command(self, command):
         result = super().on_hci_le_set_extended_scan_enable_command(command)
         self.scan_mode = "extended" if self.le_scan_enable else None
@@ -675,8 +713,8 @@ class SpecController(Controller):
 
     def _report(self, pdu) -> None:
         # Patch: Bumble reports everything as connectable ADV_IND and follows it with an invented
-        # SCAN_RSP carrying the same data. Here the report says what was sent. Scanning is passive
-        # in this harness, so there are no scan responses.
+        # SCAN_RSP carrying the same data. Here the report says what was sent, and an active scan
+        # gets the advertiser's own scan response (`_report_scan_response`).
         legacy_type = legacy_pdu_type(pdu)
         data = bytes(getattr(pdu, "data", b""))
         address: hci.Address = pdu.advertiser_address
@@ -696,6 +734,7 @@ class SpecController(Controller):
                 rssi=-50,
             )
             self.send_hci_packet(hci.HCI_LE_Advertising_Report_Event([report]))
+            self._report_scan_response(pdu, legacy_type)
             return
 
         if legacy_type is not None:
@@ -728,3 +767,4 @@ class SpecController(Controller):
                 data=chunk,
             )
             self.send_hci_packet(hci.HCI_LE_Extended_Advertising_Report_Event([report]))
+        self._report_scan_response(pdu, legacy_type)

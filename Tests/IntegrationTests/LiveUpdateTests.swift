@@ -18,11 +18,13 @@ extension BumbleIntegration {
         static func fleet(_ k: Int) -> [BeaconProfile] {
             BeaconExpectations.generated(16, firstMinor: 600).enumerated().map { i, b in
                 var b = b
-                b.beacon.measuredPower = Int8(-40 - k % 50)
+                var beacon = b.iBeacon!
+                beacon.measuredPower = Int8(-40 - k % 50)
                 if k % 10 == 0, i == k % 16 {
-                    b.beacon.minor = UInt16(2000 + k)
-                    b.address = BeaconProfile.derivedAddress(for: b.beacon)
+                    beacon.minor = UInt16(2000 + k)
+                    b.address = BeaconProfile.derivedAddress(for: beacon)
                 }
+                b.beacon = .iBeacon(beacon)
                 return b
             }
         }

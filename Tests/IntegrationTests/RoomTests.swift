@@ -11,7 +11,7 @@ extension BumbleIntegration {
         @Test("each beacon from its own address with exact fields")
         func fourSets() async throws {
             let profiles = try BeaconExpectations.shipped("room-2m.yaml")
-            #expect(profiles.map(\.beacon.minor) == [0, 1, 2, 3])
+            #expect(profiles.map(\.iBeacon!.minor) == [0, 1, 2, 3])
             #expect(Set(profiles.map(\.address)).count == 4, "four distinct addresses")
             try await withBumble { link in
                 let harness = try FleetHarness(link)

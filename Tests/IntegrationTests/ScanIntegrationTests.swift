@@ -52,7 +52,7 @@ extension BumbleIntegration {
         @Test("room-2m advertised on A, scanned on B: exact fields, enter, ranging, exit after --exit-after 1s")
         func room() async throws {
             let profiles = try BeaconExpectations.shipped("room-2m.yaml")
-            let expected = Set(profiles.map { "\($0.beacon.uuid) \($0.beacon.major) \($0.beacon.minor) \($0.beacon.measuredPower)" })
+            let expected = Set(profiles.map { "\($0.iBeacon!.uuid) \($0.iBeacon!.major) \($0.iBeacon!.minor) \($0.iBeacon!.measuredPower)" })
             #expect(expected.count == 4)
             let scannerPort = try Self.freePort()
             try await withBumble(["--scanner-port", String(scannerPort)]) { link in
@@ -84,7 +84,7 @@ extension BumbleIntegration {
                 let addresses = Set(profiles.map(\.address.description))
                 #expect(Set(reports.compactMap { $0.object["address"] as? String }) == addresses, "each from its profile's address")
                 for p in profiles {
-                    let count = reports.filter { $0.minor == Int(p.beacon.minor) }.count
+                    let count = reports.filter { $0.minor == Int(p.iBeacon!.minor) }.count
                     #expect(count >= 15, "\(p.name): about 30 reports in 3 s at 100 ms; got \(count)")
                 }
 

@@ -40,8 +40,8 @@ extension BumbleIntegration {
                 #expect(received.count >= 3, "about 6 events in 600 ms at 100 ms; got \(received.count)")
                 let first = BeaconExpectations.checkAll(received, from: profiles)
                 #expect(first[bm1.name] != nil)
-                #expect(bm1.beacon.uuid == BeaconUUID("B9D4719F-A407-42FA-A365-1B6B03AE00CF"))
-                #expect((bm1.beacon.major, bm1.beacon.minor, bm1.beacon.measuredPower) == (1, 1, -52))
+                #expect(bm1.iBeacon!.uuid == BeaconUUID("B9D4719F-A407-42FA-A365-1B6B03AE00CF"))
+                #expect((bm1.iBeacon!.major, bm1.iBeacon!.minor, bm1.iBeacon!.measuredPower) == (1, 1, -52))
             }
         }
 

@@ -45,6 +45,36 @@ import Testing
         ])
     }
 
+    /// A scannable set with legacy PDUs (ADV_SCAN_IND) takes LE Set Extended Scan Response Data
+    /// (§7.8.55) and logs what an active scanner's SCAN_REQ would get; a non-scannable set
+    /// refuses it; the legacy advertiser logs its LE Set Scan Response Data the same way.
+    @Test func scanResponses() {
+        let bench = Bench()
+        let scannable = LESetExtendedAdvertisingParameters(handle: 1, eventProperties: .legacyScannable, intervalMin: 0x00A0,
+                                                           intervalMax: 0x00A0, ownAddressType: .random, txPower: 0x7F)
+        let name: [UInt8] = [0x05, 0x09] + Array("Door".utf8)
+        bench.succeed(scannable, nonConnectableSet(2), LESetAdvertisingSetRandomAddress(handle: 1, address: staticAddress1),
+                      LESetExtendedAdvertisingData(handle: 1, data: beaconData()),
+                      LESetExtendedScanResponseData(handle: 1, data: name))
+        #expect(bench.status(LESetExtendedScanResponseData(handle: 2, data: name)) == .invalidCommandParameters)
+        #expect(bench.status(LESetExtendedScanResponseData(handle: 1, operation: .firstFragment, data: name)) == .invalidCommandParameters)
+        bench.succeed(LESetExtendedAdvertisingEnable(true, sets: [.init(handle: 1)]))
+        // Replaced while enabled: allowed for legacy PDUs.
+        bench.succeed(LESetExtendedScanResponseData(handle: 1, data: [0x03, 0x09] + Array("Go".utf8)))
+        bench.advance(.milliseconds(101))
+        let log = bench.controller.airLog()
+        #expect(log.map(\.pdu) == [.advScanInd, .advScanInd])
+        #expect(log.map(\.scanResponse) == [[0x03, 0x09] + Array("Go".utf8), [0x03, 0x09] + Array("Go".utf8)])
+        #expect(log.first?.description.hasSuffix("ADV_SCAN_IND \(Hex.string(beaconData())) scan response 0309476F") == true)
+
+        let legacy = Bench()
+        legacy.succeed(LESetAdvertisingParameters(intervalMin: 0x00A0, intervalMax: 0x00A0, advertisingType: .scannableUndirected),
+                       LESetAdvertisingData(AdvertisingPayload(beaconData())!), LESetScanResponseData(AdvertisingPayload(name)!),
+                       LESetAdvertisingEnable(true))
+        legacy.advance(.milliseconds(1))
+        #expect(legacy.controller.airLog().map(\.scanResponse) == [name])
+    }
+
     /// The legacy advertiser: its PDU type, the public address, the data; nothing after disable.
     @Test func legacyAdvertiser() {
         let bench = Bench()

@@ -33,7 +33,7 @@ import Testing
         octets[15] = 0b0000_0010  // Read BD_ADDR (bit 1)
         octets[25] = 0b1111_0101  // LE Set Event Mask, LE Read Local Supported Features, LE Set Random Address, LE Set Advertising Parameters, LE Read Advertising Physical Channel Tx Power, LE Set Advertising Data
         octets[26] = 0b0000_1111  // LE Set Scan Response Data, LE Set Advertising Enable, LE Set Scan Parameters, LE Set Scan Enable
-        octets[36] = 0b1110_1110  // Set Advertising Set Random Address, Extended Advertising Parameters/Data/Enable, Read Maximum Advertising Data Length, Read Number of Supported Advertising Sets
+        octets[36] = 0b1111_1110  // Set Advertising Set Random Address, Extended Advertising Parameters/Data, Extended Scan Response Data, Extended Advertising Enable, Read Maximum Advertising Data Length, Read Number of Supported Advertising Sets
         octets[37] = 0b0110_0011  // Remove/Clear Advertising Set(s), Extended Scan Parameters/Enable
         octets[38] = 0b1000_0000  // LE Read Transmit Power
         #expect(Bench().reply(HCIReadLocalSupportedCommands()) == commandComplete(0x1002, [0x00] + octets))

@@ -178,8 +178,10 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
             throw .invalid(.valueOutOfRange(field: "advertiser", value: UInt64(configuration.handle), allowed: "0…\(max(0, info.freeInstances.count - 1)): \(adapter) has \(info.freeInstances.count) free of \(info.maxInstances) instances\(taken)"), command: "Add Advertising")
         }
         let data = Array(configuration.data)
+        // With scan response data the kernel advertises scannable (ADV_SCAN_IND).
+        let response = configuration.scanResponse.map(Array.init) ?? []
         guard info.extendedCommands else {
-            return [AddAdvertising(instance: instance, advertisingData: data)]
+            return [AddAdvertising(instance: instance, advertisingData: data, scanResponse: response)]
         }
         // Only flags the kernel lists as supported: it refuses any other with Invalid Parameters
         // (mgmt.c, requested_adv_flags_are_valid).
@@ -188,7 +190,7 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
         let interval = configuration.interval.rawValue
         return [
             AddExtendedAdvertisingParameters(instance: instance, flags: flags, minInterval: interval, maxInterval: interval, txPower: configuration.txPower ?? 0),
-            AddExtendedAdvertisingData(instance: instance, advertisingData: data),
+            AddExtendedAdvertisingData(instance: instance, advertisingData: data, scanResponse: response),
         ]
     }
 

@@ -131,9 +131,8 @@ public struct ScenarioState: Hashable, Sendable {
         for i in beacons.indices where change.beacons.contains(beacons[i].name) {
             // The beacon keeps its address: it is the same advertiser with new fields, so a data
             // change stays a data change (no restart of its set).
-            if let major = change.major { beacons[i].beacon.major = major }
-            if let minor = change.minor { beacons[i].beacon.minor = minor }
-            if let power = change.measuredPower { beacons[i].beacon.measuredPower = power }
+            if change.major != nil || change.minor != nil { beacons[i].beacon.setMajorMinor(major: change.major, minor: change.minor) }
+            if let power = change.measuredPower { beacons[i].beacon.setPowerAt1m(power) }
             if let tx = change.txPower { beacons[i].txPower = tx }
             if let interval = change.intervalMilliseconds { beacons[i].intervalMilliseconds = interval }
         }

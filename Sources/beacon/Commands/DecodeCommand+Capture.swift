@@ -5,7 +5,7 @@ import BeaconCodec
 import Foundation
 
 extension DecodeCommand {
-    /// `beacon decode --capture FILE`: every iBeacon of a capture, streamed (a capture of
+    /// `beacon decode --capture FILE`: every beacon (of every format) of a capture, streamed (a capture of
     /// millions of packets prints as it is read, in constant memory).
     func validate() throws {
         if capture != nil, !payloads.isEmpty { throw ValidationError("--capture reads a file: give no hex payloads with it") }
@@ -44,7 +44,7 @@ extension DecodeCommand {
         progress.stop()
         if !headerWritten { out.append(CaptureLineWriter.tableHeader) }
         out.flush()
-        var note = "\(summary.sightings) iBeacon\(summary.sightings == 1 ? "" : "s") in \(summary.records) records of \(summary.format)"
+        var note = "\(summary.sightings) beacon\(summary.sightings == 1 ? "" : "s") in \(summary.records) records of \(summary.format)"
         if summary.malformedPackets > 0 { note += "; \(summary.malformedPackets) malformed packet(s) skipped" }
         Log.notice("\(note)")
     }
@@ -83,14 +83,23 @@ struct CaptureLineWriter {
         }
         append(#","rssi":"#)
         if let rssi = s.rssi { appendInt(Int(rssi)) } else { append("null") }
+        guard case .iBeacon(let beacon) = s.beacon else {
+            // Other formats are rarer: their fields as `decode --json` names them, "format" first.
+            let text = JSONValue.object(BeaconFormatJSON.compatibleFields(s.beacon)).text
+            append(",")
+            append(String(text.dropFirst()))
+            append("\n")
+            flushIfFull()
+            return
+        }
         append(#","uuid":""#)
-        appendUUID(s.beacon.uuid)
+        appendUUID(beacon.uuid)
         append(#"","major":"#)
-        appendInt(Int(s.beacon.major))
+        appendInt(Int(beacon.major))
         append(#","minor":"#)
-        appendInt(Int(s.beacon.minor))
+        appendInt(Int(beacon.minor))
         append(#","power":"#)
-        appendInt(Int(s.beacon.measuredPower))
+        appendInt(Int(beacon.measuredPower))
         append("}\n")
         flushIfFull()
     }
@@ -103,11 +112,21 @@ struct CaptureLineWriter {
         if let address = s.address { appendAddress(address) } else { append("-".padding(toLength: 17, withPad: " ", startingAt: 0)) }
         append("  ")
         pad(s.rssi.map { String($0) } ?? "-", 6)
-        appendUUID(s.beacon.uuid)
+        guard case .iBeacon(let beacon) = s.beacon else {
+            // Other formats: the format and identity across UUID, MAJOR and MINOR, then the power
+            // (Eddystone's at 0 m, marked @0m).
+            pad("\(s.beacon.format) \(BeaconText.identity(s.beacon))", 51)
+            append(" ")
+            append(BeaconText.power(s.beacon))
+            append("\n")
+            flushIfFull()
+            return
+        }
+        appendUUID(beacon.uuid)
         append("  ")
-        pad(String(s.beacon.major), 7)
-        pad(String(s.beacon.minor), 7)
-        append(String(s.beacon.measuredPower))
+        pad(String(beacon.major), 7)
+        pad(String(beacon.minor), 7)
+        append(String(beacon.measuredPower))
         append("\n")
         flushIfFull()
     }

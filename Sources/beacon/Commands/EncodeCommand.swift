@@ -11,10 +11,10 @@ struct EncodeCommand: AsyncParsableCommand {
         usage: """
             beacon encode <profile> [--name <name>] [--format hex|hcitool] [--json] [--adapter <hciN>]
             beacon encode --uuid <uuid> --major <major> --minor <minor> [--power <dBm>] [--flags <flags>] [--interval <ms>] [--address <address>] [--format hex|hcitool] [--json] [--adapter <hciN>]
-            beacon encode --namespace <hex> --instance <hex> [--tx-power <dBm>] [--flags <flags>] [--json]
-            beacon encode --url <url> [--tx-power <dBm>] [--flags <flags>] [--json]
-            beacon encode --tlm [--battery <mV>] [--temperature <°C>] [--advertising-count <count>] [--uptime <seconds>] [--flags <flags>] [--json]
-            beacon encode --altbeacon <id> [--manufacturer <id>] [--rssi <dBm>] [--reserved <byte>] [--flags <flags>] [--json]
+            beacon encode --namespace <hex> --instance <hex> [--tx-power <dBm>] [--flags <flags>] [--format hex|hcitool] [--json] [--interval <ms>] [--address <address>]
+            beacon encode --url <url> [--tx-power <dBm>] [--flags <flags>] [--format hex|hcitool] [--json] [--interval <ms>] [--address <address>]
+            beacon encode --tlm [--battery <mV>] [--temperature <°C>] [--advertising-count <count>] [--uptime <seconds>] [--flags <flags>] [--format hex|hcitool] [--json]
+            beacon encode --altbeacon <id> [--manufacturer <id>] [--rssi <dBm>] [--reserved <byte>] [--flags <flags>] [--format hex|hcitool] [--json] [--interval <ms>] [--address <address>]
             """,
         discussion: """
             Formats:
@@ -80,11 +80,8 @@ struct EncodeCommand: AsyncParsableCommand {
                 let given = (fields.givenOptionNames + formats.givenOptionNames).joined(separator: ", ")
                 throw ValidationError("give the fields of one beacon: an iBeacon's or another format's, not both (got \(given))")
             }
-            if fields.interval != nil || fields.address != nil {
-                throw ValidationError("--interval and --address go into hcitool recipes, which are for iBeacons for now; hex and json are the advertising data alone")
-            }
-            if format == .hcitool {
-                throw ValidationError("--format hcitool is for iBeacons for now (a profile or --uuid/--major/--minor); use --format hex or --json")
+            if fields.interval != nil || fields.address != nil, format != .hcitool {
+                throw ValidationError("--interval and --address go into hcitool recipes (--format hcitool); hex and json are the advertising data alone")
             }
         } else if profile == nil, fields.isAnyGiven, !fields.isIBeaconFieldGiven {
             throw ValidationError(BeaconFieldOptions.uuidRequired)
@@ -98,8 +95,7 @@ struct EncodeCommand: AsyncParsableCommand {
     }
 
     mutating func run() async throws {
-        if let beacon = formats.beacon() {
-            // validate() has limited this to hex and json.
+        if let beacon = formats.beacon(), format != .hcitool {
             let payload = beacon.advertisingData(flags: fields.parsedFlags)
             let json = JSONValue.object(BeaconFormatJSON.fields(beacon) + [
                 ("flags", .string(fields.parsedFlags.description)), ("hex", .string(payload.description)),
@@ -114,7 +110,7 @@ struct EncodeCommand: AsyncParsableCommand {
             case .hex:
                 LineOutput.out(transmission.payload.description)
             case .hcitool:
-                LineOutput.out("# " + (transmission.name ?? "\(transmission.beacon.uuid) \(transmission.beacon.major) \(transmission.beacon.minor)"))
+                LineOutput.out("# " + (transmission.name ?? BeaconText.identity(transmission.beacon)))
                 for line in recipe.lines(for: transmission) { LineOutput.out(line) }
             case .json:
                 LineOutput.out(Self.json(transmission).text)
@@ -124,6 +120,7 @@ struct EncodeCommand: AsyncParsableCommand {
 
     /// The beacons to print: the command-line one, or the profile's (all, or the one named).
     private func selectedTransmissions() throws -> [BeaconTransmission] {
+        if let beacon = formats.beacon() { return [fields.transmission(of: beacon)] }
         guard let profile else {
             // validate() has made sure the fields are complete and in range.
             return fields.transmission().map { [$0] } ?? []
@@ -145,12 +142,10 @@ struct EncodeCommand: AsyncParsableCommand {
     static func json(_ t: BeaconTransmission) -> JSONValue {
         .object([
             ("name", .string(t.name)),
-            ("uuid", .string(t.beacon.uuid.description)),
-            ("major", .int(t.beacon.major)),
-            ("minor", .int(t.beacon.minor)),
-            ("power", .int(t.beacon.measuredPower)),
+        ] + BeaconFormatJSON.compatibleFields(t.beacon) + [
             ("flags", .string(t.flags.description)),
             ("address", .string(t.address?.description)),
+            ("local_name", .string(t.profile.localName)),
         ] + IntervalJSON.fields(requestedMilliseconds: t.profile.intervalMilliseconds) + [
             ("hex", .string(t.payload.description)),
         ])

@@ -12,7 +12,10 @@ struct ListCommand: AsyncParsableCommand {
             The table has one row per beacon: name, UUID, major, minor, measured power (dBm), \
             advertising interval (ms), radio TX power (dBm, "-" if unset), address ("*" after a \
             derived one) and position (x,y[,z], "-" if unset); with more than one file, a first \
-            column names the file. --json prints one object per beacon and line instead.
+            column names the file. When a file holds beacons of other formats than iBeacon, \
+            FORMAT, ID (the identity in the format's own words) and POWER (dBm at 1 m, or "@0m" \
+            for Eddystone's TX power at 0 m) replace UUID, MAJOR, MINOR and POWER. --json \
+            prints one object per beacon and line instead.
 
             Files with issues are reported on standard error (as validate does) and make the \
             exit status 65; the beacons of the valid files are still listed.
@@ -49,22 +52,27 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     static func table(_ fleets: [BeaconFleet], showFile: Bool) -> TextTable {
-        let headers = ["NAME", "UUID", "MAJOR", "MINOR", "POWER", "INTERVAL", "TX", "ADDRESS", "POSITION"]
+        // Files of iBeacons only keep the table they always had.
+        let onlyIBeacons = fleets.allSatisfy { $0.beacons.allSatisfy { $0.format == .iBeacon && $0.rawData == nil } }
+        let identityHeaders = onlyIBeacons ? ["UUID", "MAJOR", "MINOR", "POWER"] : ["FORMAT", "ID", "POWER"]
+        let headers = ["NAME"] + identityHeaders + ["INTERVAL", "TX", "ADDRESS", "POSITION"]
         var table = TextTable(headers: (showFile ? ["FILE"] : []) + headers)
         for fleet in fleets {
             for b in fleet.beacons {
-                let row = [
-                    b.name,
-                    b.beacon.uuid.description,
-                    String(b.beacon.major),
-                    String(b.beacon.minor),
-                    String(b.beacon.measuredPower),
+                let identity: [String]
+                if onlyIBeacons, let i = b.iBeacon {
+                    identity = [i.uuid.description, String(i.major), String(i.minor), String(i.measuredPower)]
+                } else {
+                    // Deliberately non-conforming data: "raw:" and the beacon it stands for.
+                    identity = [(b.rawData == nil ? "" : "raw:") + b.format.rawValue, BeaconText.identity(b.beacon), BeaconText.power(b.beacon)]
+                }
+                let settings: [String] = [
                     NumberText.string(b.intervalMilliseconds),
                     b.txPower.map { String($0) } ?? "-",
                     b.address.description + (b.addressIsDerived ? "*" : ""),
                     b.position.map(positionText) ?? "-",
                 ]
-                table.append((showFile ? [fleet.file.escapingControlCharacters] : []) + row)
+                table.append((showFile ? [fleet.file.escapingControlCharacters] : []) + [b.name] + identity + settings)
             }
         }
         return table
@@ -81,11 +89,10 @@ struct ListCommand: AsyncParsableCommand {
         return .object([
             ("file", .string(file)),
             ("name", .string(b.name)),
-            ("uuid", .string(b.beacon.uuid.description)),
-            ("major", .int(b.beacon.major)),
-            ("minor", .int(b.beacon.minor)),
-            ("power", .int(b.beacon.measuredPower)),
+        ] + BeaconFormatJSON.compatibleFields(b.beacon) + [
             ("flags", .string(b.flags.description)),
+            ("raw", b.rawData.map { .string($0.description) } ?? .null),
+            ("local_name", .string(b.localName)),
         ] + IntervalJSON.fields(requestedMilliseconds: b.intervalMilliseconds) + [
             ("tx_power", .int(b.txPower)),
             ("address", .string(b.address.description)),

@@ -2,25 +2,33 @@
 import ArgumentParser
 import BeaconCodec
 import BeaconAdapters
+import BeaconProfiles
 import BeaconScanner
+import Foundation
 import HCITransport
 import VirtualController
+import Synchronization
 
-/// `beacon scan`: listens for iBeacons the way a phone does — ranging (smoothed RSSI, distance,
+/// `beacon scan`: listens for beacons (iBeacon, AltBeacon, Eddystone) the way a phone does — ranging (smoothed RSSI, distance,
 /// proximity, nearest first) and region monitoring (enter/exit) — until the duration passes or
 /// Ctrl-C, then turns scanning off again.
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
-        abstract: "Scan for iBeacons: ranging and region enter/exit, like a phone.",
+        abstract: "Scan for beacons: ranging and region enter/exit, like a phone; --save clones them into a fleet profile.",
         discussion: """
             Scans passively on one controller (extended scanning where the controller has LE \
             Extended Advertising, legacy scanning otherwise; a controller beacon owns — user:, \
             tcp:, serial:, virtual — is reset first) and decodes every advertising report \
-            strictly as an iBeacon.
+            strictly as a beacon of any format the codec knows: iBeacon, AltBeacon, \
+            Eddystone-UID, -URL and -TLM (TLM frames are reported, not ranged: they carry no \
+            identity). Other formats than iBeacon show as FORMAT and ID in the table, and with \
+            "format" and their own fields in JSON; their power is the power at 1 m (Eddystone's \
+            TX power at 0 m less 41 dB).
 
             --uuid [--major [--minor]] define the region (as CLBeaconRegion does); without them \
-            every iBeacon is in it. Only the region's beacons are reported and ranged. A beacon \
+            every beacon of every format is in it (a UUID's region holds iBeacons only). Only \
+            the region's beacons are reported and ranged. A beacon \
             enters when it is first heard and exits after --exit-after of silence (default 30s); \
             the region enters with its first beacon and exits with its last.
 
@@ -42,6 +50,13 @@ struct ScanCommand: AsyncParsableCommand {
             position to --at X,Y (default 0,0); beacons without a position are heard as if 1 m \
             away. BEACON_AIR names the air's directory (default $XDG_RUNTIME_DIR/beacon-air, \
             else /tmp/beacon-air-UID; off: none).
+
+            --save FLEET.yaml writes what was heard, when the scan ends, as a fleet profile \
+            that advertise takes as it is: each beacon's format and identity, its advertised \
+            power (with --at-1m, made 1 m from the beacons: its mean RSSI instead), its address \
+            when it used one random static address throughout (otherwise one is derived), and \
+            for Eddystone beacons whose address sent TLM, a tlm: with its battery and \
+            temperature. Names are the file's stem and a number.
 
             SIGINT (Ctrl-C) or SIGTERM stop: scanning off, exit 0.
             """
@@ -77,7 +92,14 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(name: .customLong("exit-after"), help: ArgumentHelp("How long a beacon must be silent before it exits.", valueName: "duration"))
     var exitAfter = DurationArgument(argument: "30s")!
 
+    @Option(help: ArgumentHelp("When the scan ends, write the beacons heard as a fleet profile to this file.", valueName: "file"))
+    var save: String?
+
+    @Flag(name: .customLong("at-1m"), help: "With --save: the scan was made 1 m from the beacons; their mean RSSI becomes their measured power.")
+    var atOneMetre = false
+
     func validate() throws {
+        if atOneMetre, save == nil { throw ValidationError("--at-1m goes with --save (it calibrates the saved beacons)") }
         if let uuid { try BeaconFieldOptions.checkUUID(uuid) }
         for (option, value) in [("--major", major), ("--minor", minor)] {
             if let value { try BeaconFieldOptions.check(option, value, in: BeaconFieldOptions.uint16Range) }
@@ -88,6 +110,26 @@ struct ScanCommand: AsyncParsableCommand {
             throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
         }
         try AirPoint.check(at, controller: controller)
+    }
+
+    /// Writes the fleet heard to `path` (its stem names the fleet and the beacons), checked by
+    /// reading it back as `advertise` would.
+    static func save(_ heard: HeardFleet, to path: String, atOneMetre: Bool) throws {
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = stem.isEmpty ? "heard" : stem
+        let beacons = heard.profiles(namePrefix: name, powerFromRSSI: atOneMetre)
+        let text = FleetWriter.yaml(name: name, beacons: beacons, comment: "Written by beacon scan --save: \(beacons.count) beacons heard.")
+        // A fleet without beacons is no profile: nothing is written.
+        if beacons.isEmpty { throw CommandFailure.exit("no beacon was heard; \(path.escapingControlCharacters) not written") }
+        do throws(ProfileErrors) { _ = try ProfileLoader.parse(text, file: path) } catch {
+            throw CommandFailure.exit("the fleet heard does not read back as a profile (a bug): \(error)")
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CommandFailure.exit("\(path.escapingControlCharacters): cannot write: \(error.localizedDescription)")
+        }
+        LineOutput.err("saved \(beacons.count) \(beacons.count == 1 ? "beacon" : "beacons") to \(path.escapingControlCharacters)")
     }
 
     var region: BeaconRegion {
@@ -112,6 +154,10 @@ struct ScanCommand: AsyncParsableCommand {
             ranging: RangingConfiguration(model: distanceModel), exitAfter: exitAfter.duration)
         let duration = self.duration?.duration
         defer { connection.close() }  // the HCI session, and the air link's socket
-        try await ScanRun.run(session, duration: duration, output: output)
+        let heard = Mutex(HeardFleet())
+        try await ScanRun.run(session, duration: duration, output: output) { update in
+            if case .report(let sighting) = update { heard.withLock { $0.record(sighting) } }
+        }
+        if let save { try Self.save(heard.withLock { $0 }, to: save, atOneMetre: atOneMetre) }
     }
 }

@@ -90,6 +90,17 @@ struct BeaconFieldOptions: ParsableArguments {
         return BeaconTransmission(commandLine: profile, usesPublicAddress: givenAddress == nil)
     }
 
+    /// A beacon of another format given on the command line, with this group's interval,
+    /// address and flags (for `--format hcitool`).
+    func transmission(of beacon: AnyBeacon) -> BeaconTransmission {
+        let givenAddress = address.flatMap { BluetoothAddress($0) }
+        let profile = BeaconProfile(
+            name: "\(beacon.format) \(BeaconText.identity(beacon))", beacon: beacon,
+            intervalMilliseconds: interval ?? BeaconProfile.defaultIntervalMilliseconds,
+            address: givenAddress, flags: parsedFlags)
+        return BeaconTransmission(commandLine: profile, usesPublicAddress: givenAddress == nil)
+    }
+
     /// What an incomplete iBeacon lacks first (the command says it when nothing else names a beacon).
     static let uuidRequired = "--uuid is required with --major/--minor"
 

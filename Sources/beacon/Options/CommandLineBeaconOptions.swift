@@ -37,7 +37,7 @@ struct CommandLineBeaconOptions: ParsableArguments {
     var profile: BeaconProfile? {
         guard let given = fields.transmission()?.profile else { return nil }
         return BeaconProfile(
-            name: name ?? "cli-\(given.beacon.major)-\(given.beacon.minor)", beacon: given.beacon,
+            name: name ?? "cli-\(given.iBeacon?.major ?? 0)-\(given.iBeacon?.minor ?? 0)", beacon: given.beacon,
             intervalMilliseconds: given.intervalMilliseconds, txPower: txPower.map { Int8($0) },
             address: given.addressIsDerived ? nil : given.address, flags: given.flags, location: Self.location)
     }

@@ -45,6 +45,7 @@ final class AirLogFollower: Sendable {
             ("pdu", .string(entry.pdu.rawValue)),
             ("data", .string(Hex.string(entry.data))),
             ("tx_power", .int(entry.txPower)),
+            ("scan_response", entry.scanResponse.isEmpty ? .null : .string(Hex.string(entry.scanResponse))),
         ]).text
     }
 

@@ -16,12 +16,12 @@ struct BeaconTransmission {
 
     /// The profile's name for the beacon; `nil` for one given on the command line.
     var name: String? { fromCommandLine ? nil : profile.name }
-    var beacon: IBeacon { profile.beacon }
+    var beacon: AnyBeacon { profile.beacon }
     var flags: BeaconFlags { profile.flags }
     /// The random static address to advertise from; `nil` for the controller's public address.
     var address: BluetoothAddress? { usesPublicAddress ? nil : profile.address }
-    /// The advertising data (30 bytes with flags, 27 without).
-    var payload: AdvertisingPayload { beacon.advertisingData(flags: flags) }
+    /// The advertising data (for an iBeacon 30 bytes with flags, 27 without).
+    var payload: AdvertisingPayload { profile.advertisingData }
 
     /// A profile's beacon: profiles always carry an address (given, or derived), so it
     /// advertises from that random static address.

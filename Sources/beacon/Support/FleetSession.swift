@@ -178,8 +178,11 @@ struct FleetSession {
             var shown = 1
             var names = plan.placements.map(\.beacon.name)
             for await event in fleet.events {
-                guard case .applied(let generation, _) = event, generation > shown, let plan = fleet.currentPlan else { continue }
-                shown = generation
+                // TLM bursts apply new data, not a new plan: only requested updates are shown.
+                let requested = fleet.requestGeneration
+                guard case .applied(let generation, _) = event, generation >= requested, requested > shown,
+                      let plan = fleet.currentPlan else { continue }
+                shown = requested
                 AirPlacement.place(control.beacons, on: connections)
                 // A scenario or a walk updates often: the plan is shown again only when the
                 // beacons on air are others, not for every new measured power.

@@ -10,7 +10,7 @@ enum LocateInput {
         var description: String
     }
 
-    /// JSON Lines: `beacon scan --json` output (its "report" events) or plain
+    /// JSON Lines: `beacon scan --json` output (its "report" events, of every format) or plain
     /// `{"time","uuid","major","minor","rssi"[,"power"]}` lines. Lines of other events
     /// ("ranging", "enter", …) are skipped; a line that is not JSON is an error.
     /// `-` reads standard input to its end (`beacon scan --json | beacon locate FLEET --trace -`).
@@ -28,6 +28,16 @@ enum LocateInput {
                 throw TraceError(description: "\(path.escapingControlCharacters):\(number + 1): not a JSON object")
             }
             if let event = object["event"] as? String, event != "report" { continue }
+            // Other formats, as `scan --json` reports them ("format" and their own fields).
+            if let format = object["format"] as? String, format != BeaconFormat.iBeacon.rawValue {
+                if format == BeaconFormat.eddystoneTLM.rawValue { continue }  // no identity: not a sample
+                guard let time = (object["time"] as? NSNumber)?.doubleValue, let rssi = (object["rssi"] as? NSNumber)?.doubleValue,
+                      time.isFinite, rssi.isFinite, let (key, power) = BeaconFormatJSON.key(from: object) else {
+                    throw TraceError(description: "\(path.escapingControlCharacters):\(number + 1): a \(format) sample needs time, rssi and the format's identity fields as scan --json prints them")
+                }
+                samples.append(RSSISample(time: time, key: key, rssi: rssi, measuredPower: power))
+                continue
+            }
             guard let time = (object["time"] as? NSNumber)?.doubleValue,
                   let uuidText = object["uuid"] as? String, let uuid = BeaconUUID(uuidText),
                   let major = (object["major"] as? NSNumber)?.intValue, let minor = (object["minor"] as? NSNumber)?.intValue,
@@ -37,7 +47,7 @@ enum LocateInput {
                 throw TraceError(description: "\(path.escapingControlCharacters):\(number + 1): a sample needs time, uuid, major, minor and rssi (finite numbers; major and minor 0 to 65535)")
             }
             let power = (object["power"] as? NSNumber).flatMap { Int8(exactly: $0.intValue) }
-            samples.append(RSSISample(time: time, key: BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor)),
+            samples.append(RSSISample(time: time, key: .iBeacon(BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor))),
                                       rssi: rssi, measuredPower: power))
         }
         return samples
@@ -49,13 +59,12 @@ enum LocateInput {
         var samples: [RSSISample] = []
         var first: CaptureTimestamp? = nil
         _ = try CaptureBeaconScan.forEachSighting(path: path) { sighting in
-            guard sighting.source.isReport, let rssi = sighting.rssi else { return }
+            guard sighting.source.isReport, let rssi = sighting.rssi, let key = sighting.beacon.key else { return }
             let start = first ?? sighting.timestamp
             first = start
             let time = (Double(sighting.timestamp.unixSeconds) - Double(start.unixSeconds))
                 + Double(Int64(sighting.timestamp.nanosecondOfSecond) - Int64(start.nanosecondOfSecond)) / 1e9
-            samples.append(RSSISample(time: time, key: BeaconIdentity(sighting.beacon), rssi: Double(rssi),
-                                      measuredPower: sighting.beacon.measuredPower))
+            samples.append(RSSISample(time: time, key: key, rssi: Double(rssi), measuredPower: sighting.beacon.powerAt1m))
         }
         return samples
     }

@@ -30,10 +30,9 @@ enum LocateLive {
                     case .started(let mode):
                         LineOutput.err("locating on \(connection.spec) (\(mode.rawValue) scanning); Ctrl-C stops")
                     case .report(let sighting):
-                        guard let rssi = sighting.rssi else { return }
+                        guard let rssi = sighting.rssi, let key = sighting.identity else { return }
                         let elapsed = (sighting.time - start) / .milliseconds(1) / 1000
-                        let sample = RSSISample(time: elapsed, key: BeaconIdentity(sighting.beacon), rssi: Double(rssi),
-                                                measuredPower: sighting.beacon.measuredPower)
+                        let sample = RSSISample(time: elapsed, key: key, rssi: Double(rssi), measuredPower: sighting.beacon.powerAt1m)
                         for fix in state.withLock({ $0.add(sample) }) { output.print(fix, truth: nil) }
                     default:
                         return

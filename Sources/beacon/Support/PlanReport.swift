@@ -70,6 +70,7 @@ enum PlanReport {
             lines.append("  per beacon: \(NumberText.string((low * 10).rounded() / 10)) events/s at least, \(NumberText.string((median * 10).rounded() / 10)) median; longest silence \(text(plan.longestSilence))")
         }
         lines += plan.warnings.map { "warning: \($0)" }
+        lines += plan.notes.map { "note: \($0)" }
         if verbose || count <= tableWithoutAsking {
             lines += table(plan).lines
         } else {
@@ -136,6 +137,7 @@ enum PlanReport {
             ("meets_goal", .bool(plan.meetsGoal)),
             ("adapters_needed", plan.adaptersNeeded.map { .int($0) } ?? .null),
             ("warnings", .array(plan.warnings.map { .string($0) })),
+            ("notes", .array(plan.notes.map { .string($0) })),
         ])
     }
 

@@ -85,7 +85,7 @@ struct PlaybackOutput: Sendable {
             let positioned = beacons.filter { $0.position != nil }
             if json {
                 let powers = positioned.map { b in
-                    (b.name, JSONValue.object([("measured_power", .int(Int(b.beacon.measuredPower))),
+                    (b.name, JSONValue.object([("measured_power", .int(Int(b.beacon.powerAt1m ?? 0))),
                                                ("tx_power", b.txPower.map { .int(Int($0)) } ?? .null),
                                                ("distance", .double(RunStatusBoard.round(Self.distance(position, b))))]))
                 }
@@ -104,7 +104,7 @@ struct PlaybackOutput: Sendable {
             // A text line per `textEvery` seconds of walk, not per update.
             let ticks = (time / textEvery).rounded()
             if abs(time - ticks * textEvery) < 1e-6 {
-                let each = positioned.map { b in String(format: "%@ %.2f m (%d dBm)", b.name, Self.distance(position, b), Int(b.beacon.measuredPower)) }
+                let each = positioned.map { b in String(format: "%@ %.2f m (%d dBm)", b.name, Self.distance(position, b), Int(b.beacon.powerAt1m ?? 0)) }
                 board.note(String(format: "walk %.1f s: walker at (%+.2f, %+.2f) m; ", time, position.x, position.y) + each.joined(separator: ", "))
             }
         case let .finished(time, updates, behind, failures):

@@ -31,8 +31,8 @@ extension RunStatusBoard {
         let s = state.withLock { $0 }
         let rows = s.rows.map { r in
             let problem = r.lastError != "-" || r.state == "may be on air"
-            return LiveRow([r.beacon, r.adapter, r.advertiser, r.address.description, r.state, String(r.turns), r.lastError],
-                           status: problem ? .problem : (r.state == "on air" ? .active : .idle))
+            return LiveRow([r.beacon + (r.nonConforming ? " (non-conforming)" : ""), r.adapter, r.advertiser, r.address.description, r.state, String(r.turns), r.lastError],
+                           status: problem ? .problem : (r.state.hasPrefix("on air") ? .active : .idle))
         }
         let adapters = Set(s.rows.map(\.adapter)).sorted()
         let title = "beacon: \(Self.count(s.rows.count, "beacon")) on \(adapters.joined(separator: ", ")) — Ctrl-C stops, SIGHUP reloads"
@@ -42,7 +42,7 @@ extension RunStatusBoard {
 
     /// `12 of 160 beacons on air · 1 adapter · 4816 turns · 0 errors · +12.3 s`.
     static func summary(_ s: State, elapsed: Double) -> String {
-        let onAir = s.rows.filter { $0.state == "on air" }.count
+        let onAir = s.rows.filter { $0.state.hasPrefix("on air") }.count
         let adapters = Set(s.rows.map(\.adapter)).count
         let turns = s.rows.reduce(0) { $0 + $1.turns }
         return "\(onAir) of \(count(s.rows.count, "beacon")) on air · \(count(adapters, "adapter")) · \(count(turns, "turn")) · \(count(s.errors, "error")) · +\(ScanOutput.formatted(elapsed, places: 1)) s"

@@ -29,6 +29,8 @@ final class RunStatusBoard: Sendable {
         /// How many times it went on air.
         var turns = 0
         var lastError = "-"
+        /// Sends deliberately non-conforming data (`format: raw`, `patch:`): marked in the table.
+        var nonConforming = false
     }
 
     struct State: Sendable {
@@ -70,7 +72,8 @@ final class RunStatusBoard: Sendable {
     func reset(_ plan: FleetPlan) {
         state.withLock { s in
             s.rows = plan.placements.map { p in
-                Row(beacon: p.beacon.name, adapter: p.adapter, advertiser: PlanReport.advertiserText(p), address: p.beacon.address)
+                Row(beacon: p.beacon.name, adapter: p.adapter, advertiser: PlanReport.advertiserText(p), address: p.beacon.address,
+                    nonConforming: p.beacon.rawData != nil)
             }
             s.slots = [:]
         }

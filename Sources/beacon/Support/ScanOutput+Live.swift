@@ -14,15 +14,24 @@ extension ScanOutput {
         LiveColumn("LAST SEEN", alignment: .right, dropOrder: 6), LiveColumn("REPORTS/S", alignment: .right, dropOrder: 7),
     ]
 
+    /// When other formats than iBeacon are in the list: FORMAT and ID replace UUID, MAJOR, MINOR.
+    static let mixedColumns = [LiveColumn("FORMAT"), LiveColumn("ID")] + columns.dropFirst(3)
+
     /// How wide plain lines may be when the terminal does not say (`TERM=dumb`).
     static var plainWidth: Int { LiveTerminalCalls().size(of: 1)?.columns ?? 160 }
 
     func liveScreen(now: ContinuousClock.Instant) -> LiveScreen {
         let s = state.withLock { $0 }
         let at = s.rangedAt ?? now
+        let onlyIBeacons = s.beacons.allSatisfy { $0.identity.format == .iBeacon }
         let rows = s.beacons.map { b in
-            LiveRow([
-                b.identity.uuid.description, String(b.identity.major), String(b.identity.minor),
+            let identity: [String]
+            if onlyIBeacons, case .iBeacon(let i) = b.identity {
+                identity = [i.uuid.description, String(i.major), String(i.minor)]
+            } else {
+                identity = [b.identity.format.rawValue, BeaconText.identity(b.identity)]
+            }
+            return LiveRow(identity + [
                 b.rssi.map { String(Self.round($0, places: 1)) } ?? "-",
                 String(b.measuredPower),
                 b.accuracy.map { "\(Self.formatted($0)) m" } ?? "-",
@@ -34,7 +43,7 @@ extension ScanOutput {
         let inRange = s.beacons.filter { $0.proximity != .unknown }.count
         let title = "beacon scan on \(adapter) (\(s.mode?.rawValue ?? "starting") scanning), region \(region) — Ctrl-C stops"
         let summary = "\(RunStatusBoard.count(s.beacons.count, "beacon")) · \(inRange) in range · \(RunStatusBoard.count(s.reports, "report")) · +\(Self.formatted(seconds(now), places: 1)) s"
-        return LiveScreen(title: title, columns: Self.columns, rows: rows, placeholder: "no iBeacon heard yet",
+        return LiveScreen(title: title, columns: onlyIBeacons ? Self.columns : Self.mixedColumns, rows: rows, placeholder: "no beacon heard yet",
                           messages: s.recent, summary: summary)
     }
 

@@ -76,9 +76,7 @@ final class ScanOutput: Sendable {
         }
     }
 
-    static func identity(_ id: BeaconIdentity) -> [(String, JSONValue)] {
-        [("uuid", .string(id.uuid.description)), ("major", .int(Int(id.major))), ("minor", .int(Int(id.minor)))]
-    }
+    static func identity(_ id: BeaconKey) -> [(String, JSONValue)] { BeaconFormatJSON.identityFields(id) }
 
     func json(_ update: ScanUpdate, now: ContinuousClock.Instant) -> JSONValue? {
         switch update {
@@ -86,8 +84,9 @@ final class ScanOutput: Sendable {
             return .object([("time", .double(seconds(now))), ("event", .string("scanning")), ("adapter", .string(adapter)),
                             ("mode", .string(mode.rawValue)), ("region", regionJSON), ("model", modelJSON)])
         case .report(let s):
-            return .object([("time", .double(seconds(s.time))), ("event", .string("report"))] + Self.identity(s.identity) + [
-                ("power", .int(Int(s.beacon.measuredPower))), ("rssi", .int(s.rssi)), ("address", .string(s.address.description)),
+            // An iBeacon as always (uuid, major, minor, power); other formats with "format" first.
+            return .object([("time", .double(seconds(s.time))), ("event", .string("report"))] + BeaconFormatJSON.compatibleFields(s.beacon) + [
+                ("rssi", .int(s.rssi)), ("address", .string(s.address.description)),
                 ("address_type", .int(Int(s.addressType.rawValue))), ("extended", .bool(s.extendedReport)),
             ])
         case let .ranging(beacons, at):
@@ -149,7 +148,7 @@ final class ScanOutput: Sendable {
         case .region(let e):
             let what = e.kind == .enter ? "entered" : "exited"
             let region = e.regionChanged ? " (region \(e.region) \(e.kind == .enter ? "entered" : "exited"))" : ""
-            let line = "+\(Self.formatted(seconds(e.time), places: 1)) s \(e.beacon.uuid) \(e.beacon.major) \(e.beacon.minor) \(what)\(region)"
+            let line = "+\(Self.formatted(seconds(e.time), places: 1)) s \(BeaconText.identity(e.beacon)) \(what)\(region)"
             state.withLock { s in
                 s.recent.append(line)
                 if s.recent.count > Self.recentLimit { s.recent.removeFirst(s.recent.count - Self.recentLimit) }

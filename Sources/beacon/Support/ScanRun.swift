@@ -6,10 +6,14 @@ import Synchronization
 /// Runs a ``ScanSession`` until its duration passes or SIGINT/SIGTERM arrives, and turns its
 /// failure into the exit status (1, with the reason on standard error).
 enum ScanRun {
-    static func run(_ session: ScanSession, duration: Duration?, output: ScanOutput) async throws(ExitCode) {
+    static func run(_ session: ScanSession, duration: Duration?, output: ScanOutput,
+                    also: @escaping @Sendable (ScanUpdate) -> Void = { _ in }) async throws(ExitCode) {
         let task = Task { () async -> ScanSession.Failure? in
             do throws(ScanSession.Failure) {
-                try await session.run(duration: duration) { update in output.handle(update) }
+                try await session.run(duration: duration) { update in
+                    also(update)
+                    output.handle(update)
+                }
                 return nil
             } catch {
                 return error

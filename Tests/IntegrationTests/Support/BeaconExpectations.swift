@@ -14,10 +14,10 @@ enum BeaconExpectations {
         var out: [UInt8] = []
         if let flags = profile.flags.byte { out += [0x02, 0x01, flags] }
         out += [0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15]
-        out += profile.beacon.uuid.bytes
-        out += [UInt8(profile.beacon.major >> 8), UInt8(profile.beacon.major & 0xFF)]
-        out += [UInt8(profile.beacon.minor >> 8), UInt8(profile.beacon.minor & 0xFF)]
-        out.append(UInt8(bitPattern: profile.beacon.measuredPower))
+        out += profile.iBeacon!.uuid.bytes
+        out += [UInt8(profile.iBeacon!.major >> 8), UInt8(profile.iBeacon!.major & 0xFF)]
+        out += [UInt8(profile.iBeacon!.minor >> 8), UInt8(profile.iBeacon!.minor & 0xFF)]
+        out.append(UInt8(bitPattern: profile.iBeacon!.measuredPower))
         return out
     }
 
@@ -32,10 +32,10 @@ enum BeaconExpectations {
         #expect(Hex.string(adv.data) == Hex.string(bytes(for: profile)), "raw bytes of \(profile.name)", sourceLocation: sourceLocation)
         do {
             let decoded = try IBeacon(decoding: adv.data)
-            #expect(decoded.uuid == profile.beacon.uuid, "UUID of \(profile.name)", sourceLocation: sourceLocation)
-            #expect(decoded.major == profile.beacon.major, "major of \(profile.name)", sourceLocation: sourceLocation)
-            #expect(decoded.minor == profile.beacon.minor, "minor of \(profile.name)", sourceLocation: sourceLocation)
-            #expect(decoded.measuredPower == profile.beacon.measuredPower, "power of \(profile.name)", sourceLocation: sourceLocation)
+            #expect(decoded.uuid == profile.iBeacon!.uuid, "UUID of \(profile.name)", sourceLocation: sourceLocation)
+            #expect(decoded.major == profile.iBeacon!.major, "major of \(profile.name)", sourceLocation: sourceLocation)
+            #expect(decoded.minor == profile.iBeacon!.minor, "minor of \(profile.name)", sourceLocation: sourceLocation)
+            #expect(decoded.measuredPower == profile.iBeacon!.measuredPower, "power of \(profile.name)", sourceLocation: sourceLocation)
         } catch {
             Issue.record("\(profile.name): the received data does not decode: \(error) (\(adv))", sourceLocation: sourceLocation)
         }

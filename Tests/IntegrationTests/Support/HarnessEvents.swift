@@ -9,6 +9,9 @@ struct HarnessAdvertisement: Sendable, CustomStringConvertible {
     var legacy: Bool
     var connectable: Bool
     var scannable: Bool
+    /// With `--active-scan`: Bumble's host joined a scannable advertisement and its scan
+    /// response into this one (`data` is then the advertising data followed by the response).
+    var scanResponse = false
     var data: [UInt8]
     /// `time.monotonic()` of the harness (CLOCK_MONOTONIC), seconds.
     var time: Double
@@ -80,7 +83,8 @@ enum HarnessEvent: Sendable {
         case "adv":
             self = .advertisement(HarnessAdvertisement(
                 address: string("address"), addressType: int("address_type") ?? -1, legacy: bool("legacy"),
-                connectable: bool("connectable"), scannable: bool("scannable"), data: Hex.bytes(string("data")) ?? [],
+                connectable: bool("connectable"), scannable: bool("scannable"), scanResponse: bool("scan_response"),
+                data: Hex.bytes(string("data")) ?? [],
                 time: double("time")))
         case "cmd":
             let opcodeText = string("opcode")

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import BeaconProfiles
+import HCI
+
+/// What a scan heard, as beacons a fleet profile can declare (`scan --save`): every beacon with
+/// an identity, of every format, with its advertised frame, its mean RSSI and the addresses it
+/// came from; Eddystone TLM frames are matched to the UID or URL frame of the same address.
+public struct HeardFleet: Sendable {
+    struct Heard: Sendable {
+        var beacon: AnyBeacon
+        var rssiSum = 0.0
+        var rssiCount = 0
+        var addresses: Set<BluetoothAddress> = []
+        /// Whether every report came from a random address.
+        var alwaysRandom = true
+    }
+
+    private var heard: [BeaconKey: Heard] = [:]
+    /// The latest TLM frame per address.
+    private var telemetry: [BluetoothAddress: EddystoneTLM] = [:]
+
+    public init() {}
+
+    /// How many beacons (with an identity) were heard.
+    public var count: Int { heard.count }
+
+    public mutating func record(_ sighting: BeaconSighting) {
+        guard let key = sighting.identity else {
+            if case .eddystoneTLM(let tlm) = sighting.beacon { telemetry[sighting.address] = tlm }
+            return
+        }
+        var h = heard[key] ?? Heard(beacon: sighting.beacon)
+        h.beacon = sighting.beacon  // the latest calibration wins
+        if let rssi = sighting.rssi {
+            h.rssiSum += Double(rssi)
+            h.rssiCount += 1
+        }
+        h.addresses.insert(sighting.address)
+        if sighting.addressType != .random { h.alwaysRandom = false }
+        heard[key] = h
+    }
+
+    /// The beacons heard, in identity order, named `prefix-1`, `prefix-2`, ….
+    ///
+    /// - Parameter powerFromRSSI: the scan was made 1 m from the beacons (`--at-1m`): each
+    ///   beacon's power at 1 m becomes its mean RSSI (rounded; Eddystone's TX power at 0 m that
+    ///   plus 41 dB), rather than what it advertised. Beacons heard without an RSSI keep theirs.
+    /// - Returns: profiles with the advertised frame; the address when the beacon used one
+    ///   random static address throughout (and no beacon before it in the list used it: a device
+    ///   sending two frames gets it once), otherwise derived; for an Eddystone beacon whose
+    ///   address also sent TLM, a `tlm:` with that frame's battery and temperature.
+    public func profiles(namePrefix: String, powerFromRSSI: Bool) -> [BeaconProfile] {
+        var used: Set<BluetoothAddress> = []
+        return heard.sorted { $0.key < $1.key }.enumerated().map { index, entry in
+            let h = entry.value
+            var beacon = h.beacon
+            if powerFromRSSI, h.rssiCount > 0 {
+                beacon = Self.calibrated(beacon, meanRSSI: h.rssiSum / Double(h.rssiCount))
+            }
+            var address: BluetoothAddress? = nil
+            if h.addresses.count == 1, let only = h.addresses.first, h.alwaysRandom, only.isStaticRandom, used.insert(only).inserted {
+                address = only
+            }
+            var plan: TelemetryPlan? = nil
+            if beacon.format == .eddystoneUID || beacon.format == .eddystoneURL,
+               let only = h.addresses.first, h.addresses.count == 1, let tlm = telemetry[only] {
+                plan = TelemetryPlan(batteryMillivolts: tlm.batteryMillivolts, temperature: tlm.temperature)
+            }
+            return BeaconProfile(name: "\(namePrefix)-\(index + 1)", beacon: beacon, telemetry: plan, address: address)
+        }
+    }
+
+    /// `beacon` with its power at 1 m set to `meanRSSI` (rounded, within the format's range).
+    static func calibrated(_ beacon: AnyBeacon, meanRSSI: Double) -> AnyBeacon {
+        let atOneMetre = Int(meanRSSI.rounded())
+        let atZero = min(max(atOneMetre + EddystoneFormat.lossOverFirstMetre, EddystoneFormat.txPowerRange.lowerBound),
+                         EddystoneFormat.txPowerRange.upperBound)
+        switch beacon {
+        case .iBeacon(var b):
+            b.measuredPower = Int8(clamping: atOneMetre)
+            return .iBeacon(b)
+        case .altBeacon(var b):
+            b.referenceRSSI = Int8(clamping: atOneMetre)
+            return .altBeacon(b)
+        case .eddystoneUID(var b):
+            b.txPower = Int8(atZero)
+            return .eddystoneUID(b)
+        case .eddystoneURL(var b):
+            b.txPower = Int8(atZero)
+            return .eddystoneURL(b)
+        case .eddystoneTLM:
+            return beacon
+        }
+    }
+}
