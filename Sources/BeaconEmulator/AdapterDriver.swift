@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
 import BeaconCodec
 import HCITransport
 import Synchronization
@@ -337,6 +338,14 @@ final class AdapterDriver: Sendable {
     /// Why `error` means the adapter is away for now (powered off: the raw socket refuses writes
     /// with ENETDOWN; gone: the management API answers Invalid Index), or nil.
     static func adapterAway(_ error: (any Error)?) -> String? {
+        // The backends throw AdapterError: look at what it wraps.
+        var error = error
+        if let e = error as? AdapterError {
+            switch e {
+            case .hci(let h): error = h
+            case .management(let m): error = m
+            }
+        }
         if let e = error as? HCIControllerError, case .transport(.system(let call, _)) = e, call.errno == .networkDown {
             return "the adapter is down (\(call))"
         }

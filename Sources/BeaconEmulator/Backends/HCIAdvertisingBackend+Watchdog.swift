@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
 import HCI
 import HCITransport
 
@@ -31,7 +32,11 @@ extension HCIAdvertisingBackend {
     /// sets the kernel's command named, so each is tried: an advertiser still on air refuses
     /// its first command (parameters, or the legacy random address, while enabled) with Command
     /// Disallowed (Core Vol 4 Part E §7.8.53, §7.8.4, §7.8.5) and is left as it is.
-    public func restore(_ state: AdvertisingState, after loss: AdvertisingLoss) async throws -> [UInt8] {
+    public func restore(_ state: AdvertisingState, after loss: AdvertisingLoss) async throws(AdapterError) -> [UInt8] {
+        do throws(HCIControllerError) { return try await setUpAgain(state, after: loss) } catch { throw .hci(error) }
+    }
+
+    private func setUpAgain(_ state: AdvertisingState, after loss: AdvertisingLoss) async throws(HCIControllerError) -> [UInt8] {
         var restored: [UInt8] = []
         for handle in state.keys.sorted() {
             let steps = AdvertisingProgram.steps(from: [:], to: [handle: state[handle]!], extended: extended)
