@@ -119,7 +119,8 @@ final class RunStatusBoard: Sendable {
         case .table:
             // The view shows it at the next redraw; errors and the end are worth a message too.
             switch event {
-            case .onAir, .offAir, .slot, .applied: break
+            // Who times the turns is for --json and the lines; the view has no room for it.
+            case .onAir, .offAir, .slot, .applied, .turnTiming: break
             default: if let line = Self.line(event, showsOffAir: false) { message(line) }
             }
         case .lines:
