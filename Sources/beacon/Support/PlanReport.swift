@@ -54,7 +54,7 @@ enum PlanReport {
         let count = placements.count
         var head = "plan: \(count) \(count == 1 ? "beacon" : "beacons") on \(plan.adapters.count) \(plan.adapters.count == 1 ? "adapter" : "adapters")"
         if plan.meetsGoal {
-            head += "; every beacon on air at least every \(text(plan.longestSilence)) (goal \(text(plan.maximumSilence)))"
+            head += "; each beacon on air at least every \(text(plan.longestSilence)) (goal \(text(plan.maximumSilence)))"
         } else {
             let need = plan.adaptersNeeded.map { "; \($0) adapters like these would meet it" } ?? "; more adapters would not help: lower the beacons' intervals"
             head += "; goal NOT met: a beacon may go unseen for \(text(plan.longestSilence)) (goal \(text(plan.maximumSilence)))\(need)"
