@@ -54,7 +54,8 @@ public struct AdapterPlan: Sendable {
 
     public var capabilities: ControllerCapabilities
     public var mode: Mode
-    /// One advertiser per extended set (handles 0, 1, …), or a single one for legacy mode.
+    /// One advertiser per extended set in use, by handle (0, 1, … on a first plan; a re-plan keeps
+    /// the handles of staying beacons, so some may be free), or a single one for legacy mode.
     public var advertisers: [Advertiser]
     /// How long each beacon stays on air in its turn (rotation only).
     public var slotDuration: Duration

@@ -61,13 +61,21 @@ public struct FleetPlanner: Sendable {
         return notes
     }
 
-    public func plan(_ beacons: [BeaconProfile], on controllers: [ControllerCapabilities]) -> FleetPlan {
+    /// Plans `beacons` on `controllers`.
+    ///
+    /// - Parameter previous: the plan on air now, when this one replaces it (a scenario step, a
+    ///   walk, a reload): a beacon that stays keeps its adapter, its advertiser and its turn
+    ///   wherever it still fits, and new beacons take the free advertisers, so the beacons that
+    ///   stay are not restarted (see ``keptPlacements(_:for:)``).
+    public func plan(_ beacons: [BeaconProfile], on controllers: [ControllerCapabilities], keeping previous: FleetPlan? = nil) -> FleetPlan {
         precondition(!controllers.isEmpty, "a plan needs at least one controller")
         var warnings: [String] = []
-        let shares = split(beacons, across: controllers)
+        let kept = Self.keptPlacements(previous, for: beacons)
+        let shares = split(beacons, across: controllers, keeping: kept)
         var adapters: [AdapterPlan] = []
         for (caps, share) in zip(controllers, shares) where !share.isEmpty {
-            adapters.append(planOne(share, on: caps, warnings: &warnings))
+            let before = kept.isEmpty ? nil : previous?.adapters.first { $0.capabilities.adapter == caps.adapter }
+            adapters.append(planOne(share, on: caps, keeping: before, warnings: &warnings))
         }
         var plan = FleetPlan(adapters: adapters, warnings: [], maximumSilence: maximumSilence)
         if !plan.meetsGoal {
@@ -110,19 +118,30 @@ public struct FleetPlanner: Sendable {
     }
 
     /// Beacons per controller, in proportion to how many each can keep on air at once, so that a
-    /// fleet that fits in the sets of all controllers together rotates nowhere.
-    func split(_ beacons: [BeaconProfile], across controllers: [ControllerCapabilities]) -> [[BeaconProfile]] {
+    /// fleet that fits in the sets of all controllers together rotates nowhere. A beacon stays on
+    /// the adapter it was on (`kept`) while that adapter's share has room; the others fill the
+    /// shares in order.
+    func split(_ beacons: [BeaconProfile], across controllers: [ControllerCapabilities],
+               keeping kept: [String: Placement] = [:]) -> [[BeaconProfile]] {
         let capacity = controllers.map { max(1, usableSets($0)) }
         let total = capacity.reduce(0, +)
         var counts = capacity.map { beacons.count * $0 / total }
         var left = beacons.count - counts.reduce(0, +)
         var i = 0
         while left > 0 { counts[i % counts.count] += 1; left -= 1; i += 1 }
-        var out: [[BeaconProfile]] = []
-        var start = 0
-        for c in counts {
-            out.append(Array(beacons[start..<(start + c)]))
-            start += c
+        var out: [[BeaconProfile]] = Array(repeating: [], count: controllers.count)
+        var rest: [BeaconProfile] = []
+        for b in beacons {
+            if let adapter = kept[b.name]?.adapter, let k = controllers.firstIndex(where: { $0.adapter == adapter }), out[k].count < counts[k] {
+                out[k].append(b)
+            } else {
+                rest.append(b)
+            }
+        }
+        var k = 0
+        for b in rest {
+            while out[k].count >= counts[k] { k += 1 }
+            out[k].append(b)
         }
         return out
     }
@@ -140,17 +159,18 @@ public struct FleetPlanner: Sendable {
         return min(caps.advertisingSets, maximumSets ?? .max, Int(HCIValidation.maximumAdvertisingHandle) + 1)
     }
 
-    func planOne(_ beacons: [BeaconProfile], on caps: ControllerCapabilities, warnings: inout [String]) -> AdapterPlan {
+    func planOne(_ beacons: [BeaconProfile], on caps: ControllerCapabilities, keeping previous: AdapterPlan? = nil,
+                 warnings: inout [String]) -> AdapterPlan {
         let extended = usesExtendedSets(caps)
         let sets = usableSets(caps)
+        // A controller keeps its family of commands for a run; a plan of the other family (a
+        // planner with other settings) has nothing to keep.
+        let before = previous.flatMap { ($0.mode != .legacy) == extended ? $0.advertisers : nil } ?? []
         var advertisers: [Advertiser] = []
         if extended {
-            let used = min(sets, beacons.count)
-            advertisers = (0..<used).map { Advertiser(handle: UInt8($0), beacons: []) }
-            // Deal beacons round-robin so each set's share differs by at most one.
-            for (i, b) in beacons.enumerated() { advertisers[i % used].beacons.append(b) }
+            advertisers = Self.deal(beacons, over: sets, keeping: before)
         } else {
-            advertisers = [Advertiser(handle: 0, beacons: beacons)]
+            advertisers = Self.deal(beacons, over: 1, keeping: before)
             let powered = beacons.filter { $0.txPower != nil }.map(\.name)
             if !powered.isEmpty {
                 warnings.append(Self.group(powered, "ask for a tx_power, which is ignored: legacy advertising cannot set the radio's output power"))
@@ -167,7 +187,8 @@ public struct FleetPlanner: Sendable {
         }
         if shareAddresses {
             for i in advertisers.indices where advertisers[i].beacons.count > 1 {
-                advertisers[i].sharedAddress = advertisers[i].beacons[0].address
+                advertisers[i].sharedAddress = Self.keptSharedAddress(of: advertisers[i], among: advertisers, before: before)
+                    ?? advertisers[i].beacons[0].address
             }
         }
         let mode: AdapterPlan.Mode = !extended ? .legacy : (beacons.count > sets ? .extendedRotation : .extendedSets)

@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// Each controller has one ``AdapterDriver``, a serial loop that alone sends it commands
 /// (through an ``AdvertisingBackend``). ``update(_:)`` plans the new beacons on the controllers
-/// as probed and posts each driver its share: updates coalesce (the last one always wins, only
+/// as probed (beacons that stay keep their advertisers, see ``FleetPlanner/plan(_:on:keeping:)``) and posts each driver its share: updates coalesce (the last one always wins, only
 /// the difference from what is on air is sent), and each is either applied or reported failed
 /// (``EmulatorEvent/applied(generation:adapter:)``, ``EmulatorEvent/updateFailed(generation:adapter:message:)``);
 /// none is lost. A controller error on any adapter stops the whole fleet, with a teardown
@@ -182,7 +182,8 @@ public final class RunningFleet: Sendable {
                 if !s.stopRequested { s.pending = beacons }
                 return s.generation
             }
-            let plan = planner.plan(beacons, on: s.capabilities)
+            // Beacons that stay keep their advertisers: only what changes is restarted.
+            let plan = planner.plan(beacons, on: s.capabilities, keeping: s.plan)
             s.plan = plan
             for (driver, target) in zip(s.drivers, Self.targets(plan, drivers: s.drivers, generation: s.generation)) {
                 driver.post(target)

@@ -29,8 +29,11 @@ public enum ScenarioPreflight {
         let hci = capabilities.filter { $0.managementAPI == nil }
         var out: [Refusal] = []
         let states = [(0.0, nil as SourceLocation?, timeline.initialState)] + timeline.moments.map { ($0.time, $0.changes.first?.location, $0.state) }
+        var previous: FleetPlan?
         for (time, location, state) in states {
-            let plan = planner.plan(state.onAir, on: hci)
+            // Planned as a running fleet plans each update: from the plan before it.
+            let plan = planner.plan(state.onAir, on: hci, keeping: previous)
+            previous = plan
             for adapterPlan in plan.adapters {
                 let caps = adapterPlan.capabilities
                 for command in AdvertisingProgram(plan: adapterPlan).allCommands {

@@ -28,6 +28,21 @@ public enum ScenarioLoader {
         return scenario
     }
 
+    /// Whether `text` is a scenario rather than a profile: a mapping with `steps:` or `fleet:`
+    /// (keys no profile has). Text that is not even YAML is left to the profile loader's report.
+    public static func isScenario(_ text: String) -> Bool {
+        guard let root = try? Yams.compose(yaml: text), case .mapping(let mapping) = root else { return false }
+        return mapping.keys.contains { $0.string == "steps" || $0.string == "fleet" }
+    }
+
+    /// Whether the file at `path` holds a scenario (false when it cannot be read, or is not a
+    /// regular file: a pipe can be read only once, so it is left to the profile loader).
+    public static func isScenarioFile(_ path: String) -> Bool {
+        guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular,
+              case .success(let text) = ProfileLoader.readText(path) else { return false }
+        return isScenario(text)
+    }
+
     /// Reads and parses one scenario file.
     public static func load(contentsOf path: String) throws(ProfileErrors) -> Scenario {
         switch ProfileLoader.readText(path) {

@@ -22,7 +22,8 @@ struct PlayCommand: AsyncParsableCommand {
             file:line:column, the exit status is 65 and no adapter is opened. --dry-run prints \
             the timeline with the HCI commands each step sends (for an assumed controller, as \
             advertise --dry-run). While playing, each step prints the scenario clock, what \
-            changed, what is on air and the next step; the run ends after the last pass \
+            changed, what is on air and the next step (on a terminal, a live view shows the \
+            beacons, the scenario clock and the next step); the run ends after the last pass \
             (SIGINT or SIGTERM stop it earlier, with the same teardown as advertise).
             """
     )
@@ -72,15 +73,19 @@ struct PlayCommand: AsyncParsableCommand {
         }
         let player = ScenarioPlayer(timeline)
         let json = self.json
+        let style = RunStatusBoard.Style.choose(json: json, airLog: airLog)
         PlaybackOutput.announce(timeline)
         try await FleetSession(
             controller: controller, inputs: [scenario, loaded.fleet.file], planner: planner,
-            style: { _ in json ? .json : .lines },
+            style: { _ in style },
             showsOffAir: true, planOnly: false, verbose: false, json: json, duration: { _ in nil },
             reload: nil,
             conduct: { fleet, board in
                 let output = PlaybackOutput(json: json)
+                let progress = PlaybackProgress(start: output.start)
+                if board.style == .table { board.show { progress.scenarioHeadline(loaded) } }
                 await player.play(on: fleet, from: output.start) { event in
+                    progress.record(event)
                     output.show(event, board: board)
                     if case .finished = event { fleet.requestStop() }
                 }

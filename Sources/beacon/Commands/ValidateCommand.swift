@@ -8,7 +8,7 @@ import BeaconProfiles
 struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check profile files.",
+        abstract: "Check profile and scenario files.",
         discussion: """
             The files are checked together, exactly as `beacon advertise FILE…` would load \
             them: besides each file's own issues, beacons of different files with the same \
@@ -17,6 +17,11 @@ struct ValidateCommand: AsyncParsableCommand {
             own; every issue goes to standard error as "file:line:column: field: value: \
             message", and then the exit status is 65 (1 if a file cannot be read). - reads \
             standard input.
+
+            A scenario file (one with steps: or fleet:) is checked as play --dry-run checks \
+            it: with its fleet, and every state it puts on air against the controller \
+            --dry-run assumes (extended advertising, 16 sets); it prints "FILE: OK (scenario: \
+            N changes per pass over M beacons)".
 
             --json prints one object instead: {"ok": true|false, "files": [{"file", "ok", \
             "beacons"}], "issues": [{"file", "line", "column", "field", "value", "message"}], \
@@ -35,13 +40,27 @@ struct ValidateCommand: AsyncParsableCommand {
     }
 
     mutating func run() async throws {
-        let outcome = ProfileFiles.check(files)
-        let clean = Self.cleanFiles(files, outcome)
-        if json { LineOutput.out(Self.json(outcome, clean: clean).text) }
+        let scenarioFiles = files.filter(Self.isScenarioFile)
+        let profiles = files.filter { !scenarioFiles.contains($0) }
+        let scenarios = scenarioFiles.map(Self.checkScenario)
+        let outcome = profiles.isEmpty ? .fleets([]) : ProfileFiles.check(profiles)
+        let clean = Self.cleanFiles(profiles, outcome)
+        if json { LineOutput.out(Self.json(outcome, clean: clean, scenarios: scenarios).text) }
         if !json {
             for (file, count) in clean {
                 LineOutput.out("\(file.escapingControlCharacters): OK (\(count) \(count == 1 ? "beacon" : "beacons"))")
             }
+            for s in scenarios {
+                if let c = s.counts {
+                    LineOutput.out("\(s.file.escapingControlCharacters): OK (scenario: \(c.changes) \(c.changes == 1 ? "change" : "changes") per pass over \(c.beacons) \(c.beacons == 1 ? "beacon" : "beacons"))")
+                }
+                for issue in s.issues { LineOutput.err(issue.description) }
+                if let problem = s.unreadable { LineOutput.err("error: \(InputPath.label(s.file)): \(problem)") }
+            }
+        }
+        if case .fleets = outcome, !scenarios.isEmpty {
+            if scenarios.contains(where: { $0.unreadable != nil }) { throw ExitStatus.runtimeFailure }
+            if scenarios.contains(where: { !$0.issues.isEmpty }) { throw ExitStatus.dataError }
         }
         switch outcome {
         case .fleets:
@@ -72,8 +91,11 @@ struct ValidateCommand: AsyncParsableCommand {
         }
     }
 
-    static func json(_ outcome: ProfileFiles.Outcome, clean: [(file: String, beacons: Int)]) -> JSONValue {
-        let files: [JSONValue] = clean.map { .object([("file", .string($0.file)), ("ok", .bool(true)), ("beacons", .int($0.beacons))]) }
+    static func json(_ outcome: ProfileFiles.Outcome, clean: [(file: String, beacons: Int)], scenarios: [ScenarioCheck] = []) -> JSONValue {
+        var files: [JSONValue] = clean.map { .object([("file", .string($0.file)), ("ok", .bool(true)), ("beacons", .int($0.beacons))]) }
+        files += scenarios.compactMap { s in
+            s.counts.map { .object([("file", .string(s.file)), ("ok", .bool(true)), ("beacons", .int($0.beacons)), ("scenario", .bool(true))]) }
+        }
         var issues: [JSONValue] = []
         var unreadable: [JSONValue] = []
         switch outcome {
@@ -88,7 +110,15 @@ struct ValidateCommand: AsyncParsableCommand {
                          ("value", .string(issue.value)), ("message", .string(issue.message))])
             }
         }
-        let ok = if case .fleets = outcome { true } else { false }
+        for s in scenarios {
+            issues += s.issues.map { issue in
+                .object([("file", .string(issue.location.file)), ("line", .int(issue.location.line)),
+                         ("column", .int(issue.location.column)), ("field", .string(issue.field)),
+                         ("value", .string(issue.value)), ("message", .string(issue.message))])
+            }
+            if let problem = s.unreadable { unreadable.append(.object([("file", .string(s.file)), ("error", .string(problem))])) }
+        }
+        let ok = if case .fleets = outcome { scenarios.allSatisfy { $0.counts != nil } } else { false }
         return .object([("ok", .bool(ok)), ("files", .array(files)), ("issues", .array(issues)), ("unreadable", .array(unreadable))])
     }
 }

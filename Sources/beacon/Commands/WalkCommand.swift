@@ -33,7 +33,8 @@ struct WalkCommand: AsyncParsableCommand {
             Output: a line per second with the walker's position and each beacon's distance \
             and measured power (--json: a "walker" object per update, with the walk time, its \
             Unix time and the same per beacon), and a warning whenever an update is posted \
-            before the one before it was applied.
+            before the one before it was applied. On a terminal, a live view shows the beacons, \
+            the walker's position and the updates (late ones in its last line) instead.
             """
     )
 
@@ -130,9 +131,10 @@ struct WalkCommand: AsyncParsableCommand {
             default: return true
             }
         }
+        let style = RunStatusBoard.Style.choose(json: json, airLog: airLog)
         try await FleetSession(
             controller: controller, inputs: [fleet], planner: FleetPlanner(forceLegacy: legacy),
-            style: { _ in json ? .json : .lines },
+            style: { _ in style },
             showsOffAir: false, planOnly: false, verbose: false, json: json, duration: { _ in nil },
             reload: nil,
             conduct: { fleet, board in
@@ -143,12 +145,16 @@ struct WalkCommand: AsyncParsableCommand {
                     walk.txPower = control
                 }
                 let output = PlaybackOutput(json: json)
+                let progress = PlaybackProgress(start: output.start)
+                if board.style == .table { board.show { progress.walkHeadline() } }
                 await WalkPlayer(model: walk, rate: rate).walk(on: fleet, from: output.start, duration: seconds) { event in
+                    progress.record(event)
                     output.show(event, board: board, textEvery: 1)
                     if case .finished = event { fleet.requestStop() }
                 }
             },
-            shows: json ? nil : quiet,
+            // The live view's rows follow every event; lines and JSON as before.
+            shows: style == .lines ? quiet : nil,
             airLog: airLog
         ).run(initial)
     }

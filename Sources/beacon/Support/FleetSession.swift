@@ -189,6 +189,8 @@ struct FleetSession {
                 if conducted, plan.placements.map(\.beacon.name) == names { continue }
                 names = plan.placements.map(\.beacon.name)
                 board.reset(plan)
+                // In the live view the rows show a scenario's or a walk's new plan.
+                if conducted, board.style == .table { continue }
                 Self.show(plan, board: board, json: json, verbose: verbose, live: true)
             }
         }

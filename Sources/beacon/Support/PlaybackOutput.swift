@@ -6,7 +6,9 @@ import Foundation
 
 /// How `play` and `walk` show their progress: a status line per scenario step (the scenario
 /// clock, what changed, what is on air, the next step) or per walker position, through the run's
-/// status board (a line, or a JSON object with --json).
+/// status board (a line, or a JSON object with --json). In the live view the steps are its
+/// messages, and its title shows the clock and the next step, or the walker
+/// (``PlaybackProgress``).
 struct PlaybackOutput: Sendable {
     var json: Bool
     /// The scenario's or walk's 0 s, on the monotonic clock the player runs on.
@@ -66,7 +68,8 @@ struct PlaybackOutput: Sendable {
                     ("next_time", next.map { .double(RunStatusBoard.round($0.time)) } ?? .null),
                     ("next", next.map { .string($0.change.description) } ?? .null),
                 ]).text)
-            } else {
+            } else if board.style != .table {
+                // The live view's title shows the clock and the next step all the time.
                 let left = next.map { " (in \(Self.clock($0.time - time)))" } ?? ""
                 board.note("scenario \(Self.clock(time)) — \(upcoming)\(left)")
             }
@@ -101,9 +104,10 @@ struct PlaybackOutput: Sendable {
             if behind {
                 board.note(String(format: "walk %.1f s: update %d posted before the one before was applied: the controller is behind the walk", time, generation ?? 0))
             }
-            // A text line per `textEvery` seconds of walk, not per update.
+            // A text line per `textEvery` seconds of walk, not per update (the live view's
+            // title shows the walker all the time).
             let ticks = (time / textEvery).rounded()
-            if abs(time - ticks * textEvery) < 1e-6 {
+            if board.style != .table, abs(time - ticks * textEvery) < 1e-6 {
                 let each = positioned.map { b in String(format: "%@ %.2f m (%d dBm)", b.name, Self.distance(position, b), Int(b.beacon.powerAt1m ?? 0)) }
                 board.note(String(format: "walk %.1f s: walker at (%+.2f, %+.2f) m; ", time, position.x, position.y) + each.joined(separator: ", "))
             }

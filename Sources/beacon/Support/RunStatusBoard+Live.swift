@@ -35,7 +35,9 @@ extension RunStatusBoard {
                            status: problem ? .problem : (r.state.hasPrefix("on air") ? .active : .idle))
         }
         let adapters = Set(s.rows.map(\.adapter)).sorted()
-        let title = "beacon: \(Self.count(s.rows.count, "beacon")) on \(adapters.joined(separator: ", ")) — Ctrl-C stops, SIGHUP reloads"
+        let headline = s.headline?()
+        let title = headline.map { "\($0.title) — Ctrl-C stops" }
+            ?? "beacon: \(Self.count(s.rows.count, "beacon")) on \(adapters.joined(separator: ", ")) — Ctrl-C stops, SIGHUP reloads"
         return LiveScreen(title: title, columns: Self.columns, rows: rows, placeholder: "no beacons", messages: s.messages,
                           summary: Self.summary(s, elapsed: elapsed))
     }
@@ -45,7 +47,8 @@ extension RunStatusBoard {
         let onAir = s.rows.filter { $0.state.hasPrefix("on air") }.count
         let adapters = Set(s.rows.map(\.adapter)).count
         let turns = s.rows.reduce(0) { $0 + $1.turns }
-        return "\(onAir) of \(count(s.rows.count, "beacon")) on air · \(count(adapters, "adapter")) · \(count(turns, "turn")) · \(count(s.errors, "error")) · +\(ScanOutput.formatted(elapsed, places: 1)) s"
+        let late = s.headline.map { " · \($0().late) late" } ?? ""
+        return "\(onAir) of \(count(s.rows.count, "beacon")) on air · \(count(adapters, "adapter")) · \(count(turns, "turn")) · \(count(s.errors, "error"))\(late) · +\(ScanOutput.formatted(elapsed, places: 1)) s"
     }
 
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

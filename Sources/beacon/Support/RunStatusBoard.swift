@@ -43,6 +43,8 @@ final class RunStatusBoard: Sendable {
         var messages: [String] = []
         /// Messages not yet printed on standard error (it is the terminal the view covers).
         var heldBack: [String] = []
+        /// play and walk: the scenario clock or the walker, asked at each redraw.
+        var headline: (@Sendable () -> Headline)?
     }
 
     let style: Style
@@ -68,12 +70,19 @@ final class RunStatusBoard: Sendable {
         return "+\(ms / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
     }
 
-    /// Starts over with the beacons of `plan` (a new run, or a reload).
+    /// Starts over with the beacons of `plan` (a new run, or a reload). A beacon that stays keeps
+    /// its row's state and counts: a re-plan leaves it on air, so no event would set them again.
     func reset(_ plan: FleetPlan) {
         state.withLock { s in
+            var before: [String: Row] = [:]
+            for r in s.rows { before["\(r.adapter) \(r.beacon)"] = r }
             s.rows = plan.placements.map { p in
-                Row(beacon: p.beacon.name, adapter: p.adapter, advertiser: PlanReport.advertiserText(p), address: p.beacon.address,
-                    nonConforming: p.beacon.rawData != nil)
+                var row = Row(beacon: p.beacon.name, adapter: p.adapter, advertiser: PlanReport.advertiserText(p), address: p.beacon.address,
+                              nonConforming: p.beacon.rawData != nil)
+                if let was = before["\(p.adapter) \(p.beacon.name)"] {
+                    (row.state, row.turns, row.lastError, row.address) = (was.state, was.turns, was.lastError, was.address)
+                }
+                return row
             }
             s.slots = [:]
         }
@@ -84,11 +93,15 @@ final class RunStatusBoard: Sendable {
         let now = elapsed
         state.withLock { s in
             switch event {
-            case let .onAir(beacon, adapter, _, address, _):
+            case let .onAir(beacon, adapter, advertiser, address, _):
                 if let i = s.rows.firstIndex(where: { $0.beacon == beacon && $0.adapter == adapter }) {
                     s.rows[i].state = "on air"
                     s.rows[i].turns += 1
                     s.rows[i].address = address
+                } else {
+                    // A beacon an update adds goes on air before the plan that has it is shown
+                    // (``reset(_:)``, which keeps this row).
+                    s.rows.append(Row(beacon: beacon, adapter: adapter, advertiser: "set \(advertiser)", address: address, state: "on air", turns: 1))
                 }
             case let .offAir(beacon, adapter, _):
                 if let i = s.rows.firstIndex(where: { $0.beacon == beacon && $0.adapter == adapter }) {

@@ -36,7 +36,8 @@ struct ScenarioDryRun {
                  }, listing: listing)
         for moment in timeline.moments {
             state = moment.state
-            let next = planner.plan(state.onAir, on: capabilities)
+            // As a running fleet plans an update: beacons that stay keep their advertisers.
+            let next = planner.plan(state.onAir, on: capabilities, keeping: plan)
             var what = moment.changes.map(\.change.description).joined(separator: "; ")
             if moment.isNextPass { what = "the next pass starts: the fleet as declared" + (what.isEmpty ? "" : "; " + what) }
             let before = plan

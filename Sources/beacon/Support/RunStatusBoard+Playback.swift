@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconPositioning
+import BeaconProfiles
+import BeaconScenarios
+import Synchronization
+
+/// What `play` and `walk` add to the live view: a title with the scenario clock and the next
+/// step, or the walker's position, and the late updates in the summary.
+extension RunStatusBoard {
+    struct Headline: Sendable {
+        var title: String
+        /// Updates posted before the one before was applied (the controller behind the timeline).
+        var late: Int
+    }
+
+    /// From now on the view's title and summary come from `headline`, asked at each redraw.
+    func show(headline: @escaping @Sendable () -> Headline) {
+        state.withLock { $0.headline = headline }
+    }
+}
+
+/// Where a scenario or a walk stands, fed by the player's events and read by the live view's
+/// redraws (so the clock runs between steps).
+final class PlaybackProgress: Sendable {
+    private struct State {
+        var next: TimedChange?
+        var started = false
+        var over: Double?
+        var walker: PlanePoint?
+        var updates = 0
+        var late = 0
+    }
+
+    private let state = Mutex(State())
+    let start: ContinuousClock.Instant
+
+    init(start: ContinuousClock.Instant) { self.start = start }
+
+    func record(_ event: ScenarioPlayer.Event) {
+        state.withLock { s in
+            switch event {
+            case let .started(_, next): s.started = true; s.next = next
+            case let .clock(_, next): s.next = next
+            case let .stepped(_, _, next, _, _, behind): s.next = next; if behind { s.late += 1 }
+            case .pass: break
+            case let .finished(time, behind, _): s.over = time; s.next = nil; s.late = behind
+            }
+        }
+    }
+
+    func record(_ event: WalkPlayer.Event) {
+        state.withLock { s in
+            s.started = true
+            switch event {
+            case let .moved(_, position, _, generation, behind):
+                s.walker = position
+                if generation != nil { s.updates += 1 }
+                if behind { s.late += 1 }
+            case let .finished(time, updates, behind, _): s.over = time; s.updates = updates; s.late = behind
+            }
+        }
+    }
+
+    private var elapsed: Double { (ContinuousClock.now - start).seconds }
+
+    /// `scenario 12.3 s (pass 2 of 3) · next at 17 s: show room-south`.
+    func scenarioHeadline(_ scenario: Scenario) -> RunStatusBoard.Headline {
+        let s = state.withLock { $0 }
+        let now = s.over ?? elapsed
+        var title = "scenario \(s.over == nil ? "" : "over at ")\(ScanOutput.formatted(now, places: 1)) s"
+        if scenario.passes != 1, scenario.duration > 0, s.over == nil {
+            let pass = Int(now / scenario.duration) + 1
+            title += " (pass \(pass)\(scenario.passes.map { " of \($0)" } ?? ""))"
+        }
+        if s.over == nil {
+            title += " · " + (s.next.map { "next at \(PlaybackOutput.clock($0.time)): \($0.change)" } ?? "no next step")
+        }
+        return .init(title: title, late: s.late)
+    }
+
+    /// `walk 12.3 s, walker at (+0.50, -1.00) m · 61 updates`.
+    func walkHeadline() -> RunStatusBoard.Headline {
+        let s = state.withLock { $0 }
+        let now = s.over ?? elapsed
+        var title = "walk \(s.over == nil ? "" : "over at ")\(ScanOutput.formatted(now, places: 1)) s"
+        if let w = s.walker { title += ", walker at (\(Self.signed(w.x)), \(Self.signed(w.y))) m" }
+        title += " · \(RunStatusBoard.count(s.updates, "update"))"
+        return .init(title: title, late: s.late)
+    }
+
+    static func signed(_ v: Double) -> String { (v < 0 ? "-" : "+") + ScanOutput.formatted(abs(v), places: 2) }
+}

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Testing
+
+/// What a person sees in a terminal (tmux, 80×24) while `play` and `walk` run: the live view
+/// with the scenario clock and the next step, or the walker, in its title; every line fits.
+@Suite("play and walk in tmux", .serialized)
+struct PlaybackScreenTests {
+    /// The scenario clock the title shows (`scenario 7.3 s (pass 1 of 3) · next at 12 s: …`).
+    static func scenarioClock(_ line: String) -> Double? {
+        guard line.hasPrefix("scenario "), let s = line.dropFirst(9).split(separator: " ").first else { return nil }
+        return Double(s)
+    }
+
+    /// `1 of 1 beacon on air · 1 adapter · 2 turns · 0 errors · 0 late · +4.2 s`.
+    static func isSummary(_ line: String) -> Bool { line.contains(" on air · ") && line.contains(" errors · ") && line.contains(" late · +") }
+
+    static func checkFits(_ lines: [String], width: Int, height: Int) {
+        #expect(lines.count <= height, "more lines than the terminal: \(lines)")
+        #expect(TmuxScreen.widest(lines) <= width, "a line wider than \(width) columns: \(lines)")
+    }
+
+    @Test("play scenarios/store-opening.yaml -i virtual at 80×24")
+    func storeOpening() async throws {
+        let (width, height) = (80, 24)
+        let tmux = try TmuxScreen(width: width, height: height, beacon: ["play", "scenarios/store-opening.yaml", "-i", "virtual"])
+        defer { tmux.close() }
+        // The first step (2 s: room-west appears) has been played: the title names the next one,
+        // and room-west's row is on air.
+        let first = await tmux.waitForScreen(timeout: .seconds(120)) { lines in
+            guard let title = lines.first, Self.scenarioClock(title) != nil else { return false }
+            Self.checkFits(lines, width: width, height: height)
+            return title.contains(" · next at 7 s: show room-north")
+                && lines.contains { $0.hasPrefix("room-west ") && $0.contains(" on air ") }
+                && lines.last.map(Self.isSummary) == true
+        }
+        try #require(first != nil, "the view after the first step: \(tmux.everything())")
+        let title = try #require(first?.first)
+        #expect(title.hasPrefix("scenario ") && title.contains(" (pass 1 of 3) · "), "\(title)")
+        #expect(title.hasSuffix(" — Ctrl-C stops"), "the whole title fits in 80 columns: \(title)")
+        // The clock runs between steps: a later frame shows a later scenario time.
+        let clock = try #require(Self.scenarioClock(title))
+        let later = await tmux.waitForScreen(timeout: .seconds(120)) { lines in
+            Self.checkFits(lines, width: width, height: height)
+            return lines.first.flatMap(Self.scenarioClock).map { $0 > clock } == true
+        }
+        try #require(later != nil, "the clock moves: \(tmux.everything())")
+        try tmux.sendInterrupt()
+        let status = await tmux.waitForExit()
+        #expect(status == 0, "\(tmux.everything())")
+        let after = tmux.everything()
+        #expect(!after.contains { Self.scenarioClock($0) != nil && $0.contains("Ctrl-C stops") }, "no copy of the view is left: \(after)")
+        #expect(after.filter(Self.isSummary).count == 1, "one final summary: \(after)")
+        #expect(after.contains("advertising stopped (advertising off, sets removed)"), "\(after)")
+    }
+
+    @Test("walk profiles/room-2m.yaml -i virtual at 80×24")
+    func walkRoom() async throws {
+        let (width, height) = (80, 24)
+        let tmux = try TmuxScreen(width: width, height: height,
+                                  beacon: ["walk", "profiles/room-2m.yaml", "--path", "0,0 0.5,0 0.5,0.5", "--loop", "-i", "virtual"])
+        defer { tmux.close() }
+        let walking = await tmux.waitForScreen(timeout: .seconds(120)) { lines in
+            guard let title = lines.first, title.hasPrefix("walk ") else { return false }
+            Self.checkFits(lines, width: width, height: height)
+            return title.contains(", walker at (") && lines.filter { $0.hasPrefix("room-") && $0.contains(" on air ") }.count == 4
+                && lines.last.map(Self.isSummary) == true
+        }
+        try #require(walking != nil, "the walk's view: \(tmux.everything())")
+        #expect(walking?.first?.hasSuffix(" — Ctrl-C stops") == true, "\(walking ?? [])")
+        try tmux.sendInterrupt()
+        #expect(await tmux.waitForExit() == 0, "\(tmux.everything())")
+        #expect(tmux.everything().filter(Self.isSummary).count == 1, "\(tmux.everything())")
+    }
+}
