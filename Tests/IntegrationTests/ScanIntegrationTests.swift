@@ -108,7 +108,8 @@ extension BumbleIntegration {
                 // (The last update comes when scanning stops, right after SIGINT: not a full second.)
                 let periodic = ranging.dropLast()
                 let gaps = zip(periodic.dropFirst(), periodic).map { $0.time - $1.time }
-                #expect(gaps.allSatisfy { $0 > 0.8 && $0 < 2 }, "ranging intervals \(gaps)")
+                // Never early; how late on a busy machine is no verdict (the bound catches a stall).
+                #expect(gaps.allSatisfy { $0 > 0.8 && $0 < 10 }, "ranging intervals \(gaps)")
                 let full = ranging.compactMap { $0.object["beacons"] as? [[String: Any]] }.filter { list in
                     list.count == 4 && list.allSatisfy { ($0["proximity"] as? String) == "immediate" }
                 }
