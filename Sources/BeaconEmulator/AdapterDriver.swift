@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
 import BeaconCodec
 import HCITransport
 import Synchronization
@@ -333,13 +334,14 @@ final class AdapterDriver: Sendable {
     /// Why `error` means the adapter is away for now (powered off: the raw socket refuses writes
     /// with ENETDOWN; gone: the management API answers Invalid Index), or nil.
     static func adapterAway(_ error: (any Error)?) -> String? {
-        if let e = error as? HCIControllerError, case .transport(.system(let call, _)) = e, call.errno == .networkDown {
+        switch error as? AdapterError {
+        case .hci(.transport(.system(let call, _)))? where call.errno == .networkDown:
             return "the adapter is down (\(call))"
-        }
-        if let e = error as? MgmtControllerError, e.status == .invalidIndex || e.status == .notPowered {
+        case .management(let e)? where e.status == .invalidIndex || e.status == .notPowered:
             return "the adapter is away (\(e))"
+        default:
+            return nil
         }
-        return nil
     }
 
     private func tearDown(_ loop: inout LoopState) async -> Teardown {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
 import HCI
 import HCITransport
 
@@ -31,14 +32,18 @@ extension HCIAdvertisingBackend {
     /// sets the kernel's command named, so each is tried: an advertiser still on air refuses
     /// its first command (parameters, or the legacy random address, while enabled) with Command
     /// Disallowed (Core Vol 4 Part E §7.8.53, §7.8.4, §7.8.5) and is left as it is.
-    public func restore(_ state: AdvertisingState, after loss: AdvertisingLoss) async throws -> [UInt8] {
+    public func restore(_ state: AdvertisingState, after loss: AdvertisingLoss) async throws(AdapterError) -> [UInt8] {
         var restored: [UInt8] = []
-        for handle in state.keys.sorted() {
-            let steps = AdvertisingProgram.steps(from: [:], to: [handle: state[handle]!], extended: extended)
-            guard let first = steps.first else { continue }
-            guard try await sendUnlessOnAir(first, cleared: loss.cleared) else { continue }
-            try await sender.send(Array(steps.dropFirst()))
-            restored.append(handle)
+        do throws(HCIControllerError) {
+            for handle in state.keys.sorted() {
+                let steps = AdvertisingProgram.steps(from: [:], to: [handle: state[handle]!], extended: extended)
+                guard let first = steps.first else { continue }
+                guard try await sendUnlessOnAir(first, cleared: loss.cleared) else { continue }
+                try await sender.send(Array(steps.dropFirst()))
+                restored.append(handle)
+            }
+        } catch {
+            throw .hci(error)
         }
         return restored
     }

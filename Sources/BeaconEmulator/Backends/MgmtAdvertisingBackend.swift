@@ -145,7 +145,11 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
 
     /// Adds again every advertiser whose instance the kernel no longer has (Read Advertising
     /// Features lists the instances present).
-    public func restore(_ state: AdvertisingState, after loss: AdvertisingLoss) async throws -> [UInt8] {
+    public func restore(_ state: AdvertisingState, after loss: AdvertisingLoss) async throws(AdapterError) -> [UInt8] {
+        do throws(MgmtControllerError) { return try await putBack(state) } catch { throw .management(error) }
+    }
+
+    private func putBack(_ state: AdvertisingState) async throws(MgmtControllerError) -> [UInt8] {
         let features = try await mgmt.send(ReadAdvertisingFeatures())
         let present = Set(features.instances)
         var restored: [UInt8] = []
