@@ -77,11 +77,12 @@ final class AdapterDriver: Sendable {
         wakeup.signal()
     }
 
-    /// How long the kernel's commands for one event get to settle before the restore: a power
-    /// cycle or a bluetoothd start is a burst of commands, and one restore after it is enough.
-    static let restoreSettle: Duration = .milliseconds(100)
-    /// A restore the controller refused (powered off, gone) is tried again this often …
+    /// A restore the controller refused for another reason (busy) is tried again this often …
     static let restoreRetry: Duration = .milliseconds(250)
+    /// … and one refused because the adapter is off or gone waits for the event that says it is
+    /// back (New Settings powered, Index Added, the kernel's HCI Reset at power-on), which
+    /// restores at once; this is only the backstop should that event never come.
+    static let restoreBackstop: Duration = .seconds(1)
     /// … for this long, after which the run ends: the adapter is not coming back.
     static let restoreGiveUp: Duration = .seconds(30)
 
@@ -116,8 +117,9 @@ final class AdapterDriver: Sendable {
             }
             if let loss, loop.prepared {
                 if loop.loss == nil { loop.lossNoticed = .now }
+                if loss.adapterBack { loop.adapterBack = .now }
                 loop.loss = loop.loss.map { $0.merged(with: loss) } ?? loss
-                loop.restoreDue = .now + Self.restoreSettle
+                loop.restoreDue = .now + loss.settle
             }
             let deadline = runTime.flatMap { t in loop.firstOnAir.map { $0 + t } }
             if let fault { failure = fault; break }
@@ -193,6 +195,8 @@ final class AdapterDriver: Sendable {
         /// move `onAir` (the restore puts the current turn on air).
         var loss: AdvertisingLoss?
         var lossNoticed: ContinuousClock.Instant?
+        /// When the adapter last became usable again during this loss (powered on, back).
+        var adapterBack: ContinuousClock.Instant?
         var restoreDue: ContinuousClock.Instant?
         /// Whether the controller counts each turn's events: it has stopped a set after its
         /// events, so a turn ends only once every set of it has stopped (or at the backstop).
@@ -314,19 +318,23 @@ final class AdapterDriver: Sendable {
         guard let loss = loop.loss, let noticed = loop.lossNoticed else { loop.restoreDue = nil; return nil }
         do {
             let restored = try await backend.restore(loop.onAir, after: loss)
+            let back = loop.adapterBack
             loop.loss = nil
             loop.lossNoticed = nil
+            loop.adapterBack = nil
             loop.restoreDue = nil
             if !restored.isEmpty {
                 let beacons = restored.compactMap { loop.onAir[$0]?.beaconName }
-                report(.recovered(adapter: adapter, reason: loss.reason, beacons: beacons, after: ContinuousClock.now - noticed))
+                let now = ContinuousClock.now
+                report(.recovered(adapter: adapter, reason: loss.reason, beacons: beacons, after: now - noticed, afterAdapterBack: back.map { now - $0 }))
             }
             return nil
         } catch {
             if ContinuousClock.now - noticed >= Self.restoreGiveUp {
                 return "\(adapter): advertising was taken off the air (\(loss.reason)) and could not be restored for \(Self.restoreGiveUp): \(error)"
             }
-            loop.restoreDue = .now + Self.restoreRetry
+            // Off or gone: its coming back is an event of its own, which restores at once.
+            loop.restoreDue = .now + (Self.adapterAway(error) != nil ? Self.restoreBackstop : Self.restoreRetry)
             return nil
         }
     }
