@@ -79,10 +79,15 @@ final class AdapterDriver: Sendable {
 
     /// A restore the controller refused for another reason (busy) is tried again this often …
     static let restoreRetry: Duration = .milliseconds(250)
-    /// … and one refused because the adapter is off or gone waits for the event that says it is
-    /// back (New Settings powered, Index Added, the kernel's HCI Reset at power-on), which
-    /// restores at once; this is only the backstop should that event never come.
+    /// … one the management API refused because the adapter is off or gone waits for the event
+    /// that says it is back (New Settings powered, Index Added), which restores at once; this is
+    /// only the backstop should that event never come …
     static let restoreBackstop: Duration = .seconds(1)
+    /// … and a raw socket's write refused with ENETDOWN is tried again this often: the kernel
+    /// sends a bound raw socket no event when the device is up again (its HCI Reset comes at the
+    /// start of the power-on, before the device accepts writes), and a refused write costs
+    /// nothing on the air, so a short poll puts the sets back within this of the device being up.
+    static let downPoll: Duration = .milliseconds(50)
     /// … for this long, after which the run ends: the adapter is not coming back.
     static let restoreGiveUp: Duration = .seconds(30)
 
@@ -333,9 +338,20 @@ final class AdapterDriver: Sendable {
             if ContinuousClock.now - noticed >= Self.restoreGiveUp {
                 return "\(adapter): advertising was taken off the air (\(loss.reason)) and could not be restored for \(Self.restoreGiveUp): \(error)"
             }
-            // Off or gone: its coming back is an event of its own, which restores at once.
-            loop.restoreDue = .now + (Self.adapterAway(error) != nil ? Self.restoreBackstop : Self.restoreRetry)
+            loop.restoreDue = .now + Self.retryDelay(after: error)
             return nil
+        }
+    }
+
+    /// When to try a refused restore again (see ``restoreRetry``).
+    static func retryDelay(after error: any Error) -> Duration {
+        switch error as? AdapterError {
+        case .hci(.transport(.system(let call, _)))? where call.errno == .networkDown:
+            return downPoll
+        case .management(let e)? where e.status == .invalidIndex || e.status == .notPowered:
+            return restoreBackstop
+        default:
+            return restoreRetry
         }
     }
 
