@@ -77,11 +77,17 @@ final class AdapterDriver: Sendable {
         wakeup.signal()
     }
 
-    /// How long the kernel's commands for one event get to settle before the restore: a power
-    /// cycle or a bluetoothd start is a burst of commands, and one restore after it is enough.
-    static let restoreSettle: Duration = .milliseconds(100)
-    /// A restore the controller refused (powered off, gone) is tried again this often …
+    /// A restore the controller refused for another reason (busy) is tried again this often …
     static let restoreRetry: Duration = .milliseconds(250)
+    /// … one the management API refused because the adapter is off or gone waits for the event
+    /// that says it is back (New Settings powered, Index Added), which restores at once; this is
+    /// only the backstop should that event never come …
+    static let restoreBackstop: Duration = .seconds(1)
+    /// … and a raw socket's write refused with ENETDOWN is tried again this often: the kernel
+    /// sends a bound raw socket no event when the device is up again (its HCI Reset comes at the
+    /// start of the power-on, before the device accepts writes), and a refused write costs
+    /// nothing on the air, so a short poll puts the sets back within this of the device being up.
+    static let downPoll: Duration = .milliseconds(50)
     /// … for this long, after which the run ends: the adapter is not coming back.
     static let restoreGiveUp: Duration = .seconds(30)
 
@@ -116,8 +122,9 @@ final class AdapterDriver: Sendable {
             }
             if let loss, loop.prepared {
                 if loop.loss == nil { loop.lossNoticed = .now }
+                if loss.adapterBack { loop.adapterBack = .now }
                 loop.loss = loop.loss.map { $0.merged(with: loss) } ?? loss
-                loop.restoreDue = .now + Self.restoreSettle
+                loop.restoreDue = .now + loss.settle
             }
             let deadline = runTime.flatMap { t in loop.firstOnAir.map { $0 + t } }
             if let fault { failure = fault; break }
@@ -193,6 +200,8 @@ final class AdapterDriver: Sendable {
         /// move `onAir` (the restore puts the current turn on air).
         var loss: AdvertisingLoss?
         var lossNoticed: ContinuousClock.Instant?
+        /// When the adapter last became usable again during this loss (powered on, back).
+        var adapterBack: ContinuousClock.Instant?
         var restoreDue: ContinuousClock.Instant?
         /// Whether the controller counts each turn's events: it has stopped a set after its
         /// events, so a turn ends only once every set of it has stopped (or at the backstop).
@@ -318,41 +327,49 @@ final class AdapterDriver: Sendable {
         guard let loss = loop.loss, let noticed = loop.lossNoticed else { loop.restoreDue = nil; return nil }
         do {
             let restored = try await backend.restore(loop.onAir, after: loss)
+            let back = loop.adapterBack
             loop.loss = nil
             loop.lossNoticed = nil
+            loop.adapterBack = nil
             loop.restoreDue = nil
             if !restored.isEmpty {
                 let beacons = restored.compactMap { loop.onAir[$0]?.beaconName }
-                report(.recovered(adapter: adapter, reason: loss.reason, beacons: beacons, after: ContinuousClock.now - noticed))
+                let now = ContinuousClock.now
+                report(.recovered(adapter: adapter, reason: loss.reason, beacons: beacons, after: now - noticed, afterAdapterBack: back.map { now - $0 }))
             }
             return nil
         } catch {
             if ContinuousClock.now - noticed >= Self.restoreGiveUp {
                 return "\(adapter): advertising was taken off the air (\(loss.reason)) and could not be restored for \(Self.restoreGiveUp): \(error)"
             }
-            loop.restoreDue = .now + Self.restoreRetry
+            loop.restoreDue = .now + Self.retryDelay(after: error)
             return nil
+        }
+    }
+
+    /// When to try a refused restore again (see ``restoreRetry``).
+    static func retryDelay(after error: any Error) -> Duration {
+        switch error as? AdapterError {
+        case .hci(.transport(.system(let call, _)))? where call.errno == .networkDown:
+            return downPoll
+        case .management(let e)? where e.status == .invalidIndex || e.status == .notPowered:
+            return restoreBackstop
+        default:
+            return restoreRetry
         }
     }
 
     /// Why `error` means the adapter is away for now (powered off: the raw socket refuses writes
     /// with ENETDOWN; gone: the management API answers Invalid Index), or nil.
     static func adapterAway(_ error: (any Error)?) -> String? {
-        // The backends throw AdapterError: look at what it wraps.
-        var error = error
-        if let e = error as? AdapterError {
-            switch e {
-            case .hci(let h): error = h
-            case .management(let m): error = m
-            }
-        }
-        if let e = error as? HCIControllerError, case .transport(.system(let call, _)) = e, call.errno == .networkDown {
+        switch error as? AdapterError {
+        case .hci(.transport(.system(let call, _)))? where call.errno == .networkDown:
             return "the adapter is down (\(call))"
-        }
-        if let e = error as? MgmtControllerError, e.status == .invalidIndex || e.status == .notPowered {
+        case .management(let e)? where e.status == .invalidIndex || e.status == .notPowered:
             return "the adapter is away (\(e))"
+        default:
+            return nil
         }
-        return nil
     }
 
     private func tearDown(_ loop: inout LoopState) async -> Teardown {

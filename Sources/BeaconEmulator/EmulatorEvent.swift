@@ -21,8 +21,11 @@ public enum EmulatorEvent: Sendable {
     case updateFailed(generation: Int, adapter: String, message: String)
     /// The watchdog put beacons back on air after something outside beacon took them off
     /// (`reason`: the kernel cleared the sets in a power cycle, bluetoothd removed every instance
-    /// when it restarted, …); `after`: from noticing the loss to the beacons being back.
-    case recovered(adapter: String, reason: String, beacons: [String], after: Duration)
+    /// when it restarted, …); `after`: from noticing the loss to the beacons being back, which
+    /// includes any time the adapter was off or gone; `afterAdapterBack`: from the adapter being
+    /// usable again (powered on, back) to the beacons being back, beacon's own part (nil when the
+    /// adapter never went away).
+    case recovered(adapter: String, reason: String, beacons: [String], after: Duration, afterAdapterBack: Duration?)
     /// Something failed on an adapter; the fleet stops (see ``RunningFleet/finished``).
     case error(adapter: String, message: String)
     /// The adapter's teardown is done: clean, or with what may still be on air.

@@ -19,7 +19,7 @@ import VirtualController
         await withTaskGroup(of: (String, [String])?.self) { group in
             group.addTask {
                 for await event in fleet.events {
-                    if case let .recovered(_, reason, beacons, _) = event { return (reason, beacons) }
+                    if case let .recovered(_, reason, beacons, _, _) = event { return (reason, beacons) }
                 }
                 return nil
             }
@@ -97,6 +97,36 @@ import VirtualController
         #expect(recovery.reason.contains("Index Added"), "\(recovery.reason)")
         #expect(added(kernel, since: started) == [1])
         #expect(kernel.instances.keys.sorted() == [1])
+        #expect(await fleet.stop().isClean)
+    }
+
+    @Test func anInstanceRemovedAtPowerOffIsAddedAtThePowerOnAndTimedFromIt() async throws {
+        // bluetoothd exiting: the kernel removes the instance as it powers the adapter off
+        // (Advertising Removed, then New Settings without Powered), and refuses new instances
+        // until bluetoothd, started again, powers it on. Nothing is re-added while it is off;
+        // the power-on's New Settings puts the beacon back, and the recovery says how long that
+        // took from the power-on as well as from the loss.
+        let kernel = ScriptedKernel(maxInstances: 3)
+        let (fleet, connection) = mgmtFleet(kernel)
+        defer { connection.close() }
+        try await fleet.start(beacons(1))
+        let started = kernel.received.count
+        kernel.override(AddExtendedAdvertisingParameters.opcode, with: .status(.rejected))
+        kernel.removeEveryInstanceAsBluetoothdStarts()
+        kernel.inject(.other(code: 0x0006, index: 0, parameters: [0x00, 0, 0, 0]))
+        var events = fleet.events.makeAsyncIterator()
+        // The off state is in effect once the backend has seen the New Settings; then power on.
+        kernel.inject(.other(code: 0x0006, index: 0, parameters: [0x01, 0, 0, 0]))
+        kernel.clearOverride(AddExtendedAdvertisingParameters.opcode)
+        var recovered: (reason: String, back: Duration?)?
+        while let event = await events.next() {
+            if case let .recovered(_, reason, _, _, back) = event { recovered = (reason, back); break }
+        }
+        let recovery = try #require(recovered, "no recovery reported")
+        #expect(recovery.reason.contains("powered on again"), "\(recovery.reason)")
+        #expect(recovery.back != nil, "timed from the power-on too")
+        #expect(kernel.instances.keys.sorted() == [1])
+        #expect(added(kernel, since: started).last == 1)
         #expect(await fleet.stop().isClean)
     }
 

@@ -50,7 +50,31 @@ check_modules_load() {
 }
 
 check_btvirt_makes_hci0_and_hci1() {
-    setsid -f btvirt -l2 >"$STATE/btvirt.log" 2>&1
+    # On a very busy host the kernel's own setup of a new controller can time out (dmesg:
+    # "hci0: Opcode 0x0c03 failed: -110", its HCI Reset unanswered in time by btvirt, a user
+    # process starved under emulation). The device then exists and comes up, but the management
+    # API never lists it (Invalid Index), and every later check fails for that reason alone. That
+    # is detected, not waited out: btvirt is stopped and started again, at most 3 times.
+    local attempt
+    for attempt in 1 2 3; do
+        btvirt_start || return 1
+        if btmgmt_lists hci0 0 && btmgmt_lists hci1 1; then
+            show hciconfig
+            return 0
+        fi
+        echo "  attempt $attempt: the kernel's setup of a controller failed; dmesg says:"
+        dmesg | grep -E 'hci[01]: ' | tail -3 | sed 's/^/    /'
+        btvirt_stop || return 1
+    done
+    why "the management API does not list hci0 and hci1 after 3 starts of btvirt (the kernel's controller setup failed each time)"
+    return 1
+}
+
+BTVIRT_PID="$STATE/btvirt.pid"
+
+btvirt_start() {
+    rm -f "$BTVIRT_PID"
+    setsid -f sh -c 'echo $$ >"$1"; exec btvirt -l2 >"$2" 2>&1' sh "$BTVIRT_PID" "$STATE/btvirt.log" </dev/null
     if ! wait_for 20 '[ -e /sys/class/bluetooth/hci0 ] && [ -e /sys/class/bluetooth/hci1 ]'; then
         sed 's/^/    /' "$STATE/btvirt.log"
         why "btvirt -l2 did not make hci0 and hci1 within 20 s (found: $(ls /sys/class/bluetooth 2>/dev/null | xargs))"
@@ -59,8 +83,18 @@ check_btvirt_makes_hci0_and_hci1() {
     # The kernel runs its own init sequence on a new controller before it can be brought up.
     wait_for 20 'adapter_up hci0 2>/dev/null' || { why "hciconfig hci0 up failed"; return 1; }
     wait_for 20 'adapter_up hci1 2>/dev/null' || { why "hciconfig hci1 up failed"; return 1; }
-    show hciconfig
 }
+
+btvirt_stop() {
+    local pid
+    pid=$(cat "$BTVIRT_PID" 2>/dev/null) && [ -n "$pid" ] || { why "btvirt's pid is unknown"; return 1; }
+    kill "$pid"
+    wait_for 20 '[ ! -e /sys/class/bluetooth/hci0 ] && [ ! -e /sys/class/bluetooth/hci1 ]' \
+        || { why "hci0 and hci1 did not go away when btvirt (pid $pid) was stopped"; return 1; }
+}
+
+# Whether the management API lists adapter $1 (index $2): Read Controller Information answers.
+btmgmt_lists() { btmgmt --index "$2" info 2>&1 | grep -q 'current settings'; }
 
 check_controller_is_le_5_0_with_3_sets() {
     show hciconfig hci0 version
@@ -653,16 +687,23 @@ check_bluetoothd_restart_recovered() {
     kill -INT "$BEACON_PID"
     advertise_wait restart || { scan_stop restart; return 1; }
     scan_stop restart || return 1
-    local after_ms
+    # after_ms counts from the loss, which bluetoothd causes as it exits (it powers hci0 off, and
+    # the kernel removes the instances): it includes the time bluetoothd is away, which beacon
+    # cannot shorten. The bound is on what follows the restart: from bluetoothd powering hci0
+    # on again (the New Settings event beacon reacts to) to the beacon back on air.
+    local after_ms back_ms
     after_ms=$(sed -n 's/.*"event":"recovered".*"after_ms":\([0-9.]*\).*/\1/p' "$STATE/restart.events" | head -1)
+    back_ms=$(grep '"event":"recovered"' "$STATE/restart.events" | grep '"after_adapter_back_ms"' | head -1 \
+        | sed -n 's/.*"after_adapter_back_ms":\([0-9.]*\).*/\1/p')
     [ -n "$after_ms" ] || { why "the recovered event has no after_ms"; return 1; }
-    awk -v a="$after_ms" 'BEGIN {exit !(a <= 2000)}' || { why "beacon took $after_ms ms to put its beacon back (2000 allowed)"; return 1; }
+    [ -n "$back_ms" ] || { why "no recovered event after hci0 was powered on again (after_adapter_back_ms)"; return 1; }
+    awk -v a="$back_ms" 'BEGIN {exit !(a <= 2000)}' || { why "beacon took $back_ms ms from hci0's power-on to put its beacon back (2000 allowed)"; return 1; }
     # On the air: from hci0 powered again to 2 s after the recovery, bm1's longest silence.
     local to
     to=$(awk -v t="$recovered" 'BEGIN {printf "%.3f", t + 1.5}')
     show py "$KT/air_gaps.py" --beacon "$BEACON" --profile "$BM1" --reports "$STATE/restart.jsonl" --from "$up" --to "$to" --max-gap 2.5
     [ "$STATUS" = 0 ] || { why "bm1 was not back on air within 2 s of bluetoothd's restart: $(printf '%s\n' "$OUT" | tail -1)"; return 1; }
-    note "watchdog restored after $after_ms ms; on air after the restart: $(printf '%s\n' "$OUT" | tail -1)"
+    note "watchdog restored $back_ms ms after hci0's power-on ($after_ms ms after the loss at bluetoothd's exit); on air after the restart: $(printf '%s\n' "$OUT" | tail -1)"
 }
 
 # The raw socket's watchdog: `btmgmt power off` and `on` under a raw-socket run (the kernel resets
@@ -691,7 +732,9 @@ check_raw_power_cycle_restored() {
     show py "$KT/air_gaps.py" --beacon "$BEACON" --profile "$BM1" --reports "$STATE/power.jsonl" --from "$on" \
         --to "$(awk -v t="$on" 'BEGIN {printf "%.3f", t + 2.0}')" --max-gap 1.5
     [ "$STATUS" = 0 ] || { why "bm1 was not back on air within 1 s of the power-on: $(printf '%s\n' "$OUT" | tail -1)"; return 1; }
-    note "first silence after power on and on air since: $(printf '%s\n' "$OUT" | tail -1)"
+    local back_ms
+    back_ms=$(grep '"event":"recovered"' "$STATE/power.events" | head -1 | sed -n 's/.*"after_adapter_back_ms":\([0-9.]*\).*/\1/p')
+    note "restored ${back_ms:-?} ms after the kernel's HCI Reset at power-on; first silence after power on and on air since: $(printf '%s\n' "$OUT" | tail -1)"
 }
 
 # Least privilege with bluetoothd running: a copy of beacon with only CAP_NET_ADMIN, run as
@@ -709,6 +752,8 @@ check_hci0_as_nobody_with_cap_net_admin() {
 
 # Restarting bluetoothd (and the runs around it) takes longer than most checks under emulation.
 CHECK_LIMIT[bluetoothd_restart_recovered]=240
+# Up to 3 starts of btvirt when the kernel's controller setup fails under load.
+CHECK_LIMIT[btvirt_makes_hci0_and_hci1]=200
 CHECK_LIMIT[raw_power_cycle_restored]=150
 CHECK_LIMIT[other_program_survives_run_and_stop]=150
 CHECK_LIMIT[room_every_second_with_bluetoothd]=150

@@ -30,7 +30,9 @@ public protocol AdvertisingBackend: Sendable {
     func teardown(timeout: Duration?) async throws(AdapterError)
     /// After `loss`, puts back whatever of `state` is no longer on air; returns the advertisers
     /// it put back (none when nothing of ours was missing). Throws when the controller cannot
-    /// take it yet (powered off, gone): the driver tries again.
+    /// take it yet (powered off, gone): the driver tries again. No default: a backend whose
+    /// `restore` does not match this requirement exactly (its throws clause, say) would silently
+    /// get a no-op one and its watchdog would never put anything back.
     func restore(_ state: AdvertisingState, after loss: AdvertisingLoss) async throws(AdapterError) -> [UInt8]
 
     /// Whether the controller ends turns: advertisers that carry a rotating beacon
@@ -55,11 +57,6 @@ extension AdvertisingBackend {
     public func transition(from old: AdvertisingState, to new: AdvertisingState, stopped: Set<UInt8>) async throws(AdapterError) -> Transition {
         try await transition(from: old, to: new)
     }
-}
-
-extension AdvertisingBackend {
-    /// A controller nobody else drives loses nothing: there is nothing to restore.
-    public func restore(_ state: AdvertisingState, after loss: AdvertisingLoss) async throws(AdapterError) -> [UInt8] { [] }
 }
 
 /// What one transition took.

@@ -11,15 +11,26 @@ public struct AdvertisingLoss: Sendable, Equatable {
     /// Everything on the controller is gone (HCI Reset, LE Clear Advertising Sets, the adapter
     /// back after Index Removed): every advertiser must be set up again from scratch.
     public var cleared: Bool
+    /// How long to let the kernel finish what it is doing before the restore. A raw socket sees
+    /// each command of a burst (a power-on sends dozens) and restoring in the middle of it would
+    /// be undone by the next; a management event is final (the kernel has done what it reports),
+    /// so the restore starts at once.
+    public var settle: Duration
+    /// The adapter has just become usable again (powered on, back after Index Added): the moment
+    /// from which a restore can succeed, and from which ``EmulatorEvent/recovered`` counts
+    /// beacon's own part of the recovery.
+    public var adapterBack: Bool
 
-    public init(reason: String, cleared: Bool) {
+    public init(reason: String, cleared: Bool, settle: Duration = .zero, adapterBack: Bool = false) {
         self.reason = reason
         self.cleared = cleared
+        self.settle = settle
+        self.adapterBack = adapterBack
     }
 
     /// Two losses noticed before one restore: both reasons, cleared if either cleared.
     public func merged(with other: AdvertisingLoss) -> AdvertisingLoss {
         let reasons = reason.contains(other.reason) ? reason : "\(reason); \(other.reason)"
-        return AdvertisingLoss(reason: reasons, cleared: cleared || other.cleared)
+        return AdvertisingLoss(reason: reasons, cleared: cleared || other.cleared, settle: other.settle, adapterBack: adapterBack || other.adapterBack)
     }
 }

@@ -31,6 +31,11 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
     private let moved = Mutex<[UInt8: UInt8]>([:])
     /// Instances another program took over from beacon: never touched again.
     private let theirs = Mutex<Set<UInt8>>([])
+    /// Whether the adapter is powered, as the last New Settings said (it was when the run
+    /// started: beacon advertised; nil: not known, after Index Added). The kernel refuses new
+    /// instances while it is off (Add Extended Advertising Parameters: Rejected), so a restore
+    /// waits for the power-on event.
+    private let powered = Mutex<Bool?>(true)
 
     public init(mgmt: MgmtController, capabilities: ControllerCapabilities) {
         precondition(capabilities.managementAPI != nil, "a management backend needs a management API probe")
@@ -126,15 +131,20 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
             return AdvertisingLoss(reason: "another program took instance \(instance) (Advertising Added); beacon moves to a free one", cleared: false)
         case let .indexAdded(index) where index == mgmt.index:
             added.withLock { $0.removeAll() }
-            return AdvertisingLoss(reason: "hci\(index) came back (Index Added)", cleared: true)
+            powered.withLock { $0 = nil }  // the restore asks the kernel
+            return AdvertisingLoss(reason: "hci\(index) came back (Index Added)", cleared: true, adapterBack: true)
         case let .indexRemoved(index) where index == mgmt.index:
             added.withLock { $0.removeAll() }
+            powered.withLock { $0 = false }
             return AdvertisingLoss(reason: "hci\(index) went away (Index Removed)", cleared: true)
         case let .other(code, index, parameters) where code == Self.newSettingsCode && index == mgmt.index && parameters.count >= 4:
-            // New Settings: Current_Settings, bit 0 Powered. Instances the kernel keeps are
-            // scheduled again at power on; restore checks which are still there.
-            guard parameters[0] & 1 == 1 else { return nil }
-            return AdvertisingLoss(reason: "hci\(index) was powered on again (New Settings)", cleared: false)
+            // New Settings: Current_Settings, bit 0 Powered. Only the power-on matters (bluetoothd
+            // sends many settings while it starts): instances the kernel kept are scheduled again
+            // by itself, the restore adds back those it dropped.
+            let isPowered = parameters[0] & 1 == 1
+            let was = powered.withLock { p in defer { p = isPowered }; return p }
+            guard isPowered, was != true else { return nil }
+            return AdvertisingLoss(reason: "hci\(index) was powered on again (New Settings)", cleared: false, adapterBack: true)
         default:
             return nil
         }
@@ -146,10 +156,15 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
     /// Adds again every advertiser whose instance the kernel no longer has (Read Advertising
     /// Features lists the instances present).
     public func restore(_ state: AdvertisingState, after loss: AdvertisingLoss) async throws(AdapterError) -> [UInt8] {
-        do throws(MgmtControllerError) { return try await addMissing(state) } catch { throw .management(error) }
+        do throws(MgmtControllerError) { return try await putBack(state) } catch { throw .management(error) }
     }
 
-    private func addMissing(_ state: AdvertisingState) async throws(MgmtControllerError) -> [UInt8] {
+    private func putBack(_ state: AdvertisingState) async throws(MgmtControllerError) -> [UInt8] {
+        // Powered off (bluetoothd powers the adapter off when it exits, and on when it starts
+        // again): the kernel would refuse the instance; the power-on's New Settings restores.
+        guard powered.withLock({ $0 }) != false else {
+            throw .failed(command: "Add Extended Advertising Parameters", opcode: AddExtendedAdvertisingParameters.opcode, status: .notPowered, adapter: adapter)
+        }
         let features = try await mgmt.send(ReadAdvertisingFeatures())
         let present = Set(features.instances)
         var restored: [UInt8] = []

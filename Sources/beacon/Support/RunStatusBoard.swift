@@ -119,7 +119,7 @@ final class RunStatusBoard: Sendable {
             case let .updateFailed(_, adapter, message):
                 s.errors += 1
                 for i in s.rows.indices where s.rows[i].adapter == adapter { s.rows[i].lastError = message }
-            case let .recovered(adapter, _, beacons, _):
+            case let .recovered(adapter, _, beacons, _, _):
                 for i in s.rows.indices where s.rows[i].adapter == adapter && beacons.contains(s.rows[i].beacon) {
                     s.rows[i].state = "on air (restored)"
                 }
@@ -171,8 +171,9 @@ final class RunStatusBoard: Sendable {
             return "\(adapter): update \(generation) not applied (the beacons from before stay on air): \(message)"
         case .applied:
             return nil
-        case let .recovered(adapter, reason, beacons, after):
-            return "\(adapter): watchdog: \(reason); \(beacons.joined(separator: ", ")) back on air after \(Int((after.seconds * 1000).rounded())) ms"
+        case let .recovered(adapter, reason, beacons, after, afterAdapterBack):
+            let back = afterAdapterBack.map { " (\(Int(($0.seconds * 1000).rounded())) ms after the adapter was back)" } ?? ""
+            return "\(adapter): watchdog: \(reason); \(beacons.joined(separator: ", ")) back on air after \(Int((after.seconds * 1000).rounded())) ms\(back)"
         case let .turnTiming(adapter, byController):
             return byController
                 ? "\(adapter): the controller ends each turn after the beacons' events (controller-timed turns)"
@@ -220,9 +221,10 @@ final class RunStatusBoard: Sendable {
             members += [("event", .string("applied")), ("adapter", .string(adapter)), ("generation", .int(generation))]
         case let .updateFailed(generation, adapter, message):
             members += [("event", .string("update_failed")), ("adapter", .string(adapter)), ("generation", .int(generation)), ("message", .string(message))]
-        case let .recovered(adapter, reason, beacons, after):
+        case let .recovered(adapter, reason, beacons, after, afterAdapterBack):
             members += [("event", .string("recovered")), ("adapter", .string(adapter)), ("reason", .string(reason)),
                         ("beacons", .array(beacons.map(JSONValue.string))), ("after_ms", .double(round(after.seconds * 1000)))]
+            if let afterAdapterBack { members.append(("after_adapter_back_ms", .double(round(afterAdapterBack.seconds * 1000)))) }
         case let .stopped(adapter, teardown):
             members += [("event", .string("stopped")), ("adapter", .string(adapter)), ("clean", .bool(teardown.isClean))]
             if case let .incomplete(names, reason) = teardown {

@@ -69,6 +69,11 @@ public final class ScriptedKernel: HCITransport, Sendable {
         state.withLock { $0.overrides[opcode.rawValue] = answer }
     }
 
+    /// Answers `opcode` as the kernel does again.
+    public func clearOverride(_ opcode: MgmtOpcode) {
+        state.withLock { $0.overrides[opcode.rawValue] = nil }
+    }
+
     /// An event as the kernel would send it to this socket (another program's doing).
     public func inject(_ event: MgmtEvent) { push(event.packet.bytes) }
 
