@@ -12,11 +12,12 @@ import Glibc
 struct Beacon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "beacon",
-        abstract: "Turn a Linux box into one or many iBeacons, and encode, decode and check iBeacon payloads.",
+        abstract: "Turn a Linux box into one or many beacons (iBeacon, AltBeacon, Eddystone), and encode, decode and check their payloads.",
         discussion: """
             Offline commands (encode, decode, validate, list) need no Bluetooth adapter. \
-            advertise, cycle, stop and doctor drive a controller, chosen with -i: hci0 (or 0), \
-            user:hci0, mgmt:hci0 (the kernel management API, next to bluetoothd), tcp:HOST:PORT, \
+            advertise, cycle, play, walk, scan, locate --live, stop and doctor drive a controller, \
+            chosen with -i: hci0 (or 0: the kernel management API when bluetoothd runs, else the \
+            raw socket), raw:hci0, user:hci0, mgmt:hci0, tcp:HOST:PORT, \
             serial:/dev/ttyACM0, virtual (the built-in virtual \
             controller, no hardware needed), hci0,hci1 or all; without -i, the first kernel \
             adapter. adapters lists the kernel's adapters.
