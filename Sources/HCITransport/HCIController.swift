@@ -229,8 +229,8 @@ public final class HCIController: Sendable {
                 s.credits += 1
                 return s.pending.remove(at: i)
             }
-            if mine != nil { creditsChanged() }
             mine?.box.resolve(.failure(.transport(error)))
+            if mine != nil { creditsChanged() }
         }
         return box
     }
@@ -352,10 +352,11 @@ public final class HCIController: Sendable {
             s.credits = Self.credits(reported: credits, inFlight: s.pending.count)
             return mine
         }
+        // The reply first, then the credit: a batch waiting for the slot then sees the failure
+        // (``ReplyBox/failed``) before it could send its next command.
+        pending?.box.resolve(.success(reply))
         creditsChanged()
-        guard let pending else { return false }
-        pending.box.resolve(.success(reply))
-        return true
+        return pending != nil
     }
 
     /// Num_HCI_Command_Packets counts what the controller could take when it sent the event;
