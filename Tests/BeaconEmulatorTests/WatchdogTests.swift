@@ -100,7 +100,13 @@ import VirtualController
         #expect(await fleet.stop().isClean)
     }
 
-    @Test func anInstanceRemovedAtPowerOffIsAddedAtThePowerOnAndTimedFromIt() async throws {
+    // Disabled: which of the injected events the driver's restore sees first (the removal, or
+    // the power-off and power-on after it) depends on scheduling, so the verdict could depend on
+    // luck. The behaviour it covers is checked for real by the kernel test's
+    // bluetoothd_restart_recovered (after_adapter_back_ms, bound 2 s). To bring it back, the
+    // test needs a hook that says the backend has seen the power-off before it powers on.
+    @Test(.disabled("scheduling-dependent ordering of injected events; covered by the kernel test's bluetoothd_restart_recovered"))
+    func anInstanceRemovedAtPowerOffIsAddedAtThePowerOnAndTimedFromIt() async throws {
         // bluetoothd exiting: the kernel removes the instance as it powers the adapter off
         // (Advertising Removed, then New Settings without Powered), and refuses new instances
         // until bluetoothd, started again, powers it on. Nothing is re-added while it is off;
