@@ -6,7 +6,7 @@ import Testing
 /// `beacon decode`, run as a subprocess.
 @Suite struct DecodeCommandTests {
     static let appleHex = "0201061AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000010002C5"
-    static let appleJSON = #"{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"power":-59}"#
+    static let appleJSON = #"{"format":"ibeacon","uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"power":-59}"#
     /// The manufacturer structure (at byte 3) claims 0x1B bytes where only 0x1A follow.
     static let overrunHex = "0201061BFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000010002C5"
 
