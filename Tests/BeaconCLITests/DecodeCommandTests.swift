@@ -147,6 +147,15 @@ import Testing
         #expect(extended.status == 0, "\(extended)")
         #expect(extended.lines == [Self.appleJSON])
     }
+
+    /// Text that is not hex is placed by character, not by byte.
+    @Test func invalidHexNamesTheCharacter() throws {
+        let result = try BeaconExecutable.run(["decode", "E2 C5 zz"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("error: E2 C5 zz: character 6: invalid-hex:"), "\(result)")
+        let overrun = try BeaconExecutable.run(["decode", Self.overrunHex])
+        #expect(overrun.stderr.contains(": byte "), "\(overrun)")
+    }
 }
 
 /// Text appended by a reading thread and read by the test.
