@@ -25,8 +25,8 @@ struct LocateCommand: AsyncParsableCommand {
             --duration or until Ctrl-C
               --trace FILE     JSON Lines as `beacon scan --json` prints them: "report" \
             events, or any line with "time" (seconds), "uuid", "major", "minor", "rssi" and \
-            optionally "power"; - reads standard input (beacon scan --json | beacon locate \
-            FLEET --trace -)
+            optionally "power"; - reads standard input line by line, each fix printed as its \
+            window closes (beacon scan --json | beacon locate FLEET --trace -)
               --capture FILE   a btsnoop or pcap capture (- for standard input): the \
             advertising reports in it, timed from the first one as --trace is
               --simulate PATH  a simulated walk: square, cross, still, or waypoints \
