@@ -52,6 +52,8 @@ enum PlanReport {
     static func summary(_ plan: FleetPlan, verbose: Bool = false) -> [String] {
         let placements = plan.placements
         let count = placements.count
+        // A scenario may hide every beacon: no coverage, no adapter in use, nothing to tabulate.
+        if count == 0 { return ["plan: no beacons on air"] }
         var head = "plan: \(count) \(count == 1 ? "beacon" : "beacons") on \(plan.adapters.count) \(plan.adapters.count == 1 ? "adapter" : "adapters")"
         if plan.meetsGoal {
             head += "; each beacon on air at least every \(text(plan.longestSilence)) (goal \(text(plan.maximumSilence)))"
