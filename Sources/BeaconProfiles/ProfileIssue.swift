@@ -29,11 +29,13 @@ public struct ProfileIssue: Error, Hashable, Sendable, CustomStringConvertible {
 extension Sequence<ProfileIssue> {
     /// The issues in reading order: by file (the files in `files` first, in that order; others
     /// after, in the order they first appear), then line, then column. Issues at the same
-    /// place keep the order they were found in.
+    /// place keep the order they were found in; an issue found twice (a scenario's fleet file
+    /// that is also named on its own) is kept once.
     public func inReadingOrder(files: [String] = []) -> [ProfileIssue] {
         var rank: [String: Int] = [:]
         for file in files where rank[file] == nil { rank[file] = rank.count }
-        let issues = Array(self)
+        var seen: Set<ProfileIssue> = []
+        let issues = filter { seen.insert($0).inserted }
         for issue in issues where rank[issue.location.file] == nil { rank[issue.location.file] = rank.count }
         return issues.enumerated().sorted { a, b in
             let (la, lb) = (a.element.location, b.element.location)
