@@ -60,6 +60,9 @@ struct LocateCommand: AsyncParsableCommand {
     @Option(help: AirPoint.argumentHelp)
     var at: AirPoint?
 
+    @Flag(name: .customLong("follow-walker"), help: "With --live -i virtual: the receiver stands where `beacon walk -i virtual` (another process) puts its walker, and moves with it (at --at, default 0,0, until the walker is heard).")
+    var followWalker = false
+
     @Option(help: ArgumentHelp("With --live: how long to scan: 10s, 500ms, 2m, 1m30s, or seconds (default: until Ctrl-C).", valueName: "duration"))
     var duration: DurationArgument?
 
@@ -99,6 +102,9 @@ struct LocateCommand: AsyncParsableCommand {
             throw ValidationError("-i and --duration go with --live")
         }
         try AirPoint.check(at, controller: controller)
+        if followWalker {
+            guard live, AirPoint.isVirtual(controller) else { throw ValidationError("--follow-walker moves the receiver on the shared virtual air: it needs --live and -i virtual") }
+        }
         guard pathLossExponent > 0, pathLossExponent <= 10 else {
             throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
         }
@@ -125,7 +131,8 @@ struct LocateCommand: AsyncParsableCommand {
         let output = LocateOutput(json: json)
         if live {
             let locator = WindowedLocator(anchors: anchors, model: model, window: window)
-            return try await LocateLive.run(controller, inputs: [fleet], locator: locator, duration: duration?.duration, receiver: at, output: output)
+            return try await LocateLive.run(controller, inputs: [fleet], locator: locator, duration: duration?.duration, receiver: at,
+                                           followsWalker: followWalker, output: output)
         }
         if let simulate, let path = WalkPath(parsing: simulate) {
             let simulator = WalkSimulator(anchors: anchors, path: path, model: model, noise: noise, speed: speed, laps: laps, seed: seed)
