@@ -29,12 +29,5 @@ struct IssueSink {
     }
 
     /// Issues in file order (line, then column); equal positions keep the order they were found in.
-    var sortedIssues: [ProfileIssue] {
-        issues.enumerated().sorted { a, b in
-            let (la, lb) = (a.element.location, b.element.location)
-            if la.line != lb.line { return la.line < lb.line }
-            if la.column != lb.column { return la.column < lb.column }
-            return a.offset < b.offset
-        }.map(\.element)
-    }
+    var sortedIssues: [ProfileIssue] { issues.inReadingOrder() }
 }

@@ -26,6 +26,27 @@ public struct ProfileIssue: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(location): \(field): \(value): \(message)".escapingControlCharacters }
 }
 
+extension Sequence<ProfileIssue> {
+    /// The issues in reading order: by file (the files in `files` first, in that order; others
+    /// after, in the order they first appear), then line, then column. Issues at the same
+    /// place keep the order they were found in; an issue found twice (a scenario's fleet file
+    /// that is also named on its own) is kept once.
+    public func inReadingOrder(files: [String] = []) -> [ProfileIssue] {
+        var rank: [String: Int] = [:]
+        for file in files where rank[file] == nil { rank[file] = rank.count }
+        var seen: Set<ProfileIssue> = []
+        let issues = filter { seen.insert($0).inserted }
+        for issue in issues where rank[issue.location.file] == nil { rank[issue.location.file] = rank.count }
+        return issues.enumerated().sorted { a, b in
+            let (la, lb) = (a.element.location, b.element.location)
+            if la.file != lb.file { return rank[la.file]! < rank[lb.file]! }
+            if la.line != lb.line { return la.line < lb.line }
+            if la.column != lb.column { return la.column < lb.column }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+}
+
 /// Every problem found in one or more profile files; thrown instead of stopping at the first.
 public struct ProfileErrors: Error, Sendable, CustomStringConvertible {
     public var issues: [ProfileIssue]

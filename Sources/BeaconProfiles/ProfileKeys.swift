@@ -12,6 +12,12 @@ enum ProfileKeys {
     static let common: Set<String> = ["name", "format", "interval", "tx_power", "address", "flags", "position", "local_name", "patch"]
     /// Keys of `format: raw` besides `name`, `interval`, `tx_power`, `address`, `position`, `local_name`.
     static let raw: Set<String> = ["name", "format", "interval", "tx_power", "address", "position", "local_name", "data"]
+    /// The keys that make a beacon's name, identity and address (a patch makes its data, which
+    /// identifies a patched beacon): with these valid, an entry is checked for duplicates even
+    /// when other fields have issues.
+    static let identifying: Set<String> = [
+        "name", "format", "uuid", "major", "minor", "manufacturer", "namespace", "instance", "url", "address", "data", "patch",
+    ]
     /// Keys of one `patch:` item.
     static let patch = ["at", "bytes"]
     /// The keys only some formats take, per format; ``common`` keys go with every one.

@@ -17,7 +17,7 @@ public enum ProfileLoader {
 
     /// Parses the text of one profile file; `file` labels locations and names default beacon names.
     public static func parse(_ text: String, file: String) throws(ProfileErrors) -> BeaconFleet {
-        let (fleet, declarations, issues) = read(text, file: file)
+        let (fleet, declarations, issues, _) = read(text, file: file)
         guard issues.isEmpty else { throw ProfileErrors(issues: issues) }
         return BeaconFleet(file: fleet.file, name: fleet.name, beacons: declarations.map(\.profile))
     }
@@ -48,7 +48,7 @@ public enum ProfileLoader {
                 issues.append(issue)
                 continue
             }
-            let (fleet, declarations, fileIssues) = read(text, file: path == "-" ? standardInputLabel : path)
+            let (fleet, declarations, fileIssues, _) = read(text, file: path == "-" ? standardInputLabel : path)
             issues += fileIssues
             for declaration in declarations {
                 across.add(declaration, source: source, to: &acrossSink, acrossSourcesOnly: true)
@@ -60,22 +60,25 @@ public enum ProfileLoader {
             across.add(declaration, source: paths.count, to: &acrossSink, acrossSourcesOnly: true)
         }
         issues += acrossSink.issues
-        guard issues.isEmpty else { throw ProfileErrors(issues: issues) }
+        // Each clash across files is reported in the later file: in reading order, among its issues.
+        guard issues.isEmpty else { throw ProfileErrors(issues: issues.inReadingOrder(files: paths.map { $0 == "-" ? standardInputLabel : $0 })) }
         return fleets
     }
 
-    /// Composes and reads `text`; the fleet is only meaningful when there are no issues.
-    static func read(_ text: String, file: String) -> (BeaconFleet, [BeaconDeclaration], [ProfileIssue]) {
+    /// Composes and reads `text`; the fleet is only meaningful when there are no issues, the
+    /// declarations serve duplicate checks either way.
+    /// `namesComplete`: every entry could be read far enough to name its beacons.
+    static func read(_ text: String, file: String) -> (BeaconFleet, [BeaconDeclaration], [ProfileIssue], namesComplete: Bool) {
         let reader = ProfileReader(file: file)
         if let issue = sizeIssue(bytes: text.utf8.count, file: file) {
-            return (BeaconFleet(file: file, beacons: []), [], [issue])
+            return (BeaconFleet(file: file, beacons: []), [], [issue], false)
         }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
         } catch {
             reader.sink.reportSyntaxError(error, in: text)
-            return (BeaconFleet(file: file, beacons: []), [], reader.sink.sortedIssues)
+            return (BeaconFleet(file: file, beacons: []), [], reader.sink.sortedIssues, false)
         }
         let contents = reader.readDocument(root, fileStem: fileStem(file))
         var duplicates = DuplicateCheck(checksNames: true)
@@ -85,7 +88,22 @@ public enum ProfileLoader {
         let issues = reader.sink.sortedIssues
         let fleet = BeaconFleet(file: file, name: contents.fleetName,
                                 beacons: issues.isEmpty ? contents.declarations.map(\.profile) : [])
-        return (fleet, issues.isEmpty ? contents.declarations : [], issues)
+        // The declarations even of a file with issues (the entries whose names and identities
+        // could be read), so that clashes across files are found in the same run.
+        return (fleet, contents.declarations, issues, contents.namesComplete)
+    }
+
+    /// One file for a scenario's `fleet:`: the fleet when it has no issues, else its issues,
+    /// and either way the names of its beacons when every entry could be read far enough to
+    /// name them (so a scenario's steps are checked against them in the same run).
+    static func readFleet(path: String) -> (fleet: BeaconFleet?, names: [String]?, issues: [ProfileIssue]) {
+        let text: String
+        switch readText(path) {
+        case .success(let contents): text = contents
+        case .failure(let issue): return (nil, nil, [issue])
+        }
+        let (fleet, declarations, issues, complete) = read(text, file: path)
+        return (issues.isEmpty ? fleet : nil, complete ? declarations.map(\.profile.name) : nil, issues)
     }
 
     /// `profiles/room-2m.yaml` → `room-2m`: the prefix of default beacon names.

@@ -5,6 +5,9 @@ import Yams
 struct DocumentContents {
     var fleetName: String?
     var declarations: [BeaconDeclaration]
+    /// Whether every entry yielded its beacons (whatever other issues it has), so the names of
+    /// ``declarations`` are all the fleet's: a scenario checks the names its steps use against them.
+    var namesComplete = false
 }
 
 extension ProfileReader {
@@ -27,7 +30,8 @@ extension ProfileReader {
         if isFleet { return readFleet(top, at: root, fileStem: fileStem) }
 
         let entry = fields(of: top, at: root, allowed: ProfileKeys.beacon)
-        return DocumentContents(fleetName: nil, declarations: readEntry(entry, at: root, namePrefix: fileStem))
+        let declarations = readEntry(entry, at: root, namePrefix: fileStem)
+        return DocumentContents(fleetName: nil, declarations: declarations, namesComplete: !declarations.isEmpty)
     }
 
     private func readFleet(_ top: Node.Mapping, at root: Node, fileStem: String) -> DocumentContents {
@@ -69,9 +73,11 @@ extension ProfileReader {
         }
 
         var declarations: [BeaconDeclaration] = []
+        var complete = true
         for item in sequence {
             guard let mapping = item.mapping else {
                 sink.report(item, field: "beacons", "each entry must be a mapping of beacon keys, not \(item.shapeName)")
+                complete = false
                 continue
             }
             let own = fields(of: mapping, at: item, allowed: ProfileKeys.beacon)
@@ -79,15 +85,17 @@ extension ProfileReader {
             // so a bad default is reported where it is written.
             let merged = defaults.merging(own) { _, entry in entry }
             let entry = readEntry(merged, at: item, namePrefix: fleetName ?? fileStem, ownKeys: Set(own.keys))
+            if entry.isEmpty { complete = false }
             // Checked as entries expand, so a file of many full ranges stops at the limit rather
             // than after building millions of beacons; the entries after it are not read.
             if declarations.count + entry.count > ProfileLoader.maximumFleetSize {
                 sink.report(sink.location(of: item), field: "beacons", value: "\(declarations.count + entry.count) beacons",
                             "a file may declare at most \(ProfileLoader.maximumFleetSize) beacons, and this entry goes past that; split the fleet into several files")
+                complete = false
                 break
             }
             declarations += entry
         }
-        return DocumentContents(fleetName: fleetName, declarations: declarations)
+        return DocumentContents(fleetName: fleetName, declarations: declarations, namesComplete: complete)
     }
 }

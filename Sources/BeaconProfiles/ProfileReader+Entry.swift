@@ -42,6 +42,18 @@ extension ProfileReader {
         var patches: [(at: Int, bytes: [UInt8], node: Node)]?
         /// Whether every field that is present is valid.
         var ok = true
+        /// The keys whose values are invalid (reported already).
+        var failed: Set<String> = []
+
+        /// Whether the fields that make the beacons' names, identities and addresses are all
+        /// valid (present or not), so the entry's beacons can still be checked for duplicates
+        /// while other fields have issues: every problem of a file in one run.
+        var identifies: Bool { failed.isDisjoint(with: ProfileKeys.identifying) }
+
+        mutating func fail(_ key: String) {
+            ok = false
+            failed.insert(key)
+        }
     }
 
     static let uuidExample = "a UUID like E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 (32 hex digits, hyphens optional)"
@@ -54,7 +66,7 @@ extension ProfileReader {
         func read<T>(_ key: String, _ read: (Field) -> T?) -> T? {
             guard let f = fields[key] else { return nil }
             let value = read(f)
-            if value == nil { values.ok = false }
+            if value == nil { values.fail(key) }
             return value
         }
         values.uuid = read("uuid") { f in
@@ -85,8 +97,11 @@ extension ProfileReader {
     }
 
     /// Reads one beacon entry (a single-beacon file's top level, or a `beacons:` item merged with
-    /// `defaults:`) and expands its ranges. Every field is checked even after a failure; beacons
-    /// are only produced when the whole entry is valid.
+    /// `defaults:`) and expands its ranges. Every field is checked even after a failure. When
+    /// other fields have issues but the ones that name and identify the beacons are valid, the
+    /// beacons are still produced, so that the caller's duplicate checks (names, identities,
+    /// addresses) report in the same run; a file with any issue yields no fleet, so such beacons
+    /// never reach the air.
     func readEntry(_ fields: [String: Field], at entry: Node, namePrefix: String, ownKeys: Set<String>? = nil) -> [BeaconDeclaration] {
         let entryLocation = sink.location(of: entry)
         let values = readValues(fields)
@@ -108,7 +123,8 @@ extension ProfileReader {
         let single = 0...0
         let majors = format.hasMajorMinor ? values.majors : single
         let minors = format.hasMajorMinor ? values.minors : single
-        guard ok, let majors, let minors, !format.hasMajorMinor || values.uuid != nil else { return [] }
+        guard ok || values.identifies,
+              let majors, let minors, !format.hasMajorMinor || values.uuid != nil else { return [] }
         let entryValues = values
 
         let count = majors.count * minors.count
@@ -117,6 +133,7 @@ extension ProfileReader {
                         "one entry may declare at most \(Self.maximumEntrySize) beacons (ranges on both major and minor multiply)")
             return []
         }
+        ok = true  // from here on, only what the checks below find stops the expansion
         if count > 1 {
             // Placeholders that do not follow every range would repeat a name or an address.
             let needed = [majors.count > 1 ? "{major}" : nil, minors.count > 1 ? "{minor}" : nil]
@@ -162,9 +179,11 @@ extension ProfileReader {
                 }
 
                 var localName: String? = nil
+                // A bad local name is reported once and leaves the beacon's name,
+                // identity and address as they are: it is still checked for duplicates.
                 if let f = fields["local_name"], let template = entryValues.localName {
-                    localName = template.renderDecimal(values)
-                    guard checkLocalName(localName!, at: f.value) else { return [] }
+                    let rendered = template.renderDecimal(values)
+                    if checkLocalName(rendered, at: f.value) { localName = rendered }
                 }
                 var profile = BeaconProfile(
                     name: name, beacon: beacon, telemetry: entryValues.telemetry,

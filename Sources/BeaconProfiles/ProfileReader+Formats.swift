@@ -12,7 +12,7 @@ extension ProfileReader {
         func read<T>(_ key: String, _ read: (Field) -> T?) -> T? {
             guard let f = fields[key] else { return nil }
             let value = read(f)
-            if value == nil { values.ok = false }
+            if value == nil { values.fail(key) }
             return value
         }
         if let f = fields["format"], f.value.scalarText?.lowercased() == "raw", !f.value.isNull {

@@ -81,7 +81,8 @@ extension ProfileReader {
             missing("data", in: entry, Self.dataAllowed)
             return []
         }
-        guard ok, let data = values.data else { return [] }
+        // Other fields' issues leave the beacon checkable for duplicates (see `readEntry`).
+        guard ok || values.identifies, let data = values.data else { return [] }
         guard let beacon = try? AnyBeacon(decoding: data, options: .lenient), beacon.key != nil else {
             sink.report(dataField.value, field: "data",
                         "holds no beacon even read leniently (iBeacon, AltBeacon, Eddystone UID or URL): the fleet could not tell which beacon it is; patch a beacon's frame instead (`patch:`)")
@@ -104,8 +105,7 @@ extension ProfileReader {
         profile.override(with: data)
         if let f = fields["local_name"], let template = values.localName {
             let text = template.renderDecimal(values1)
-            guard checkLocalName(text, at: f.value) else { return [] }
-            profile.localName = text
+            if checkLocalName(text, at: f.value) { profile.localName = text }
         }
         return [BeaconDeclaration(
             profile: profile, nameLocation: fields["name"].map { sink.location(of: $0.value) } ?? entryLocation,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
 import BeaconEmulator
 import BeaconPositioning
 import BeaconProfiles
@@ -7,6 +8,11 @@ import BeaconProfiles
 /// beacon's measured power (and TX power) for the walker's position and posts the fleet to
 /// the running fleet, which sends only what changed (the data of a set with legacy PDUs may
 /// change while it is enabled: one command per beacon whose measured power changed).
+///
+/// On the shared virtual air the walker's position is announced at each step too, so a
+/// receiver that follows the walker (`locate --live -i virtual --follow-walker`) hears the
+/// beacons from where the walker is: on that air the RSSI comes from the distance, so the
+/// estimate follows the walk.
 public struct WalkPlayer: Sendable {
     public let model: WalkModel
     /// Updates per second.
@@ -39,12 +45,17 @@ public struct WalkPlayer: Sendable {
         var last = model.beacons(at: 0).beacons
         var updates = 0
         var tick = 1
+        func announce(_ position: PlanePoint) {
+            for connection in fleet.connections { connection.announceWalker(x: position.x, y: position.y) }
+        }
+        announce(model.route.position(at: 0))
         report(.moved(time: 0, position: model.route.position(at: 0), beacons: last, generation: 1, behind: false))
         while end.map({ $0 > 0 }) ?? true {
             var time = Double(tick) / rate
             if let end, time > end { time = end }
             guard await ScenarioPlayer.sleep(until: start.adding(seconds: time)) else { return }
             let (position, beacons) = model.beacons(at: time)
+            announce(position)
             if beacons != last {
                 let posted = tracker.post(beacons)
                 last = beacons

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,15 +14,6 @@ extension BumbleIntegration {
     @Suite("beacon walk and play")
     struct PlaybackIntegrationTests {
         typealias Line = ScanIntegrationTests.Line
-
-        /// Where the walker was at Unix time `t`, interpolated between the walk's JSON positions.
-        static func walker(at t: Double, _ positions: [(time: Double, x: Double, y: Double)]) -> (x: Double, y: Double) {
-            guard let after = positions.firstIndex(where: { $0.time >= t }) else { return (positions.last!.x, positions.last!.y) }
-            guard after > 0 else { return (positions[0].x, positions[0].y) }
-            let (a, b) = (positions[after - 1], positions[after])
-            let f = b.time > a.time ? (t - a.time) / (b.time - a.time) : 0
-            return (a.x + f * (b.x - a.x), a.y + f * (b.y - a.y))
-        }
 
         /// The walk's mean error bound. Measured: 0.033–0.036 m mean (max 0.052 m) over 19 fixes of
         /// this walk (docs/TUTORIAL-positioning.md); the bound leaves about 6× margin. Each fix is
@@ -46,26 +38,11 @@ extension BumbleIntegration {
                 let status = await locate.waitForExit(timeout: .seconds(10))
                 #expect(status == 0, "locate after SIGINT\n\(locate.output)")
 
-                let walkLines = ScanIntegrationTests.lines(walk.stdout).filter { $0.event == "walker" }
-                let positions = walkLines.compactMap { l -> (time: Double, x: Double, y: Double)? in
-                    guard let t = (l.object["unix_time"] as? NSNumber)?.doubleValue, let x = (l.object["x"] as? NSNumber)?.doubleValue,
-                          let y = (l.object["y"] as? NSNumber)?.doubleValue else { return nil }
-                    return (t, x, y)
-                }
-                try #require(positions.count >= 100, "a 20 s walk at 10 updates/s reports its positions\n\(walk)")
-                let (start, end) = (positions.first!.time, positions.last!.time)
-
+                let track = WalkerTrack(walkOutput: walk.stdout)
+                try #require(track.positions.count >= 100, "a 20 s walk at 10 updates/s reports its positions\n\(walk)")
                 // Fixes whose 1 s window lies within the walk.
-                let fixes = ScanIntegrationTests.lines(locate.stdout).compactMap { l -> (time: Double, x: Double, y: Double)? in
-                    guard let t = (l.object["unix_time"] as? NSNumber)?.doubleValue, t - 0.5 >= start, t + 0.5 <= end,
-                          let x = (l.object["x"] as? NSNumber)?.doubleValue, let y = (l.object["y"] as? NSNumber)?.doubleValue else { return nil }
-                    return (t, x, y)
-                }
-                try #require(fixes.count >= 12, "a fix a second through the walk\n\(locate.output)")
-                let errors = fixes.map { f in
-                    let p = Self.walker(at: f.time, positions)
-                    return hypot(f.x - p.x, f.y - p.y)
-                }
+                let errors = track.errors(ofFixesIn: locate.stdout)
+                try #require(errors.count >= 12, "a fix a second through the walk\n\(locate.output)")
                 let mean = errors.reduce(0, +) / Double(errors.count)
                 #expect(mean < Self.meanErrorBound, "mean error \(mean) m over \(errors.count) fixes: \(errors)")
             }

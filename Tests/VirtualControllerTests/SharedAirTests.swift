@@ -99,6 +99,31 @@ import Testing
 /// other reports while it scans, with the RSSI of the distance between the placed advertiser and
 /// the receiver. The only wait is for the report itself (a hang detector bounds it).
 @Suite struct AirLinkTests {
+    /// The first report `scanner` makes (nil when none comes within the hang detector's bound).
+    static func firstReport(_ scanner: VirtualController) async throws -> LEAdvertisingReportEvent.Report? {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if let event = scanner.takeEvent(), let packet = try? HCIEventPacket(bytes: event.dropFirst()),
+               let report = (try? LEAdvertisingReportEvent(packet: packet))?.reports.first {
+                return report
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return nil
+    }
+
+    /// `advertiser` sends the minor-5 beacon, `scanner` scans.
+    static func startAdvertisingAndScanning(_ advertiser: VirtualController, _ scanner: VirtualController) {
+        for command in [HCISetEventMask(.default.union(.leMeta)).h4Bytes, LESetEventMask(.default.union(.advertisingReport)).h4Bytes,
+                        LESetScanParameters().h4Bytes, LESetScanEnable(true).h4Bytes] {
+            _ = scanner.exchange(command)
+        }
+        for command in [LESetAdvertisingParameters(intervalMin: 0x00A0, intervalMax: 0x00A0, advertisingType: .nonConnectableUndirected).h4Bytes,
+                        LESetAdvertisingData(AdvertisingPayload(beaconData(minor: 5))!).h4Bytes, LESetAdvertisingEnable(true).h4Bytes] {
+            _ = advertiser.exchange(command)
+        }
+    }
+
     @Test func aScanningControllerHearsAnotherOnTheSharedAir() async throws {
         let directory = "/tmp/beacon-air-test-\(UInt32.random(in: 0...UInt32.max))"
         let air = SharedAir(directory: directory)
@@ -110,28 +135,61 @@ import Testing
             hearing.close()
             rmdir(directory)
         }
-        sending.place(data: beaconData(minor: 5), at: AirPoint(x: 0, y: 0))
-        for command in [HCISetEventMask(.default.union(.leMeta)).h4Bytes, LESetEventMask(.default.union(.advertisingReport)).h4Bytes,
-                        LESetScanParameters().h4Bytes, LESetScanEnable(true).h4Bytes] {
-            _ = scanner.exchange(command)
-        }
-        for command in [LESetAdvertisingParameters(intervalMin: 0x00A0, intervalMax: 0x00A0, advertisingType: .nonConnectableUndirected).h4Bytes,
-                        LESetAdvertisingData(AdvertisingPayload(beaconData(minor: 5))!).h4Bytes, LESetAdvertisingEnable(true).h4Bytes] {
-            _ = advertiser.exchange(command)
-        }
-        let deadline = ContinuousClock.now + .seconds(60)
-        var report: LEAdvertisingReportEvent.Report? = nil
-        while report == nil, ContinuousClock.now < deadline {
-            if let event = scanner.takeEvent(), let packet = try? HCIEventPacket(bytes: event.dropFirst()) {
-                report = (try? LEAdvertisingReportEvent(packet: packet))?.reports.first
-            } else {
-                try await Task.sleep(for: .milliseconds(5))
-            }
-        }
-        let heard = try #require(report, "no report within the hang detector's bound")
+        sending.place(address: advertiser.configuration.publicAddress, at: AirPoint(x: 0, y: 0))
+        Self.startAdvertisingAndScanning(advertiser, scanner)
+        let heard = try #require(try await Self.firstReport(scanner), "no report within the hang detector's bound")
         #expect(Array(heard.data) == beaconData(minor: 5))
         #expect(heard.address == advertiser.configuration.publicAddress)
         // 5 m from the advertiser: −59 − 20·log10(5) = −72.98 → −73.
         #expect(heard.rssi == -73)
+    }
+
+    @Test func aReceiverThatFollowsTheWalkerHearsFromWhereTheWalkerIs() async throws {
+        let directory = "/tmp/beacon-air-test-\(UInt32.random(in: 0...UInt32.max))"
+        let air = SharedAir(directory: directory)
+        let advertiser = VirtualController(), scanner = VirtualController()
+        let sending = try AirLink(controller: advertiser, air: air)
+        // Stands at the origin, next to the advertiser, until the walker is heard.
+        let hearing = try AirLink(controller: scanner, air: air)
+        hearing.followsWalker = true
+        defer {
+            sending.close()
+            hearing.close()
+            rmdir(directory)
+        }
+        sending.place(address: advertiser.configuration.publicAddress, at: AirPoint(x: 0, y: 0))
+        sending.announceWalker(at: AirPoint(x: 3, y: 4))
+        Self.startAdvertisingAndScanning(advertiser, scanner)
+        // Every report once the walker is heard comes from the walker's place, 5 m away.
+        #expect(try await Self.report(scanner, rssi: -73), "the receiver moved to the walker")
+        #expect(hearing.receiver == AirPoint(x: 3, y: 4))
+        // Walks on: 1 m away now.
+        sending.announceWalker(at: AirPoint(x: 0, y: 1))
+        #expect(try await Self.report(scanner, rssi: -59), "the receiver moved with the walker")
+        #expect(hearing.receiver == AirPoint(x: 0, y: 1))
+    }
+
+    /// Whether `scanner` reports at `rssi` within the hang detector's bound.
+    static func report(_ scanner: VirtualController, rssi: Int8) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if let event = scanner.takeEvent(), let packet = try? HCIEventPacket(bytes: event.dropFirst()),
+               let report = (try? LEAdvertisingReportEvent(packet: packet))?.reports.first {
+                if report.rssi == rssi { return true }
+            } else {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        return false
+    }
+
+    @Test func walkerDatagramsRoundTripAndMalformedOnesAreDropped() {
+        let point = AirPoint(x: -0.5, y: 1.25, z: 2)
+        #expect(AirWalkerDatagram.decode(AirWalkerDatagram.encode(point)[...]) == point)
+        #expect(AirWalkerDatagram.decode(AirWalkerDatagram.encode(point).dropLast()) == nil)
+        var nan = AirWalkerDatagram.encode(point)
+        nan.replaceSubrange(5..<13, with: Array(repeating: 0xFF, count: 8))
+        #expect(AirWalkerDatagram.decode(nan[...]) == nil)
+        #expect(AirDatagram.decode(AirWalkerDatagram.encode(point)[...]) == nil, "not mistaken for advertising events")
     }
 }

@@ -13,7 +13,7 @@ public enum ScenarioLoader {
         let directory = (file as NSString).deletingLastPathComponent
         let reader = ScenarioReader(file: file) { path in
             let resolved = path.hasPrefix("/") || directory.isEmpty ? path : (directory as NSString).appendingPathComponent(path)
-            do throws(ProfileErrors) { return .success(try ProfileLoader.load(contentsOf: resolved)) } catch { return .failure(error) }
+            return ProfileLoader.readFleet(path: resolved)
         }
         let root: Node?
         do {

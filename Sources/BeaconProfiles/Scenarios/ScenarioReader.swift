@@ -13,14 +13,15 @@ final class ScenarioReader {
     static let maximumRepeat = 100_000
 
     let reader: ProfileReader
-    /// Resolves `fleet: FILE` (relative to the scenario file) into its beacons, or an issue.
-    let loadFleet: (String) -> Result<BeaconFleet, ProfileErrors>
+    /// Resolves `fleet: FILE` (relative to the scenario file) into its beacons, or its issues;
+    /// with the beacons' names whenever they could all be read (see ``ProfileLoader/readFleet(path:)``).
+    let loadFleet: (String) -> (fleet: BeaconFleet?, names: [String]?, issues: [ProfileIssue])
     /// The issues of the fleet file itself (in that file's own lines).
     var fleetIssues: [ProfileIssue] = []
     private var names: Set<String>? = nil
     private var changeCount = 0
 
-    init(file: String, loadFleet: @escaping (String) -> Result<BeaconFleet, ProfileErrors>) {
+    init(file: String, loadFleet: @escaping (String) -> (fleet: BeaconFleet?, names: [String]?, issues: [ProfileIssue])) {
         reader = ProfileReader(file: file)
         self.loadFleet = loadFleet
     }
@@ -47,7 +48,6 @@ final class ScenarioReader {
             if reader.checkName(text, at: f.value) { name = text }
         }
         let fleet = readFleet(keys["fleet"], root: root)
-        names = fleet.map { Set($0.beacons.map(\.name)) }
 
         var hidden: Set<String> = []
         if let f = keys["hidden"] { hidden = Set(beaconNames(f, path: "hidden")) }
@@ -95,23 +95,23 @@ final class ScenarioReader {
             let contents = reader.readDocument(field.value, fileStem: ProfileLoader.fileStem(reader.sink.file))
             var duplicates = DuplicateCheck(checksNames: true)
             for d in contents.declarations { duplicates.add(d, to: &reader.sink) }
+            // The steps are checked against the names even when the fleet has issues of its
+            // own (every problem in one run), as long as every entry could be named.
+            if contents.namesComplete { names = Set(contents.declarations.map(\.profile.name)) }
             return BeaconFleet(file: reader.sink.file, name: contents.fleetName, beacons: contents.declarations.map(\.profile))
         }
         guard let path = reader.scalar(field, path: "fleet", allowed: "must be a profile file or a fleet mapping with `beacons:`") else { return nil }
-        switch loadFleet(path) {
-        case .success(let fleet):
-            return fleet
-        case .failure(let errors):
-            // An unreadable file is this file's issue (at `fleet:`); a broken one keeps its own lines.
-            for issue in errors.issues {
-                if issue.field == "file", issue.location.line == 1, issue.message.hasPrefix("cannot read") {
-                    sink.report(field.value, field: "fleet", "the profile file \(issue.message) (paths are relative to the scenario file)")
-                } else {
-                    fleetIssues.append(issue)
-                }
+        let loaded = loadFleet(path)
+        names = loaded.names.map(Set.init)
+        // An unreadable file is this file's issue (at `fleet:`); a broken one keeps its own lines.
+        for issue in loaded.issues {
+            if issue.field == "file", issue.location.line == 1, issue.message.hasPrefix("cannot read") {
+                sink.report(field.value, field: "fleet", "the profile file \(issue.message) (paths are relative to the scenario file)")
+            } else {
+                fleetIssues.append(issue)
             }
-            return nil
         }
+        return loaded.fleet
     }
 
     // MARK: Steps

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
@@ -23,8 +24,14 @@ public final class AirLink: Sendable {
     /// This link's socket in the directory, while the controller scans.
     public let socketPath: String
     private let receiverPoint: Mutex<AirPoint>
-    /// Where the advertising data this process sends comes from: data bytes → position.
-    private let positions = Mutex<[[UInt8]: AirPoint]>([:])
+    /// Where the advertisers of this process are, by address: a beacon keeps its address when
+    /// its data changes (a scenario's new major, a walk's new measured power, a TLM frame), so
+    /// it keeps its position too.
+    private let positions = Mutex<[BluetoothAddress: AirPoint]>([:])
+    /// The walker's latest position (``announceWalker(at:)``), and whether the scanners have
+    /// not been sent it yet.
+    private let walker = Mutex<(point: AirPoint?, fresh: Bool)>((nil, false))
+    private let following = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
@@ -53,10 +60,25 @@ public final class AirLink: Sendable {
         set { receiverPoint.withLock { $0 = newValue } }
     }
 
-    /// Says where the advertiser sending `data` (the advertising data bytes) is; later calls for
-    /// the same data replace the position.
-    public func place(data: [UInt8], at point: AirPoint) {
-        positions.withLock { $0[data] = point }
+    /// Says where the advertiser with `address` is; later calls for the same address replace
+    /// the position.
+    public func place(address: BluetoothAddress, at point: AirPoint) {
+        positions.withLock { $0[address] = point }
+    }
+
+    /// Tells the scanners on the air where the walker now is (`beacon walk`): sent before the
+    /// next round of advertising events (only the latest position when several come between),
+    /// and again each time the scanners are listed (every 250 ms), for scanners that join later.
+    public func announceWalker(at point: AirPoint) {
+        walker.withLock { $0 = (point, true) }
+    }
+
+    /// Whether this controller's receiver stands where the walker is (``announceWalker(at:)``
+    /// of another process): it moves with each announcement heard, and stays at ``receiver``
+    /// until the first.
+    public var followsWalker: Bool {
+        get { following.load(ordering: .relaxed) }
+        set { following.store(newValue, ordering: .relaxed) }
     }
 
     /// Stops the loop and removes the socket; call it once done (the loop keeps the link alive
@@ -77,8 +99,16 @@ public final class AirLink: Sendable {
                 listener = scanning ? try? AirSocket(binding: socketPath) : nil
             }
             if let listener {
-                let receiver = self.receiver
+                var receiver = self.receiver
                 for datagram in listener.receiveAll(waitingUpTo: 10, buffer: &buffer) {
+                    // In arrival order: what was sent after the walker moved is heard from there.
+                    if let walker = AirWalkerDatagram.decode(datagram[...]) {
+                        if followsWalker {
+                            receiver = walker
+                            self.receiver = walker
+                        }
+                        continue
+                    }
                     guard let transmissions = AirDatagram.decode(datagram[...]) else { continue }
                     for t in transmissions {
                         controller.hear(t, rssi: AirPathLoss.rssi(data: t.data, txPower: t.txPower, from: t.position, to: receiver))
@@ -101,19 +131,27 @@ public final class AirLink: Sendable {
     /// Sends the advertising events logged since the last round to every scanner in the directory.
     private func send(_ state: inout Outbound, with sender: AirSocket) {
         let now = ContinuousClock.now
+        var listed = false
         if now - state.listed >= .milliseconds(250) {
             state.peers = air.peers(except: socketPath)
             state.listed = now
+            listed = true
         }
         guard !state.peers.isEmpty else {
             state.sequence = controller.airLogEnd
             return
         }
+        let walker = self.walker.withLock { w -> AirPoint? in
+            defer { w.fresh = false }
+            return w.fresh || listed ? w.point : nil
+        }
         let entries = controller.airLog(since: state.sequence)
-        guard let last = entries.last else { return }
-        state.sequence = last.sequence + 1
+        if let last = entries.last { state.sequence = last.sequence + 1 }
         let known = positions.withLock { $0 }
-        let datagrams = AirDatagram.encode(entries.map { AirTransmission($0, position: known[$0.data]) })
+        // The walker first: the events of this round were sent with the walker already there.
+        let datagrams = (walker.map { [AirWalkerDatagram.encode($0)] } ?? [])
+            + AirDatagram.encode(entries.map { AirTransmission($0, position: known[$0.address]) })
+        guard !datagrams.isEmpty else { return }
         for peer in state.peers {
             for datagram in datagrams where !sender.send(datagram, to: peer) {
                 unlink(peer)  // nobody listens there: a process that ended without removing it

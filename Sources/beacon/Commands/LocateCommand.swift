@@ -62,6 +62,9 @@ struct LocateCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: AirPoint.argumentHelp)
     var at: AirPoint?
 
+    @Flag(name: .customLong("follow-walker"), help: "With --live -i virtual: the receiver stands where `beacon walk -i virtual` (another process) puts its walker, and moves with it (at --at, default 0,0, until the walker is heard).")
+    var followWalker = false
+
     @Option(help: ArgumentHelp("With --live: how long to scan: 10s, 500ms, 2m, 1m30s, or seconds (default: until Ctrl-C).", valueName: "duration"))
     var duration: DurationArgument?
 
@@ -101,6 +104,9 @@ struct LocateCommand: AsyncParsableCommand {
             throw ValidationError("-i and --duration go with --live")
         }
         try AirPoint.check(at, controller: controller)
+        if followWalker {
+            guard live, AirPoint.isVirtual(controller) else { throw ValidationError("--follow-walker moves the receiver on the shared virtual air: it needs --live and -i virtual") }
+        }
         guard pathLossExponent > 0, pathLossExponent <= 10 else {
             throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
         }
@@ -127,7 +133,8 @@ struct LocateCommand: AsyncParsableCommand {
         let output = LocateOutput(json: json)
         if live {
             let locator = WindowedLocator(anchors: anchors, model: model, window: window)
-            let heard = try await LocateLive.run(controller, inputs: [fleet], locator: locator, duration: duration?.duration, receiver: at, output: output)
+            let heard = try await LocateLive.run(controller, inputs: [fleet], locator: locator, duration: duration?.duration, receiver: at,
+                                                 followsWalker: followWalker, output: output)
             return try check(samples: heard.samples, fixes: heard.fixes, from: "the scan", anchors: anchors.count)
         }
         if let simulate, let path = WalkPath(parsing: simulate) {

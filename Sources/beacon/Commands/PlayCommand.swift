@@ -25,6 +25,13 @@ struct PlayCommand: AsyncParsableCommand {
             changed, what is on air and the next step (on a terminal, a live view shows the \
             beacons, the scenario clock and the next step); the run ends after the last pass \
             (SIGINT or SIGTERM stop it earlier, with the same teardown as advertise).
+
+            --from T starts at scenario time T (the fleet as it is then goes on air at once), \
+            --duration D plays D of scenario time from there, and --speed X runs the scenario \
+            clock X times as fast (0.01 to 1000; times in the output stay scenario times). Only \
+            the scenario clock changes: the beacons advertise at their own intervals. \
+            A plan line is printed when the plan changes (beacons placed or removed), not at \
+            every step.
             """
     )
 
@@ -47,8 +54,26 @@ struct PlayCommand: AsyncParsableCommand {
     @Flag(help: "JSON output: the dry-run commands, or one event per line while playing.")
     var json = false
 
+    @Option(help: ArgumentHelp("Run the scenario clock this many times as fast: 0.01 to 1000 (beacon intervals are not scaled).", valueName: "x"))
+    var speed: Double = 1
+
+    @Option(help: ArgumentHelp("Start at this scenario time (35s, 1m30s): the fleet as it is then goes on air at once.", valueName: "time"))
+    var from: TimeOffsetArgument?
+
+    @Option(help: ArgumentHelp("Play this much scenario time, then stop (10s, 2m; at --speed 10, 10s takes 1 s).", valueName: "duration"))
+    var duration: DurationArgument?
+
+    /// The part of the scenario played, and how fast.
+    var window: PlaybackWindow {
+        PlaybackWindow(from: from?.offset.duration.seconds ?? 0, duration: duration?.duration.seconds, speed: speed)
+    }
+
     func validate() throws {
         if let maxSets, !(1...240).contains(maxSets) { throw ValidationError("--max-sets must be from 1 to 240 (got \(maxSets))") }
+        do throws(PlaybackWindow.Problem) { try window.check() } catch { throw ValidationError("--\(error)") }
+        if dryRun, from != nil || duration != nil || speed != 1 {
+            throw ValidationError("--dry-run lists every step of the scenario: it takes no --from, --duration or --speed")
+        }
     }
 
     mutating func run() async throws {
@@ -71,19 +96,23 @@ struct PlayCommand: AsyncParsableCommand {
                                hcitoolAdapter: controller.hcitoolAdapter, json: json).print()
             return
         }
-        let player = ScenarioPlayer(timeline)
+        let window = self.window
+        do throws(PlaybackWindow.Problem) { try window.check(against: timeline) } catch {
+            throw CommandFailure.exit("--\(error)", code: ExitStatus.usage)
+        }
+        let player = ScenarioPlayer(timeline, window: window)
         let json = self.json
         let style = RunStatusBoard.Style.choose(json: json, airLog: airLog)
-        PlaybackOutput.announce(timeline)
+        PlaybackOutput.announce(timeline, window: window)
         try await FleetSession(
             controller: controller, inputs: [scenario, loaded.fleet.file], planner: planner,
             style: { _ in style },
             showsOffAir: true, planOnly: false, verbose: false, json: json, duration: { _ in nil },
             reload: nil,
             conduct: { fleet, board in
-                let output = PlaybackOutput(json: json)
+                let output = PlaybackOutput(json: json, window: window)
                 let progress = PlaybackProgress(start: output.start)
-                if board.style == .table { board.show { progress.scenarioHeadline(loaded) } }
+                if board.style == .table { board.show { progress.scenarioHeadline(loaded, window: window) } }
                 await player.play(on: fleet, from: output.start) { event in
                     progress.record(event)
                     output.show(event, board: board)

@@ -43,10 +43,24 @@ struct ValidateCommand: AsyncParsableCommand {
         let scenarioFiles = files.filter(Self.isScenarioFile)
         let profiles = files.filter { !scenarioFiles.contains($0) }
         let scenarios = scenarioFiles.map(Self.checkScenario)
-        let outcome = profiles.isEmpty ? .fleets([]) : ProfileFiles.check(profiles)
-        let clean = Self.cleanFiles(profiles, outcome)
-        if json { LineOutput.out(Self.json(outcome, clean: clean, scenarios: scenarios).text) }
-        if !json {
+        // A file that cannot be read is reported, and the others are still checked: every
+        // problem of every file in one run.
+        var unreadable = profiles.compactMap { path in InputPath.problem(path).map { (path: path, problem: $0) } }
+        let readable = profiles.filter { path in !unreadable.contains { $0.path == path } }
+        let outcome: ProfileFiles.Outcome = readable.isEmpty ? .fleets([]) : ProfileFiles.check(readable)
+        let clean = Self.cleanFiles(readable, outcome)
+        var issues: [ProfileIssue] = []
+        if case .issues(let found) = outcome { issues = found }
+        if case .unreadable(let problems) = outcome { unreadable += problems }
+        issues += scenarios.flatMap(\.issues)
+        // In reading order: the files as named on the command line, each by line and column
+        // (a scenario's fleet file right after the files named).
+        issues = issues.inReadingOrder(files: files.map { $0 == "-" ? ProfileLoader.standardInputLabel : $0 })
+        unreadable += scenarios.compactMap { s in s.unreadable.map { (path: s.file, problem: $0) } }
+        unreadable.sort { a, b in (files.firstIndex(of: a.path) ?? files.count) < (files.firstIndex(of: b.path) ?? files.count) }
+        if json {
+            LineOutput.out(Self.json(issues: issues, unreadable: unreadable, clean: clean, scenarios: scenarios).text)
+        } else {
             for (file, count) in clean {
                 LineOutput.out("\(file.escapingControlCharacters): OK (\(count) \(count == 1 ? "beacon" : "beacons"))")
             }
@@ -54,24 +68,12 @@ struct ValidateCommand: AsyncParsableCommand {
                 if let c = s.counts {
                     LineOutput.out("\(s.file.escapingControlCharacters): OK (scenario: \(c.changes) \(c.changes == 1 ? "change" : "changes") per pass over \(c.beacons) \(c.beacons == 1 ? "beacon" : "beacons"))")
                 }
-                for issue in s.issues { LineOutput.err(issue.description) }
-                if let problem = s.unreadable { LineOutput.err("error: \(InputPath.label(s.file)): \(problem)") }
             }
+            for issue in issues { LineOutput.err(issue.description) }
+            for (path, problem) in unreadable { LineOutput.err("error: \(InputPath.label(path)): \(problem)") }
         }
-        if case .fleets = outcome, !scenarios.isEmpty {
-            if scenarios.contains(where: { $0.unreadable != nil }) { throw ExitStatus.runtimeFailure }
-            if scenarios.contains(where: { !$0.issues.isEmpty }) { throw ExitStatus.dataError }
-        }
-        switch outcome {
-        case .fleets:
-            return
-        case .unreadable(let problems):
-            if !json { for (path, problem) in problems { LineOutput.err("error: \(InputPath.label(path)): \(problem)") } }
-            throw ExitStatus.runtimeFailure
-        case .issues(let issues):
-            if !json { for issue in issues { LineOutput.err(issue.description) } }
-            throw ExitStatus.dataError
-        }
+        if !unreadable.isEmpty { throw ExitStatus.runtimeFailure }
+        if !issues.isEmpty { throw ExitStatus.dataError }
     }
 
     /// The files with no issue of their own, and how many beacons each defines.
@@ -91,34 +93,19 @@ struct ValidateCommand: AsyncParsableCommand {
         }
     }
 
-    static func json(_ outcome: ProfileFiles.Outcome, clean: [(file: String, beacons: Int)], scenarios: [ScenarioCheck] = []) -> JSONValue {
+    static func json(issues: [ProfileIssue], unreadable: [(path: String, problem: String)], clean: [(file: String, beacons: Int)],
+                     scenarios: [ScenarioCheck] = []) -> JSONValue {
         var files: [JSONValue] = clean.map { .object([("file", .string($0.file)), ("ok", .bool(true)), ("beacons", .int($0.beacons))]) }
         files += scenarios.compactMap { s in
             s.counts.map { .object([("file", .string(s.file)), ("ok", .bool(true)), ("beacons", .int($0.beacons)), ("scenario", .bool(true))]) }
         }
-        var issues: [JSONValue] = []
-        var unreadable: [JSONValue] = []
-        switch outcome {
-        case .fleets:
-            break
-        case .unreadable(let problems):
-            unreadable = problems.map { .object([("file", .string($0.path)), ("error", .string($0.problem))]) }
-        case .issues(let found):
-            issues = found.map { issue in
-                .object([("file", .string(issue.location.file)), ("line", .int(issue.location.line)),
-                         ("column", .int(issue.location.column)), ("field", .string(issue.field)),
-                         ("value", .string(issue.value)), ("message", .string(issue.message))])
-            }
+        let issueObjects: [JSONValue] = issues.map { issue in
+            .object([("file", .string(issue.location.file)), ("line", .int(issue.location.line)),
+                     ("column", .int(issue.location.column)), ("field", .string(issue.field)),
+                     ("value", .string(issue.value)), ("message", .string(issue.message))])
         }
-        for s in scenarios {
-            issues += s.issues.map { issue in
-                .object([("file", .string(issue.location.file)), ("line", .int(issue.location.line)),
-                         ("column", .int(issue.location.column)), ("field", .string(issue.field)),
-                         ("value", .string(issue.value)), ("message", .string(issue.message))])
-            }
-            if let problem = s.unreadable { unreadable.append(.object([("file", .string(s.file)), ("error", .string(problem))])) }
-        }
-        let ok = if case .fleets = outcome { scenarios.allSatisfy { $0.counts != nil } } else { false }
-        return .object([("ok", .bool(ok)), ("files", .array(files)), ("issues", .array(issues)), ("unreadable", .array(unreadable))])
+        let unreadableObjects: [JSONValue] = unreadable.map { .object([("file", .string($0.path)), ("error", .string($0.problem))]) }
+        let ok = issues.isEmpty && unreadable.isEmpty
+        return .object([("ok", .bool(ok)), ("files", .array(files)), ("issues", .array(issueObjects)), ("unreadable", .array(unreadableObjects))])
     }
 }

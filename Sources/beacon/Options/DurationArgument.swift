@@ -12,11 +12,14 @@ struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringConvertibl
     /// The units, largest first; "ms" is matched before "m".
     private static let units: [(suffix: String, seconds: Double)] = [("h", 3600), ("m", 60), ("s", 1), ("ms", 0.001)]
 
-    init?(argument: String) {
+    init?(argument: String) { self.init(argument, allowingZero: false) }
+
+    /// `allowingZero`: `0` (or `0s`) is a duration too, for a point in time such as `play --from`.
+    init?(_ argument: String, allowingZero: Bool) {
         let t = argument.trimmingCharacters(in: " ")
-        guard let seconds = Double(t) ?? Self.compoundSeconds(t), seconds.isFinite, seconds > 0 else { return nil }
+        guard let seconds = Double(t) ?? Self.compoundSeconds(t), seconds.isFinite, seconds > 0 || (allowingZero && seconds == 0) else { return nil }
         let nanoseconds = (seconds * 1e9).rounded()
-        guard nanoseconds >= 1, nanoseconds < Double(Int64.max) else { return nil }
+        guard nanoseconds >= 1 || (allowingZero && seconds == 0), nanoseconds < Double(Int64.max) else { return nil }
         duration = .nanoseconds(Int64(nanoseconds))
         text = t
     }
@@ -42,6 +45,20 @@ struct DurationArgument: ExpressibleByArgument, Sendable, CustomStringConvertibl
     }
 
     var description: String { text }
+
+    static var defaultCompletionKind: CompletionKind { .default }
+}
+
+/// A time from a start on the command line (`play --from`): a ``DurationArgument`` that may be 0.
+struct TimeOffsetArgument: ExpressibleByArgument, Sendable, CustomStringConvertible {
+    var offset: DurationArgument
+
+    init?(argument: String) {
+        guard let offset = DurationArgument(argument, allowingZero: true) else { return nil }
+        self.offset = offset
+    }
+
+    var description: String { offset.text }
 
     static var defaultCompletionKind: CompletionKind { .default }
 }

@@ -15,7 +15,11 @@ extension AirPoint: ExpressibleByArgument {
     /// `--at` means something only to the virtual controller.
     static func check(_ at: AirPoint?, controller: ControllerOptions) throws {
         guard at != nil else { return }
-        let virtual = controller.specs?.allSatisfy { if case .virtual = $0 { true } else { false } } ?? false
-        if !virtual { throw ValidationError("--at places the receiver on the shared virtual air: it needs -i virtual") }
+        if !isVirtual(controller) { throw ValidationError("--at places the receiver on the shared virtual air: it needs -i virtual") }
+    }
+
+    /// Whether every controller `-i` names is the virtual one (the shared air's).
+    static func isVirtual(_ controller: ControllerOptions) -> Bool {
+        controller.specs?.allSatisfy { if case .virtual = $0 { true } else { false } } ?? false
     }
 }

@@ -6,14 +6,13 @@ import VirtualController
 
 /// Tells the shared virtual air where the beacons of a run are (their profiles' `position:`), so
 /// receivers in other processes get RSSI from the distance (see ``AirPathLoss``). Beacons are
-/// recognised by the advertising data the engine sends for them.
+/// recognised by their address, which stays when their data changes.
 enum AirPlacement {
     static func place(_ beacons: [BeaconProfile], on connections: [AdapterConnection]) {
         for link in connections.compactMap(\.airLink) {
             for beacon in beacons {
                 guard let p = beacon.position else { continue }
-                let data = AdvertisingSetConfiguration(handle: 0, beacon: beacon).data
-                link.place(data: Array(data), at: AirPoint(x: p.x, y: p.y, z: p.z ?? 0))
+                link.place(address: beacon.address, at: AirPoint(x: p.x, y: p.y, z: p.z ?? 0))
             }
         }
     }

@@ -177,7 +177,7 @@ struct FleetSession {
         let plans = Task {
             // Each applied reload changes the plan: show it, and give the table its rows.
             var shown = 1
-            var names = plan.placements.map(\.beacon.name)
+            var last = plan
             for await event in fleet.events {
                 // TLM bursts apply new data, not a new plan: only requested updates are shown.
                 let requested = fleet.requestGeneration
@@ -185,14 +185,15 @@ struct FleetSession {
                       let plan = fleet.currentPlan else { continue }
                 shown = requested
                 AirPlacement.place(control.beacons, on: connections)
-                // A scenario or a walk updates often: the plan is shown again only when the
-                // beacons on air are others, not for every new measured power.
-                if conducted, plan.placements.map(\.beacon.name) == names { continue }
-                names = plan.placements.map(\.beacon.name)
+                // A scenario or a walk updates often: the plan is shown again only when it
+                // really changes (beacons placed, removed or moved), not for every new major or
+                // measured power, and as one line.
+                if conducted, plan.hasSameLayout(as: last) { continue }
+                last = plan
                 board.reset(plan)
                 // In the live view the rows show a scenario's or a walk's new plan.
                 if conducted, board.style == .table { continue }
-                Self.show(plan, board: board, json: json, verbose: verbose, live: true)
+                Self.show(plan, board: board, json: json, verbose: verbose, live: true, brief: conducted)
             }
         }
         do throws(AdapterError) { try await fleet.start(control.beacons) } catch {
@@ -214,8 +215,9 @@ struct FleetSession {
 
     /// The plan's summary on standard error (and a JSON line with --json).
     /// `live`: the live view is up, so the lines go to its messages.
-    static func show(_ plan: FleetPlan, board: RunStatusBoard, json: Bool, verbose: Bool, live: Bool = false) {
-        for line in PlanReport.summary(plan, verbose: verbose) { if live && board.style == .table { board.message(line) } else { Log.notice("\(line)") } }
+    /// `brief`: only the plan's first line (a scenario's or a walk's change of plan).
+    static func show(_ plan: FleetPlan, board: RunStatusBoard, json: Bool, verbose: Bool, live: Bool = false, brief: Bool = false) {
+        for line in PlanReport.summary(plan, verbose: verbose).prefix(brief ? 1 : .max) { if live && board.style == .table { board.message(line) } else { Log.notice("\(line)") } }
         if json {
             LineOutput.out(JSONValue.object([("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("plan")), ("plan", PlanReport.json(plan))]).text)
         }

@@ -13,8 +13,9 @@ import VirtualController
 enum LocateLive {
     /// `inputs`: the files the command read, which `--btsnoop` must not overwrite.
     static func run(_ controller: ControllerOptions, inputs: [String], locator: WindowedLocator, duration: Duration?,
-                    receiver: AirPoint? = nil, output: LocateOutput) async throws -> (samples: Int, fixes: Int) {
+                    receiver: AirPoint? = nil, followsWalker: Bool = false, output: LocateOutput) async throws -> (samples: Int, fixes: Int) {
         let connection = try AdapterChoice.openAll(controller, inputs: inputs, receiver: receiver).get()[0]
+        connection.airLink?.followsWalker = followsWalker
         let hci = try AdapterChoice.hci(connection, for: "scan")
         defer { connection.close() }  // the HCI session, and the air link's socket
         let session = ScanSession(hci: hci, owned: connection.mayReset)

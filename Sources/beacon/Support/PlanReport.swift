@@ -53,6 +53,8 @@ enum PlanReport {
     static func summary(_ plan: FleetPlan, verbose: Bool = false) -> [String] {
         let placements = plan.placements
         let count = placements.count
+        // A scenario may hide every beacon: no coverage, no adapter in use, nothing to tabulate.
+        if count == 0 { return ["plan: no beacons on air"] }
         var head = "plan: \(Plural.of(count, "beacon")) on \(Plural.of(plan.adapters.count, "adapter"))"
         if plan.meetsGoal {
             head += "; each beacon on air at least every \(text(plan.longestSilence)) (goal \(text(plan.maximumSilence)))"

@@ -17,17 +17,34 @@ struct PlaybackOutput: Sendable {
     /// The same instant as Unix time, so that a receiver's timestamps (`locate --live --json`)
     /// can be compared with the walker's positions.
     var wallClockStart: Double
+    /// The part of a scenario played and its speed: scenario times map to wall-clock times
+    /// through it (a walk's clock is the wall clock).
+    var window: PlaybackWindow
 
-    /// Output for a scenario or walk whose 0 s is now.
-    init(json: Bool) {
+    /// Output for a scenario or walk whose start (the window's start) is now.
+    init(json: Bool, window: PlaybackWindow = PlaybackWindow()) {
         self.json = json
+        self.window = window
         start = .now
         wallClockStart = Date().timeIntervalSince1970
     }
 
-    static func announce(_ timeline: ScenarioTimeline) {
+    /// The Unix time at which scenario time `time` comes.
+    func unixTime(atScenarioTime time: Double) -> Double { wallClockStart + window.wallSeconds(at: time) }
+
+    static func announce(_ timeline: ScenarioTimeline, window: PlaybackWindow = PlaybackWindow()) {
         let s = timeline.scenario
         LineOutput.err("scenario \(s.name ?? s.file): \(Plural.of(timeline.pass.count, "change")) per pass, \(passes(s)); fleet \(s.fleet.file == s.file ? "in the scenario" : s.fleet.file)")
+        if window != PlaybackWindow() { LineOutput.err(Self.describe(window, of: timeline)) }
+    }
+
+    /// `playing 40 s to 50 s of scenario time at 10× speed: 1 s of wall clock`.
+    static func describe(_ window: PlaybackWindow, of timeline: ScenarioTimeline) -> String {
+        let end = window.end(of: timeline)
+        var line = "playing \(clock(window.from)) to \(end.map(clock) ?? "the end (until stopped)") of scenario time"
+        if window.speed != 1 { line += " at \(ScenarioTime.format(window.speed))× speed" }
+        if let end { line += ": \(clock(window.wallSeconds(at: end))) of wall clock" }
+        return line + (window.speed != 1 ? "; beacon intervals unchanged" : "")
     }
 
     func show(_ event: ScenarioPlayer.Event, board: RunStatusBoard) {
@@ -36,7 +53,7 @@ struct PlaybackOutput: Sendable {
             if json {
                 LineOutput.out(JSONValue.object([
                     ("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("scenario-step")),
-                    ("scenario_time", .double(RunStatusBoard.round(time))), ("unix_time", .double(RunStatusBoard.round(wallClockStart + time))),
+                    ("scenario_time", .double(RunStatusBoard.round(time))), ("unix_time", .double(RunStatusBoard.round(unixTime(atScenarioTime: time)))),
                     ("changes", .array(changes.map { .string($0.change.description) })),
                     ("on_air", .array(onAir.map { .string($0) })), ("generation", .int(generation)), ("behind", .bool(behind)),
                     ("next_time", next.map { .double(RunStatusBoard.round($0.time)) } ?? .null),
@@ -48,17 +65,18 @@ struct PlaybackOutput: Sendable {
             let upcoming = next.map { "next at \(Self.clock($0.time)): \($0.change)" } ?? "no next step"
             board.note("scenario \(Self.clock(time)): \(what); on air: \(onAir.isEmpty ? "nothing" : onAir.joined(separator: ", ")) — \(upcoming)"
                        + (behind ? " (the update before had not been applied yet: the controller is behind the timeline)" : ""))
-        case let .started(onAir, next):
+        case let .started(time, onAir, next):
             let upcoming = next.map { "next at \(Self.clock($0.time)): \($0.change)" } ?? "no step"
             if json {
                 LineOutput.out(JSONValue.object([
                     ("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("scenario-start")),
+                    ("scenario_time", .double(RunStatusBoard.round(time))),
                     ("unix_time", .double(RunStatusBoard.round(wallClockStart))), ("on_air", .array(onAir.map { .string($0) })),
                     ("next_time", next.map { .double(RunStatusBoard.round($0.time)) } ?? .null),
                     ("next", next.map { .string($0.change.description) } ?? .null),
                 ]).text)
             } else {
-                board.note("scenario 0 s: started; on air: \(onAir.isEmpty ? "nothing" : onAir.joined(separator: ", ")) — \(upcoming)")
+                board.note("scenario \(Self.clock(time)): started; on air: \(onAir.isEmpty ? "nothing" : onAir.joined(separator: ", ")) — \(upcoming)")
             }
         case let .clock(time, next):
             let upcoming = next.map { "next at \(Self.clock($0.time)): \($0.change)" } ?? "the end"
@@ -71,7 +89,9 @@ struct PlaybackOutput: Sendable {
                 ]).text)
             } else if board.style != .table {
                 // The live view's title shows the clock and the next step all the time.
-                let left = next.map { " (in \(Self.clock($0.time - time)))" } ?? ""
+                // Wall-clock time to wait, which the speed makes shorter or longer than the
+                // scenario's.
+                let left = next.map { " (in \(Self.clock(window.wallSeconds(at: $0.time) - window.wallSeconds(at: time))))" } ?? ""
                 board.note("scenario \(Self.clock(time)) — \(upcoming)\(left)")
             }
         case let .pass(index, time):

@@ -39,7 +39,7 @@ final class PlaybackProgress: Sendable {
     func record(_ event: ScenarioPlayer.Event) {
         state.withLock { s in
             switch event {
-            case let .started(_, next): s.started = true; s.next = next
+            case let .started(_, _, next): s.started = true; s.next = next
             case let .clock(_, next): s.next = next
             case let .stepped(_, _, next, _, _, behind): s.next = next; if behind { s.late += 1 }
             case .pass: break
@@ -64,9 +64,9 @@ final class PlaybackProgress: Sendable {
     private var elapsed: Double { (ContinuousClock.now - start).seconds }
 
     /// `scenario 12.3 s (pass 2 of 3) · next at 17 s: show room-south`.
-    func scenarioHeadline(_ scenario: Scenario) -> RunStatusBoard.Headline {
+    func scenarioHeadline(_ scenario: Scenario, window: PlaybackWindow) -> RunStatusBoard.Headline {
         let s = state.withLock { $0 }
-        let now = s.over ?? elapsed
+        let now = s.over ?? window.scenarioTime(afterWallSeconds: elapsed)
         var title = "scenario \(s.over == nil ? "" : "over at ")\(ScanOutput.formatted(now, places: 1)) s"
         if scenario.passes != 1, scenario.duration > 0, s.over == nil {
             let pass = Int(now / scenario.duration) + 1
