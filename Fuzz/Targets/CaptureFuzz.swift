@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// libFuzzer target `capture`: arbitrary bytes as a capture file (btsnoop or pcap, any link type)
+// libFuzzer target `capture`: arbitrary bytes as a capture file (btsnoop, pcap or pcapng, any link type)
 // through CaptureReader and BeaconExtractor. Built and run by scripts/fuzz.
 #if canImport(Glibc)
 import Glibc
@@ -53,7 +53,7 @@ func writeCapture(_ bytes: UnsafeRawBufferPointer) {
 
 /// A packet copied out of the reader's buffer, so reads with different buffers compare.
 struct PacketCopy: Equatable {
-    var timestamp: CaptureTimestamp, direction: CaptureDirection, type: H4PacketType, controller: UInt16, number: Int, bytes: [UInt8]
+    var timestamp: CaptureTimestamp, direction: CaptureDirection, type: CapturedPacketType, controller: UInt16, number: Int, bytes: [UInt8]
 }
 
 struct CaptureRead: Equatable {
