@@ -43,5 +43,51 @@ import Glibc
             exit(Int32(min(counted ?? 255, 255)))
         }
     }
+
+    /// The same for pcapng, both byte orders in two sections, with Link Layer packets (251 and 256)
+    /// among the reports: blocks straddle refills; nothing is allocated once the interfaces are known.
+    @Test func pcapngIsReadWithoutAllocating() async {
+        await #expect(processExitsWith: .exitCode(0)) {
+            let beacon = IBeacon(uuid: BeaconUUID(high: 0xE2C5_6DB5_DFFB_48D2, low: 0xB060_D0F5_A710_96E0), major: 1, minor: 2)
+            let payload = HCIBytes.iBeaconPayload(beacon)
+            let report = HCIBytes.advertisingReport([(BluetoothAddress(0xC0_11_22_33_44_55), 1, payload, -60)])
+            let pdu = LinkLayerBytes.advertising(pduType: 2, randomAddress: true, address: BluetoothAddress(0xC1), data: payload)
+            var file: [UInt8] = []
+            for bigEndian in [false, true] {
+                let w = PcapngFiles(bigEndian: bigEndian)
+                file += w.sectionHeader() + w.interface(linkType: 201, resolution: 9) + w.interface(linkType: 251)
+                    + w.interface(linkType: 256)
+                for i in 0..<1500 {
+                    switch i % 3 {
+                    case 0: file += w.enhancedPacket(interface: 0, ticks: UInt64(i), data: CaptureFiles.be32(1) + [0x04] + report)
+                    case 1: file += w.enhancedPacket(interface: 1, ticks: UInt64(i), data: pdu) + w.nameResolution()
+                    default: file += w.enhancedPacket(interface: 2, ticks: UInt64(i), data: LinkLayerBytes.radioHeader(rssi: -50) + pdu)
+                    }
+                }
+            }
+            guard let path = try? CaptureFiles.write(file), var reader = try? CaptureReader(path: path, chunkSize: 4096) else { exit(254) }
+            var extractor = BeaconExtractor()
+            var found = 0
+            var failed = false
+            // The first packet reads the first section's interfaces (an allocation each, as for any
+            // header); it is let go before the buffer refills, as the reader asks.
+            do {
+                guard let first = try? reader.nextPacket() else { exit(254) }
+                extractor.extract(first) { found &+= Int($0.beacon.iBeacon?.minor ?? 0) }
+            }
+            let counted = AllocationCounter.allocations {
+                do throws(CaptureError) {
+                    while let packet = try reader.nextPacket() {
+                        extractor.extract(packet) { sighting in found &+= Int(sighting.beacon.iBeacon?.minor ?? 0) }
+                    }
+                } catch {
+                    failed = true
+                }
+            }
+            keep(found)
+            guard !failed, found == 3000 * 2 else { exit(253) }
+            exit(Int32(min(counted ?? 255, 255)))
+        }
+    }
 }
 #endif
