@@ -166,4 +166,19 @@ import TestSupport
             _ = try readAll(orphan)
         }
     }
+
+    /// A file that is none of the three formats: the message names all three; a pcapng through a
+    /// pipe reads as from the file.
+    @Test func theCommandLineNamesEveryFormatAndReadsPcapngFromAPipe() throws {
+        let beacon = try Executables.beacon.get()
+        let text = try CaptureFiles.write(Array("not a capture, not even close".utf8))
+        let refused = try Program.run(beacon, ["decode", "--capture", text])
+        #expect(refused.status == 1)
+        for name in ["btsnoop", "pcap ", "pcapng"] { #expect(refused.stderr.contains(name), "\(refused.stderr)") }
+        let path = try CaptureFiles.write(Self.section(PcapngFiles(bigEndian: true)), name: "piped.pcapng")
+        let fromFile = try Program.run(beacon, ["decode", "--capture", path, "--json"])
+        let fromPipe = try Program.run(URL(fileURLWithPath: "/bin/bash"), ["-c", "cat \"$1\" | \"$0\" decode --capture - --json", beacon.path, path])
+        #expect(fromFile.status == 0 && fromFile.stdout.contains(Self.uuid.description) && fromFile.stderr.contains("of pcapng"), "\(fromFile)")
+        #expect(fromPipe.status == 0 && fromPipe.stdout == fromFile.stdout, "\(fromPipe)")
+    }
 }
