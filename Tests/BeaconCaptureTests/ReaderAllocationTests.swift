@@ -25,22 +25,7 @@ import Glibc
             for i in 0..<4000 {
                 file += CaptureFiles.btsnoopRecord(flags: 3, unixMicroseconds: UInt64(i), data: [0x04] + (i % 3 == 0 ? extended : legacy))
             }
-            guard let path = try? CaptureFiles.write(file), var reader = try? CaptureReader(path: path, chunkSize: 4096) else { exit(254) }
-            var extractor = BeaconExtractor()
-            var found = 0
-            var failed = false
-            let counted = AllocationCounter.allocations {
-                do throws(CaptureError) {
-                    while let packet = try reader.nextPacket() {
-                        extractor.extract(packet) { sighting in found &+= Int(sighting.beacon.iBeacon?.minor ?? 0) }
-                    }
-                } catch {
-                    failed = true
-                }
-            }
-            keep(found)
-            guard !failed, found == 4000 * 2 else { exit(253) }
-            exit(Int32(min(counted ?? 255, 255)))
+            exitWithAllocations(reading: try? CaptureFiles.write(file), uncounted: 0, minorSum: 4000 * 2)
         }
     }
 
@@ -65,29 +50,36 @@ import Glibc
                     }
                 }
             }
-            guard let path = try? CaptureFiles.write(file), var reader = try? CaptureReader(path: path, chunkSize: 4096) else { exit(254) }
-            var extractor = BeaconExtractor()
-            var found = 0
-            var failed = false
-            // The first packet reads the first section's interfaces (an allocation each, as for any
-            // header); it is let go before the buffer refills, as the reader asks.
-            do {
-                guard let first = try? reader.nextPacket() else { exit(254) }
-                extractor.extract(first) { found &+= Int($0.beacon.iBeacon?.minor ?? 0) }
-            }
-            let counted = AllocationCounter.allocations {
-                do throws(CaptureError) {
-                    while let packet = try reader.nextPacket() {
-                        extractor.extract(packet) { sighting in found &+= Int(sighting.beacon.iBeacon?.minor ?? 0) }
-                    }
-                } catch {
-                    failed = true
-                }
-            }
-            keep(found)
-            guard !failed, found == 3000 * 2 else { exit(253) }
-            exit(Int32(min(counted ?? 255, 255)))
+            // The first packet reads the first section's interfaces (an allocation each, as for any header).
+            exitWithAllocations(reading: try? CaptureFiles.write(file), uncounted: 1, minorSum: 3000 * 2)
         }
     }
+}
+
+/// Reads the capture at `path` in 4 KiB chunks through a ``BeaconExtractor`` and exits with the
+/// allocations counted after the first `uncounted` packets (255: hook unavailable, 254: setup
+/// failed, 253: a read error or a sum of the beacons' minors other than `minorSum`).
+func exitWithAllocations(reading path: String?, uncounted: Int, minorSum: Int) -> Never {
+    guard let path, var reader = try? CaptureReader(path: path, chunkSize: 4096) else { exit(254) }
+    var extractor = BeaconExtractor()
+    var found = 0
+    var failed = false
+    // Packets read before counting are let go before the buffer refills, as the reader asks.
+    for _ in 0..<uncounted {
+        guard let packet = try? reader.nextPacket() else { exit(254) }
+        extractor.extract(packet) { found &+= Int($0.beacon.iBeacon?.minor ?? 0) }
+    }
+    let counted = AllocationCounter.allocations {
+        do throws(CaptureError) {
+            while let packet = try reader.nextPacket() {
+                extractor.extract(packet) { sighting in found &+= Int(sighting.beacon.iBeacon?.minor ?? 0) }
+            }
+        } catch {
+            failed = true
+        }
+    }
+    keep(found)
+    guard !failed, found == minorSum else { exit(253) }
+    exit(Int32(min(counted ?? 255, 255)))
 }
 #endif
