@@ -34,7 +34,7 @@ public struct CaptureReader: ~Copyable {
     public var bytesConsumed: Int { bufferFileOffset + start }
     /// Records read so far (including skipped ones): the number of the last record.
     public var recordsRead: Int { recordCount }
-    /// Records that held no HCI packet.
+    /// Records that held no packet.
     public var skippedRecords: Int { skippedCount }
     @usableFromInline var recordCount = 0
     @usableFromInline var skippedCount = 0
