@@ -79,9 +79,7 @@ func pcapngInOtherByteOrder(_ b: UnsafeRawBufferPointer) -> [UInt8]? {
         }
         let type = u32(i)
         let total = Int(u32(i + 4))
-        let minimum = [Pcapng.BlockType.sectionHeader: 28, Pcapng.BlockType.interfaceDescription: 20,
-                       Pcapng.BlockType.simplePacket: 16, Pcapng.BlockType.enhancedPacket: 32][type] ?? 12
-        guard total >= minimum, total % 4 == 0, i + total <= b.count, u32(i + total - 4) == total else { return nil }
+        guard total >= Pcapng.minimumLength(type), total % 4 == 0, i + total <= b.count, u32(i + total - 4) == total else { return nil }
         for field in [i, i + 4, i + total - 4] { swap(field, 4) }
         switch type {
         case Pcapng.BlockType.sectionHeader:

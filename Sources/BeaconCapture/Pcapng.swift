@@ -49,7 +49,7 @@ public enum Pcapng {
     }
 
     /// The smallest total length of each block type: header and trailer plus the fixed fields.
-    static func minimumLength(_ type: UInt32) -> Int {
+    public static func minimumLength(_ type: UInt32) -> Int {
         switch type {
         case BlockType.sectionHeader: 28
         case BlockType.interfaceDescription: 20
