@@ -57,7 +57,7 @@ let package = Package(
         ),
         // Scanning like a phone: reports → iBeacons, ranging, region monitoring.
         .target(name: "BeaconScanner", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters"]),
-        // Capture files (btsnoop, pcap) → the iBeacons heard and sent, streaming.
+        // Capture files (btsnoop, pcap, pcapng) → the iBeacons heard and sent, streaming.
         .target(name: "BeaconCapture", dependencies: ["BeaconCodec", "HCI"]),
         // Indoor positioning: ranged distances to beacons of known position → where the receiver is.
         .target(name: "BeaconPositioning", dependencies: ["BeaconCodec", "BeaconProfiles"]),

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// libFuzzer target `capture`: arbitrary bytes as a capture file (btsnoop or pcap, any link type)
+// libFuzzer target `capture`: arbitrary bytes as a capture file (btsnoop, pcap or pcapng, any link type)
 // through CaptureReader and BeaconExtractor. Built and run by scripts/fuzz.
 #if canImport(Glibc)
 import Glibc
@@ -36,7 +36,76 @@ public func captureFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> C
     if case let .truncatedRecord(offset, _, _)? = whole.error {
         require(offset <= size, "truncated record at \(offset) of a \(size)-byte file")
     }
+    if case let .malformedBlock(offset, _, _)? = whole.error {
+        require(offset < size, "malformed block at \(offset) of a \(size)-byte file")
+    }
+    // pcapng: the same blocks in the other byte order read the same (every field the reader uses
+    // is swapped; packet data is not).
+    if let mirrored = pcapngInOtherByteOrder(bytes) {
+        mirrored.withUnsafeBytes { writeCapture($0) }
+        let other = readCapture(chunkSize: choices.next(upTo: 64))
+        require(other == whole, "this byte order: \(whole.summary); the other: \(other.summary)")
+    }
     return 0
+}
+
+/// A pcapng file of whole blocks (each length consistent and inside the file, from a Section
+/// Header with a valid byte-order magic on) with every block's fields in the other byte order:
+/// headers and trailers, the Section Header's fields, the Interface Description's link type, snap
+/// length and option headers (and if_tsoffset), the packet blocks' fields. `nil` for anything else.
+func pcapngInOtherByteOrder(_ b: UnsafeRawBufferPointer) -> [UInt8]? {
+    var out = [UInt8](b)
+    var bigEndian = false
+    func u32(_ i: Int) -> UInt32 {
+        let v = b.loadUnaligned(fromByteOffset: i, as: UInt32.self)
+        return bigEndian ? UInt32(bigEndian: v) : UInt32(littleEndian: v)
+    }
+    func u16(_ i: Int) -> UInt16 {
+        let v = b.loadUnaligned(fromByteOffset: i, as: UInt16.self)
+        return bigEndian ? UInt16(bigEndian: v) : UInt16(littleEndian: v)
+    }
+    func swap(_ i: Int, _ size: Int) { out[i..<(i + size)].reverse() }
+    var i = 0
+    while i < b.count {
+        guard i + 12 <= b.count else { return nil }
+        if UInt32(bigEndian: b.loadUnaligned(fromByteOffset: i, as: UInt32.self)) == Pcapng.BlockType.sectionHeader {
+            switch UInt32(bigEndian: b.loadUnaligned(fromByteOffset: i + 8, as: UInt32.self)) {
+            case Pcapng.byteOrderMagic: bigEndian = true
+            case Pcapng.byteOrderMagic.byteSwapped: bigEndian = false
+            default: return nil
+            }
+        } else if i == 0 {
+            return nil
+        }
+        let type = u32(i)
+        let total = Int(u32(i + 4))
+        guard total >= Pcapng.minimumLength(type), total % 4 == 0, i + total <= b.count, u32(i + total - 4) == total else { return nil }
+        for field in [i, i + 4, i + total - 4] { swap(field, 4) }
+        switch type {
+        case Pcapng.BlockType.sectionHeader:
+            swap(i + 8, 4); swap(i + 12, 2); swap(i + 14, 2); swap(i + 16, 8)
+        case Pcapng.BlockType.interfaceDescription:
+            swap(i + 8, 2); swap(i + 10, 2); swap(i + 12, 4)
+            // The options as the reader walks them: up to the end-of-options, or one that runs past the block.
+            let end = i + total - 4
+            var o = i + 16
+            while o + 4 <= end {
+                let code = u16(o), length = Int(u16(o + 2))
+                swap(o, 2); swap(o + 2, 2)
+                if code == Pcapng.InterfaceOption.endOfOptions || o + 4 + length > end { break }
+                if code == Pcapng.InterfaceOption.timestampOffset && length == 8 { swap(o + 4, 8) }
+                o += 4 + (length + 3) & ~3
+            }
+        case Pcapng.BlockType.enhancedPacket:
+            for field in stride(from: i + 8, to: i + 28, by: 4) { swap(field, 4) }
+        case Pcapng.BlockType.simplePacket:
+            swap(i + 8, 4)
+        default:
+            break
+        }
+        i += total
+    }
+    return out
 }
 
 func writeCapture(_ bytes: UnsafeRawBufferPointer) {
@@ -53,7 +122,7 @@ func writeCapture(_ bytes: UnsafeRawBufferPointer) {
 
 /// A packet copied out of the reader's buffer, so reads with different buffers compare.
 struct PacketCopy: Equatable {
-    var timestamp: CaptureTimestamp, direction: CaptureDirection, type: H4PacketType, controller: UInt16, number: Int, bytes: [UInt8]
+    var timestamp: CaptureTimestamp, direction: CaptureDirection, type: CapturedPacketType, controller: UInt16, number: Int, bytes: [UInt8]
 }
 
 struct CaptureRead: Equatable {

@@ -4,7 +4,8 @@ import HCI
 
 /// Finds the iBeacons in a stream of HCI packets: in LE Advertising Reports and LE Extended
 /// Advertising Reports (beacons heard), and in the host's own LE Set Advertising Data and LE Set
-/// Extended Advertising Data commands (beacons sent). Commands that set or choose addresses are
+/// Extended Advertising Data commands (beacons sent); and in the legacy advertising PDUs of a
+/// sniffer's Link Layer packets (see ``LinkLayerPDU``). Commands that set or choose addresses are
 /// followed (see ``AdvertiserAddressBook``) so that sent beacons carry their on-air address.
 ///
 /// Reports — nearly every packet of a scanning capture — are read in place without allocating,
@@ -35,10 +36,30 @@ public struct BeaconExtractor {
     @inlinable
     public mutating func extract(_ packet: CapturedPacket, _ body: (CapturedBeacon) -> Void) {
         switch packet.type {
-        case .event: extractFromEvent(packet, body)
-        case .command: extractFromCommand(packet, body)
+        case .hci(.event): extractFromEvent(packet, body)
+        case .hci(.command): extractFromCommand(packet, body)
+        case let .linkLayer(rssi): extractFromLinkLayer(packet, rssi: rssi, body)
         default: return
         }
+    }
+
+    /// ADV_IND, ADV_NONCONN_IND, ADV_SCAN_IND and SCAN_RSP as a sniffer heard them: read in place.
+    @inlinable
+    mutating func extractFromLinkLayer(_ packet: CapturedPacket, rssi: Int8?, _ body: (CapturedBeacon) -> Void) {
+        let found: (address: BluetoothAddress, addressType: LEAddressType, data: ArraySlice<UInt8>)?
+        do throws(LinkLayerPDU.Malformed) {
+            found = try LinkLayerPDU.advertisingData(in: packet.bytes)
+        } catch {
+            malformedCount += 1
+            return
+        }
+        guard let found else { return }
+        let options = self.options
+        let beacon: AnyBeacon? = found.data.withUnsafeBytes { try? AnyBeacon(decoding: $0, options: options) }
+        guard let beacon else { return }
+        body(CapturedBeacon(
+            timestamp: packet.timestamp, source: .linkLayer, address: found.address, addressType: found.addressType,
+            rssi: rssi, handle: nil, controllerIndex: packet.controllerIndex, recordNumber: packet.recordNumber, beacon: beacon))
     }
 
     @inlinable

@@ -7,6 +7,9 @@ import HCI
 ///
 /// pcap (libpcap): a 24-byte header whose magic number gives the byte order of every header
 /// field (0xA1B2C3D4 microseconds, 0xA1B23C4D nanoseconds), then 16-byte record headers.
+///
+/// pcapng: blocks (see ``Pcapng``); each section has its own byte order and interfaces, and each
+/// interface its own link type (any of pcap's below) and timestamp resolution.
 @frozen
 public enum CaptureFormat: Hashable, Sendable, CustomStringConvertible {
     /// btsnoop datalink 1001: un-encapsulated HCI; flags bit 1 tells commands/events from data.
@@ -25,32 +28,70 @@ public enum CaptureFormat: Hashable, Sendable, CustomStringConvertible {
     /// pcap link type 254 (DLT_BLUETOOTH_LINUX_MONITOR): 2-byte adapter index and 2-byte monitor
     /// opcode, big-endian, then the packet.
     case pcapLinuxMonitor(bigEndian: Bool, nanoseconds: Bool)
+    /// pcap link type 251 (DLT_BLUETOOTH_LE_LL): Link Layer packets as a sniffer hears them.
+    case pcapLinkLayer(bigEndian: Bool, nanoseconds: Bool)
+    /// pcap link type 256 (DLT_BLUETOOTH_LE_LL_WITH_PHDR): a 10-byte little-endian radio
+    /// pseudo-header (channel, signal power, …, flags), then a Link Layer packet.
+    case pcapLinkLayerWithPHDR(bigEndian: Bool, nanoseconds: Bool)
+    /// pcapng (any byte order, any number of sections and interfaces).
+    case pcapng
 
-    /// pcap link types.
+    /// pcap and pcapng link types.
     public enum PcapLinkType {
         public static let h4: UInt32 = 187
         public static let h4WithPHDR: UInt32 = 201
+        public static let leLinkLayer: UInt32 = 251
         public static let linuxMonitor: UInt32 = 254
+        public static let leLinkLayerWithPHDR: UInt32 = 256
     }
 
-    /// Size of the file header.
+    /// Size of the file header (pcapng: 0, its section header is a block like the others).
     @inlinable
-    public var fileHeaderSize: Int { isBTSnoop ? BTSnoop.fileHeaderSize : 24 }
+    public var fileHeaderSize: Int {
+        switch self {
+        case .btsnoopHCI, .btsnoopH4, .btsnoopMonitor: BTSnoop.fileHeaderSize
+        case .pcapng: 0
+        default: 24
+        }
+    }
 
-    /// Size of each record header.
+    /// Size of each record header (pcapng: the block type and length every block starts with).
     @inlinable
-    public var recordHeaderSize: Int { isBTSnoop ? BTSnoop.recordHeaderSize : 16 }
+    public var recordHeaderSize: Int {
+        switch self {
+        case .btsnoopHCI, .btsnoopH4, .btsnoopMonitor: BTSnoop.recordHeaderSize
+        case .pcapng: 8
+        default: 16
+        }
+    }
 
     @inlinable
     public var isBTSnoop: Bool {
         switch self {
         case .btsnoopHCI, .btsnoopH4, .btsnoopMonitor: true
-        case .pcapH4, .pcapH4WithPHDR, .pcapLinuxMonitor: false
+        default: false
         }
     }
 
-    /// Recognises a file header; `nil` when it is neither btsnoop nor pcap.
+    /// The link type of a pcap file; `nil` for btsnoop and pcapng (whose interfaces each have one).
+    @inlinable
+    public var pcapLinkType: CaptureLinkType? {
+        switch self {
+        case .btsnoopHCI, .btsnoopH4, .btsnoopMonitor, .pcapng: nil
+        case .pcapH4: .h4
+        case .pcapH4WithPHDR: .h4WithPHDR
+        case .pcapLinuxMonitor: .linuxMonitor
+        case .pcapLinkLayer: .leLinkLayer
+        case .pcapLinkLayerWithPHDR: .leLinkLayerWithPHDR
+        }
+    }
+
+    /// Recognises a file header; `nil` when it is neither btsnoop, pcap nor pcapng.
     public static func detect(header h: UnsafeRawBufferPointer) throws(CaptureError) -> CaptureFormat? {
+        if h.count >= 4, CaptureBytes.uint32(h, 0, bigEndian: true) == Pcapng.BlockType.sectionHeader {
+            // The reader checks the byte-order magic with the rest of the block.
+            return .pcapng
+        }
         if h.count >= BTSnoop.fileHeaderSize, CaptureBytes.uint64BE(h, 0) == BTSnoop.identification {
             let datalink = CaptureBytes.uint32(h, 12, bigEndian: true)
             switch datalink {
@@ -73,11 +114,13 @@ public enum CaptureFormat: Hashable, Sendable, CustomStringConvertible {
         }
         // The link type's low 16 bits; the upper bits may carry an FCS length (pcap-savefile(5)).
         let linkType = CaptureBytes.uint32(h, 20, bigEndian: bigEndian) & 0xFFFF
-        switch linkType {
-        case PcapLinkType.h4: return .pcapH4(bigEndian: bigEndian, nanoseconds: nanoseconds)
-        case PcapLinkType.h4WithPHDR: return .pcapH4WithPHDR(bigEndian: bigEndian, nanoseconds: nanoseconds)
-        case PcapLinkType.linuxMonitor: return .pcapLinuxMonitor(bigEndian: bigEndian, nanoseconds: nanoseconds)
-        default: throw .unsupportedLinkType(format: "pcap", value: linkType)
+        switch CaptureLinkType(linkType) {
+        case .h4: return .pcapH4(bigEndian: bigEndian, nanoseconds: nanoseconds)
+        case .h4WithPHDR: return .pcapH4WithPHDR(bigEndian: bigEndian, nanoseconds: nanoseconds)
+        case .linuxMonitor: return .pcapLinuxMonitor(bigEndian: bigEndian, nanoseconds: nanoseconds)
+        case .leLinkLayer: return .pcapLinkLayer(bigEndian: bigEndian, nanoseconds: nanoseconds)
+        case .leLinkLayerWithPHDR: return .pcapLinkLayerWithPHDR(bigEndian: bigEndian, nanoseconds: nanoseconds)
+        case nil: throw .unsupportedLinkType(format: "pcap", value: linkType)
         }
     }
 
@@ -89,11 +132,33 @@ public enum CaptureFormat: Hashable, Sendable, CustomStringConvertible {
         case let .pcapH4(be, ns): "pcap (H4, 187\(Self.suffix(be, ns)))"
         case let .pcapH4WithPHDR(be, ns): "pcap (H4 with direction, 201\(Self.suffix(be, ns)))"
         case let .pcapLinuxMonitor(be, ns): "pcap (Linux monitor, 254\(Self.suffix(be, ns)))"
+        case let .pcapLinkLayer(be, ns): "pcap (LE Link Layer, 251\(Self.suffix(be, ns)))"
+        case let .pcapLinkLayerWithPHDR(be, ns): "pcap (LE Link Layer with radio header, 256\(Self.suffix(be, ns)))"
+        case .pcapng: "pcapng"
         }
     }
 
     private static func suffix(_ bigEndian: Bool, _ nanoseconds: Bool) -> String {
         (bigEndian ? ", big-endian" : ", little-endian") + (nanoseconds ? ", ns" : ", µs")
+    }
+}
+
+/// The pcap and pcapng link types the reader understands (values in ``CaptureFormat/PcapLinkType``).
+@frozen
+public enum CaptureLinkType: Hashable, Sendable {
+    case h4, h4WithPHDR, linuxMonitor, leLinkLayer, leLinkLayerWithPHDR
+
+    /// `nil` for a link type the reader does not understand.
+    @inlinable
+    public init?(_ value: UInt32) {
+        switch value {
+        case CaptureFormat.PcapLinkType.h4: self = .h4
+        case CaptureFormat.PcapLinkType.h4WithPHDR: self = .h4WithPHDR
+        case CaptureFormat.PcapLinkType.linuxMonitor: self = .linuxMonitor
+        case CaptureFormat.PcapLinkType.leLinkLayer: self = .leLinkLayer
+        case CaptureFormat.PcapLinkType.leLinkLayerWithPHDR: self = .leLinkLayerWithPHDR
+        default: return nil
+        }
     }
 }
 
@@ -107,8 +172,20 @@ enum CaptureBytes {
     }
 
     @inlinable
+    static func uint64(_ b: UnsafeRawBufferPointer, _ i: Int, bigEndian: Bool) -> UInt64 {
+        let v = b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+        return bigEndian ? UInt64(bigEndian: v) : UInt64(littleEndian: v)
+    }
+
+    @inlinable
     static func uint64BE(_ b: UnsafeRawBufferPointer, _ i: Int) -> UInt64 {
         UInt64(bigEndian: b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+    }
+
+    @inlinable
+    static func uint16(_ b: UnsafeRawBufferPointer, _ i: Int, bigEndian: Bool) -> UInt16 {
+        let v = b.loadUnaligned(fromByteOffset: i, as: UInt16.self)
+        return bigEndian ? UInt16(bigEndian: v) : UInt16(littleEndian: v)
     }
 
     @inlinable

@@ -6,7 +6,7 @@ import Darwin
 #endif
 import HCI
 
-/// Streams the HCI packets of a btsnoop or pcap capture (see ``CaptureFormat``) in constant
+/// Streams the packets of a btsnoop, pcap or pcapng capture (see ``CaptureFormat``) in constant
 /// memory: the file is read with `read(2)` into one reused buffer (1 MiB by default) and every
 /// packet is a slice of that buffer, so reading allocates nothing per packet.
 ///
@@ -15,8 +15,10 @@ import HCI
 /// while let packet = try reader.nextPacket() { … }
 /// ```
 ///
-/// Records that carry no HCI packet (monitor index/note records, empty records, unknown H4
-/// indicators) are skipped and counted in ``skippedRecords``.
+/// Records that carry no packet (monitor index/note records, empty records, unknown H4
+/// indicators, pcapng packets of an interface whose link type is not understood) are skipped and
+/// counted in ``skippedRecords``. In pcapng, records are the packet blocks (numbered as Wireshark
+/// numbers frames); section headers, interface descriptions and other blocks are not records.
 public struct CaptureReader: ~Copyable {
     public let path: String
     public let format: CaptureFormat
@@ -32,10 +34,16 @@ public struct CaptureReader: ~Copyable {
     public var bytesConsumed: Int { bufferFileOffset + start }
     /// Records read so far (including skipped ones): the number of the last record.
     public var recordsRead: Int { recordCount }
-    /// Records that held no HCI packet.
+    /// Records that held no packet.
     public var skippedRecords: Int { skippedCount }
     @usableFromInline var recordCount = 0
     @usableFromInline var skippedCount = 0
+    /// pcapng: the current section's byte order and interfaces.
+    @usableFromInline var sectionBigEndian = false
+    @usableFromInline var interfaces: [Pcapng.Interface] = []
+    /// pcapng: the first link type whose packets were skipped, and whether any packet was read.
+    @usableFromInline var firstUnsupportedLinkType: UInt32?
+    @usableFromInline var readAnyLinkPacket = false
 
     /// The default read size.
     public static let defaultChunkSize = 1 << 20
@@ -97,6 +105,7 @@ public struct CaptureReader: ~Copyable {
     /// or the buffer is copied when the reader refills it.
     @inlinable
     public mutating func nextPacket() throws(CaptureError) -> CapturedPacket? {
+        if case .pcapng = format { return try nextPcapngPacket() }
         let headerSize = format.recordHeaderSize
         while true {
             guard try ensure(headerSize) else { return nil }
@@ -110,13 +119,16 @@ public struct CaptureReader: ~Copyable {
                     return (Int(CaptureBytes.uint32(h, BTSnoop.RecordField.includedLength, bigEndian: true)),
                             CaptureBytes.uint32(h, BTSnoop.RecordField.flags, bigEndian: true),
                             CaptureTimestamp(btsnoopMicroseconds: CaptureBytes.uint64BE(h, BTSnoop.RecordField.timestamp)))
-                case let .pcapH4(be, ns), let .pcapH4WithPHDR(be, ns), let .pcapLinuxMonitor(be, ns):
+                case let .pcapH4(be, ns), let .pcapH4WithPHDR(be, ns), let .pcapLinuxMonitor(be, ns),
+                     let .pcapLinkLayer(be, ns), let .pcapLinkLayerWithPHDR(be, ns):
                     // The fraction field is 32 bits: a corrupt one (past a second) carries into the seconds.
                     let seconds = Int64(CaptureBytes.uint32(h, 0, bigEndian: be))
                     let fraction = Int64(CaptureBytes.uint32(h, 4, bigEndian: be)) * (ns ? 1 : 1000)
                     return (Int(CaptureBytes.uint32(h, 8, bigEndian: be)), 0,
                             CaptureTimestamp(unixSeconds: seconds + fraction / 1_000_000_000,
                                              nanosecondOfSecond: Int32(fraction % 1_000_000_000)))
+                case .pcapng:  // not reached: pcapng reads blocks (nextPcapngPacket)
+                    return (0, 0, CaptureTimestamp(unixSeconds: 0, nanosecondOfSecond: 0))
                 }
             }
             guard included <= Self.maximumRecordLength else { throw .recordTooLarge(fileOffset: recordOffset, length: included) }
@@ -140,7 +152,7 @@ public struct CaptureReader: ~Copyable {
         while let packet = try nextPacket() { body(packet) }
     }
 
-    /// Interprets one record's data; `nil` when it holds no HCI packet.
+    /// Interprets one record's data; `nil` when it holds no packet.
     @inlinable
     func packet(format: CaptureFormat, data: Range<Int>, flags: UInt32, timestamp: CaptureTimestamp) -> CapturedPacket? {
         let number = recordCount
@@ -151,36 +163,62 @@ public struct CaptureReader: ~Copyable {
             let received = flags & BTSnoop.RecordFlags.received != 0
             let type: H4PacketType = flags & BTSnoop.RecordFlags.commandOrEvent == 0 ? .acl : (received ? .event : .command)
             guard !data.isEmpty else { return nil }
-            return CapturedPacket(timestamp: timestamp, direction: received ? .received : .sent, type: type, controllerIndex: 0,
+            return CapturedPacket(timestamp: timestamp, direction: received ? .received : .sent, type: .hci(type), controllerIndex: 0,
                                   recordNumber: number, bytes: buffer[data])
         case .btsnoopMonitor:
             guard let (type, direction) = MonitorOpcode.packet(UInt16(truncatingIfNeeded: flags)), !data.isEmpty else { return nil }
-            return CapturedPacket(timestamp: timestamp, direction: direction, type: type, controllerIndex: UInt16(flags >> 16),
+            return CapturedPacket(timestamp: timestamp, direction: direction, type: .hci(type), controllerIndex: UInt16(flags >> 16),
                                   recordNumber: number, bytes: buffer[data])
-        case .pcapH4:
-            return h4Packet(data, direction: .unknown, timestamp: timestamp, number: number)
-        case .pcapH4WithPHDR:
+        default:
+            guard let linkType = format.pcapLinkType else { return nil }
+            return linkPacket(linkType, data: data, timestamp: timestamp, controller: 0)
+        }
+    }
+
+    /// Interprets the data of a pcap record or pcapng packet block of `linkType`; `controller`:
+    /// the index for link types whose data does not carry one.
+    @inlinable
+    func linkPacket(_ linkType: CaptureLinkType, data: Range<Int>, timestamp: CaptureTimestamp, controller: UInt16) -> CapturedPacket? {
+        let number = recordCount
+        switch linkType {
+        case .h4:
+            return h4Packet(data, direction: .unknown, timestamp: timestamp, number: number, controller: controller)
+        case .h4WithPHDR:
             guard data.count >= 4 else { return nil }
             let direction = buffer.withUnsafeBytes { CaptureBytes.uint32($0, data.lowerBound, bigEndian: true) }
             return h4Packet((data.lowerBound + 4)..<data.upperBound, direction: direction & 1 == 1 ? .received : .sent,
-                            timestamp: timestamp, number: number)
-        case .pcapLinuxMonitor:
+                            timestamp: timestamp, number: number, controller: controller)
+        case .linuxMonitor:
             guard data.count > 4 else { return nil }
             let (index, opcode) = buffer.withUnsafeBytes {
                 (CaptureBytes.uint16BE($0, data.lowerBound), CaptureBytes.uint16BE($0, data.lowerBound + 2))
             }
             guard let (type, direction) = MonitorOpcode.packet(opcode) else { return nil }
-            return CapturedPacket(timestamp: timestamp, direction: direction, type: type, controllerIndex: index,
+            return CapturedPacket(timestamp: timestamp, direction: direction, type: .hci(type), controllerIndex: index,
                                   recordNumber: number, bytes: buffer[(data.lowerBound + 4)..<data.upperBound])
+        case .leLinkLayer:
+            guard data.count >= LinkLayerPDU.headerEnd else { return nil }
+            return CapturedPacket(timestamp: timestamp, direction: .unknown, type: .linkLayer(rssi: nil), controllerIndex: controller,
+                                  recordNumber: number, bytes: buffer[data])
+        case .leLinkLayerWithPHDR:
+            let header = LinkLayerPDU.RadioHeader.self
+            guard data.count >= header.size + LinkLayerPDU.headerEnd else { return nil }
+            let flags = buffer.withUnsafeBytes { CaptureBytes.uint16($0, data.lowerBound + header.flags, bigEndian: false) }
+            // On the coded PHY a coding indicator precedes the PDU; legacy advertising never uses it.
+            guard flags & header.phyMask != header.phyCoded else { return nil }
+            let rssi = flags & header.signalPowerValid != 0 ? Int8(bitPattern: buffer[data.lowerBound + header.signalPower]) : nil
+            return CapturedPacket(timestamp: timestamp, direction: .unknown, type: .linkLayer(rssi: rssi), controllerIndex: controller,
+                                  recordNumber: number, bytes: buffer[(data.lowerBound + header.size)..<data.upperBound])
         }
     }
 
     /// An H4 packet: indicator, then the packet.
     @inlinable
-    func h4Packet(_ data: Range<Int>, direction: CaptureDirection, timestamp: CaptureTimestamp, number: Int) -> CapturedPacket? {
+    func h4Packet(_ data: Range<Int>, direction: CaptureDirection, timestamp: CaptureTimestamp, number: Int,
+                  controller: UInt16 = 0) -> CapturedPacket? {
         guard data.count >= 2, let type = H4PacketType(rawValue: buffer[data.lowerBound]) else { return nil }
-        return CapturedPacket(timestamp: timestamp, direction: direction, type: type, controllerIndex: 0, recordNumber: number,
-                              bytes: buffer[(data.lowerBound + 1)..<data.upperBound])
+        return CapturedPacket(timestamp: timestamp, direction: direction, type: .hci(type), controllerIndex: controller,
+                              recordNumber: number, bytes: buffer[(data.lowerBound + 1)..<data.upperBound])
     }
 
     /// Makes `count` unconsumed bytes available; `false` at a clean end of file (no bytes left).

@@ -2,8 +2,8 @@
 import BeaconCodec
 import HCI
 
-/// One iBeacon found in a capture: heard in an advertising report, or advertised by the captured
-/// host itself (its LE Set (Extended) Advertising Data commands).
+/// One iBeacon found in a capture: heard in an advertising report or by a sniffer, or advertised
+/// by the captured host itself (its LE Set (Extended) Advertising Data commands).
 @frozen
 public struct CapturedBeacon: Hashable, Sendable {
     /// Where the beacon was found.
@@ -17,9 +17,11 @@ public struct CapturedBeacon: Hashable, Sendable {
         case command = "command"
         /// LE Set Extended Advertising Data (0x2037): one of our own advertising sets.
         case extendedCommand = "extended-command"
+        /// A legacy advertising PDU (or scan response) a sniffer heard on the air (link types 251, 256).
+        case linkLayer = "link-layer"
 
-        /// Whether the beacon was heard (a report) rather than sent (a command).
-        @inlinable public var isReport: Bool { self == .report || self == .extendedReport }
+        /// Whether the beacon was heard (a report, or a sniffer) rather than sent (a command).
+        @inlinable public var isReport: Bool { self == .report || self == .extendedReport || self == .linkLayer }
     }
 
     public var timestamp: CaptureTimestamp
@@ -28,7 +30,8 @@ public struct CapturedBeacon: Hashable, Sendable {
     /// from as far as the capture shows it (see ``BeaconExtractor``); `nil` when unknown.
     public var address: BluetoothAddress?
     public var addressType: LEAddressType?
-    /// dBm, from reports; `nil` for commands and when the controller reported 127 (not available).
+    /// dBm, from reports (and sniffers that give one); `nil` for commands and when the controller
+    /// reported 127 (not available).
     public var rssi: Int8?
     /// The advertising handle (extended commands) or advertising SID (extended reports, 0xFF none).
     public var handle: UInt8?

@@ -8,7 +8,7 @@ public enum CaptureDirection: Hashable, Sendable, CustomStringConvertible {
     case sent
     /// Controller to host (events, incoming data).
     case received
-    /// The format does not say (pcap link type 187).
+    /// The format does not say (link type 187; a sniffer's Link Layer packets).
     case unknown
 
     public var description: String {
@@ -67,24 +67,37 @@ public struct CaptureTimestamp: Hashable, Sendable, Comparable {
     }
 }
 
-/// One HCI packet read from a capture.
+/// What a captured packet is: an HCI packet between a host and its controller, or a Bluetooth LE
+/// Link Layer packet as a sniffer heard it on the air (pcap and pcapng link types 251 and 256).
+@frozen
+public enum CapturedPacketType: Hashable, Sendable {
+    /// An HCI packet of this type.
+    case hci(H4PacketType)
+    /// A Link Layer packet: access address (4 bytes, little-endian), PDU header, payload, then the
+    /// CRC when the sniffer kept it. `rssi`: the signal power in dBm when the capture gives one
+    /// (link type 256 with its "signal power valid" flag).
+    case linkLayer(rssi: Int8?)
+}
+
+/// One packet read from a capture: an HCI packet, or a Link Layer packet (see ``CapturedPacketType``).
 ///
-/// `bytes` is a slice of the reader's chunk buffer (no copy): header and parameters without the
-/// H4 indicator, as `H4Packet.bytes` holds them. It is valid until the reader reads on; keep
-/// nothing of it past the callback (copy with `Array(bytes)` if you must).
+/// `bytes` is a slice of the reader's chunk buffer (no copy): for HCI, header and parameters
+/// without the H4 indicator, as `H4Packet.bytes` holds them. It is valid until the reader reads
+/// on; keep nothing of it past the callback (copy with `Array(bytes)` if you must).
 @frozen
 public struct CapturedPacket {
     public var timestamp: CaptureTimestamp
     public var direction: CaptureDirection
-    public var type: H4PacketType
-    /// The controller index (monitor formats); 0 elsewhere.
+    public var type: CapturedPacketType
+    /// The controller index (monitor formats); in pcapng, the interface number for the other link
+    /// types (so two adapters' packets stay apart); 0 elsewhere.
     public var controllerIndex: UInt16
     /// The packet's number in the file, from 1 (as Wireshark numbers frames).
     public var recordNumber: Int
     public var bytes: ArraySlice<UInt8>
 
     @inlinable
-    public init(timestamp: CaptureTimestamp, direction: CaptureDirection, type: H4PacketType, controllerIndex: UInt16,
+    public init(timestamp: CaptureTimestamp, direction: CaptureDirection, type: CapturedPacketType, controllerIndex: UInt16,
                 recordNumber: Int, bytes: ArraySlice<UInt8>) {
         self.timestamp = timestamp
         self.direction = direction

@@ -6,9 +6,9 @@ import Testing
 
 /// Reads every packet of a file into (type, direction, index, time, bytes) tuples.
 func readAll(_ path: String, chunkSize: Int = CaptureReader.defaultChunkSize) throws
-    -> (format: CaptureFormat, packets: [(H4PacketType, CaptureDirection, UInt16, Int64?, [UInt8])], skipped: Int) {
+    -> (format: CaptureFormat, packets: [(CapturedPacketType, CaptureDirection, UInt16, Int64?, [UInt8])], skipped: Int) {
     var reader = try CaptureReader(path: path, chunkSize: chunkSize)
-    var packets: [(H4PacketType, CaptureDirection, UInt16, Int64?, [UInt8])] = []
+    var packets: [(CapturedPacketType, CaptureDirection, UInt16, Int64?, [UInt8])] = []
     while let p = try reader.nextPacket() {
         packets.append((p.type, p.direction, p.controllerIndex, p.timestamp.nanoseconds, Array(p.bytes)))
     }
@@ -34,7 +34,7 @@ func readAll(_ path: String, chunkSize: Int = CaptureReader.defaultChunkSize) th
         #expect(result.format == .btsnoopH4)
         #expect(result.packets.count == 1)
         let p = try #require(result.packets.first)
-        #expect(p.0 == .command)
+        #expect(p.0 == .hci(.command))
         #expect(p.1 == .sent)
         #expect(p.3 == 1_700_000_000_000_005_000)
         #expect(p.4 == [0x03, 0x0C, 0x00])
@@ -50,8 +50,8 @@ func readAll(_ path: String, chunkSize: Int = CaptureReader.defaultChunkSize) th
         let path = try CaptureFiles.write(file)
         let whole = try readAll(path)
         #expect(whole.packets.count == 100)
-        #expect(whole.packets[0].0 == .event && whole.packets[0].1 == .received && whole.packets[0].4 == event)
-        #expect(whole.packets[1].0 == .command && whole.packets[1].1 == .sent)
+        #expect(whole.packets[0].0 == .hci(.event) && whole.packets[0].1 == .received && whole.packets[0].4 == event)
+        #expect(whole.packets[1].0 == .hci(.command) && whole.packets[1].1 == .sent)
         // Chunks smaller than a record header: every record straddles refills.
         for chunk in [1, 7, 23, 64] {
             let small = try readAll(path, chunkSize: chunk)
@@ -74,7 +74,7 @@ func readAll(_ path: String, chunkSize: Int = CaptureReader.defaultChunkSize) th
         let result = try readAll(try CaptureFiles.write(file))
         #expect(result.format == .btsnoopMonitor)
         #expect(result.skipped == 2)
-        #expect(result.packets.map(\.0) == [.command, .event, .acl])
+        #expect(result.packets.map(\.0) == [.hci(.command), .hci(.event), .hci(.acl)])
         #expect(result.packets.map(\.1) == [.sent, .received, .received])
         #expect(result.packets.map(\.2) == [1, 1, 0])
         #expect(result.packets[1].4 == [0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00])
@@ -94,8 +94,8 @@ func readAll(_ path: String, chunkSize: Int = CaptureReader.defaultChunkSize) th
         let result = try readAll(try CaptureFiles.write(file))
         #expect(result.format == .pcapH4WithPHDR(bigEndian: bigEndian, nanoseconds: nanoseconds))
         #expect(result.packets.count == 2)
-        #expect(result.packets[0].0 == .event && result.packets[0].1 == .received && result.packets[0].4 == event)
-        #expect(result.packets[1].0 == .command && result.packets[1].1 == .sent)
+        #expect(result.packets[0].0 == .hci(.event) && result.packets[0].1 == .received && result.packets[0].4 == event)
+        #expect(result.packets[1].0 == .hci(.command) && result.packets[1].1 == .sent)
         #expect(result.packets[0].3 == Int64(1_700_000_000_000_000_000 + (nanoseconds ? 250 : 250_000)))
     }
 

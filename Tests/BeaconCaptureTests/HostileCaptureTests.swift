@@ -60,4 +60,39 @@ import Testing
         // The first report of each event that claims more reports than it holds, and the good one.
         #expect(found.map(\.source) == [.report, .extendedReport, .report], "\(found)")
     }
+
+    /// pcapng lengths at their extremes: each a refusal naming the block's offset, found without
+    /// reading (or allocating) what the lengths claim.
+    @Test func hostilePcapngLengths() throws {
+        let w = PcapngFiles(bigEndian: false)
+        let head = w.sectionHeader() + w.interface(linkType: 187)
+        let at = head.count
+        func patched(_ block: [UInt8], _ offset: Int, _ value: UInt32) -> [UInt8] {
+            var b = block
+            b.replaceSubrange(offset..<(offset + 4), with: w.u32(value))
+            return b
+        }
+        let packet = w.enhancedPacket(interface: 0, ticks: 0, data: [0x04] + Self.payload)
+        let big = CaptureReader.maximumRecordLength + 4
+        let cases: [([UInt8], CaptureError)] = [
+            (patched(packet, 4, 0xFFFF_FFFC), .malformedBlock(fileOffset: at, blockType: 6, problem: .tooLarge(length: 0xFFFF_FFFC, limit: Pcapng.maximumBlockLength))),
+            (patched(packet, 20, UInt32.max), .malformedBlock(fileOffset: at, blockType: 6, problem: .capturedLengthPastBlock(captured: UInt32.max, room: packet.count - 32))),
+            (w.enhancedPacket(interface: 0, ticks: 0, data: [UInt8](repeating: 0x04, count: big)), .recordTooLarge(fileOffset: at, length: big)),
+            (patched(packet, 8, UInt32.max), .malformedBlock(fileOffset: at, blockType: 6, problem: .unknownInterface(id: UInt32.max, described: 1))),
+            (patched(w.nameResolution(), 4, 0xFFFF_FFFC), .truncatedRecord(fileOffset: at, needed: 0xFFFF_FFFC, available: 28)),
+        ]
+        for (bad, error) in cases {
+            let path = try CaptureFiles.write(head + bad)
+            #expect(throws: error) { _ = try CaptureBeaconScan.forEachSighting(path: path) { _ in } }
+        }
+        // An Interface Description Block past the limit per section.
+        let interface = w.interface(linkType: 187)
+        var many = w.sectionHeader()
+        many.reserveCapacity(many.count + interface.count * (Pcapng.maximumInterfaces + 1))
+        for _ in 0...Pcapng.maximumInterfaces { many += interface }
+        #expect(throws: CaptureError.malformedBlock(fileOffset: 28 + interface.count * Pcapng.maximumInterfaces, blockType: 1,
+                                                    problem: .tooManyInterfaces(limit: Pcapng.maximumInterfaces))) {
+            _ = try CaptureBeaconScan.forEachSighting(path: try CaptureFiles.write(many)) { _ in }
+        }
+    }
 }

@@ -31,11 +31,13 @@ struct DecodeCommand: AsyncParsableCommand {
 
             Exits with 65 if any input failed to decode.
 
-            --capture FILE reads a btsnoop (btmon -w, Android, beacon --btsnoop) or pcap \
-            (link type 187, 201, 254) capture instead and prints every iBeacon in its LE \
-            (Extended) Advertising Reports and in its own LE Set (Extended) Advertising Data \
-            commands: time, source, address, RSSI, UUID, major, minor, power; with --json one \
-            object per beacon:
+            --capture FILE reads a btsnoop (btmon -w, Android, beacon --btsnoop), pcap or \
+            pcapng (Wireshark, tshark; any byte order, several sections and interfaces) capture \
+            of link type 187, 201, 254 (HCI) or 251, 256 (a sniffer's LE Link Layer) instead \
+            and prints every iBeacon in its LE (Extended) Advertising Reports, in its own LE Set \
+            (Extended) Advertising Data commands and in sniffed legacy advertising PDUs \
+            (source "link-layer"): time, source, address, RSSI, UUID, major, minor, power; with \
+            --json one object per beacon:
               {"time":1700000000.123456,"source":"report","address":"C0:11:22:33:44:55","rssi":-61,"uuid":"…","major":1,"minor":2,"power":-59}
             """
     )
@@ -52,7 +54,7 @@ struct DecodeCommand: AsyncParsableCommand {
     @Flag(help: "Accept up to 254 bytes (one extended advertising fragment) instead of 31.")
     var extended = false
 
-    @Option(help: ArgumentHelp("Read the iBeacons of a btsnoop or pcap capture file instead of hex (- reads standard input).", valueName: "file"),
+    @Option(help: ArgumentHelp("Read the iBeacons of a btsnoop, pcap or pcapng capture file instead of hex (- reads standard input).", valueName: "file"),
             completion: .file())
     var capture: String?
 

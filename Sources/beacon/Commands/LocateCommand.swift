@@ -27,8 +27,9 @@ struct LocateCommand: AsyncParsableCommand {
             events, or any line with "time" (seconds), "uuid", "major", "minor", "rssi" and \
             optionally "power"; - reads standard input line by line, each fix printed as its \
             window closes (beacon scan --json | beacon locate FLEET --trace -)
-              --capture FILE   a btsnoop or pcap capture (- for standard input): the \
-            advertising reports in it, timed from the first one as --trace is
+              --capture FILE   a btsnoop, pcap or pcapng capture (- for standard input): the \
+            advertising reports (and sniffed advertising PDUs with an RSSI) in it, timed from \
+            the first one as --trace is
               --simulate PATH  a simulated walk: square, cross, still, or waypoints \
             "x,y;x,y;…"; RSSI from the path-loss model plus Gaussian noise (--noise dB, \
             --seed); prints each fix's error against the true position and a summary
@@ -47,7 +48,7 @@ struct LocateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Read samples from a JSON Lines trace (beacon scan --json; - reads standard input).", valueName: "file"), completion: .file())
     var trace: String?
 
-    @Option(help: ArgumentHelp("Read samples from a btsnoop or pcap capture (- reads standard input).", valueName: "file"), completion: .file())
+    @Option(help: ArgumentHelp("Read samples from a btsnoop, pcap or pcapng capture (- reads standard input).", valueName: "file"), completion: .file())
     var capture: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Simulate a walk: square, cross, still, or \"x,y;x,y;…\".", valueName: "path"))
