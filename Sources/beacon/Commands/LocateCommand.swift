@@ -36,6 +36,10 @@ struct LocateCommand: AsyncParsableCommand {
             Text output: one line per fix. With --json: one object per fix \
             {"time","x","y","error_radius","rms_residual","beacons"} (with "true_x", "true_y", \
             "error" when simulating), and for a simulation a last {"summary":{…}} line.
+
+            Examples:
+              beacon locate profiles/room-2m.yaml --simulate square --seed 1
+              beacon locate profiles/room-2m.yaml --live -i virtual --duration 3s
             """
     )
 

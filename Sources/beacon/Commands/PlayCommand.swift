@@ -25,6 +25,10 @@ struct PlayCommand: AsyncParsableCommand {
             changed, what is on air and the next step (on a terminal, a live view shows the \
             beacons, the scenario clock and the next step); the run ends after the last pass \
             (SIGINT or SIGTERM stop it earlier, with the same teardown as advertise).
+
+            Examples:
+              beacon play scenarios/region-exit.yaml --dry-run
+              beacon play scenarios/walk-past.yaml -i virtual
             """
     )
 
