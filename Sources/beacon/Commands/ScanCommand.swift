@@ -63,7 +63,7 @@ struct ScanCommand: AsyncParsableCommand {
             Examples:
               beacon scan -i virtual --at 0.5,0.2 --duration 3s
               beacon scan -i virtual --json --duration 3s
-              beacon scan -i virtual --save heard.yaml --at-1m --duration 3s
+              beacon scan -i virtual --model pathloss --exit-after 5s --duration 3s
             """
     )
 
