@@ -23,6 +23,8 @@ import Glibc
 final class DocCommandRunner {
     static let hangBound: Duration = .seconds(180)
     static let stopBound: Duration = .seconds(10)
+    /// How long a background command may take to print what the text expects of it.
+    static let linesBound: Duration = .seconds(60)
 
     let sandbox: URL
     private var running: [(command: DocCommand, program: BackgroundProgram, unbounded: Bool)] = []
@@ -85,7 +87,7 @@ final class DocCommandRunner {
         if Self.runsInBackground(line) {
             #expect(!unbounded || !command.expectedLines.isEmpty,
                     "\(command): runs until stopped, so the text must say which line shows it works (an <!-- expect --> line)")
-            let appeared = await program.waitForOutput(timeout: Self.hangBound) { _ in
+            let appeared = await program.waitForOutput(timeout: Self.linesBound) { _ in
                 Self.missing(command.expectedLines, in: program).isEmpty
             }
             #expect(appeared, "\(command): did not print \(Self.missing(command.expectedLines, in: program)) while running\n\(program.output)")
