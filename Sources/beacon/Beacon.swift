@@ -66,8 +66,8 @@ struct Beacon: AsyncParsableCommand {
 
             EXAMPLES
               Try it without hardware (terminal 1), and hear it (terminal 2):
-                beacon advertise profiles/room-2m.yaml -i virtual --duration 30
-                beacon scan -i virtual --at 0.5,0.2 --duration 10s
+                beacon advertise profiles/room-2m.yaml -i virtual --duration 10
+                beacon scan -i virtual --at 0.5,0.2 --duration 5s
               Check files, and print a beacon's packets:
                 beacon validate profiles/*.yaml
                 beacon encode profiles/bm1.yaml --format hcitool

@@ -23,6 +23,27 @@ import TestSupport
         }
     }
 
+    /// `beacon --help`'s EXAMPLES (the man page's EXAMPLES section) run as one block: the
+    /// advertiser of "terminal 1" in the background, the scan hearing it.
+    @Test func theRootHelpsExamplesRun() async throws {
+        let help = try BeaconExecutable.run(["--help"])
+        let lines = help.stdout.components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex(of: "EXAMPLES"), "beacon --help has no EXAMPLES\n\(help.stdout)")
+        let examples = lines[(start + 1)...].prefix { $0.hasPrefix(" ") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("beacon ") }
+        #expect(examples.count >= 3, "\(examples)")
+        let runner = try DocCommandRunner()
+        for example in examples {
+            var command = DocCommand(file: "beacon --help", line: 0, text: example)
+            // The advertiser is on air before the scan starts, and the scan hears it.
+            if example.hasPrefix("beacon advertise") { command.expectedLines = ["room-south on air"] }
+            if example.hasPrefix("beacon scan") { command.expectedLines = ["\"minor\":3"] }
+            #expect(DocsRunTests.verdict(example) == .run, "\(command): the root's examples all run here")
+            try await runner.run(command)
+        }
+        await runner.finish()
+    }
+
     @Test func everySubcommandsHelpEndsWithExamplesThatRun() async throws {
         let commands = try Self.allExamples()
         #expect(commands.count >= 13, "\(commands.map(\.command))")
