@@ -22,12 +22,6 @@ struct Beacon: AsyncParsableCommand {
             controller, no hardware needed), hci0,hci1 or all; without -i, the first kernel \
             adapter. adapters lists the kernel's adapters.
 
-            Try it without hardware:
-              beacon advertise profiles/room-2m.yaml -i virtual --duration 5
-
-            Hear it from another terminal, on the shared virtual air:
-              beacon scan -i virtual --at 0.5,0.2
-
             Files: every profile, trace or capture argument may be - (standard input) or a \
             pipe such as <(cat FILE).
 
@@ -35,6 +29,9 @@ struct Beacon: AsyncParsableCommand {
               BEACON_AIR  the shared virtual air's directory (default
                           $XDG_RUNTIME_DIR/beacon-air, else /tmp/beacon-air-UID);
                           off keeps -i virtual to its own process
+              XDG_RUNTIME_DIR  where the virtual air lives when BEACON_AIR is unset
+              TERM        unset or dumb: plain lines instead of the live view
+              NO_COLOR    set: a live view without colour
 
             Shell completion: beacon --generate-completion-script bash (or zsh, fish).
 
@@ -55,6 +52,31 @@ struct Beacon: AsyncParsableCommand {
                   no valid iBeacon, or a profile file has issues
               130 a second Ctrl-C while advertising stops without waiting
                   for the teardown
+
+            FILES
+              profiles/*.yaml        the example profiles (bm1, room-2m,
+                                     station-160, example: every field)
+              scenarios/*.yaml       the example scenarios for play
+              /etc/beacon/NAME.yaml  the profile of the service beacon@NAME
+                                     (contrib/systemd/beacon@.service)
+              /etc/beacon/NAME.env   that service's options:
+                                     BEACON_OPTIONS="-i hci1 ..."
+              $BEACON_AIR            the shared virtual air: one UNIX datagram
+                                     socket per scanning virtual controller
+
+            EXAMPLES
+              Try it without hardware (terminal 1), and hear it (terminal 2):
+                beacon advertise profiles/room-2m.yaml -i virtual --duration 10
+                beacon scan -i virtual --at 0.5,0.2 --duration 5s
+              Check files, and print a beacon's packets:
+                beacon validate profiles/*.yaml
+                beacon encode profiles/bm1.yaml --format hcitool
+              Every command's --help ends with its own examples.
+
+            SEE ALSO
+              beacon COMMAND --help; README.md and docs/ in the source (profiles,
+              ranging, positioning, scenarios, tutorials); btmgmt(1), btmon(1),
+              hcitool(1), bluetoothd(8), systemd.service(5)
             """,
         version: BeaconVersion.string,
         subcommands: [

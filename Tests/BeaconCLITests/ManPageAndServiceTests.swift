@@ -43,6 +43,27 @@ import TestSupport
         }
     }
 
+    /// The conventional sections, each on its own (not inside DESCRIPTION), in man-pages(7)'s
+    /// order, and the help's indented tables and examples kept as lines (literal blocks).
+    @Test func theManPageHasItsSectionsAndKeepsItsBlocks() throws {
+        let text = try String(contentsOf: Self.page, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        let order = [".Sh DESCRIPTION", ".Sh ENVIRONMENT", ".Sh FILES", ".Sh \"EXIT STATUS\"", ".Sh EXAMPLES", ".Sh \"SEE ALSO\"", ".Sh AUTHORS"]
+        let found = order.map { lines.firstIndex(of: $0) }
+        #expect(found.allSatisfy { $0 != nil } && found.compactMap { $0 } == found.compactMap { $0 }.sorted(),
+                "sections \(zip(order, found).map { "\($0) at \($1.map(String.init) ?? "-")" }): run scripts/man")
+        let description = lines[(found[0] ?? 0)...].prefix { !$0.hasPrefix(".Bl") }
+        #expect(!description.contains("ENVIRONMENT") && !description.contains("EXIT STATUS"), "\(description)")
+        #expect(!text.contains(".Ex -std"), "the generic EXIT STATUS is still there")
+        // Every subcommand's examples are in its section, as lines of their own.
+        for (command, _) in try Self.optionsByCommand() {
+            guard let start = lines.firstIndex(of: ".It Em \(command)") else { continue }
+            let section = lines[(start + 1)...].prefix { !$0.hasPrefix(".It Em ") }
+            #expect(section.contains("Examples:") && section.contains(".Bd -literal -offset indent"),
+                    "\(command): no Examples: block in the man page")
+        }
+    }
+
     @Test func theManPageRendersWithoutWarnings() throws {
         let groff = try Executables.require("groff", install: "apt-get install groff-base, or scripts/setup --tests")
         let result = try Program.run(groff, ["-mandoc", "-Tutf8", "-P-bcu", "-ww", Self.page.path])

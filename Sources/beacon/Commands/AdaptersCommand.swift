@@ -11,6 +11,10 @@ struct AdaptersCommand: AsyncParsableCommand {
             One row per adapter: name, public address, and whether it is up and running. On a \
             kernel without Bluetooth support the advice is printed and the exit status is 1. \
             Controllers that are not kernel adapters (-i tcp:…, serial:…, virtual) are not listed.
+
+            Examples:
+              beacon adapters
+              beacon adapters --json
             """
     )
 

@@ -50,6 +50,11 @@ struct AdvertiseCommand: AsyncParsableCommand {
             setup, each turn of one rotation cycle, teardown) as H4 bytes and as hcitool lines, \
             for an assumed controller (extended advertising with --max-sets sets, default 16; \
             Bluetooth 4.2 legacy with --legacy; or the virtual controller -i virtual:… describes).
+
+            Examples:
+              beacon advertise profiles/room-2m.yaml -i virtual --duration 5
+              beacon advertise profiles/bm1.yaml --legacy --dry-run
+              beacon advertise profiles/station-160.yaml -i virtual --plan
             """
     )
 

@@ -20,6 +20,10 @@ struct CycleCommand: AsyncParsableCommand {
 
             Profiles with issues: every issue printed, exit 65, no adapter opened. SIGINT and \
             SIGTERM stop cleanly (exit 0); SIGHUP reloads the files.
+
+            Examples:
+              beacon cycle profiles/room-2m.yaml -i virtual --dwell 1s --once
+              beacon cycle profiles/bm1.yaml -i virtual --once --json
             """
     )
 

@@ -38,7 +38,12 @@ struct DecodeCommand: AsyncParsableCommand {
             (Extended) Advertising Data commands and in sniffed legacy advertising PDUs \
             (source "link-layer"): time, source, address, RSSI, UUID, major, minor, power; with \
             --json one object per beacon:
-              {"time":1700000000.123456,"source":"report","address":"C0:11:22:33:44:55","rssi":-61,"uuid":"…","major":1,"minor":2,"power":-59}
+              {"time":1700000000.123456,"source":"report","address":"C0:11:22:33:44:55",
+               "rssi":-61,"uuid":"…","major":1,"minor":2,"power":-59}
+
+            Examples:
+              beacon encode profiles/room-2m.yaml | beacon decode
+              beacon encode --url https://example.com | beacon decode --json
             """
     )
 

@@ -19,6 +19,10 @@ struct DoctorCommand: AsyncParsableCommand {
             would use and why (the management API when bluetoothd is running, the raw socket \
             otherwise). Then advice in words, with the exact setcap line for the least \
             privilege. Exit status 1 when the adapter cannot be used.
+
+            Examples:
+              beacon doctor -i virtual
+              beacon doctor -i hci0 --json
             """
     )
 

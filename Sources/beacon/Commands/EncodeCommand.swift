@@ -43,6 +43,11 @@ struct EncodeCommand: AsyncParsableCommand {
 
             Out-of-range values (--major 70000, --power 200) are usage errors
             (exit 2); a profile with issues exits with 65.
+
+            Examples:
+              beacon encode profiles/bm1.yaml --format hcitool
+              beacon encode profiles/room-2m.yaml --json
+              beacon encode --url https://example.com/menu
             """
     )
 

@@ -19,6 +19,10 @@ struct ListCommand: AsyncParsableCommand {
 
             Files with issues are reported on standard error (as validate does) and make the \
             exit status 65; the beacons of the valid files are still listed.
+
+            Examples:
+              beacon list profiles/room-2m.yaml
+              beacon list profiles/*.yaml --json
             """
     )
 

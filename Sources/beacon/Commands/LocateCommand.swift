@@ -39,6 +39,10 @@ struct LocateCommand: AsyncParsableCommand {
             "error" when simulating), and for a simulation a last {"summary":{…}} line. A run \
             that gets no fix at all (no samples, or never three beacons in a window) says why \
             on standard error and exits 65.
+
+            Examples:
+              beacon locate profiles/room-2m.yaml --simulate square --seed 1
+              beacon locate profiles/room-2m.yaml --simulate still --json
             """
     )
 

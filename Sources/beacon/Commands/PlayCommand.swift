@@ -32,6 +32,11 @@ struct PlayCommand: AsyncParsableCommand {
             the scenario clock changes: the beacons advertise at their own intervals. \
             A plan line is printed when the plan changes (beacons placed or removed), not at \
             every step.
+
+            Examples:
+              beacon play scenarios/region-exit.yaml --dry-run
+              beacon play scenarios/walk-past.yaml -i virtual
+              beacon play scenarios/store-opening.yaml -i virtual --from 30s --duration 20s --speed 10
             """
     )
 

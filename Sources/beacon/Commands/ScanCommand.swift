@@ -59,6 +59,11 @@ struct ScanCommand: AsyncParsableCommand {
             temperature. Names are the file's stem and a number.
 
             SIGINT (Ctrl-C) or SIGTERM stop: scanning off, exit 0.
+
+            Examples:
+              beacon scan -i virtual --at 0.5,0.2 --duration 3s
+              beacon scan -i virtual --json --duration 3s
+              beacon scan -i virtual --model pathloss --exit-after 5s --duration 3s
             """
     )
 

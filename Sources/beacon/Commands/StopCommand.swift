@@ -33,6 +33,10 @@ struct StopCommand: AsyncParsableCommand {
 
             --json prints one object per adapter: {"adapter", "ok", "done": [what was done]} \
             (and "error" when it failed).
+
+            Examples:
+              beacon stop -i virtual
+              beacon stop -i hci0 --json
             """
     )
 

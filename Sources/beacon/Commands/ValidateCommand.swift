@@ -26,6 +26,10 @@ struct ValidateCommand: AsyncParsableCommand {
             --json prints one object instead: {"ok": true|false, "files": [{"file", "ok", \
             "beacons"}], "issues": [{"file", "line", "column", "field", "value", "message"}], \
             "unreadable": [{"file", "error"}]}, with the same exit status.
+
+            Examples:
+              beacon validate profiles/*.yaml
+              beacon validate scenarios/*.yaml --json
             """
     )
 

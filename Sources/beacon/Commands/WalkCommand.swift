@@ -35,6 +35,10 @@ struct WalkCommand: AsyncParsableCommand {
             Unix time and the same per beacon), and a warning whenever an update is posted \
             before the one before it was applied. On a terminal, a live view shows the beacons, \
             the walker's position and the updates (late ones in its last line) instead.
+
+            Examples:
+              beacon walk profiles/room-2m.yaml -i virtual --path square --duration 5s
+              beacon walk profiles/room-2m.yaml -i virtual --path cross --duration 3s
             """
     )
 

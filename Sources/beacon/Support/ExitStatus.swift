@@ -35,7 +35,7 @@ enum ExitStatus {
             let message = Root.fullMessage(for: error)
             if !message.isEmpty {
                 // Help and --version are not errors: they go to standard output.
-                if code.isSuccess { LineOutput.out(message) } else { LineOutput.err(message) }
+                if code.isSuccess { LineOutput.out(HelpExamples.atTheEnd(message)) } else { LineOutput.err(message) }
             }
             exit(code == .validationFailure ? usage.rawValue : code.rawValue)
         }
