@@ -115,6 +115,34 @@ import TestSupport
         #expect(result.stdout.contains("virtual: advertising stopped"), "\(result)")
     }
 
+    /// `scan --save` over an existing 0600 file: replaced whole, still 0600, a regular file, and
+    /// nothing else left in the folder.
+    @Test func scanSaveKeepsTheModeOfTheFileItReplaces() async throws {
+        let air = try SharedAirTests.privateAir()
+        let dir = try Self.scratch()
+        let saved = dir + "/heard.yaml"
+        try "old".write(toFile: saved, atomically: false, encoding: .utf8)
+        try #require(chmod(saved, 0o600) == 0)
+        let advertiser = try SharedAirTests.start(["advertise", Self.room, "-i", "virtual", "--json"], air: air)
+        let scanner = try SharedAirTests.start(["scan", "-i", "virtual", "--json", "--save", saved], air: air)
+        defer {
+            scanner.send(SIGKILL)
+            advertiser.send(SIGKILL)
+        }
+        let heard = await scanner.waitForOutput(timeout: .seconds(60)) { out in
+            SharedAirTests.jsonLines(out).contains { $0["event"] as? String == "report" }
+        }
+        #expect(heard, "\(scanner.output)\n\(advertiser.output)")
+        scanner.send(SIGINT)
+        #expect(await scanner.waitForExit(timeout: .seconds(30)) == 0, "\(scanner.output)")
+        #expect(scanner.stderr.contains("saved "), "\(scanner.output)")
+        var info = stat()
+        try #require(lstat(saved, &info) == 0)
+        #expect(info.st_mode & S_IFMT == S_IFREG && info.st_mode & 0o7777 == 0o600)
+        #expect(try String(contentsOfFile: saved, encoding: .utf8).contains("beacons:"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["heard.yaml"])
+    }
+
     @Test func standardOutputIsRefusedWhereTheCommandPrintsThere() throws {
         let save = try Self.run(["scan", "-i", "virtual", "--save", "-"])
         #expect(save.status == 2 && save.stderr.contains("--save needs a file"), "\(save)")
