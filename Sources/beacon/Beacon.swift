@@ -29,11 +29,14 @@ struct Beacon: AsyncParsableCommand {
               beacon scan -i virtual --at 0.5,0.2
 
             Files: every profile, trace or capture argument may be - (standard input) or a \
-            pipe such as <(cat FILE).
+            pipe such as <(cat FILE). Output files (--save, --air-log, --btsnoop) are regular \
+            files only, never written through a symbolic link; a write that fails is reported \
+            and the exit status is 1.
 
             ENVIRONMENT
               BEACON_AIR  the shared virtual air's directory (default
                           $XDG_RUNTIME_DIR/beacon-air, else /tmp/beacon-air-UID);
+                          it must be yours, mode 0700, not a symbolic link;
                           off keeps -i virtual to its own process
 
             Shell completion: beacon --generate-completion-script bash (or zsh, fish).

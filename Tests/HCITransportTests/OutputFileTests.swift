@@ -27,6 +27,21 @@ struct DiskFailingSystemCalls: SystemCalls {
     }
 }
 
+/// The real system calls, except that changing an owner is not permitted (as for a user other
+/// than root).
+struct OwnerRefusingSystemCalls: SystemCalls {
+    let live = LiveSystemCalls()
+    func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> { live.read(fd, into: buffer) }
+    func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) -> Result<Int, Errno> { live.write(fd, from: buffer) }
+    func pollReadable(_ fd: Int32, milliseconds: Int32) -> Result<Bool, Errno> { live.pollReadable(fd, milliseconds: milliseconds) }
+    func close(_ fd: Int32) { live.close(fd) }
+    func shutdown(_ fd: Int32) { live.shutdown(fd) }
+    func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError> {
+        live.openHCISocket(device: device, channel: channel, filterEvents: filterEvents)
+    }
+    func changeOwner(_ fd: Int32, user: uid_t, group: gid_t) -> Result<Void, Errno> { .failure(Errno(rawValue: EPERM)) }
+}
+
 /// Every output file (`--save` whole, `--air-log` and `--btsnoop` streaming) is a regular file,
 /// never reached through a link, never a FIFO or device; a replaced file keeps its mode and
 /// owner; a failure names the file and the error and leaves what was there.
@@ -130,6 +145,33 @@ struct DiskFailingSystemCalls: SystemCalls {
         #expect(info.st_mode & S_IFMT == S_IFREG)
         if asRoot { #expect(info.st_uid == nobody && info.st_gid == gid_t(nobody)) }
         #expect(Self.names(in: dir) == ["fleet.yaml"], "no temporary file left")
+    }
+
+    /// A replacement that cannot be given the old file's owner replaces nothing.
+    @Test(.enabled(if: geteuid() == 0, "needs root to give the file to another user"))
+    func anOwnerThatCannotBeKeptLeavesTheFile() throws {
+        let dir = try Self.directory()
+        let path = dir + "/fleet.yaml"
+        try "old\n".write(toFile: path, atomically: false, encoding: .utf8)
+        try #require(chown(path, 65534, 65534) == 0)
+        #expect(throws: OutputFileError.cannotKeepOwner(path: path, errno: Errno(rawValue: EPERM))) {
+            try AtomicOutputFile.write(Array("new\n".utf8), to: path, system: OwnerRefusingSystemCalls())
+        }
+        #expect(Self.contents(path) == "old\n")
+        #expect(Self.names(in: dir) == ["fleet.yaml"])
+    }
+
+    /// Links on the way to the folder are followed; the other names of a hard-linked file keep
+    /// the old content (the replacement is a new inode).
+    @Test func foldersThroughLinksAreFineAndHardLinksKeepTheOldContent() throws {
+        let dir = try Self.directory()
+        try #require(mkdir(dir + "/real", 0o700) == 0)
+        try #require(symlink(dir + "/real", dir + "/via") == 0)
+        try "old\n".write(toFile: dir + "/real/fleet.yaml", atomically: false, encoding: .utf8)
+        try #require(link(dir + "/real/fleet.yaml", dir + "/other-name.yaml") == 0)
+        try AtomicOutputFile.write(Array("new\n".utf8), to: dir + "/via/fleet.yaml")
+        #expect(Self.contents(dir + "/real/fleet.yaml") == "new\n")
+        #expect(Self.contents(dir + "/other-name.yaml") == "old\n")
     }
 
     @Test func aNewFileGetsTheUmasksMode() throws {

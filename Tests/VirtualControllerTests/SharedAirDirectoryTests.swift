@@ -122,6 +122,19 @@ import Glibc
         }
     }
 
+    /// A socket is bound by path: once the checked directory has been moved away and something
+    /// else put at its path, nothing is bound there.
+    @Test func nothingIsBoundWhenThePathNoLongerNamesTheCheckedDirectory() throws {
+        let parent = try Self.scratch()
+        let path = parent + "/air"
+        let directory = try SharedAir(directory: path).open()
+        try #require(rename(path, parent + "/moved") == 0)
+        try #require(mkdir(path, 0o700) == 0)
+        #expect(throws: SharedAirError.self) { _ = try AirSocket(binding: ("1-1.sock", directory)) }
+        #expect(Self.kind(path + "/1-1.sock") == 0)
+        #expect(Self.kind(parent + "/moved/1-1.sock") == 0)
+    }
+
     @Test func onlyThisUsersSocketsAreListedAndRemoved() throws {
         let path = try Self.scratch()
         let directory = try SharedAir(directory: path).open()
