@@ -34,14 +34,8 @@ import TestSupport
         let air = try SharedAirTests.privateAir()
         let keep = air + "/1-1.sock", stale = air + "/2-1.sock"
         try "not a socket".write(toFile: keep, atomically: false, encoding: .utf8)
-        // A socket whose process is gone: bound, then closed.
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in stale.utf8.enumerated() { raw[i] = b } }
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        close(fd)
-        try #require(bound == 0 && Self.kind(stale) == S_IFSOCK)
+        // A socket whose process is gone.
+        try #require(StaleSocket.create(at: stale) && Self.kind(stale) == S_IFSOCK)
 
         let advertiser = try SharedAirTests.start(["advertise", SharedAirTests.room, "-i", "virtual", "--json"], air: air)
         defer { advertiser.send(SIGKILL) }

@@ -2,6 +2,7 @@
 import Foundation
 import HCITransport
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -88,13 +89,7 @@ struct OwnerRefusingSystemCalls: SystemCalls {
         let dir = try Self.directory()
         for error in Self.openBoth(dir) { #expect(error == .notARegularFile(path: dir, kind: "a directory")) }
         let socketPath = dir + "/s.sock"
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in socketPath.utf8.enumerated() { raw[i] = b } }
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        try #require(bound == 0)
+        try #require(StaleSocket.create(at: socketPath))
         for error in Self.openBoth(socketPath) { #expect(error == .notARegularFile(path: socketPath, kind: "a socket")) }
         #expect(Self.mode(socketPath) & S_IFMT == S_IFSOCK)
     }
