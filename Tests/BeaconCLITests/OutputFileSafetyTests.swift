@@ -143,6 +143,40 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["heard.yaml"])
     }
 
+    /// `--air-log -` into a pipe nobody reads: the run waits on it, and a stop signal must still
+    /// end the run (before the fix neither SIGINT nor a second one did).
+    @Test func aStopIsHonouredWhileStandardOutputIsNotRead() async throws {
+        let pipe = Pipe()
+        let writeEnd = pipe.fileHandleForWriting.fileDescriptor
+        // The pipe is full before beacon starts: its first line on standard output waits.
+        let flags = fcntl(writeEnd, F_GETFL)
+        try #require(fcntl(writeEnd, F_SETFL, flags | O_NONBLOCK) == 0)
+        let page = [UInt8](repeating: 0x2E, count: 4096)
+        while page.withUnsafeBytes({ Glibc.write(writeEnd, $0.baseAddress, $0.count) }) > 0 {}
+        try #require(errno == EAGAIN)
+        try #require(fcntl(writeEnd, F_SETFL, flags) == 0)
+
+        let errors = try Self.scratch() + "/stderr"
+        try #require(FileManager.default.createFile(atPath: errors, contents: nil))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["BEACON_AIR=off", try Executables.beacon.get().path, "advertise", Self.room, "-i", "virtual", "--air-log", "-"]
+        process.standardOutput = pipe
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // The plan is on standard error: the beacons are going on air (the deadline is a hang bound only).
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline, !((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains("plan:") {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(process.processIdentifier, SIGINT)
+        let stopBy = ContinuousClock.now + .seconds(10)
+        while process.isRunning, ContinuousClock.now < stopBy { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!process.isRunning, "SIGINT was not honoured while standard output was full: \((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")")
+        #expect(((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").contains("standard output was closed (nobody reads it)"))
+    }
+
     @Test func standardOutputIsRefusedWhereTheCommandPrintsThere() throws {
         let save = try Self.run(["scan", "-i", "virtual", "--save", "-"])
         #expect(save.status == 2 && save.stderr.contains("--save needs a file"), "\(save)")
