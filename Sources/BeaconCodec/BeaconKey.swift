@@ -72,6 +72,14 @@ extension AnyBeacon {
         }
     }
 
+    /// The power at 1 m of whatever beacon `data` carries (see ``powerAt1m``), decoded as a
+    /// scanner does (extended-length payloads allowed); `nil` when the data holds no beacon
+    /// with a power (not a beacon, or a TLM frame). The one rule the virtual air, ranging,
+    /// `scan --save` and positioning share for "what is this beacon's RSSI at 1 m".
+    public static func powerAt1m(advertisingData data: [UInt8]) -> Int8? {
+        (try? AnyBeacon(decoding: data, options: .strictExtended))?.powerAt1m
+    }
+
     /// The iBeacon, when this is one.
     public var iBeacon: IBeacon? {
         if case .iBeacon(let b) = self { return b }

@@ -8,14 +8,14 @@ public struct EddystoneUID: Hashable, Sendable, CustomStringConvertible {
     /// Received power at 0 m in dBm, a signed byte (Eddystone suggests measuring at 1 m and adding 41).
     public var txPower: Int8
 
-    public init(namespace: EddystoneNamespace, instance: EddystoneInstance, txPower: Int8 = -20) {
+    public init(namespace: EddystoneNamespace, instance: EddystoneInstance, txPower: Int8 = EddystoneFormat.defaultPowerAt0m) {
         self.namespace = namespace
         self.instance = instance
         self.txPower = txPower
     }
 
     public var description: String {
-        "eddystone-uid namespace \(namespace) instance \(instance) tx power \(txPower) dBm"
+        "eddystone-uid namespace \(namespace) instance \(instance) power at 0 m \(txPower) dBm"
     }
 
     /// 31 bytes with flags, 28 without.

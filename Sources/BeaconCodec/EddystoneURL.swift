@@ -12,7 +12,7 @@ public struct EddystoneURL: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline let encoded: EncodedURL
 
     /// Encodes `url`, which must start with one of the four schemes Eddystone can carry.
-    public init(url: String, txPower: Int8 = -20) throws(EddystoneURLError) {
+    public init(url: String, txPower: Int8 = EddystoneFormat.defaultPowerAt0m) throws(EddystoneURLError) {
         self.txPower = txPower
         (scheme, encoded) = try EddystoneURLCodes.encode(url)
     }
@@ -46,7 +46,7 @@ public struct EddystoneURL: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
-    public var description: String { "eddystone-url \(url) tx power \(txPower) dBm" }
+    public var description: String { "eddystone-url \(url) power at 0 m \(txPower) dBm" }
 
     /// 14 + the encoded URL's length with flags (at most 31), 3 fewer without.
     public func encodedSize(flags: BeaconFlags) -> Int {

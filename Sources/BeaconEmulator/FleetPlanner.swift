@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import BeaconAdapters
 import BeaconProfiles
 import HCI
@@ -48,15 +49,15 @@ public struct FleetPlanner: Sendable {
         if !scannable.isEmpty {
             // Core Vol 6 Part B §4.4.2.2.1 (5.0+): advInterval ≥ 20 ms for scannable and
             // non-connectable undirected events alike; before 5.0 both had a 100 ms floor.
-            notes.append(group(scannable, "send a local name in a scan response, so they advertise scannable (ADV_SCAN_IND, legacy PDUs) rather than non-connectable: the interval floor is the same (20 ms from Bluetooth 5.0, 100 ms before), but an event a phone's active scan answers is longer (SCAN_REQ and SCAN_RSP on each channel it is asked on, about 0.5 ms with a full response), so dense fleets leave less air to each other; becoming or ceasing to be scannable restarts the advertiser"))
+            notes.append(group(scannable) { "\(Plural.verb($0, singular: "sends", plural: "send")) a local name in a scan response, so \(Plural.verb($0, singular: "it advertises", plural: "they advertise")) scannable (ADV_SCAN_IND, legacy PDUs) rather than non-connectable: the interval floor is the same (20 ms from Bluetooth 5.0, 100 ms before), but an event a phone's active scan answers is longer (SCAN_REQ and SCAN_RSP on each channel it is asked on, about 0.5 ms with a full response), so dense fleets leave less air to each other; becoming or ceasing to be scannable restarts the advertiser" })
         }
         let telemetry = beacons.filter { $0.telemetry != nil }.map(\.name)
         if !telemetry.isEmpty {
-            notes.append(group(telemetry, "interleave Eddystone TLM frames (tlm:): a burst every `every` seconds, for `duration`, sent as new advertising data from the host while the advertiser stays on (not in --dry-run's listing); advertising count and time since boot count from the start of the run"))
+            notes.append(group(telemetry) { "\(Plural.verb($0, singular: "interleaves", plural: "interleave")) Eddystone TLM frames (tlm:): a burst every `every` seconds, for `duration`, sent as new advertising data from the host while the advertiser stays on (not in --dry-run's listing); advertising count and time since boot count from the start of the run" })
         }
         let raw = beacons.filter { $0.rawData != nil }.map(\.name)
         if !raw.isEmpty {
-            notes.append(group(raw, "send DELIBERATELY NON-CONFORMING data (format: raw or patch:), for testing receivers: only its length was checked"))
+            notes.append(group(raw) { "\(Plural.verb($0, singular: "sends", plural: "send")) DELIBERATELY NON-CONFORMING data (format: raw or patch:), for testing receivers: only its length was checked" })
         }
         return notes
     }
@@ -81,17 +82,18 @@ public struct FleetPlanner: Sendable {
         if !plan.meetsGoal {
             plan.adaptersNeeded = adaptersNeeded(for: beacons.count, on: controllers)
             let late = plan.placements.filter { $0.longestGap > maximumSilence + .milliseconds(1) }.map(\.beacon.name)
-            warnings.append(Self.group(late, "may go unseen for longer than the goal of \(formatted(maximumSilence)) (--max-silence)"))
+            warnings.append(Self.group(late, { _ in "may go unseen for longer than the goal of \(formatted(maximumSilence)) (--max-silence)" }))
         }
         plan.warnings = warnings
         plan.notes = Self.notes(beacons)
         return plan
     }
 
-    /// One warning line for many beacons: how many, a few names, and what is wrong.
-    static func group(_ names: [String], _ message: String) -> String {
+    /// One warning line for many beacons: how many, a few names, and what is wrong (`message`
+    /// gets the count, so its verb can agree: `{ "\(Plural.verb($0, singular: "asks", plural: "ask")) for …" }`).
+    static func group(_ names: [String], _ message: (Int) -> String) -> String {
         let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
-        return "\(names.count) \(names.count == 1 ? "beacon" : "beacons") (\(shown)) \(message)"
+        return "\(Plural.of(names.count, "beacon")) (\(shown)) \(message(names.count))"
     }
 
     /// The shortest turn on `caps`: one advertising event at the controller's fastest interval,
@@ -173,7 +175,7 @@ public struct FleetPlanner: Sendable {
             advertisers = Self.deal(beacons, over: 1, keeping: before)
             let powered = beacons.filter { $0.txPower != nil }.map(\.name)
             if !powered.isEmpty {
-                warnings.append(Self.group(powered, "ask for a tx_power, which is ignored: legacy advertising cannot set the radio's output power"))
+                warnings.append(Self.group(powered) { "\(Plural.verb($0, singular: "asks", plural: "ask")) for a tx_power, which is ignored: legacy advertising cannot set the radio's output power" })
             }
         }
         let rotates = advertisers.contains { $0.beacons.count > 1 }
@@ -182,7 +184,7 @@ public struct FleetPlanner: Sendable {
             let tooFast = beacons.filter { AdvertisingInterval(milliseconds: $0.intervalMilliseconds) < AdvertisingInterval.pre5NonConnectableMinimum }
             if !tooFast.isEmpty {
                 let outcome = rotates ? "; taking turns, they go on air at 100 ms" : ""
-                warnings.append(Self.group(tooFast.map(\.name), "ask for an interval below 100 ms, which a Bluetooth \(caps.hciVersion) controller refuses for non-connectable advertising (5.0 or later needed)\(outcome)"))
+                warnings.append(Self.group(tooFast.map(\.name)) { "\(Plural.verb($0, singular: "asks", plural: "ask")) for an interval below 100 ms, which a Bluetooth \(caps.hciVersion) controller refuses for non-connectable advertising (5.0 or later needed)\(outcome)" })
             }
         }
         if shareAddresses {

@@ -101,7 +101,7 @@ extension BeaconProfile {
     /// Apple's iBeacon examples calibrate to −59 dBm at 1 m.
     public static let defaultMeasuredPower: Int8 = -59
     /// Eddystone's TX power at 0 m when `power_at_0m` is not given: −59 dBm at 1 m plus 41 dB.
-    public static let defaultPowerAt0m: Int8 = -18
+    public static let defaultPowerAt0m: Int8 = EddystoneFormat.defaultPowerAt0m
     /// Advertising_TX_Power of LE Set Extended Advertising Parameters (Core Vol 4 Part E §7.8.53):
     /// −127…+20 dBm (0x7F, "no preference", is expressed by leaving `tx_power` out).
     public static let txPowerRange: ClosedRange<Int> = Int(HCIValidation.txPowerRange.lowerBound)...Int(HCIValidation.txPowerRange.upperBound)

@@ -71,26 +71,16 @@ public struct HeardFleet: Sendable {
         }
     }
 
-    /// `beacon` with its power at 1 m set to `meanRSSI` (rounded, within the format's range).
+    /// `beacon` with its power at 1 m set to `meanRSSI` (rounded, within the format's range:
+    /// an Eddystone frame's 0 m power, 41 dB above, must stay within the specification's).
     static func calibrated(_ beacon: AnyBeacon, meanRSSI: Double) -> AnyBeacon {
-        let atOneMetre = Int(meanRSSI.rounded())
-        let atZero = min(max(atOneMetre + EddystoneFormat.lossOverFirstMetre, EddystoneFormat.txPowerRange.lowerBound),
-                         EddystoneFormat.txPowerRange.upperBound)
-        switch beacon {
-        case .iBeacon(var b):
-            b.measuredPower = Int8(clamping: atOneMetre)
-            return .iBeacon(b)
-        case .altBeacon(var b):
-            b.referenceRSSI = Int8(clamping: atOneMetre)
-            return .altBeacon(b)
-        case .eddystoneUID(var b):
-            b.txPower = Int8(atZero)
-            return .eddystoneUID(b)
-        case .eddystoneURL(var b):
-            b.txPower = Int8(atZero)
-            return .eddystoneURL(b)
-        case .eddystoneTLM:
-            return beacon
+        var atOneMetre = Int(meanRSSI.rounded())
+        if beacon.format == .eddystoneUID || beacon.format == .eddystoneURL {
+            let loss = EddystoneFormat.lossOverFirstMetre, range = EddystoneFormat.txPowerRange
+            atOneMetre = min(max(atOneMetre, range.lowerBound - loss), range.upperBound - loss)
         }
+        var calibrated = beacon
+        calibrated.setPowerAt1m(Int8(clamping: atOneMetre))
+        return calibrated
     }
 }

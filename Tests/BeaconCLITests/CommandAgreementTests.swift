@@ -34,8 +34,8 @@ import Testing
             let encoded = try BeaconExecutable.jsonObject(encodeLine)
             let shared = Set(listed.keys).intersection(encoded.keys)
             // The identity, the flags, the address and all three interval fields at least.
-            // (Other formats than iBeacon: "format" and their own fields instead of uuid, major, minor.)
-            let identity: Set<String> = listed["format"] == nil ? ["uuid", "major", "minor", "power"] : ["format"]
+            // ("format" for every format; an iBeacon's uuid, major, minor and power besides.)
+            let identity: Set<String> = listed["format"] as? String == "ibeacon" ? ["format", "uuid", "major", "minor", "power"] : ["format"]
             #expect(shared.isSuperset(of: identity.union(["name", "flags", "address", "interval_ms", "interval_units", "interval_on_air_ms"])),
                     "\(shared)")
             for key in shared {

@@ -20,6 +20,13 @@ import Glibc
         #expect(result.status == 0, "\(result)")
         #expect(result.lines.contains { $0.contains("LE Set Extended Advertising Enable") }, "\(result)")
         #expect(result.lines.contains { $0.contains("LE Clear Advertising Sets") }, "\(result)")
+        // Those were this process's own controller: it says that another process's virtual
+        // advertiser is out of its reach, rather than claim the air is clear.
+        #expect(result.lines.contains { $0.hasPrefix("virtual: note: that was this process's own virtual controller")
+            && $0.contains("a virtual advertiser in another process cannot be reached") }, "\(result)")
+        let json = try BeaconExecutable.run(["stop", "-i", "virtual", "--json"])
+        let object = try BeaconExecutable.jsonObject(json.lines.first ?? "")
+        #expect((object["note"] as? String)?.contains("another process cannot be reached") == true, "\(json)")
     }
 
     @Test func stopOnALegacyControllerUsesTheLegacyCommand() throws {

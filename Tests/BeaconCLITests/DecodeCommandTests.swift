@@ -6,7 +6,7 @@ import Testing
 /// `beacon decode`, run as a subprocess.
 @Suite struct DecodeCommandTests {
     static let appleHex = "0201061AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000010002C5"
-    static let appleJSON = #"{"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"power":-59}"#
+    static let appleJSON = #"{"format":"ibeacon","uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"power":-59}"#
     /// The manufacturer structure (at byte 3) claims 0x1B bytes where only 0x1A follow.
     static let overrunHex = "0201061BFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000010002C5"
 
@@ -146,6 +146,15 @@ import Testing
         let extended = try BeaconExecutable.run(["decode", "--json", "--extended", long])
         #expect(extended.status == 0, "\(extended)")
         #expect(extended.lines == [Self.appleJSON])
+    }
+
+    /// Text that is not hex is placed by character, not by byte.
+    @Test func invalidHexNamesTheCharacter() throws {
+        let result = try BeaconExecutable.run(["decode", "E2 C5 zz"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("error: E2 C5 zz: character 6: invalid-hex:"), "\(result)")
+        let overrun = try BeaconExecutable.run(["decode", Self.overrunHex])
+        #expect(overrun.stderr.contains(": byte "), "\(overrun)")
     }
 }
 

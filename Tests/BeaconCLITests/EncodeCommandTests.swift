@@ -36,16 +36,19 @@ import Testing
         #expect(beacon == IBeacon(uuid: BeaconUUID(Self.appleUUID)!, major: 1, minor: 2, measuredPower: -59))
     }
 
-    @Test func hcitoolRecipeWithThePublicAddress() throws {
+    /// Without `--address` the command-line beacon has the address derived from its identity,
+    /// as `advertise --uuid …` gives it: the recipe is the legacy dry run's preamble and setup.
+    @Test func hcitoolRecipeFromFlagsIsTheLegacyDryRunsToo() throws {
         let result = try BeaconExecutable.run(["encode"] + Self.appleFields + ["--format", "hcitool"])
         #expect(result.status == 0, "\(result)")
-        #expect(result.lines == [
-            "# E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 1 2",
-            "hcitool -i hci0 cmd 0x08 0x000a 00",
-            "hcitool -i hci0 cmd 0x08 0x0006 A0 00 A0 00 03 00 00 00 00 00 00 00 00 07 00",
-            "hcitool -i hci0 cmd 0x08 0x0008 1E 02 01 06 1A FF 4C 00 02 15 E2 C5 6D B5 DF FB 48 D2 B0 60 D0 F5 A7 10 96 E0 00 01 00 02 C5 00",
-            "hcitool -i hci0 cmd 0x08 0x000a 01",
-        ])
+        let recipe = result.lines.filter { $0.hasPrefix("hcitool ") }
+        #expect(recipe.count == 5, "\(result)")
+        #expect(recipe.contains { $0.hasPrefix("hcitool -i hci0 cmd 0x08 0x0005 ") }, "LE Set Random Address: \(result)")
+        #expect(recipe.contains("hcitool -i hci0 cmd 0x08 0x0006 A0 00 A0 00 03 01 00 00 00 00 00 00 00 07 00"), "own address random: \(result)")
+        let dryRun = try BeaconExecutable.run(["advertise"] + Self.appleFields + ["--legacy", "--dry-run", "-i", "hci0"])
+        #expect(dryRun.status == 0, "\(dryRun)")
+        let setup = dryRun.lines.prefix { !$0.hasPrefix("# == hci0: teardown") }.filter { $0.hasPrefix("hcitool ") }
+        #expect(recipe == setup, "\(result)\n\(dryRun)")
     }
 
     @Test func hcitoolRecipeWithARandomAddressAnotherAdapterAndInterval() throws {
@@ -144,6 +147,6 @@ import Testing
         #expect(encoded.status == 0, "\(encoded)")
         let decoded = try BeaconExecutable.run(["decode", "--json", encoded.lines.first ?? ""])
         #expect(decoded.status == 0, "\(decoded)")
-        #expect(decoded.stdout == #"{"uuid":"B9D4719F-A407-42FA-A365-1B6B03AE00CF","major":65535,"minor":0,"power":-128}"# + "\n")
+        #expect(decoded.stdout == #"{"format":"ibeacon","uuid":"B9D4719F-A407-42FA-A365-1B6B03AE00CF","major":65535,"minor":0,"power":-128}"# + "\n")
     }
 }

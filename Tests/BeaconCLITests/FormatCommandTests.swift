@@ -85,11 +85,37 @@ import Testing
             """)
         let result = try BeaconExecutable.run(["advertise", "--dry-run", path])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains("# note: 1 beacon (broken) send DELIBERATELY NON-CONFORMING data"), "\(result)")
-        #expect(result.stdout.contains("# note: 1 beacon (named) send a local name in a scan response"), "\(result)")
-        #expect(result.stdout.contains("interval floor is the same (20 ms from Bluetooth 5.0, 100 ms before)"), "\(result)")
-        #expect(result.stdout.contains("# note: 1 beacon (eddy) interleave Eddystone TLM frames"), "\(result)")
+        // The plan's prose fits 80 columns: notes go on over indented "#   " lines.
+        let comments = result.lines.prefix { !$0.hasPrefix("# ==") }.filter { $0.hasPrefix("# ") }
+        #expect(comments.allSatisfy { $0.count <= 80 }, "\(result)")
+        let notes = result.stdout.replacing(/\n#   (?=\S)/, with: " ")
+        #expect(notes.contains("# note: 1 beacon (broken) sends DELIBERATELY NON-CONFORMING data"), "\(result)")
+        #expect(notes.contains("# note: 1 beacon (named) sends a local name in a scan response"), "\(result)")
+        #expect(notes.contains("interval floor is the same (20 ms from Bluetooth 5.0, 100 ms before)"), "\(result)")
+        #expect(notes.contains("# note: 1 beacon (eddy) interleaves Eddystone TLM frames"), "\(result)")
         // The scannable set: event properties 0x0012, then its scan response (LE Set Extended Scan Response Data).
         #expect(result.stdout.contains("hcitool -i hci0 cmd 0x08 0x0038 01 03 01 06 05 09 44 6F 6F 72"), "\(result)")
+    }
+
+    /// Eddystone's power at 0 m has one name (profiles' power_at_0m) and one default (−18 dBm:
+    /// −59 at 1 m plus 41 dB) in encode, profiles and decode; --tx-power still reads as before.
+    @Test func eddystonePowerAt0mHasOneNameAndOneDefault() throws {
+        let uid = ["--namespace", "EDD1EBEAC04E5DEFA017", "--instance", "0BDB87539B67"]
+        let byDefault = try BeaconExecutable.run(["encode"] + uid)
+        let named = try BeaconExecutable.run(["encode"] + uid + ["--power-at-0m", "-18"])
+        let oldName = try BeaconExecutable.run(["encode"] + uid + ["--tx-power", "-18"])
+        #expect(byDefault.status == 0 && byDefault.stdout == named.stdout && named.stdout == oldName.stdout, "\(byDefault)\n\(named)\n\(oldName)")
+        let profile = try BeaconExecutable.temporaryFile(named: "uid.yaml", contents: """
+            format: eddystone-uid
+            namespace: EDD1EBEAC04E5DEFA017
+            instance: 0BDB87539B67
+
+            """)
+        let fromProfile = try BeaconExecutable.run(["encode", profile])
+        #expect(fromProfile.stdout == byDefault.stdout, "\(fromProfile)")
+        let decoded = try BeaconExecutable.run(["decode", byDefault.lines.first ?? ""])
+        #expect(decoded.stdout.contains("power at 0 m -18 dBm"), "\(decoded)")
+        let both = try BeaconExecutable.run(["encode"] + uid + ["--power-at-0m", "-18", "--tx-power", "-18"])
+        #expect(both.status == 2 && both.stderr.contains("--tx-power is the old name of --power-at-0m"), "\(both)")
     }
 }

@@ -35,6 +35,9 @@ import HCI
         #expect(plan.adapters[0].advertisers.count == 1)
         #expect(plan.adapters[0].advertisers[0].beacons.count == 3)
         #expect(plan.warnings == ["3 beacons (b0, b1, b2) ask for a tx_power, which is ignored: legacy advertising cannot set the radio's output power"])
+        // One beacon: the noun and the verb agree with it.
+        let one = FleetPlanner().plan(beacons(1, txPower: 4), on: [.assumedLegacy(adapter: "old")])
+        #expect(one.warnings == ["1 beacon (b0) asks for a tx_power, which is ignored: legacy advertising cannot set the radio's output power"])
     }
 
     @Test func forcedLegacyIgnoresExtendedSets() {

@@ -30,7 +30,7 @@ extension BumbleIntegration {
                     #expect(TmuxScreen.widest(lines) <= width, "a line wider than \(width) columns: \(lines)")
                     #expect(lines.first?.hasPrefix(Self.title) == true, "the title on the first line: \(lines)")
                     #expect(tmux.everything().filter { $0.hasPrefix(Self.title) }.count == 1, "one copy of the title: \(tmux.everything())")
-                    return last.hasPrefix("4 beacons · 4 in range")
+                    return last.contains("4 beacons · 4 in range")
                 }
                 try #require(heard != nil, "the four beacons in the view: \(tmux.everything())\n\(advertise.output)")
                 let rows = heard?.filter { $0.hasPrefix("25795A1D-C318-47F0-A49D-7A2D1D58C79E") } ?? []

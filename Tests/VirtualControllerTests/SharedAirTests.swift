@@ -44,6 +44,26 @@ import Testing
         for bad in ["1", "1,2,3,4", "a,b", "1,inf", ""] { #expect(AirPoint(parsing: bad) == nil, "\(bad)") }
     }
 
+    /// Each format's own power at 1 m, whatever the radio's transmit power: an AltBeacon's
+    /// reference RSSI, an Eddystone frame's power at 0 m less 41 dB; a TLM frame has none.
+    @Test func pathLossFromEveryFormatsOwnPower() throws {
+        let uuid = try #require(BeaconUUID("25795A1D-C318-47F0-A49D-7A2D1D58C79E"))
+        let beacons: [AnyBeacon] = [
+            .iBeacon(IBeacon(uuid: uuid, major: 1, minor: 2, measuredPower: -59)),
+            .altBeacon(AltBeacon(id: AltBeaconID(prefix: uuid, suffix: 7), referenceRSSI: -59)),
+            .eddystoneUID(EddystoneUID(namespace: try #require(EddystoneNamespace("8B0CA750E7A74E14BD99")), instance: EddystoneInstance(1), txPower: -18)),
+            .eddystoneURL(try EddystoneURL(url: "https://example.com", txPower: -18)),
+        ]
+        for beacon in beacons {
+            let data = Array(beacon.advertisingData())
+            #expect(AnyBeacon.powerAt1m(advertisingData: data) == -59, "\(beacon)")
+            #expect(AirPathLoss.rssi(data: data, txPower: 0, from: AirPoint(x: 2, y: 0), to: AirPoint(x: 0, y: 0)) == -65, "\(beacon)")
+        }
+        let tlm = Array(AnyBeacon.eddystoneTLM(EddystoneTLM(batteryMillivolts: 3000, temperature: 0, advertisingCount: 0, uptimeTenths: 0)).advertisingData())
+        #expect(AnyBeacon.powerAt1m(advertisingData: tlm) == nil)
+        #expect(AirPathLoss.rssi(data: tlm, txPower: 4, from: nil, to: AirPoint(x: 0, y: 0)) == -37)
+    }
+
     @Test func heardOnlyWhileScanningInTheFamilyTheHostChose() throws {
         let legacy = Bench()
         legacy.controller.hear(Self.transmission, rssi: -70)

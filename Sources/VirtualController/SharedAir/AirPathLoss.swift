@@ -11,20 +11,23 @@ import Darwin
 ///     RSSI = P₁ − 10 · n · log₁₀(d),   n = 2,
 ///
 /// where d is the distance in metres between the advertiser and the receiver (at least 0.1 m:
-/// closer than that the far-field model means nothing) and P₁ the RSSI at 1 m: an iBeacon's
-/// measured power, else the event's transmit power minus 41 dB (free-space loss over the first
+/// closer than that the far-field model means nothing) and P₁ the RSSI at 1 m: the power at 1 m
+/// the beacon's own payload declares (``AnyBeacon/powerAt1m``: an iBeacon's measured power, an
+/// AltBeacon's reference RSSI, an Eddystone frame's TX power at 0 m less 41 dB), else (no beacon,
+/// or a TLM frame) the event's transmit power less the same 41 dB (free-space loss over the first
 /// metre at 2.4 GHz). An advertiser with no position is heard as if 1 m away. There is no noise:
 /// the same geometry always gives the same RSSI, so what a scan or a fix shows can be checked.
 /// `beacon scan --model pathloss` and `beacon locate` (exponent 2) invert exactly this model.
 public enum AirPathLoss {
     public static let exponent = 2.0
-    /// Loss over the first metre at 2.4 GHz in free space (20·log₁₀(4π/λ), λ = 12.5 cm).
-    public static let firstMetreLoss = 41.0
+    /// Loss over the first metre at 2.4 GHz in free space (20·log₁₀(4π/λ), λ = 12.5 cm): the
+    /// figure Eddystone's specification relates its 0 m power with.
+    public static let firstMetreLoss = Double(EddystoneFormat.lossOverFirstMetre)
     public static let shortestDistance = 0.1
 
     /// The RSSI at 1 m for an advertising event's data and transmit power.
     public static func referencePower(data: [UInt8], txPower: Int8) -> Double {
-        if let beacon = try? IBeacon(decoding: data, options: .strictExtended) { return Double(beacon.measuredPower) }
+        if let power = AnyBeacon.powerAt1m(advertisingData: data) { return Double(power) }
         return Double(txPower) - firstMetreLoss
     }
 

@@ -44,7 +44,7 @@ extension DecodeCommand {
         progress.stop()
         if !headerWritten { out.append(CaptureLineWriter.tableHeader) }
         out.flush()
-        var note = "\(summary.sightings) beacon\(summary.sightings == 1 ? "" : "s") in \(summary.records) records of \(summary.format)"
+        var note = "\(Plural.of(summary.sightings, "beacon")) in \(summary.records) records of \(summary.format)"
         if summary.malformedPackets > 0 { note += "; \(summary.malformedPackets) malformed packet(s) skipped" }
         Log.notice("\(note)")
     }

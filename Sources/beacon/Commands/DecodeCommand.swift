@@ -17,9 +17,10 @@ struct DecodeCommand: AsyncParsableCommand {
             underscores between bytes and may start with 0x.
 
             Text output is one line per valid payload on standard output; each invalid payload \
-            is reported on standard error as "error: INPUT: byte N: KIND: REASON". With --json, \
+            is reported on standard error as "error: INPUT: byte N: KIND: REASON" ("character N" \
+            for text that is not hex; both count from 0). With --json, \
             every input gives exactly one JSON object on standard output, in input order:
-              {"uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"power":-59}
+              {"format":"ibeacon","uuid":"E2C56DB5-DFFB-48D2-B060-D0F5A71096E0","major":1,"minor":2,"power":-59}
               {"error":"length-overrun","offset":3,"reason":"…"}
             (offset is the byte offset of the fault; for "invalid-hex" it is the character offset).
             Eddystone-UID, -URL, -TLM and AltBeacon payloads are recognised too; their JSON \
@@ -67,8 +68,6 @@ struct DecodeCommand: AsyncParsableCommand {
         func decode(_ input: String) {
             let text = input.trimmingWhitespace()
             switch PayloadDecoding.decode(text, options: options) {
-            case .success(.iBeacon(let beacon)):
-                LineOutput.out(json ? PayloadDecoding.json(beacon).text : beacon.description)
             case .success(let beacon):
                 LineOutput.out(json ? JSONValue.object(BeaconFormatJSON.fields(beacon)).text : beacon.description)
             case .failure(let failure):
@@ -76,7 +75,7 @@ struct DecodeCommand: AsyncParsableCommand {
                 if json {
                     LineOutput.out(failure.json.text)
                 } else {
-                    LineOutput.err("error: \(text.escapingControlCharacters): byte \(failure.offset): \(failure.kind): \(failure.reason)")
+                    LineOutput.err("error: \(text.escapingControlCharacters): \(failure.position): \(failure.kind): \(failure.reason)")
                 }
             }
         }
@@ -103,6 +102,11 @@ enum PayloadDecoding {
         var offset: Int
         var reason: String
 
+        /// Where the fault is, in words: "byte N" of the data, or "character N" of text that
+        /// is not hex (counted from 0, as "offset" in JSON).
+        var position: String { kind == Self.invalidHex ? "character \(offset)" : "byte \(offset)" }
+        static let invalidHex = "invalid-hex"
+
         var json: JSONValue {
             .object([("error", .string(kind)), ("offset", .int(offset)), ("reason", .string(reason))])
         }
@@ -115,7 +119,7 @@ enum PayloadDecoding {
     static func decode(_ text: String, options: BeaconDecodingOptions) -> Result<AnyBeacon, Failure> {
         guard let bytes = Hex.bytes(text) else {
             let offset = firstHexFault(in: text)
-            return .failure(Failure(kind: "invalid-hex", offset: offset,
+            return .failure(Failure(kind: Failure.invalidHex, offset: offset,
                                     reason: "not hex: an odd number of digits or a character other than 0-9, A-F and separators"))
         }
         let iBeaconFailure: BeaconDecodingError
@@ -132,15 +136,6 @@ enum PayloadDecoding {
             } catch {}
         }
         return .failure(Failure(kind: iBeaconFailure.kind.rawValue, offset: iBeaconFailure.offset, reason: iBeaconFailure.reason))
-    }
-
-    static func json(_ beacon: IBeacon) -> JSONValue {
-        .object([
-            ("uuid", .string(beacon.uuid.description)),
-            ("major", .int(beacon.major)),
-            ("minor", .int(beacon.minor)),
-            ("power", .int(beacon.measuredPower)),
-        ])
     }
 
     /// The character offset where `text` stops being hex: the first character that is neither a

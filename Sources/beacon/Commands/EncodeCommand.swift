@@ -11,8 +11,8 @@ struct EncodeCommand: AsyncParsableCommand {
         usage: """
             beacon encode <profile> [--name <name>] [--format hex|hcitool] [--json] [--adapter <hciN>]
             beacon encode --uuid <uuid> --major <major> --minor <minor> [--power <dBm>] [--flags <flags>] [--interval <ms>] [--address <address>] [--format hex|hcitool] [--json] [--adapter <hciN>]
-            beacon encode --namespace <hex> --instance <hex> [--tx-power <dBm>] [--flags <flags>] [--format hex|hcitool] [--json] [--interval <ms>] [--address <address>]
-            beacon encode --url <url> [--tx-power <dBm>] [--flags <flags>] [--format hex|hcitool] [--json] [--interval <ms>] [--address <address>]
+            beacon encode --namespace <hex> --instance <hex> [--power-at-0m <dBm>] [--flags <flags>] [--format hex|hcitool] [--json] [--interval <ms>] [--address <address>]
+            beacon encode --url <url> [--power-at-0m <dBm>] [--flags <flags>] [--format hex|hcitool] [--json] [--interval <ms>] [--address <address>]
             beacon encode --tlm [--battery <mV>] [--temperature <°C>] [--advertising-count <count>] [--uptime <seconds>] [--flags <flags>] [--format hex|hcitool] [--json]
             beacon encode --altbeacon <id> [--manufacturer <id>] [--rssi <dBm>] [--reserved <byte>] [--flags <flags>] [--format hex|hcitool] [--json] [--interval <ms>] [--address <address>]
             """,
@@ -22,7 +22,8 @@ struct EncodeCommand: AsyncParsableCommand {
               hcitool  per beacon, a "# name" line, then the hcitool commands that
                        make a BlueZ box advertise it, as advertise --legacy
                        --dry-run lists them: advertising off, LE Set Random
-                       Address (profiles and --address), LE Set Advertising
+                       Address (--address, else derived from the identity, as
+                       advertise does), LE Set Advertising
                        Parameters (ADV_NONCONN_IND, the beacon's interval,
                        channels 37-39), LE Set Advertising Data, advertising on
             --json (--format json, the older spelling, still works): one JSON

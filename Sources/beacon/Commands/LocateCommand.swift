@@ -25,8 +25,8 @@ struct LocateCommand: AsyncParsableCommand {
             --duration or until Ctrl-C
               --trace FILE     JSON Lines as `beacon scan --json` prints them: "report" \
             events, or any line with "time" (seconds), "uuid", "major", "minor", "rssi" and \
-            optionally "power"; - reads standard input (beacon scan --json | beacon locate \
-            FLEET --trace -)
+            optionally "power"; - reads standard input line by line, each fix printed as its \
+            window closes (beacon scan --json | beacon locate FLEET --trace -)
               --capture FILE   a btsnoop or pcap capture (- for standard input): the \
             advertising reports in it, timed from the first one as --trace is
               --simulate PATH  a simulated walk: square, cross, still, or waypoints \
@@ -35,7 +35,9 @@ struct LocateCommand: AsyncParsableCommand {
 
             Text output: one line per fix. With --json: one object per fix \
             {"time","x","y","error_radius","rms_residual","beacons"} (with "true_x", "true_y", \
-            "error" when simulating), and for a simulation a last {"summary":{…}} line.
+            "error" when simulating), and for a simulation a last {"summary":{…}} line. A run \
+            that gets no fix at all (no samples, or never three beacons in a window) says why \
+            on standard error and exits 65.
             """
     )
 
@@ -48,7 +50,7 @@ struct LocateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Read samples from a btsnoop or pcap capture (- reads standard input).", valueName: "file"), completion: .file())
     var capture: String?
 
-    @Option(help: ArgumentHelp("Simulate a walk: square, cross, still, or \"x,y;x,y;…\".", valueName: "path"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Simulate a walk: square, cross, still, or \"x,y;x,y;…\".", valueName: "path"))
     var simulate: String?
 
     @Flag(help: "Scan live with the controller -i.")
@@ -57,7 +59,7 @@ struct LocateCommand: AsyncParsableCommand {
     @OptionGroup var listening: ListeningControllerOptions
     var controller: ControllerOptions { listening.controller }
 
-    @Option(help: AirPoint.argumentHelp)
+    @Option(parsing: .unconditional, help: AirPoint.argumentHelp)
     var at: AirPoint?
 
     @Option(help: ArgumentHelp("With --live: how long to scan: 10s, 500ms, 2m, 1m30s, or seconds (default: until Ctrl-C).", valueName: "duration"))
@@ -125,7 +127,8 @@ struct LocateCommand: AsyncParsableCommand {
         let output = LocateOutput(json: json)
         if live {
             let locator = WindowedLocator(anchors: anchors, model: model, window: window)
-            return try await LocateLive.run(controller, inputs: [fleet], locator: locator, duration: duration?.duration, receiver: at, output: output)
+            let heard = try await LocateLive.run(controller, inputs: [fleet], locator: locator, duration: duration?.duration, receiver: at, output: output)
+            return try check(samples: heard.samples, fixes: heard.fixes, from: "the scan", anchors: anchors.count)
         }
         if let simulate, let path = WalkPath(parsing: simulate) {
             let simulator = WalkSimulator(anchors: anchors, path: path, model: model, noise: noise, speed: speed, laps: laps, seed: seed)
@@ -134,17 +137,43 @@ struct LocateCommand: AsyncParsableCommand {
             output.printSummary(LocationErrorSummary(fixes: fixes, truth: simulator.truth(at:)), noise: noise, seed: seed)
             return
         }
-        let samples: [RSSISample]
+        var locator = WindowedLocator(anchors: anchors, model: model, window: window)
+        var samples = 0, fixes = 0
+        func take(_ sample: RSSISample) {
+            samples += 1
+            for fix in locator.add(sample) {
+                fixes += 1
+                output.print(fix, truth: nil)
+            }
+        }
         do {
-            if let trace { samples = try LocateInput.traceSamples(path: trace) }
-            else { samples = try LocateInput.captureSamples(path: capture!) }
+            if trace == "-" {
+                // A pipe: each fix as its window closes, not when the producer ends.
+                try LocateInput.forEachStandardInputSample(take)
+            } else {
+                let read = try trace.map(LocateInput.traceSamples(path:)) ?? LocateInput.captureSamples(path: capture!)
+                read.sorted { $0.time < $1.time }.forEach(take)
+            }
         } catch {
             throw CommandFailure.exit("\(error)")
         }
-        let fixes = WindowedLocator.fixes(samples.sorted { $0.time < $1.time }, anchors: anchors, model: model, window: window)
-        if fixes.isEmpty {
-            LineOutput.err("no fix: no window of \(window) s heard three or more of the fleet's \(anchors.count) positioned beacons (\(samples.count) samples read)")
+        if let last = locator.finish() {
+            fixes += 1
+            output.print(last, truth: nil)
         }
-        for fix in fixes { output.print(fix, truth: nil) }
+        try check(samples: samples, fixes: fixes, from: InputPath.label(trace ?? capture!), anchors: anchors.count)
+    }
+
+    /// A run without a fix fails (exit 65), saying why: no sample at all, or never enough
+    /// beacons in one window.
+    func check(samples: Int, fixes: Int, from input: String, anchors: Int) throws {
+        if samples == 0 {
+            let what = live ? "heard no beacon" : "held no samples (beacon scan --json \"report\" lines, or advertising reports in a capture)"
+            throw CommandFailure.exit("no fix: \(input) \(what)", code: ExitStatus.dataError)
+        }
+        if fixes == 0 {
+            throw CommandFailure.exit("no fix: no window of \(window) s heard three or more of the fleet's \(anchors) positioned beacons (\(Plural.of(samples, "sample")) read from \(input))",
+                                      code: ExitStatus.dataError)
+        }
     }
 }

@@ -86,7 +86,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(name: .customLong("path-loss-exponent"), help: ArgumentHelp("The path-loss exponent n for --model pathloss, above 0 and at most 10 (2 is free space).", valueName: "n"))
     var pathLossExponent: Double = 2
 
-    @Option(help: AirPoint.argumentHelp)
+    @Option(parsing: .unconditional, help: AirPoint.argumentHelp)
     var at: AirPoint?
 
     @Option(name: .customLong("exit-after"), help: ArgumentHelp("How long a beacon must be silent before it exits.", valueName: "duration"))
@@ -129,7 +129,7 @@ struct ScanCommand: AsyncParsableCommand {
         do throws(OutputFileError) { try AtomicOutputFile.write(Array(text.utf8), to: path) } catch {
             throw CommandFailure.exit("--save: \(error); nothing saved")
         }
-        LineOutput.err("saved \(beacons.count) \(beacons.count == 1 ? "beacon" : "beacons") to \(path.escapingControlCharacters)")
+        LineOutput.err("saved \(Plural.of(beacons.count, "beacon")) to \(path.escapingControlCharacters)")
     }
 
     var region: BeaconRegion {

@@ -25,6 +25,12 @@ struct StopCommand: AsyncParsableCommand {
             instances when it ends; bluetoothd's and other programs' advertising stays). -i \
             raw:hci0 clears the whole controller, bluetoothd's advertising included.
 
+            -i virtual: every process has its own virtual controller, made when it starts and \
+            gone when it ends. stop sends its commands to its own, new one (a way to see them) \
+            and cannot reach another process's virtual advertiser: the shared air carries only \
+            advertising events. End that process (Ctrl-C, or kill it) and its beacons leave the \
+            air; stop says so after what it did (with --json, in "note").
+
             --json prints one object per adapter: {"adapter", "ok", "done": [what was done]} \
             (and "error" when it failed).
             """
@@ -38,18 +44,24 @@ struct StopCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per adapter.")
     var json = false
 
-    /// One adapter's outcome: a JSON line with --json, text lines otherwise.
-    func report(_ adapter: String, done: [String], error: String?) {
+    /// One adapter's outcome: a JSON line with --json, text lines otherwise. `note`: what the
+    /// done list does not mean (on `-i virtual`, ``virtualNote``).
+    func report(_ adapter: String, done: [String], error: String?, note: String? = nil) {
         if json {
             var members: [(String, JSONValue)] = [("adapter", .string(adapter)), ("ok", .bool(error == nil)),
                                                   ("done", .array(done.map { .string($0) }))]
             if let error { members.append(("error", .string(error))) }
+            if let note { members.append(("note", .string(note))) }
             LineOutput.out(JSONValue.object(members).text)
             return
         }
         for line in done { LineOutput.out("\(adapter): \(line)") }
+        if let note { LineOutput.out("\(adapter): note: \(note)") }
         if let error { LineOutput.err("error: \(error)") }
     }
+
+    /// What stop can (not) do on `-i virtual`, whose controller lives in this process only.
+    static let virtualNote = "that was this process's own virtual controller, new and empty: a virtual advertiser in another process cannot be reached from here (the shared air carries only advertising events) and stays on the air until that process ends (Ctrl-C or kill it)"
 
     mutating func run() async throws {
         // hci0 follows advertise's choice: with bluetoothd running, the management API, where
@@ -63,10 +75,12 @@ struct StopCommand: AsyncParsableCommand {
                 continue
             }
             let hci = connection.hci!
+            let note: String?
+            if case .virtual = connection.spec { note = Self.virtualNote } else { note = nil }
             do throws(HCIControllerError) {
-                report(hci.adapterName, done: try await AdvertisingCleanup.stopAdvertising(hci, reset: reset), error: nil)
+                report(hci.adapterName, done: try await AdvertisingCleanup.stopAdvertising(hci, reset: reset), error: nil, note: note)
             } catch {
-                report(hci.adapterName, done: [], error: "\(error)")
+                report(hci.adapterName, done: [], error: "\(error)", note: note)
                 tally.record(ExitStatus.runtimeFailure)
             }
             connection.close()

@@ -29,7 +29,7 @@ struct BeaconFieldOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The advertising interval in milliseconds, 20 to 10240 (default 100).", valueName: "ms"))
     var interval: Double?
 
-    @Option(help: ArgumentHelp("A random static address to advertise from (default: encode uses the adapter's public address; advertise and cycle derive one from the identity, as for a profile).", valueName: "address"))
+    @Option(help: ArgumentHelp("A random static address to advertise from (default: one derived from the identity, as for a profile).", valueName: "address"))
     var address: String?
 
     /// Whether any field option was given.
@@ -87,7 +87,7 @@ struct BeaconFieldOptions: ParsableArguments {
             intervalMilliseconds: interval ?? BeaconProfile.defaultIntervalMilliseconds,
             address: givenAddress,
             flags: flags.flatMap(BeaconFlags.init(text:)) ?? .generalDiscoverable)
-        return BeaconTransmission(commandLine: profile, usesPublicAddress: givenAddress == nil)
+        return BeaconTransmission(commandLine: profile)
     }
 
     /// A beacon of another format given on the command line, with this group's interval,
@@ -98,7 +98,7 @@ struct BeaconFieldOptions: ParsableArguments {
             name: "\(beacon.format) \(BeaconText.identity(beacon))", beacon: beacon,
             intervalMilliseconds: interval ?? BeaconProfile.defaultIntervalMilliseconds,
             address: givenAddress, flags: parsedFlags)
-        return BeaconTransmission(commandLine: profile, usesPublicAddress: givenAddress == nil)
+        return BeaconTransmission(commandLine: profile)
     }
 
     /// What an incomplete iBeacon lacks first (the command says it when nothing else names a beacon).

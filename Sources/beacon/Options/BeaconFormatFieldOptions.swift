@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import BeaconCodec
+import BeaconProfiles
 
 /// An Eddystone or AltBeacon beacon given field by field on the command line, like
 /// ``BeaconFieldOptions`` gives an iBeacon: `--namespace --instance` (Eddystone-UID), `--url`
@@ -16,9 +17,19 @@ struct BeaconFormatFieldOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Eddystone-URL: the URL (http:// or https://, at most 17 bytes once encoded).", valueName: "url"))
     var url: String?
 
-    // `.unconditional`: usually negative.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Eddystone-UID/URL: the power at 0 m in dBm, -128 to 127 (default -20).", valueName: "dBm"))
-    var txPower: Int?
+    // `.unconditional`: usually negative. The name of profiles' `power_at_0m`.
+    @Option(name: .customLong("power-at-0m"), parsing: .unconditional,
+            help: ArgumentHelp("Eddystone-UID/URL: the power at 0 m in dBm, -128 to 127 (default -18: -59 dBm at 1 m plus 41 dB; profiles' power_at_0m).", valueName: "dBm"))
+    var powerAt0m: Int?
+
+    /// The option's old name, still accepted.
+    @Option(name: .customLong("tx-power"), parsing: .unconditional, help: .hidden)
+    var oldPowerAt0m: Int?
+
+    /// `--power-at-0m`, or its old name `--tx-power`.
+    var txPower: Int? { powerAt0m ?? oldPowerAt0m }
+    /// How the user spelled it, for messages.
+    var txPowerOption: String { powerAt0m != nil ? "--power-at-0m" : "--tx-power" }
 
     @Flag(help: "Eddystone-TLM: unencrypted telemetry (fields not given are sent as not supported, or 0).")
     var tlm = false
@@ -64,18 +75,22 @@ struct BeaconFormatFieldOptions: ParsableArguments {
     }
 
     var isAnyGiven: Bool { !givenFormats.isEmpty || txPower != nil }
-    var givenOptionNames: [String] { givenFormats.flatMap(\.1) + (txPower != nil ? ["--tx-power"] : []) }
+    var givenOptionNames: [String] { givenFormats.flatMap(\.1) + (txPower != nil ? [txPowerOption] : []) }
 
     func validate() throws {
         let formats = givenFormats
         if formats.count > 1 {
             throw ValidationError("give the fields of one beacon format (got \(formats.map { "\($0.0) (\($0.1.joined(separator: ", ")))" }.joined(separator: " and ")))")
         }
+        if powerAt0m != nil, oldPowerAt0m != nil {
+            throw ValidationError("--tx-power is the old name of --power-at-0m: give one of them")
+        }
         if let txPower {
             guard let format = formats.first?.0, format == .eddystoneUID || format == .eddystoneURL else {
-                throw ValidationError("--tx-power belongs to an Eddystone-UID (--namespace/--instance) or Eddystone-URL (--url) beacon")
+                throw ValidationError("\(txPowerOption) belongs to an Eddystone-UID (--namespace/--instance) or Eddystone-URL (--url) beacon")
             }
-            try BeaconFieldOptions.check("--tx-power", txPower, in: Self.int8Range)
+            // Any byte: encode also writes frames outside the specification's −100…20, for tests.
+            try BeaconFieldOptions.check(txPowerOption, txPower, in: Self.int8Range)
         }
         switch formats.first?.0 {
         case .eddystoneUID:
@@ -119,9 +134,9 @@ struct BeaconFormatFieldOptions: ParsableArguments {
         switch givenFormats.first?.0 {
         case .eddystoneUID:
             guard let ns = namespace.flatMap(EddystoneNamespace.init), let inst = instance.flatMap(EddystoneInstance.init) else { return nil }
-            return .eddystoneUID(EddystoneUID(namespace: ns, instance: inst, txPower: txPower.map { Int8($0) } ?? Self.defaultTxPower))
+            return .eddystoneUID(EddystoneUID(namespace: ns, instance: inst, txPower: txPower.map { Int8($0) } ?? EddystoneFormat.defaultPowerAt0m))
         case .eddystoneURL:
-            guard let url, let beacon = try? EddystoneURL(url: url, txPower: txPower.map { Int8($0) } ?? Self.defaultTxPower) else { return nil }
+            guard let url, let beacon = try? EddystoneURL(url: url, txPower: txPower.map { Int8($0) } ?? EddystoneFormat.defaultPowerAt0m) else { return nil }
             return .eddystoneURL(beacon)
         case .eddystoneTLM:
             return .eddystoneTLM(EddystoneTLM(
@@ -133,15 +148,13 @@ struct BeaconFormatFieldOptions: ParsableArguments {
             guard let id = altbeacon.flatMap(AltBeaconID.init) else { return nil }
             return .altBeacon(AltBeacon(
                 manufacturerID: manufacturer.flatMap { Self.number($0, maximum: 0xFFFF) }.map { UInt16($0) } ?? AltBeaconFormat.radiusNetworks,
-                id: id, referenceRSSI: rssi.map { Int8($0) } ?? -59,
+                id: id, referenceRSSI: rssi.map { Int8($0) } ?? BeaconProfile.defaultMeasuredPower,
                 reserved: reserved.flatMap { Self.number($0, maximum: 0xFF) }.map { UInt8($0) } ?? 0))
         case .iBeacon, nil:
             return nil
         }
     }
 
-    /// Eddystone's suggested calibration when none is given: about -20 dBm at 0 m.
-    static let defaultTxPower: Int8 = -20
     static let int8Range = Int(Int8.min)...Int(Int8.max)
 
     /// `0x0118` or `280`.

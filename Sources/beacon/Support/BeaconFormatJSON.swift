@@ -2,21 +2,18 @@
 import BeaconCodec
 import Foundation
 
-/// The JSON fields of a beacon of a format other than iBeacon, as `encode --format json` and
-/// `decode --json` print them (iBeacon keeps its own, older shape without "format"). The names
-/// are those of the golden vector files (Tests/BeaconCodecTests/Vectors/README.md).
+/// The JSON fields of a beacon of any format, as `encode --format json` and `decode --json`
+/// print them, "format" first (an iBeacon's fields are those it always had: uuid, major, minor,
+/// power). The names are those of the golden vector files (Tests/BeaconCodecTests/Vectors/README.md).
 enum BeaconFormatJSON {
-    /// An iBeacon's fields as they always were (no "format": uuid, major, minor, power); other
-    /// formats as ``fields(_:)``, "format" first, but in the words of profiles, beside which
-    /// they are printed: Eddystone's TX power at 0 m is "power_at_0m" ("tx_power" is the radio's
-    /// output power there) and AltBeacon's reference RSSI "power" (dBm at 1 m, as an iBeacon's;
-    /// "rssi" is what was received). What `list`, `encode PROFILE`, `scan` and `decode --capture` print.
+    /// A beacon's fields as ``fields(_:)``, "format" first, but in the words of profiles, beside
+    /// which they are printed: Eddystone's TX power at 0 m is "power_at_0m" ("tx_power" is the
+    /// radio's output power there) and AltBeacon's reference RSSI "power" (dBm at 1 m, as an
+    /// iBeacon's; "rssi" is what was received). What `list`, `encode PROFILE`, `scan` and
+    /// `decode --capture` print.
     static func compatibleFields(_ beacon: AnyBeacon) -> [(String, JSONValue)] {
-        guard let b = beacon.iBeacon else {
-            let renamed = ["tx_power": "power_at_0m", "rssi": "power"]
-            return fields(beacon).map { (renamed[$0.0] ?? $0.0, $0.1) }
-        }
-        return [("uuid", .string(b.uuid.description)), ("major", .int(b.major)), ("minor", .int(b.minor)), ("power", .int(b.measuredPower))]
+        let renamed = ["tx_power": "power_at_0m", "rssi": "power"]
+        return fields(beacon).map { (renamed[$0.0] ?? $0.0, $0.1) }
     }
 
     /// The identity and power at 1 m of a non-iBeacon line of ``compatibleFields(_:)`` (what
@@ -42,12 +39,11 @@ enum BeaconFormatJSON {
         }
     }
 
-    /// An identity: an iBeacon's uuid, major and minor (no "format", as always); otherwise
-    /// "format" and the format's identity fields.
+    /// An identity: "format" and the format's identity fields (an iBeacon's uuid, major, minor).
     static func identityFields(_ key: BeaconKey) -> [(String, JSONValue)] {
         switch key {
         case .iBeacon(let id):
-            return [("uuid", .string(id.uuid.description)), ("major", .int(Int(id.major))), ("minor", .int(Int(id.minor)))]
+            return [("format", .string(key.format.rawValue)), ("uuid", .string(id.uuid.description)), ("major", .int(Int(id.major))), ("minor", .int(Int(id.minor)))]
         case .altBeacon(let manufacturer, let id):
             return [("format", .string(key.format.rawValue)), ("id", .string(id.description)), ("manufacturer", .int(manufacturer))]
         case .eddystoneUID(let namespace, let instance):

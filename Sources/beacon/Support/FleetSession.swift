@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import ArgumentParser
 import BeaconAdapters
 import BeaconEmulator
@@ -123,7 +124,7 @@ struct FleetSession {
                     say("the beacons are unchanged")
                     return
                 }
-                say("the beacons changed: applying the difference, now \(beacons.count) \(beacons.count == 1 ? "beacon" : "beacons")")
+                say("the beacons changed: applying the difference, now \(Plural.of(beacons.count, "beacon"))")
                 guard let fleet else { return }
                 Task {
                     switch await fleet.settled(generation) {
@@ -207,7 +208,7 @@ struct FleetSession {
         for task in following { task.cancel() }
         for follower in followers { follower.drain() }
         board.finishView()
-        try Self.finish(outcome, style: board.style)
+        try Self.finish(outcome)
     }
 
     /// The plan's summary on standard error (and a JSON line with --json).
@@ -220,15 +221,11 @@ struct FleetSession {
     }
 
     /// The last word: exit 0 only when nothing failed and nothing of ours may be on air.
-    static func finish(_ outcome: FleetOutcome, style: RunStatusBoard.Style) throws(ExitCode) {
+    static func finish(_ outcome: FleetOutcome) throws(ExitCode) {
         let left = outcome.leftOnAir
-        if outcome.isClean {
-            if style == .table {
-                let mgmt = outcome.teardowns.contains { RunStatusBoard.isManagementAPI($0.adapter) }
-                LineOutput.out(mgmt ? "advertising stopped (beacon's advertisers removed; other programs' kernel instances left as they were)" : "advertising stopped (advertising off, sets removed)")
-            }
-            return
-        }
+        // Clean: each adapter's "advertising stopped" line (the board's, from its stopped
+        // event) has said it already; once is enough.
+        if outcome.isClean { return }
         var message = outcome.failure ?? "the teardown failed"
         for l in left {
             let what = l.beacons.isEmpty ? "its advertising" : l.beacons.joined(separator: ", ")

@@ -15,8 +15,8 @@ import HCI
 /// 4. LE Set Advertising Data.
 /// 5. LE Set Advertising Enable `01`.
 ///
-/// A beacon given on the command line without `--address` advertises from the controller's
-/// public address: no step 2, and own address type public in step 3.
+/// A beacon given on the command line without `--address` has the address derived from its
+/// identity, as `advertise --uuid …` gives it: the same five lines.
 struct HCIToolRecipe {
     /// The adapter name passed to `hcitool -i`.
     var adapter: String
@@ -29,15 +29,6 @@ struct HCIToolRecipe {
         let controller = ControllerCapabilities.assumedLegacy(adapter: "hcitool")
         let plan = FleetPlanner(forceLegacy: true).plan([transmission.profile], on: [controller])
         let program = AdvertisingProgram(plan: plan.adapters[0])
-        let commands = program.preamble + program.setup
-        guard transmission.usesPublicAddress else { return commands }
-        return commands.compactMap { command in
-            if command is LESetRandomAddress { return nil }
-            if var parameters = command as? LESetAdvertisingParameters {
-                parameters.ownAddressType = .public
-                return parameters
-            }
-            return command
-        }
+        return program.preamble + program.setup
     }
 }

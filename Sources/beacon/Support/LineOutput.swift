@@ -146,8 +146,8 @@ enum LineOutput {
     /// Calls `body` with each line of standard input as soon as it arrives, until end of file:
     /// a producer that writes a line now and then gets each answer at once, and input of any
     /// length takes constant memory.
-    static func forEachStandardInputLine(_ body: (String) -> Void) {
-        while let line = readLine(strippingNewline: true) { body(line) }
+    static func forEachStandardInputLine(_ body: (String) throws -> Void) rethrows {
+        while let line = readLine(strippingNewline: true) { try body(line) }
     }
 
     /// Whether standard output is a terminal (the live table), not a pipe or a file (log lines).

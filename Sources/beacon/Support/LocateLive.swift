@@ -13,12 +13,12 @@ import VirtualController
 enum LocateLive {
     /// `inputs`: the files the command read, which `--btsnoop` must not overwrite.
     static func run(_ controller: ControllerOptions, inputs: [String], locator: WindowedLocator, duration: Duration?,
-                    receiver: AirPoint? = nil, output: LocateOutput) async throws {
+                    receiver: AirPoint? = nil, output: LocateOutput) async throws -> (samples: Int, fixes: Int) {
         let connection = try AdapterChoice.openAll(controller, inputs: inputs, receiver: receiver).get()[0]
         let hci = try AdapterChoice.hci(connection, for: "scan")
         defer { connection.close() }  // the HCI session, and the air link's socket
         let session = ScanSession(hci: hci, owned: connection.mayReset)
-        let state = Mutex(locator)
+        let state = Mutex((locator: locator, samples: 0, fixes: 0))
         let start = ContinuousClock.now
         var stamped = output
         stamped.wallClockStart = Date().timeIntervalSince1970
@@ -33,7 +33,13 @@ enum LocateLive {
                         guard let rssi = sighting.rssi, let key = sighting.identity else { return }
                         let elapsed = (sighting.time - start) / .milliseconds(1) / 1000
                         let sample = RSSISample(time: elapsed, key: key, rssi: Double(rssi), measuredPower: sighting.beacon.powerAt1m)
-                        for fix in state.withLock({ $0.add(sample) }) { output.print(fix, truth: nil) }
+                        let fixes = state.withLock { s in
+                            s.samples += 1
+                            let fixes = s.locator.add(sample)
+                            s.fixes += fixes.count
+                            return fixes
+                        }
+                        for fix in fixes { output.print(fix, truth: nil) }
                     default:
                         return
                     }
@@ -44,6 +50,12 @@ enum LocateLive {
             }
         }
         if let failure = await SignalTrap.value(of: task) { throw CommandFailure.exit(failure.description) }
-        if let last = state.withLock({ $0.finish() }) { output.print(last, truth: nil) }
+        let last = state.withLock { s in
+            let fix = s.locator.finish()
+            if fix != nil { s.fixes += 1 }
+            return fix
+        }
+        if let last { output.print(last, truth: nil) }
+        return state.withLock { ($0.samples, $0.fixes) }
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import BeaconAdapters
 import BeaconEmulator
 import HCI
@@ -35,7 +36,7 @@ enum PlanReport {
             line += ", turns of \(text(a.slotDuration)), cycle \(text(a.cycleDuration))"
             if let events = a.eventsPerTurn {
                 let count = events.lowerBound == events.upperBound ? "\(events.lowerBound)" : "\(events.lowerBound)–\(events.upperBound)"
-                line += ", \(count) \(events.upperBound == 1 ? "event" : "events") per turn"
+                line += ", \(count) \(Plural.word(events.upperBound, "event")) per turn"
             }
             let intervals = Set(a.advertisers.flatMap(\.beacons).map { a.onAirInterval(of: $0) })
             if intervals.count == 1, let i = intervals.first { line += " at \(i.millisecondText) ms" }
@@ -47,12 +48,12 @@ enum PlanReport {
     static let tableWithoutAsking = 8
 
     /// The summary printed before a run: a line for the fleet and its coverage, one per adapter,
-    /// one for the per-beacon rates, the warnings (grouped), and the per-beacon table for small
-    /// fleets or with `verbose`.
+    /// one for the per-beacon rates, the warnings (grouped), each broken to fit 80 columns, and
+    /// the per-beacon table for small fleets or with `verbose`.
     static func summary(_ plan: FleetPlan, verbose: Bool = false) -> [String] {
         let placements = plan.placements
         let count = placements.count
-        var head = "plan: \(count) \(count == 1 ? "beacon" : "beacons") on \(plan.adapters.count) \(plan.adapters.count == 1 ? "adapter" : "adapters")"
+        var head = "plan: \(Plural.of(count, "beacon")) on \(Plural.of(plan.adapters.count, "adapter"))"
         if plan.meetsGoal {
             head += "; each beacon on air at least every \(text(plan.longestSilence)) (goal \(text(plan.maximumSilence)))"
         } else {
@@ -67,10 +68,13 @@ enum PlanReport {
         let rates = placements.map(\.eventsPerSecond).sorted()
         if let low = rates.first {
             let median = rates[rates.count / 2]
-            lines.append("  per beacon: \(NumberText.string((low * 10).rounded() / 10)) events/s at least, \(NumberText.string((median * 10).rounded() / 10)) median; longest silence \(text(plan.longestSilence))")
+            let least = (low * 10).rounded() / 10
+            lines.append("  per beacon: \(NumberText.string(least)) \(Plural.word(least, "event"))/s at least, \(NumberText.string((median * 10).rounded() / 10)) median; longest silence \(text(plan.longestSilence))")
         }
         lines += plan.warnings.map { "warning: \($0)" }
         lines += plan.notes.map { "note: \($0)" }
+        // Prose fits 80 columns; the table below is as wide as its columns.
+        lines = lines.flatMap { LineWrapping.wrap($0) }
         if verbose || count <= tableWithoutAsking {
             lines += table(plan).lines
         } else {

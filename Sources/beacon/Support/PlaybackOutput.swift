@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import BeaconPositioning
 import BeaconProfiles
 import BeaconScenarios
@@ -26,7 +27,7 @@ struct PlaybackOutput: Sendable {
 
     static func announce(_ timeline: ScenarioTimeline) {
         let s = timeline.scenario
-        LineOutput.err("scenario \(s.name ?? s.file): \(timeline.pass.count) \(timeline.pass.count == 1 ? "change" : "changes") per pass, \(passes(s)); fleet \(s.fleet.file == s.file ? "in the scenario" : s.fleet.file)")
+        LineOutput.err("scenario \(s.name ?? s.file): \(Plural.of(timeline.pass.count, "change")) per pass, \(passes(s)); fleet \(s.fleet.file == s.file ? "in the scenario" : s.fleet.file)")
     }
 
     func show(_ event: ScenarioPlayer.Event, board: RunStatusBoard) {

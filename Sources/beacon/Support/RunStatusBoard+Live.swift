@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import BeaconEmulator
 import LiveView
 
@@ -51,7 +52,7 @@ extension RunStatusBoard {
         return "\(onAir) of \(count(s.rows.count, "beacon")) on air · \(count(adapters, "adapter")) · \(count(turns, "turn")) · \(count(s.errors, "error"))\(late) · +\(ScanOutput.formatted(elapsed, places: 1)) s"
     }
 
-    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+    static func count(_ n: Int, _ noun: String) -> String { Plural.of(n, noun) }
 
     /// Redraws four times a second until the task is cancelled (table style only).
     func redrawing() -> Task<Void, Never>? {

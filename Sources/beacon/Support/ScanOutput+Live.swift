@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import BeaconScanner
 import LiveView
 
 /// The live view of a scan: the beacons heard, nearest first; the latest enters and exits; a
-/// summary line (beacons, in range, reports, elapsed time).
+/// summary line (the region's state and last change, beacons, in range, reports, elapsed time).
 extension ScanOutput {
     /// UUID, MAJOR, MINOR, PROXIMITY and ACCURACY stay longest; REPORTS/S, LAST SEEN and POWER go
     /// first on a narrow terminal.
@@ -42,15 +43,26 @@ extension ScanOutput {
         }
         let inRange = s.beacons.filter { $0.proximity != .unknown }.count
         let title = "beacon scan on \(adapter) (\(s.mode?.rawValue ?? "starting") scanning), region \(region) — Ctrl-C stops"
-        let summary = "\(RunStatusBoard.count(s.beacons.count, "beacon")) · \(inRange) in range · \(RunStatusBoard.count(s.reports, "report")) · +\(Self.formatted(seconds(now), places: 1)) s"
+        let summary = "\(Self.regionState(s)) · \(RunStatusBoard.count(s.beacons.count, "beacon")) · \(inRange) in range · \(RunStatusBoard.count(s.reports, "report")) · +\(Self.formatted(seconds(now), places: 1)) s"
         return LiveScreen(title: title, columns: onlyIBeacons ? Self.columns : Self.mixedColumns, rows: rows, placeholder: "no beacon heard yet",
                           messages: s.recent, summary: summary)
     }
 
-    /// Leaves the live view (once), then prints its summary: the only copy in the scrollback.
+    /// The region's state for the summary line: "in region since +1.2 s", "out of region since
+    /// +5.0 s", or "region not entered" before its first enter.
+    static func regionState(_ s: State) -> String {
+        guard let region = s.region else { return "region not entered" }
+        return "\(region.inside ? "in" : "out of") region since +\(formatted(region.at, places: 1)) s"
+    }
+
+    /// Leaves the live view (once), then prints the region's enters and exits and the summary:
+    /// the only copy in the scrollback.
     func finish(now: ContinuousClock.Instant = .now) {
         guard let terminal, terminal.isActive else { return }
         terminal.finish()
+        let s = state.withLock { $0 }
+        if s.regionLogDropped > 0 { LineOutput.out("(\(Plural.of(s.regionLogDropped, "earlier region change")) not repeated)") }
+        for line in s.regionLog { LineOutput.out(line) }
         LineOutput.out(liveScreen(now: now).summary)
     }
 }

@@ -25,6 +25,13 @@ final class ScanOutput: Sendable {
         var rangedAt: ContinuousClock.Instant?
         /// iBeacon reports taken in (in the region).
         var reports = 0
+        /// The region's own state: entered or exited, and when (seconds since the start); `nil`
+        /// until its first enter. Shown on the summary line, so it never scrolls away.
+        var region: (inside: Bool, at: Double)?
+        /// The region's enters and exits (the events with `region_changed`), oldest first, for
+        /// the scrollback when the live view ends; at most ``regionLogLimit``, then the newest.
+        var regionLog: [String] = []
+        var regionLogDropped = 0
     }
 
     let style: Style
@@ -37,6 +44,8 @@ final class ScanOutput: Sendable {
     let terminal: LiveTerminal?
     /// How many enter/exit lines the table keeps under it.
     static let recentLimit = 6
+    /// How many region enters and exits the end of a scan repeats in the scrollback.
+    static let regionLogLimit = 50
 
     init(style: Style, adapter: String, region: BeaconRegion, model: DistanceModel, start: ContinuousClock.Instant = .now) {
         self.style = style
@@ -152,6 +161,13 @@ final class ScanOutput: Sendable {
             state.withLock { s in
                 s.recent.append(line)
                 if s.recent.count > Self.recentLimit { s.recent.removeFirst(s.recent.count - Self.recentLimit) }
+                guard e.regionChanged else { return }
+                s.region = (e.kind == .enter, seconds(e.time))
+                s.regionLog.append(line)
+                if s.regionLog.count > Self.regionLogLimit {
+                    s.regionLog.removeFirst()
+                    s.regionLogDropped += 1
+                }
             }
         case .stopped:
             finish(now: now)
