@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import BeaconCodec
 import HCI
 #if canImport(Glibc)
 import Glibc
