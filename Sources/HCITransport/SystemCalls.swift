@@ -18,6 +18,25 @@ public protocol SystemCalls: Sendable {
     func shutdown(_ fd: Int32)
     /// A kernel raw HCI socket bound to `device` on `channel` (0 raw, 1 user).
     func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError>
+
+    // Files (see SystemCalls+Files.swift for the live calls, which these default to). `directory`
+    // is a descriptor the path is relative to (`AT_FDCWD`: the working directory).
+    func open(_ path: String, flags: Int32, mode: mode_t, relativeTo directory: Int32) -> Result<Int32, Errno>
+    /// `fstatat(2)`; `followingLinks: false` is `lstat(2)`.
+    func status(_ path: String, relativeTo directory: Int32, followingLinks: Bool) -> Result<stat, Errno>
+    func status(of fd: Int32) -> Result<stat, Errno>
+    func makeDirectory(_ path: String, mode: mode_t) -> Result<Void, Errno>
+    func synchronize(_ fd: Int32) -> Result<Void, Errno>
+    func truncate(_ fd: Int32, to length: Int) -> Result<Void, Errno>
+    func changeMode(_ fd: Int32, to mode: mode_t) -> Result<Void, Errno>
+    func changeOwner(_ fd: Int32, user: uid_t, group: gid_t) -> Result<Void, Errno>
+    func rename(_ from: String, to: String, relativeTo directory: Int32) -> Result<Void, Errno>
+    func unlink(_ name: String, relativeTo directory: Int32) -> Result<Void, Errno>
+    /// The names in the directory open at `fd` (without `.` and `..`); `fd` stays open.
+    func directoryEntries(_ fd: Int32) -> Result<[String], Errno>
+    /// The target of the symbolic link at `path`.
+    func linkTarget(_ path: String) -> String?
+    var effectiveUserID: uid_t { get }
 }
 
 /// A failed system call: which call, and the error number.

@@ -23,11 +23,14 @@ struct Beacon: AsyncParsableCommand {
             adapter. adapters lists the kernel's adapters.
 
             Files: every profile, trace or capture argument may be - (standard input) or a \
-            pipe such as <(cat FILE).
+            pipe such as <(cat FILE). Output files (--save, --air-log, --btsnoop) are regular \
+            files only, never written through a symbolic link; a write that fails is reported \
+            and the exit status is 1.
 
             ENVIRONMENT
               BEACON_AIR  the shared virtual air's directory (default
                           $XDG_RUNTIME_DIR/beacon-air, else /tmp/beacon-air-UID);
+                          it must be yours, mode 0700, not a symbolic link;
                           off keeps -i virtual to its own process
               XDG_RUNTIME_DIR  where the virtual air lives when BEACON_AIR is unset
               TERM        unset or dumb: plain lines instead of the live view
@@ -98,6 +101,7 @@ struct Beacon: AsyncParsableCommand {
 
     static func main() async {
         LineOutput.ignoreBrokenPipes()
+        OutputFailures.reportFileSizeLimitAsAnError()
         let arguments: [String]
         do throws(LogSettings.Problem) {
             let (settings, rest) = try LogSettings.extract(Array(CommandLine.arguments.dropFirst()))

@@ -11,10 +11,10 @@ import TestSupport
     static let room = PackageRoot.url.appendingPathComponent("profiles/room-2m.yaml").path
     static let uuid = "25795A1D-C318-47F0-A49D-7A2D1D58C79E"
 
-    /// A fresh, private air directory.
+    /// A fresh, private air directory (mode 0700: beacon refuses one others may reach).
     static func privateAir() throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-air-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return directory.path
     }
 

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// `--btsnoop` must never destroy data or block: inputs are refused whatever their spelling,
-/// FIFOs are refused at once, and write errors are reported once.
+/// FIFOs and devices are refused at once, and write errors are reported once.
 @Suite struct BTSnoopWriterTests {
     static func directory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-snoop-\(UUID().uuidString)")
@@ -21,8 +21,10 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: profile)
         let hardLink = dir.appendingPathComponent("hard.yaml").path
         try FileManager.default.linkItem(atPath: profile, toPath: hardLink)
-        for spelling in [profile, link, hardLink, dir.path + "/./sub/../room.yaml".replacingOccurrences(of: "/sub/..", with: "")] {
-            #expect(throws: BTSnoopWriter.OpenError.isAnInput(path: spelling, input: profile)) {
+        // A link is refused before anything else: outputs are never written through one.
+        #expect(throws: OutputFileError.symbolicLink(path: link, target: profile)) { _ = try BTSnoopWriter(path: link, inputs: [profile]) }
+        for spelling in [profile, hardLink, dir.path + "/./sub/../room.yaml".replacingOccurrences(of: "/sub/..", with: "")] {
+            #expect(throws: OutputFileError.isAnInput(path: spelling, input: profile)) {
                 _ = try BTSnoopWriter(path: spelling, inputs: [profile])
             }
         }
@@ -33,23 +35,32 @@ import Testing
         let fifo = try Self.directory().appendingPathComponent("pipe").path
         try #require(mkfifo(fifo, 0o600) == 0)
         // No reader: a blocking open would never return.
-        #expect(throws: BTSnoopWriter.OpenError.unsupportedKind(path: fifo, kind: "a FIFO")) {
+        #expect(throws: OutputFileError.notARegularFile(path: fifo, kind: "a FIFO")) {
             _ = try BTSnoopWriter(path: fifo)
         }
-        #expect(throws: BTSnoopWriter.OpenError.unsupportedKind(path: FileManager.default.temporaryDirectory.path, kind: "a directory")) {
+        #expect(throws: OutputFileError.notARegularFile(path: FileManager.default.temporaryDirectory.path, kind: "a directory")) {
             _ = try BTSnoopWriter(path: FileManager.default.temporaryDirectory.path)
         }
     }
 
     @Test func aWriteFailureIsReportedOnceWithThePath() throws {
+        let path = try Self.directory().appendingPathComponent("full.btsnoop").path
         let reports = Mutex<[String]>([])
-        let writer = try BTSnoopWriter(path: "/dev/full") { message in reports.withLock { $0.append(message) } }
+        let writer = try BTSnoopWriter(path: path, system: DiskFailingSystemCalls(error: Errno(rawValue: ENOSPC))) { message in
+            reports.withLock { $0.append(message) }
+        }
         for _ in 0..<5 { writer.record([0x01, 0x03, 0x0C, 0x00], direction: .sent) }
         let messages = reports.withLock { $0 }
         #expect(messages.count == 1)
-        #expect(messages.first?.contains("/dev/full") == true, "\(messages)")
+        #expect(messages.first?.contains(path) == true, "\(messages)")
         #expect(messages.first?.contains("No space left on device") == true, "\(messages)")
         #expect(writer.hasFailed)
+    }
+
+    @Test func aDeviceIsRefused() {
+        #expect(throws: OutputFileError.notARegularFile(path: "/dev/full", kind: "a character device")) {
+            _ = try BTSnoopWriter(path: "/dev/full")
+        }
     }
 
     @Test func aRegularFileIsTruncatedAndWritten() throws {

@@ -12,7 +12,8 @@ import Glibc
 @Suite struct ScanRegionScreenTests {
     @Test func theRegionStaysInViewAndItsChangesOutliveTheScan() async throws {
         let air = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-air-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: air, withIntermediateDirectories: true)
+        // Mode 0700: beacon refuses an air directory others may reach.
+        try FileManager.default.createDirectory(atPath: air, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let tmux = try TmuxScreen(width: 100, height: 30, beacon: ["scan", "-i", "virtual", "--exit-after", "1s"], environment: ["BEACON_AIR": air])
         defer { tmux.close() }
         let up = await tmux.waitForScreen { $0.last?.contains("region not entered") == true }

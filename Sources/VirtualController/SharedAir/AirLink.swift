@@ -23,6 +23,10 @@ public final class AirLink: Sendable {
     public let controller: VirtualController
     /// This link's socket in the directory, while the controller scans.
     public let socketPath: String
+    /// The directory, checked and held open (see ``SharedAir/open(system:)``).
+    private let directory: SharedAirDirectory
+    /// The socket's name in it.
+    private let socketName: String
     private let receiverPoint: Mutex<AirPoint>
     /// Where the advertisers of this process are, by address: a beacon keeps its address when
     /// its data changes (a scenario's new major, a walk's new measured power, a TLM frame), so
@@ -39,13 +43,15 @@ public final class AirLink: Sendable {
 
     /// Joins `controller` to `air` (creating the directory if needed) and starts the loop.
     public init(controller: VirtualController, air: SharedAir, receiver: AirPoint = AirPoint(x: 0, y: 0)) throws(SharedAirError) {
-        try air.prepare()
+        let directory = try air.open()
         let n = Self.counter.add(1, ordering: .relaxed).newValue
-        let path = "\(air.directory)/\(getpid())-\(n).sock"
+        let name = "\(getpid())-\(n).sock"
         let sender = try AirSocket(binding: nil)
         self.air = air
         self.controller = controller
-        self.socketPath = path
+        self.directory = directory
+        self.socketName = name
+        self.socketPath = directory.path(of: name)
         self.receiverPoint = Mutex(receiver)
         let queue = DispatchQueue(label: "beacon.air.\(n)")
         queue.async { [self] in
@@ -96,7 +102,7 @@ public final class AirLink: Sendable {
             let scanning = controller.isScanning
             if scanning != (listener != nil) {
                 // A failure to bind leaves this scanner deaf for one round; it tries again.
-                listener = scanning ? try? AirSocket(binding: socketPath) : nil
+                listener = scanning ? try? AirSocket(binding: (socketName, directory)) : nil
             }
             if let listener {
                 var receiver = self.receiver
@@ -124,6 +130,7 @@ public final class AirLink: Sendable {
     /// What the sending side remembers between rounds.
     private struct Outbound {
         var sequence: UInt64
+        /// The names of the other scanners' sockets in the directory.
         var peers: [String] = []
         var listed = ContinuousClock.now - .seconds(1)
     }
@@ -133,7 +140,7 @@ public final class AirLink: Sendable {
         let now = ContinuousClock.now
         var listed = false
         if now - state.listed >= .milliseconds(250) {
-            state.peers = air.peers(except: socketPath)
+            state.peers = directory.peers(except: socketName)
             state.listed = now
             listed = true
         }
@@ -153,8 +160,9 @@ public final class AirLink: Sendable {
             + AirDatagram.encode(entries.map { AirTransmission($0, position: known[$0.address]) })
         guard !datagrams.isEmpty else { return }
         for peer in state.peers {
-            for datagram in datagrams where !sender.send(datagram, to: peer) {
-                unlink(peer)  // nobody listens there: a process that ended without removing it
+            for datagram in datagrams where !sender.send(datagram, to: directory.path(of: peer)) {
+                // Nobody listens there: a process that ended without removing its socket.
+                directory.removeSocket(peer)
                 state.peers.removeAll { $0 == peer }
                 break
             }

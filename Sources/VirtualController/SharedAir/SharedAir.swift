@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import HCITransport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,52 +21,125 @@ public struct SharedAir: Hashable, Sendable, CustomStringConvertible {
 
     public init(directory: String) { self.directory = directory }
 
-    /// `$BEACON_AIR`, else `$XDG_RUNTIME_DIR/beacon-air`, else `/tmp/beacon-air-<uid>`; `nil` when
-    /// `BEACON_AIR=off`.
-    public static func fromEnvironment(_ environment: [String: String]) -> SharedAir? {
+    /// `$BEACON_AIR`, else `$XDG_RUNTIME_DIR/beacon-air`, else `/tmp/beacon-air-<euid>`; `nil` when
+    /// `BEACON_AIR=off`. Whichever is chosen gets the same checks (see ``open(system:)``).
+    public static func fromEnvironment(_ environment: [String: String], effectiveUserID: uid_t = geteuid()) -> SharedAir? {
         if let given = environment[environmentVariable], !given.isEmpty {
             return given == "off" ? nil : SharedAir(directory: given)
         }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return SharedAir(directory: runtime + "/beacon-air") }
-        return SharedAir(directory: "/tmp/beacon-air-\(getuid())")
+        return SharedAir(directory: "/tmp/beacon-air-\(effectiveUserID)")
     }
 
     public var description: String { directory }
 
-    /// Creates the directory (mode 0700) if needed and checks that it is a directory of this user.
-    func prepare() throws(SharedAirError) {
-        if mkdir(directory, 0o700) != 0, errno != EEXIST {
-            throw .directory(directory, reason: String(cString: strerror(errno)))
+    /// Creates the directory (mode 0700) if needed and opens it, checked as tmux and ssh-agent
+    /// check theirs: opened with `O_NOFOLLOW` (a symbolic link is refused, never followed) and
+    /// `fstat`ed through the descriptor (so what is checked is what is used): a directory, owned
+    /// by the effective user, with no permission bits for the group or others. Anything else is
+    /// refused with a message that says how to fix it; nothing in it is touched.
+    public func open(system: any SystemCalls = LiveSystemCalls()) throws(SharedAirError) -> SharedAirDirectory {
+        if case .failure(let error) = system.makeDirectory(directory, mode: 0o700), error.rawValue != EEXIST {
+            throw .directory(directory, reason: "\(error)")
         }
-        var info = stat()
-        guard stat(directory, &info) == 0 else { throw .directory(directory, reason: String(cString: strerror(errno))) }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw .directory(directory, reason: "not a directory") }
-        guard info.st_uid == getuid() else { throw .directory(directory, reason: "owned by another user") }
+        let fd: Int32
+        switch system.open(directory, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, mode: 0, relativeTo: AT_FDCWD) {
+        case .success(let opened): fd = opened
+        case .failure(let error):
+            if case .success(let info) = system.status(directory, relativeTo: AT_FDCWD, followingLinks: false) {
+                if info.st_mode & S_IFMT == S_IFLNK {
+                    let target = system.linkTarget(directory).map { " (to \($0))" } ?? ""
+                    throw .unsafe(directory, problem: "it is a symbolic link\(target), which is never followed", fix: "remove it (rm \(directory))")
+                }
+                if info.st_mode & S_IFMT != S_IFDIR {
+                    throw .unsafe(directory, problem: "it is not a directory", fix: "remove it (rm \(directory))")
+                }
+            }
+            throw .directory(directory, reason: "\(error)")
+        }
+        do throws(SharedAirError) {
+            let info: stat
+            switch system.status(of: fd) {
+            case .success(let opened): info = opened
+            case .failure(let error): throw .directory(directory, reason: "\(error)")
+            }
+            let me = system.effectiveUserID
+            guard info.st_uid == me else {
+                throw .unsafe(directory, problem: "it belongs to user \(info.st_uid), not to this user (\(me))", fix: "remove it (rm -r \(directory))")
+            }
+            let mode = info.st_mode & 0o7777
+            guard mode & 0o077 == 0 else {
+                throw .unsafe(directory, problem: "its mode is \(String(mode, radix: 8)): other users could reach or rename the sockets in it", fix: "chmod 700 \(directory)")
+            }
+        } catch {
+            system.close(fd)
+            throw error
+        }
+        return SharedAirDirectory(path: directory, fd: fd, system: system)
+    }
+}
+
+/// The shared air's directory, checked and held open by ``SharedAir/open(system:)``. The sockets
+/// in it are listed and removed through that descriptor (`fstatat`/`unlinkat`), so what is
+/// removed is in the directory that was checked; and only sockets of this user's are ever
+/// removed, never regular files or anything else.
+public final class SharedAirDirectory: Sendable {
+    public let path: String
+    let fd: Int32
+    let system: any SystemCalls
+
+    init(path: String, fd: Int32, system: any SystemCalls) {
+        self.path = path
+        self.fd = fd
+        self.system = system
     }
 
-    /// The sockets in the directory other than `own`.
-    func peers(except own: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var out: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.hasSuffix(".sock") else { continue }
-            let path = directory + "/" + name
-            if path != own { out.append(path) }
-        }
-        return out.sorted()
+    deinit { system.close(fd) }
+
+    /// Whether the path still names the directory that was checked (same device and inode): a
+    /// socket is bound by path, so this is asked just before binding.
+    var isStillAtItsPath: Bool {
+        guard case .success(let now) = system.status(path, relativeTo: AT_FDCWD, followingLinks: false),
+              case .success(let checked) = system.status(of: fd) else { return false }
+        return now.st_dev == checked.st_dev && now.st_ino == checked.st_ino
+    }
+
+    /// The full path of `name` in the directory.
+    func path(of name: String) -> String { path + "/" + name }
+
+    /// Whether `name` is a socket owned by this user (seen without following a link).
+    func isOurSocket(_ name: String) -> Bool {
+        guard case .success(let info) = system.status(name, relativeTo: fd, followingLinks: false) else { return false }
+        return info.st_mode & S_IFMT == S_IFSOCK && info.st_uid == system.effectiveUserID
+    }
+
+    /// The names of this user's sockets (`*.sock`) other than `own`.
+    public func peers(except own: String) -> [String] {
+        guard case .success(let names) = system.directoryEntries(fd) else { return [] }
+        return names.filter { $0.hasSuffix(".sock") && $0 != own && isOurSocket($0) }.sorted()
+    }
+
+    /// Removes `name` if it is one of this user's sockets (a leftover nobody listens on); leaves
+    /// anything else where it is. Whether it was removed.
+    @discardableResult
+    public func removeSocket(_ name: String) -> Bool {
+        guard isOurSocket(name) else { return false }
+        return (try? system.unlink(name, relativeTo: fd).get()) != nil
     }
 }
 
 /// Why a controller could not join the shared air.
 public enum SharedAirError: Error, Hashable, Sendable, CustomStringConvertible {
     case directory(String, reason: String)
+    /// The directory is there but not safely this user's: `problem` says why, `fix` what to do.
+    case unsafe(String, problem: String, fix: String)
     case socket(String, reason: String)
 
     public var description: String {
         let advice = "set \(SharedAir.environmentVariable)=DIR to use another directory, or \(SharedAir.environmentVariable)=off to keep -i virtual to this process"
         switch self {
+        case let .unsafe(path, problem, fix):
+            return "virtual air: refusing the directory \(path.escapingControlCharacters): \(problem); \(fix), or set \(SharedAir.environmentVariable) to a directory of your own (mode 0700), or \(SharedAir.environmentVariable)=off to keep -i virtual to this process"
         case let .directory(path, reason): return "virtual air: cannot use the directory \(path) (\(reason)); \(advice)"
         case let .socket(path, reason): return "virtual air: cannot open the socket \(path) (\(reason)); \(advice)"
         }
@@ -75,15 +150,21 @@ public enum SharedAirError: Error, Hashable, Sendable, CustomStringConvertible {
 final class AirSocket: Sendable {
     let fd: Int32
     let path: String?
+    /// Where it is bound (nil: unbound), so it can be removed from there when closed.
+    private let binding: (name: String, directory: SharedAirDirectory)?
 
     /// The longest path `sockaddr_un` holds (with its terminating NUL).
     static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
-    /// A socket bound at `path` (to hear), or unbound when `path` is nil (only to send).
-    init(binding path: String?) throws(SharedAirError) {
+    /// A socket bound as `name` in `directory` (to hear), or unbound when `binding` is nil (only to send).
+    init(binding: (name: String, directory: SharedAirDirectory)?) throws(SharedAirError) {
+        let path = binding.map { $0.directory.path(of: $0.name) }
         let name = path ?? "(unbound)"
         if let path, path.utf8.count > Self.maximumPathLength {
             throw .socket(path, reason: "the path is longer than \(Self.maximumPathLength) bytes")
+        }
+        if let binding, !binding.directory.isStillAtItsPath {
+            throw .socket(name, reason: "\(binding.directory.path) is no longer the directory that was checked")
         }
         #if canImport(Glibc)
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -91,8 +172,9 @@ final class AirSocket: Sendable {
         let fd = socket(AF_UNIX, SOCK_DGRAM, 0)
         #endif
         guard fd >= 0 else { throw .socket(name, reason: String(cString: strerror(errno))) }
-        if let path {
-            unlink(path)  // our own name: a leftover of a process that had our pid
+        if let binding, let path {
+            // Our own name: a leftover socket of a process that had our pid (never anything else).
+            binding.directory.removeSocket(binding.name)
             let bound = Self.withAddress(path) { bind(fd, $0, $1) }
             guard bound == 0 else {
                 let reason = String(cString: strerror(errno))
@@ -102,11 +184,12 @@ final class AirSocket: Sendable {
         }
         self.fd = fd
         self.path = path
+        self.binding = binding
     }
 
     deinit {
         close(fd)
-        if let path { unlink(path) }
+        if let binding { binding.directory.removeSocket(binding.name) }
     }
 
     static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {

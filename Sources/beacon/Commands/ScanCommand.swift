@@ -97,7 +97,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(name: .customLong("exit-after"), help: ArgumentHelp("How long a beacon must be silent before it exits.", valueName: "duration"))
     var exitAfter = DurationArgument(argument: "30s")!
 
-    @Option(help: ArgumentHelp("When the scan ends, write the beacons heard as a fleet profile to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("When the scan ends, write the beacons heard as a fleet profile to this file: a regular file, replaced whole (its mode and owner kept), never written through a symbolic link; checked before the scan starts.", valueName: "file"))
     var save: String?
 
     @Flag(name: .customLong("at-1m"), help: "With --save: the scan was made 1 m from the beacons; their mean RSSI becomes their measured power.")
@@ -105,6 +105,7 @@ struct ScanCommand: AsyncParsableCommand {
 
     func validate() throws {
         if atOneMetre, save == nil { throw ValidationError("--at-1m goes with --save (it calibrates the saved beacons)") }
+        if save == "-" { throw ValidationError("--save needs a file: standard output (-) carries the scan's own lines") }
         if let uuid { try BeaconFieldOptions.checkUUID(uuid) }
         for (option, value) in [("--major", major), ("--minor", minor)] {
             if let value { try BeaconFieldOptions.check(option, value, in: BeaconFieldOptions.uint16Range) }
@@ -129,10 +130,9 @@ struct ScanCommand: AsyncParsableCommand {
         do throws(ProfileErrors) { _ = try ProfileLoader.parse(text, file: path) } catch {
             throw CommandFailure.exit("the fleet heard does not read back as a profile (a bug): \(error)")
         }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw CommandFailure.exit("\(path.escapingControlCharacters): cannot write: \(error.localizedDescription)")
+        // A regular file replaced whole (mode and owner kept), never a link, device or FIFO.
+        do throws(OutputFileError) { try AtomicOutputFile.write(Array(text.utf8), to: path) } catch {
+            throw CommandFailure.exit("--save: \(error); nothing saved")
         }
         LineOutput.err("saved \(Plural.of(beacons.count, "beacon")) to \(path.escapingControlCharacters)")
     }
@@ -150,6 +150,10 @@ struct ScanCommand: AsyncParsableCommand {
     }
 
     mutating func run() async throws {
+        // A path --save cannot write is refused now, not after the scan.
+        if let save {
+            do throws(OutputFileError) { try AtomicOutputFile.check(save) } catch { throw CommandFailure.exit("--save: \(error)") }
+        }
         let connection = try AdapterChoice.openAll(controller, receiver: at).get()[0]
         let style: ScanOutput.Style = json || !LineOutput.standardOutputIsTerminal ? .json : (LiveOutput.mode.isLive ? .table : .plain)
         let output = ScanOutput(style: style, adapter: connection.spec.description, region: region, model: distanceModel)

@@ -30,7 +30,7 @@ struct ControllerOptions: ParsableArguments {
     var adapter: String?
 
     @Option(help: ArgumentHelp(
-        "Write every HCI packet, both directions, to this btsnoop file (Wireshark opens it). It must not be one of the command's input files (or a serial controller's device), and must be a regular file or a character device (not a FIFO). If writing fails during the run (a full disk), a warning names the file once and the run goes on without the capture.",
+        "Write every HCI packet, both directions, to this btsnoop file (Wireshark opens it). It must not be one of the command's input files (or a serial controller's device), and must be a regular file (not a FIFO, device or symbolic link). If writing fails during the run (a full disk), an error names the file once, the run goes on without the capture and exits with status 1.",
         valueName: "file"))
     var btsnoop: String?
 
@@ -71,7 +71,7 @@ struct ListeningControllerOptions: ParsableArguments {
     var adapter: String?
 
     @Option(help: ArgumentHelp(
-        "Write every HCI packet, both directions, to this btsnoop file (Wireshark opens it). It must not be one of the command's input files (or a serial controller's device), and must be a regular file or a character device (not a FIFO).",
+        "Write every HCI packet, both directions, to this btsnoop file (Wireshark opens it). It must not be one of the command's input files (or a serial controller's device), and must be a regular file (not a FIFO, device or symbolic link); a write that fails is reported once and the exit status is 1.",
         valueName: "file"))
     var btsnoop: String?
 

@@ -1,33 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import Foundation
+import HCITransport
 
 /// `--air-log FILE`: where the built-in virtual controller's air log goes (advertise, cycle).
 /// Off by default: the live view (or the lines) say what goes on air.
 struct AirLogOptions: ParsableArguments {
     @Option(name: .customLong("air-log"), help: ArgumentHelp(
-        "With -i virtual: write every advertising event the virtual controller puts on air to this file, one \"air …\" line (--json: object) each; - for standard output (then lines instead of the live view), /dev/stderr for standard error.",
+        "With -i virtual: write every advertising event the virtual controller puts on air to this file, one \"air …\" line (--json: object) each; - for standard output (then lines instead of the live view). A regular file only (not a FIFO, device or symbolic link); a write that fails is reported once and the exit status is 1.",
         valueName: "file"))
     var airLog: String?
 
-    /// Where the air log goes, opened (nil: nowhere). One of the command's `inputs` (the same
-    /// file, by device and inode) is refused before it is truncated.
+    /// Where the air log goes, opened (nil: nowhere): standard output, or a regular file (see
+    /// ``StreamingOutputFile``: never a FIFO, device or link, never one of the command's
+    /// `inputs`). A write that fails later is reported once and makes the exit status 1.
     func open(inputs: [String]) throws(ExitCode) -> AirLogSink? {
         guard let airLog else { return nil }
         if airLog == "-" { return .standardOutput }
-        let fd = Glibc.open(airLog, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw CommandFailure.exit("--air-log \(airLog): cannot open it for writing (\(String(cString: strerror(errno))))") }
-        var info = stat()
-        _ = fstat(fd, &info)
-        for input in inputs {
-            var other = stat()
-            if stat(input, &other) == 0, other.st_dev == info.st_dev, other.st_ino == info.st_ino {
-                Glibc.close(fd)
-                throw CommandFailure.exit("--air-log \(airLog): it is the input \(input), which would be overwritten")
-            }
+        do throws(OutputFileError) {
+            return .file(try StreamingOutputFile(path: airLog, inputs: inputs) { failure in
+                OutputFailures.report("--air-log: \(failure); the air log stops here, the run goes on without it")
+            })
+        } catch {
+            throw CommandFailure.exit("--air-log: \(error)")
         }
-        if info.st_mode & S_IFMT == S_IFREG { _ = ftruncate(fd, 0) }
-        return .file(fd)
     }
 
     /// Whether the air log takes standard output (so no live view there).
@@ -37,22 +33,12 @@ struct AirLogOptions: ParsableArguments {
 /// An open air log destination.
 enum AirLogSink: Sendable {
     case standardOutput
-    case file(Int32)
+    case file(StreamingOutputFile)
 
     func write(_ line: String) {
         switch self {
         case .standardOutput: LineOutput.out(line)
-        case .file(let fd):
-            var bytes = Array((line + "\n").utf8)[...]
-            while !bytes.isEmpty {
-                let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                // A full disk or a closed reader: the run goes on without its air log.
-                if n <= 0 { return }
-                bytes = bytes.dropFirst(n)
-            }
+        case .file(let file): file.write(Array((line + "\n").utf8))
         }
     }
-
-    func close() { if case .file(let fd) = self { _ = Glibc.close(fd) } }
 }

@@ -46,12 +46,13 @@ enum AdapterChoice {
     }
 
     /// The btsnoop writer `--btsnoop` asks for; `inputs` are the command's input files, which it
-    /// must not overwrite. A write failure later in the run is printed once as a warning and the
-    /// run goes on without the capture (see the option's help).
+    /// must not overwrite. A write failure later in the run is printed once, the run goes on
+    /// without the capture and its exit status is 1 (see the option's help).
     static func snoop(_ options: ControllerOptions, inputs: [String] = []) -> Result<BTSnoopWriter?, ExitCode> {
         guard let path = options.btsnoop else { return .success(nil) }
-        do throws(BTSnoopWriter.OpenError) {
-            return .success(try BTSnoopWriter(path: path, inputs: inputs) { LineOutput.err("warning: \($0)") })
+        if path == "-" { return .failure(CommandFailure.exit("--btsnoop: - (standard output) is not taken: the command prints there; name a file (./- for a file named -)")) }
+        do throws(OutputFileError) {
+            return .success(try BTSnoopWriter(path: path, inputs: inputs) { OutputFailures.report($0) })
         } catch {
             return .failure(CommandFailure.exit("--btsnoop: \(error)"))
         }

@@ -29,7 +29,8 @@ enum ExitStatus {
             } else {
                 try command.run()
             }
-            exit(success.rawValue)
+            // An output that failed during the run was reported then; the status says so.
+            exit(OutputFailures.any ? runtimeFailure.rawValue : success.rawValue)
         } catch {
             let code = Root.exitCode(for: error)
             let message = Root.fullMessage(for: error)

@@ -142,7 +142,6 @@ struct FleetSession {
         let shows = self.shows
         // A file that cannot be written is refused before any controller is opened.
         let sink = try airLog?.open(inputs: inputs)
-        defer { sink?.close() }
         let connections = try AdapterChoice.openAll(controller, inputs: inputs, advertising: true).get()
         defer { for c in connections { c.close() } }
         AirPlacement.place(beacons, on: connections)

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The CLI's one output layer: data on standard output, diagnostics on standard error, nothing
 /// written any other way (no bare `print`). Lines may come from several tasks at once (the run,
@@ -62,41 +65,80 @@ enum LineOutput {
                 if n > 0, watch.revents & Int16(POLLERR | POLLHUP) != 0 { break }
                 if n < 0 { return }
             }
-            outputClosed(errno: EPIPE)
+            outputClosed(reason: String(cString: strerror(EPIPE)))
         }
         thread.name = "beacon stdout watcher"
         thread.start()
     }
 
+    /// One lock per stream: a line stuck on standard output (a pipe nobody reads) never holds
+    /// up a diagnostic on standard error ("SIGINT: stopping").
+    private static let standardOutputLock = Mutex(())
+    private static let standardErrorLock = Mutex(())
+    /// Set once a stop was asked for (see ``stopRequested()``).
+    private static let stopping = Atomic<Bool>(false)
+    /// How long, once stopping, a write may wait for a reader that does not read.
+    static let stuckAfterStop = Duration.milliseconds(250)
+
+    /// A stop signal arrived: from now on a stream nobody reads (a full pipe, a terminal held
+    /// with Ctrl-S) is given up after ``stuckAfterStop`` instead of holding the stop up, so the
+    /// run ends within a second whatever its output waits on.
+    static func stopRequested() { stopping.store(true, ordering: .releasing) }
+
     private static func write(_ text: String, to fd: Int32) {
-        var failure: Int32 = 0
-        state.withLock { s in
-            // Standard output gone: drop what would go there; errors still go to standard error.
-            if s.closed && fd == STDOUT_FILENO { return }
-            var bytes = Array(text.utf8)[...]
-            while !bytes.isEmpty {
-                let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-                if n < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    failure = errno
-                    break
-                }
-                bytes = bytes.dropFirst(n)
+        let failure = fd == STDOUT_FILENO
+            ? standardOutputLock.withLock { _ in
+                // Standard output gone: drop what would go there; errors still go to standard error.
+                state.withLock { $0.closed } ? nil : writeAll(text, to: fd)
             }
-        }
-        guard fd == STDOUT_FILENO, failure != 0 else { return }
-        // EPIPE, or any other error: nobody will see our output any more.
-        outputClosed(errno: failure)
+            : standardErrorLock.withLock { _ in writeAll(text, to: fd) }
+        guard fd == STDOUT_FILENO, let failure else { return }
+        // EPIPE, a reader that stopped reading, or any other error: nobody will see our output any more.
+        outputClosed(reason: failure)
     }
 
-    private static func outputClosed(errno failure: Int32) {
+    /// Writes `text` whole; why not, if it could not be.
+    private static func writeAll(_ text: String, to fd: Int32) -> String? {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            guard waitUntilWritable(fd) else { return "nobody reads it" }
+            // At most a pipe's atomic size: after POLLOUT, a write that fits never blocks.
+            let n = bytes.prefix(Int(PIPE_BUF)).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return String(cString: strerror(errno))
+            }
+            bytes = bytes.dropFirst(n)
+        }
+        return nil
+    }
+
+    /// Waits until `fd` takes data: as long as it takes while the run goes on (output is never
+    /// dropped then), at most ``stuckAfterStop`` once stopping. `false`: given up.
+    private static func waitUntilWritable(_ fd: Int32) -> Bool {
+        var waitedWhileStopping = Duration.zero
+        let slice = Duration.milliseconds(50)
+        while true {
+            var watch = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let n = poll(&watch, 1, 50)
+            // Ready, or an error the write itself will report (EPIPE, EBADF).
+            if n > 0 { return true }
+            if n < 0, errno != EINTR { return true }
+            if stopping.load(ordering: .acquiring) {
+                waitedWhileStopping += slice
+                if waitedWhileStopping >= stuckAfterStop { return false }
+            }
+        }
+    }
+
+    private static func outputClosed(reason: String) {
         let handler: (@Sendable () -> Void)? = state.withLock { s in
             guard !s.closed else { return nil }
             s.closed = true
             return s.onClosed
         }
         if let handler {
-            err("standard output was closed (\(String(cString: strerror(failure)))): stopping")
+            err("standard output was closed (\(reason)): stopping")
             handler()
         }
     }

@@ -29,7 +29,10 @@ final class SignalTrap: @unchecked Sendable {
                     // The run is already stopping and the user insists.
                     exit(130)
                 }
-                onStop(number)
+                // Output nobody reads must not hold the stop up; and onStop runs off this queue,
+                // so a second signal is always handled even if onStop blocks.
+                LineOutput.stopRequested()
+                DispatchQueue.global().async { onStop(number) }
             }
             source.resume()
             sources.append(source)
