@@ -9,11 +9,11 @@ import Glibc
 /// or 5, plain TCP or TLS, a Last Will, QoS 0/1 publish and subscribe, and reconnection with
 /// backoff that renews the subscriptions.
 ///
-/// The network runs on libmosquitto's own loop thread (`mosquitto_loop_start`), which also does
-/// the keepalive and the reconnection (`mosquitto_reconnect_delay_set`: the delay doubles from
-/// ``MQTTConfiguration/reconnectDelaySeconds`` to ``MQTTConfiguration/reconnectDelayMaxSeconds``).
-/// A loop of ours would only repeat what the library already does and tests. What happens
-/// arrives, in order, on ``events``.
+/// The network runs on one thread per client that drives libmosquitto's `mosquitto_loop` (reads,
+/// writes, keepalive) and reconnects after any error, the wait doubling from
+/// ``MQTTConfiguration/reconnectDelaySeconds`` to ``MQTTConfiguration/reconnectDelayMaxSeconds``
+/// (why not libmosquitto's own thread: see MosquittoLoop.swift). What happens arrives, in order,
+/// on ``events``.
 ///
 /// ```swift
 /// let client = try MQTTClient(MQTTConfiguration(broker: try MQTTBrokerURL(parsing: "mqtt://127.0.0.1"), clientID: "host-1"))
@@ -64,8 +64,8 @@ public final class MQTTClient: Sendable {
         }
         let version = configuration.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
         try check("mosquitto_int_option(MOSQ_OPT_PROTOCOL_VERSION)", mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, version))
-        try check("mosquitto_reconnect_delay_set",
-                  mosquitto_reconnect_delay_set(handle, configuration.reconnectDelaySeconds, configuration.reconnectDelayMaxSeconds, true))
+        // Several threads call into this handle (ours and the callers'): libmosquitto locks.
+        try check("mosquitto_threaded_set", mosquitto_threaded_set(handle, true))
         if let credentials = configuration.credentials {
             try check("mosquitto_username_pw_set", mosquitto_username_pw_set(handle, credentials.username, credentials.password))
         }
@@ -86,7 +86,7 @@ public final class MQTTClient: Sendable {
     }
 
     /// Connects and waits for the broker's answer (at most ``MQTTConfiguration/connectTimeout``),
-    /// then keeps the connection up on libmosquitto's loop thread, reconnecting with backoff.
+    /// then keeps the connection up on its network thread, reconnecting with backoff.
     ///
     /// The TCP connection (and a DNS lookup) is made on the calling thread by libmosquitto.
     /// - Throws: ``MQTTError/unreachable(broker:reason:)`` when no connection can be made;
@@ -95,9 +95,8 @@ public final class MQTTClient: Sendable {
     ///   shows here); ``MQTTError/timedOut(broker:waitingFor:after:)``. After a failure the
     ///   client is closed.
     public func connect() async throws(MQTTError) {
-        let handle = session.handle
         let configuration = configuration
-        let code = mosquitto_connect_bind_v5(handle, configuration.broker.host, Int32(configuration.broker.port),
+        let code = mosquitto_connect_bind_v5(session.handle, configuration.broker.host, Int32(configuration.broker.port),
                                              configuration.keepaliveSeconds, nil, nil)
         let savedErrno = errno
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
@@ -122,9 +121,10 @@ public final class MQTTClient: Sendable {
                     return nil
                 }
                 if let refusal { waiter.resume(returning: .failure(refusal)); return }
-                let started = mosquitto_loop_start(handle)
-                if started != MOSQ_ERR_SUCCESS.rawValue {
-                    session.cancelConnectWaiter(with: .library(call: "mosquitto_loop_start", code: started))
+                do throws(MQTTError) {
+                    try session.startLoop()
+                } catch {
+                    session.cancelConnectWaiter(with: error)
                 }
             }
         } onCancel: {
@@ -226,10 +226,9 @@ public final class MQTTClient: Sendable {
             return state.closed
         }
         guard !alreadyClosed else { return }
+        // Queued for the loop thread, which sends it (bounded) before it ends.
         _ = mosquitto_disconnect_v5(session.handle, 0, nil)
-        // Not forced: the loop thread sees the disconnection and returns; a forced stop would
-        // cancel it wherever it is.
-        _ = mosquitto_loop_stop(session.handle, false)
+        session.stopLoop()
         session.failAllWaiters(with: .notConnected)
         session.events.finish()
     }

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import CMosquitto
+import Dispatch
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The state libmosquitto's callbacks and the client's callers share. libmosquitto calls back on
 /// its own loop thread; every field here is behind one `Mutex`, and waiting callers are resumed
@@ -8,7 +12,7 @@ import Synchronization
 ///
 /// Lock order: a caller holds this lock while it hands a SUBSCRIBE or PUBLISH to libmosquitto,
 /// so the acknowledgement cannot arrive before its waiter is registered. That is safe because
-/// with the loop thread running (`mosquitto_loop_start`) those calls only queue the packet
+/// in threaded mode (`mosquitto_threaded_set`) those calls only queue the packet
 /// (lib/packet_mosq.c `packet__queue`: `out_packet_mutex`, then a byte to wake the loop) and
 /// never take the mutexes the loop thread holds while it calls back (`callback_mutex`,
 /// `current_out_packet_mutex`).
@@ -16,6 +20,14 @@ final class MosquittoSession: Sendable {
     typealias Waiter<T: Sendable> = CheckedContinuation<Result<T, MQTTError>, Never>
 
     struct State {
+        /// The network loop's thread (see MosquittoLoop.swift).
+        var loopThread: pthread_t?
+        /// ``MQTTClient/disconnect()`` asked the loop to end.
+        var stopping = false
+        /// A CONNACK accepted the connection: the next reconnection starts from the shortest wait.
+        var backoffReset = false
+        /// The last error libmosquitto logged (OpenSSL's reason for a failed handshake).
+        var lastLoggedError: String?
         /// Waiting for the first CONNACK in ``MQTTClient/connect()``.
         var connectWaiter: Waiter<Void>?
         var connected = false
@@ -37,6 +49,8 @@ final class MosquittoSession: Sendable {
     let state = Mutex(State())
     let configuration: MQTTConfiguration
     let events: AsyncStream<MQTTEvent>.Continuation
+    /// Wakes the loop thread out of its reconnection wait.
+    let wake = DispatchSemaphore(value: 0)
 
     init(handle: OpaquePointer, configuration: MQTTConfiguration, events: AsyncStream<MQTTEvent>.Continuation) {
         self.handle = handle
@@ -61,6 +75,8 @@ final class MosquittoSession: Sendable {
         }
         let waiter = state.withLock { state in
             state.connected = true
+            state.backoffReset = true
+            state.lastLoggedError = nil
             // Renew the subscriptions (the broker forgot them with the clean session); a
             // failure here comes back as a disconnection, and the next reconnection tries again.
             for subscription in state.subscriptions {
@@ -77,14 +93,23 @@ final class MosquittoSession: Sendable {
     }
 
     func didDisconnect(code: Int32) {
-        let words = MosquittoText.error(code)
-        let waiter = state.withLock { state in
-            state.connected = false
-            defer { state.connectWaiter = nil }
-            return state.connectWaiter
+        let words = describe(code: code, errno: errno)
+        let (waiter, wasConnected) = state.withLock { state in
+            defer {
+                state.connectWaiter = nil
+                state.connected = false
+            }
+            return (state.connectWaiter, state.connected)
         }
         waiter?.resume(returning: .failure(.connectionLost(broker: broker, reason: words)))
-        events.yield(.disconnected(code: code, reason: words))
+        if wasConnected { events.yield(.disconnected(code: code, reason: words)) }
+    }
+
+    func didLog(level: Int32, _ text: UnsafePointer<CChar>?) {
+        guard level == MOSQ_LOG_ERR, let text else { return }
+        let line = String(cString: text)
+        // OpenSSL's first error is the reason; later lines repeat or generalise it.
+        state.withLock { state in if state.lastLoggedError == nil { state.lastLoggedError = line } }
     }
 
     func didSubscribe(messageID: Int32, granted: Int32) {
@@ -167,5 +192,6 @@ extension MosquittoSession {
         mosquitto_message_v5_callback_set(handle) { _, object, message, _ in
             if let message { session(object).didReceive(message) }
         }
+        mosquitto_log_callback_set(handle) { _, object, level, text in session(object).didLog(level: level, text) }
     }
 }

@@ -125,14 +125,20 @@ import Glibc
         host1.disconnect()
     }
 
-    @Test("after a broker restart the client reconnects, renews its subscription and receives again", arguments: versions)
-    func brokerRestart(version: MQTTProtocolVersion) async throws {
+    enum BrokerEnd: CaseIterable, Sendable { case sigterm, sigkill }
+
+    @Test("after a broker restart the client reconnects, renews its subscription and receives again",
+          arguments: versions, BrokerEnd.allCases)
+    func brokerRestart(version: MQTTProtocolVersion, end: BrokerEnd) async throws {
         let broker = try await MosquittoBroker(users: TestUsers.all)
         let (subscriber, log) = try await broker.connectedClient("agent", as: TestUsers.host1, version: version)
         try await subscriber.subscribe("beacon/site/desired/#")
 
         var mark = log.mark
-        try await broker.stop()
+        switch end {
+        case .sigterm: try await broker.stop()
+        case .sigkill: try await broker.kill()
+        }
         let lost = await log.next(after: mark) { if case .disconnected = $0 { true } else { false } }
         #expect(lost != nil, "\(log.all)")
         #expect(!subscriber.isConnected)
@@ -148,5 +154,21 @@ import Glibc
         #expect(await log.message(on: "beacon/site/desired/host1", after: mark)?.payload == Array("fleet-2".utf8), "\(log.all)")
         controller.disconnect()
         subscriber.disconnect()
+    }
+
+    @Test("disconnect() while the client waits to reconnect returns within a second")
+    func disconnectDuringBackoff() async throws {
+        let broker = try await MosquittoBroker(users: TestUsers.all)
+        var configuration = try broker.configuration(clientID: "agent", user: TestUsers.host1, version: .v5)
+        configuration.reconnectDelaySeconds = 30
+        configuration.reconnectDelayMaxSeconds = 60
+        let client = try MQTTClient(configuration)
+        let log = EventLog(client)
+        try await client.connect()
+        try await broker.kill()
+        #expect(await log.next { if case .disconnected = $0 { true } else { false } } != nil)
+        let started = ContinuousClock.now
+        client.disconnect()
+        #expect(ContinuousClock.now - started < .seconds(1))
     }
 }

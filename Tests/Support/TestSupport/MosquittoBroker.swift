@@ -26,6 +26,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// The broker or one of its tools failed; the description carries its log.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     /// The port it listens on, kept across restarts.
