@@ -7,6 +7,7 @@ public enum MQTTProtocolVersion: Sendable, Hashable, CustomStringConvertible {
     /// MQTT 5: acknowledgements carry reason codes (a refused publish is reported).
     case v5
 
+    /// "MQTT 3.1.1" or "MQTT 5".
     public var description: String { self == .v311 ? "MQTT 3.1.1" : "MQTT 5" }
 }
 

@@ -29,6 +29,7 @@ public enum MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The task waiting for the broker was cancelled.
     case cancelled
 
+    /// The error in one line.
     public var description: String {
         switch self {
         case .invalidURL(let url, let reason): "broker URL '\(url)': \(reason)"

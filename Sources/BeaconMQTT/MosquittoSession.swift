@@ -92,18 +92,8 @@ final class MosquittoSession: Sendable {
         waiter?.resume(returning: .success(()))
     }
 
-    func didDisconnect(code: Int32) {
-        let words = describe(code: code, errno: errno)
-        let (waiter, wasConnected) = state.withLock { state in
-            defer {
-                state.connectWaiter = nil
-                state.connected = false
-            }
-            return (state.connectWaiter, state.connected)
-        }
-        waiter?.resume(returning: .failure(.connectionLost(broker: broker, reason: words)))
-        if wasConnected { events.yield(.disconnected(code: code, reason: words)) }
-    }
+    /// libmosquitto closed the connection (`code` 0: this client disconnected).
+    func didDisconnect(code: Int32) { connectionEnded(code: code, errno: errno) }
 
     func didLog(level: Int32, _ text: UnsafePointer<CChar>?) {
         guard level == MOSQ_LOG_ERR, let text else { return }

@@ -12,10 +12,14 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// A user the broker knows, with the ACL lines that apply to it (Mosquitto's `acl_file`
     /// syntax, such as `topic readwrite beacon/#` or `topic read beacon/+/desired`).
     public struct User: Sendable {
+        /// The user name.
         public var name: String
+        /// The password (`mosquitto_passwd -b` hashes it into the password file).
         public var password: String
+        /// The ACL lines under this user's `user` line.
         public var acl: [String]
 
+        /// A user with its password and ACL lines.
         public init(name: String, password: String, acl: [String]) {
             self.name = name
             self.password = password
@@ -25,7 +29,9 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// The broker or one of its tools failed; the description carries its log.
     public struct Failure: Error, CustomStringConvertible {
+        /// What failed, with the broker's log when there is one.
         public var description: String
+        /// A failure described by `description`.
         public init(description: String) { self.description = description }
     }
 
@@ -42,8 +48,9 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// Everything the broker runs so far wrote (its log goes to standard error).
     private var earlierLogs: [String] = []
 
-    /// How long the broker may take to start listening or to stop: hang bounds only.
+    /// How long the broker may take to start listening: a hang bound only.
     public static let startBound: Duration = .seconds(15)
+    /// How long the broker may take to exit after a signal: a hang bound only.
     public static let stopBound: Duration = .seconds(10)
 
     /// Writes the configuration for `users` and starts the broker. `listenerOptions` are added
