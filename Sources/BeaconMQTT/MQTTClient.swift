@@ -92,16 +92,22 @@ public final class MQTTClient: Sendable {
     /// - Throws: ``MQTTError/unreachable(broker:reason:)`` when no connection can be made;
     ///   ``MQTTError/refused(broker:code:reason:)`` with the broker's answer (wrong password, not
     ///   authorised…); ``MQTTError/connectionLost(broker:reason:)`` (a TLS verification failure
-    ///   shows here); ``MQTTError/timedOut(broker:waitingFor:after:)``. After a failure the
-    ///   client is closed.
+    ///   shows here); ``MQTTError/timedOut(broker:waitingFor:after:)``; ``MQTTError/notConnected``
+    ///   after ``disconnect()``. After a failure the client is closed.
+    ///
+    /// Once connected, calling it again does nothing (the network thread keeps the connection).
     public func connect() async throws(MQTTError) {
+        let (running, closed) = session.state.withLock { ($0.loopThread != nil, $0.closed) }
+        if closed { throw .notConnected }
+        if running { return }
         let configuration = configuration
         let code = mosquitto_connect_bind_v5(session.handle, configuration.broker.host, Int32(configuration.broker.port),
                                              configuration.keepaliveSeconds, nil, nil)
         let savedErrno = errno
         guard code == MOSQ_ERR_SUCCESS.rawValue else {
-            // MOSQ_ERR_ERRNO: the reason is in errno (connection refused, no route…).
-            let reason = code == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(savedErrno)) : MosquittoText.error(code)
+            // errno's words for MOSQ_ERR_ERRNO (connection refused, no route…); OpenSSL's when
+            // the TLS handshake already failed here.
+            let reason = session.describe(code: code, errno: savedErrno)
             disconnect()
             throw .unreachable(broker: configuration.broker.description, reason: reason)
         }
