@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "BeaconAdapters", targets: ["BeaconAdapters"]),
         .library(name: "BeaconEmulator", targets: ["BeaconEmulator"]),
         .library(name: "LiveView", targets: ["LiveView"]),
+        .library(name: "BeaconMQTT", targets: ["BeaconMQTT"]),
         .executable(name: "beacon", targets: ["beacon"]),
     ],
     dependencies: [
@@ -65,6 +66,11 @@ let package = Package(
         .target(name: "BeaconScenarios", dependencies: ["BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "HCI"]),
         // A live view that fits the terminal: the layout (pure) and a thin terminal layer.
         .target(name: "LiveView"),
+        // Eclipse Mosquitto's client library (libmosquitto-dev's libmosquitto.pc); only BeaconMQTT
+        // sees it. scripts/setup installs the package, as it installs libbluetooth-dev.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // An MQTT client (3.1.1 and 5, TLS, Last Will, reconnect) over libmosquitto, for the site (#24).
+        .target(name: "BeaconMQTT", dependencies: ["CMosquitto"]),
         // The command-line tool.
         .executableTarget(
             name: "beacon",
@@ -77,7 +83,8 @@ let package = Package(
         // Test support: counts Swift heap allocations (see Tests/Support/AllocationCounting).
         .target(name: "AllocationCounting", path: "Tests/Support/AllocationCounting"),
         // Test support shared by the test targets: the package root, finding the built `beacon`
-        // and tools on PATH, running a program to completion (see Tests/Support/TestSupport).
+        // and tools on PATH, running a program to completion, a Mosquitto broker of its own on
+        // loopback (see Tests/Support/TestSupport).
         .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
         // Test support: a scripted misbehaving controller built on the virtual one, on loopback
         // TCP, for the failure paths.
@@ -105,6 +112,7 @@ let package = Package(
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
         .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "TestSupport"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
+        .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),
     ]
 )

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A user name and password for the broker. They come from a file only its owner can read, or
+/// from the environment — never from a command line, where `ps` shows them to every user.
+public struct MQTTCredentials: Sendable, Hashable {
+    /// The user name.
+    public var username: String
+    /// The password.
+    public var password: String
+
+    /// Credentials from values already in hand.
+    public init(username: String, password: String) {
+        self.username = username
+        self.password = password
+    }
+
+    /// The most a credentials file may hold: it is two short lines, so anything larger is
+    /// the wrong file, and reading stops there.
+    static let maximumFileSize = 4096
+
+    /// Reads `path`: the user name on the first line, the password on the second (a final
+    /// newline is optional). The file must be a regular file that neither its group nor others
+    /// can read or write (mode 0600 or 0400), checked on the opened file itself (`fstat`), so a
+    /// rename between the check and the read cannot swap it.
+    /// - Throws: ``MQTTError/credentials(path:line:reason:)`` naming the file, the line and what is wrong.
+    public static func load(fromFile path: String) throws(MQTTError) -> MQTTCredentials {
+        // O_NONBLOCK: a FIFO put in its place must not hang the open; it is refused below.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            let code = errno
+            throw .credentials(path: path, line: nil, reason: "cannot open it: \(String(cString: strerror(code)))")
+        }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            let code = errno
+            throw .credentials(path: path, line: nil, reason: "cannot stat it: \(String(cString: strerror(code)))")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw .credentials(path: path, line: nil, reason: "it is not a regular file")
+        }
+        let mode = status.st_mode & 0o7777
+        guard mode & 0o077 == 0 else {
+            let octal = String(mode, radix: 8)
+            throw .credentials(path: path, line: nil,
+                               reason: "its mode \(String(repeating: "0", count: max(0, 4 - octal.count)) + octal) lets group or others read or change the password; run chmod 600 \(path)")
+        }
+        guard Int(status.st_size) <= maximumFileSize else {
+            throw .credentials(path: path, line: nil, reason: "it holds \(status.st_size) bytes; a credentials file is two lines of at most \(maximumFileSize) bytes")
+        }
+        var bytes = [UInt8](repeating: 0, count: maximumFileSize + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw .credentials(path: path, line: nil, reason: "cannot read it: \(String(cString: strerror(code)))")
+            }
+            if n == 0 { break }
+            count += n
+        }
+        guard count <= maximumFileSize else {
+            throw .credentials(path: path, line: nil, reason: "it grew past \(maximumFileSize) bytes while being read")
+        }
+        return try parse(String(decoding: bytes[..<count], as: UTF8.self), path: path)
+    }
+
+    /// The two lines of a credentials file → credentials.
+    static func parse(_ text: String, path: String) throws(MQTTError) -> MQTTCredentials {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
+        }
+        if lines.last == "" { lines.removeLast() }
+        guard lines.count >= 1, !lines[0].isEmpty else {
+            throw .credentials(path: path, line: 1, reason: "the user name is missing (line 1: user name, line 2: password)")
+        }
+        guard lines.count >= 2 else {
+            throw .credentials(path: path, line: 2, reason: "the password is missing (line 1: user name, line 2: password)")
+        }
+        guard lines.count == 2 else {
+            throw .credentials(path: path, line: 3, reason: "only two lines are allowed (line 1: user name, line 2: password)")
+        }
+        return MQTTCredentials(username: lines[0], password: lines[1])
+    }
+
+    /// The environment variable holding the user name, unless told otherwise.
+    public static let usernameVariable = "BEACON_MQTT_USERNAME"
+    /// The environment variable holding the password, unless told otherwise.
+    public static let passwordVariable = "BEACON_MQTT_PASSWORD"
+
+    /// Credentials from `environment` (pass `ProcessInfo.processInfo.environment`), or nil when
+    /// neither variable is set.
+    /// - Throws: ``MQTTError/invalidConfiguration(field:reason:)`` when only one of the two is set.
+    public static func load(fromEnvironment environment: [String: String],
+                            usernameVariable: String = usernameVariable,
+                            passwordVariable: String = passwordVariable) throws(MQTTError) -> MQTTCredentials? {
+        let username = environment[usernameVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let password = environment[passwordVariable]
+        switch (username, password) {
+        case (nil, nil): return nil
+        case (let username?, let password?): return MQTTCredentials(username: username, password: password)
+        case (nil, _): throw .invalidConfiguration(field: usernameVariable, reason: "is not set (or empty) although \(passwordVariable) is")
+        case (_, nil): throw .invalidConfiguration(field: passwordVariable, reason: "is not set although \(usernameVariable) is")
+        }
+    }
+}
