@@ -31,7 +31,9 @@ final class DocCommandRunner {
 
     init() throws {
         sandbox = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-docs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: sandbox.appendingPathComponent("air"), withIntermediateDirectories: true)
+        // The air directory must be the user's own and private (0700), or beacon refuses it.
+        try FileManager.default.createDirectory(at: sandbox.appendingPathComponent("air"), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         for name in ["profiles", "scenarios", "docs", "contrib"] {
             try FileManager.default.createSymbolicLink(at: sandbox.appendingPathComponent(name),
                                                        withDestinationURL: PackageRoot.url.appendingPathComponent(name))
