@@ -49,8 +49,8 @@ import Testing
         #expect(error.issues.contains { $0.description.contains("bad\\u{1B}key") })
     }
 
-    /// A file past 4 MiB is refused before it is parsed, and reading stops there: an endless
-    /// source such as /dev/zero is refused too, not swallowed.
+    /// A file past 4 MiB is refused before it is parsed, and reading stops there: a pipe that
+    /// brings more is refused too, not swallowed; a device such as /dev/zero is not read at all.
     @Test func filesPastTheSizeLimitAreRefusedUnread() throws {
         let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -58,13 +58,24 @@ import Testing
         let text = "uuid: \(Self.uuid)\nmajor: 1\nminor: 1\n" + String(repeating: line, count: ProfileLoader.maximumFileSize / line.utf8.count + 1)
         let path = directory.appendingPathComponent("huge.yaml").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        // A pipe that brings one byte more than the limit (then ends, so the writer never waits).
+        let pipe = Pipe()
+        let writer = Thread { [text] in
+            pipe.fileHandleForWriting.write(Data(text.utf8.prefix(ProfileLoader.maximumFileSize + 1)))
+            try? pipe.fileHandleForWriting.close()
+        }
+        writer.start()
+        let piped = "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"
         for error in [try #require(throws: ProfileErrors.self) { try ProfileLoader.load(contentsOf: path) },
                       try #require(throws: ProfileErrors.self) { try ProfileLoader.parse(text, file: path) },
-                      try #require(throws: ProfileErrors.self) { try ProfileLoader.load(contentsOf: "/dev/zero") }] {
+                      try #require(throws: ProfileErrors.self) { try ProfileLoader.load(contentsOf: piped) }] {
             #expect(error.issues.count == 1)
             #expect(error.issues.first?.field == "file")
             #expect(error.issues.first?.message.contains("at most 4194304 bytes") == true, "\(error)")
         }
+        let device = try #require(throws: ProfileErrors.self) { try ProfileLoader.load(contentsOf: "/dev/zero") }
+        #expect(device.issues.map(\.message) == ["cannot read: it is a character device; a profile or scenario is a regular file, a pipe, or - for standard input"])
+        #expect(device.issues.allSatisfy { $0.isUnreadableFile })
         // Just under the limit is fine.
         let fits = String(text.utf8.prefix(ProfileLoader.maximumFileSize))!
         #expect(try ProfileLoader.parse(String(fits[..<fits.lastIndex(of: "\n")!]), file: path).beacons.count == 1)

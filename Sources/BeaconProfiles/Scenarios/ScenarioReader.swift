@@ -8,8 +8,7 @@ final class ScenarioReader {
     static let topKeys = ["name", "fleet", "hidden", "steps", "duration", "loop"]
     static let stepKeys = ["at", "show", "hide", "beacon", "major", "minor", "measured_power", "tx_power", "interval", "repeat", "every", "steps"]
     static let changeKeys = ["major", "minor", "measured_power", "tx_power", "interval"]
-    /// The most changes one pass may expand to (repeats multiplied out).
-    static let maximumChanges = 100_000
+    static let maximumChanges = Scenario.maximumChanges
     static let maximumRepeat = 100_000
 
     let reader: ProfileReader
@@ -19,6 +18,9 @@ final class ScenarioReader {
     var fleetIssues: [ProfileIssue] = []
     private var names: Set<String>? = nil
     private var changeCount = 0
+    /// Set once the pass is known to expand past ``maximumChanges``: reported once, and no more
+    /// steps are read (the rest could only add to it).
+    private var pastMaximumChanges = false
 
     init(file: String, loadFleet: @escaping (String) -> Result<BeaconFleet, ProfileErrors>) {
         reader = ProfileReader(file: file)
@@ -104,7 +106,7 @@ final class ScenarioReader {
         case .failure(let errors):
             // An unreadable file is this file's issue (at `fleet:`); a broken one keeps its own lines.
             for issue in errors.issues {
-                if issue.field == "file", issue.location.line == 1, issue.message.hasPrefix("cannot read") {
+                if issue.isUnreadableFile {
                     sink.report(field.value, field: "fleet", "the profile file \(issue.message) (paths are relative to the scenario file)")
                 } else {
                     fleetIssues.append(issue)
@@ -126,6 +128,7 @@ final class ScenarioReader {
         var steps: [ScenarioStep] = []
         var last = 0.0
         for item in list {
+            if pastMaximumChanges { break }
             guard let mapping = item.mapping else {
                 sink.report(item, field: path, "each step must be a mapping such as `{at: 35s, show: entrance}`, not \(item.shapeName)")
                 continue
@@ -177,11 +180,16 @@ final class ScenarioReader {
                             "each repeat lasts \(ScenarioTime.format(innerEnd)) s, longer than `every:`; repeats would overlap")
                 ok = false
             }
-            let added = changeCount - before
-            changeCount = before + added * count
-            if changeCount > Self.maximumChanges {
-                sink.report(location, field: "\(path).repeat", value: "\(changeCount) changes",
-                            "a scenario pass may expand to at most \(Self.maximumChanges) changes")
+            // The count never goes past the limit by more than one (reading stops there), so
+            // this product stays far from overflowing.
+            let total = before + (changeCount - before) * count
+            changeCount = min(total, Self.maximumChanges + 1)
+            if total > Self.maximumChanges {
+                if !pastMaximumChanges {
+                    sink.report(location, field: "\(path).repeat", value: "\(total) changes",
+                                "a scenario pass may expand to at most \(Self.maximumChanges) changes (repeats multiplied out)")
+                }
+                pastMaximumChanges = true
                 ok = false
             }
             guard ok, let at else { return nil }
@@ -240,7 +248,12 @@ final class ScenarioReader {
             ok = false
         }
         changeCount += 1
-        guard ok, let at else { return nil }
+        if changeCount > Self.maximumChanges, !pastMaximumChanges {
+            sink.report(location, field: path, value: "more than \(Self.maximumChanges) changes",
+                        "a scenario pass may expand to at most \(Self.maximumChanges) changes (repeats multiplied out); this step is change \(changeCount)")
+            pastMaximumChanges = true
+        }
+        guard ok, !pastMaximumChanges, let at else { return nil }
         return (.change(at: at, change, location), at)
     }
 

@@ -134,7 +134,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
             controller: controller, inputs: files, planner: planner,
             style: { [airLog] _ in .choose(json: json, airLog: airLog) },
             showsOffAir: true, planOnly: plan, verbose: verbose, json: json, duration: { _ in duration },
-            reload: { ProfileFiles.loadBeacons(files, extra: extra).flatMap { ProfileFiles.select($0, only: only) }.success },
+            reload: { ProfileFiles.loadBeacons(files, extra: extra, accepting: .regularFiles).flatMap { ProfileFiles.select($0, only: only) }.success },
             airLog: airLog
         ).run(beacons)
     }

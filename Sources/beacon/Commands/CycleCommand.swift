@@ -73,7 +73,7 @@ struct CycleCommand: AsyncParsableCommand {
             // One pass: as many turns as beacons. Several adapters share the beacons, so a pass
             // is as long as the longest share.
             duration: { adapters in once ? dwell * ((beacons.count + adapters - 1) / adapters) : nil },
-            reload: { ProfileFiles.loadBeacons(files, extra: extra).success.map(order) },
+            reload: { ProfileFiles.loadBeacons(files, extra: extra, accepting: .regularFiles).success.map(order) },
             airLog: airLog
         ).run(beacons)
     }

@@ -57,8 +57,7 @@ struct PlayCommand: AsyncParsableCommand {
             loaded = try ScenarioLoader.load(contentsOf: scenario)
         } catch {
             for issue in error.issues { LineOutput.err(issue.description) }
-            let unreadable = error.issues.count == 1 && error.issues[0].field == "file" && error.issues[0].value == scenario
-            throw unreadable ? ExitStatus.runtimeFailure : ExitStatus.dataError
+            throw error.issues.contains(where: \.isUnreadableFile) ? ExitStatus.runtimeFailure : ExitStatus.dataError
         }
         let timeline = ScenarioTimeline(loaded)
         let planner = FleetPlanner(forceLegacy: legacy, maximumSets: maxSets)
