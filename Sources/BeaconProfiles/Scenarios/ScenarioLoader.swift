@@ -36,8 +36,7 @@ public enum ScenarioLoader {
     /// Whether the file at `path` holds a scenario (false when it cannot be read, or is not a
     /// regular file: a pipe can be read only once, so it is left to the profile loader).
     public static func isScenarioFile(_ path: String) -> Bool {
-        guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular,
-              case .success(let text) = ProfileLoader.readText(path) else { return false }
+        guard case .success(let text) = ProfileLoader.readText(path, accepting: .regularFiles) else { return false }
         return isScenario(text)
     }
 

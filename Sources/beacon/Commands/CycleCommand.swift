@@ -19,7 +19,9 @@ struct CycleCommand: AsyncParsableCommand {
             --air-log FILE writes the air log.
 
             Profiles with issues: every issue printed, exit 65, no adapter opened. SIGINT and \
-            SIGTERM stop cleanly (exit 0); SIGHUP reloads the files.
+            SIGTERM stop cleanly (exit 0); SIGHUP reloads the files (regular files only: a \
+            FIFO is refused and the old beacons stay), or stops the run as SIGINT does when \
+            the terminal it runs on has closed.
             """
     )
 

@@ -24,7 +24,8 @@ struct PlayCommand: AsyncParsableCommand {
             advertise --dry-run). While playing, each step prints the scenario clock, what \
             changed, what is on air and the next step (on a terminal, a live view shows the \
             beacons, the scenario clock and the next step); the run ends after the last pass \
-            (SIGINT or SIGTERM stop it earlier, with the same teardown as advertise).
+            (SIGINT, SIGTERM or SIGHUP (the terminal closed; a scenario has nothing to \
+            reload) stop it earlier, with the same teardown as advertise).
             """
     )
 
