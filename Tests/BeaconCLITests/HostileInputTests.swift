@@ -53,9 +53,10 @@ struct HostileInputTests {
         }
     }
 
-    @Test("a character device named as a profile or scenario: refused at once as unreadable (exit 1)")
+    @Test("a character device named as a profile, scenario or trace: refused at once as unreadable (exit 1)")
     func devicesAreRefused() throws {
-        for arguments in [["validate", "/dev/zero"], ["play", "/dev/zero", "-i", "virtual"], ["advertise", "/dev/zero", "-i", "virtual"]] {
+        for arguments in [["validate", "/dev/zero"], ["play", "/dev/zero", "-i", "virtual"], ["advertise", "/dev/zero", "-i", "virtual"],
+                          ["locate", Self.room, "--trace", "/dev/zero"]] {
             let result = try BeaconExecutable.run(arguments)
             #expect(result.status == 1, "\(arguments): \(result)")
             #expect(result.stderr.contains("cannot read: it is a character device"), "\(arguments): \(result)")
