@@ -81,6 +81,27 @@ import Testing
         #expect(try ProfileLoader.parse(String(fits[..<fits.lastIndex(of: "\n")!]), file: path).beacons.count == 1)
     }
 
+    /// Aliases are counted before the document is built: nested lists standing for 10^9 nodes,
+    /// used as a mapping key (which Yams would hash at its full size while composing) or as a
+    /// value, are refused at once at the alias that goes past the limit.
+    @Test func aliasesPastTheLimitAreRefusedBeforeTheDocumentIsBuilt() throws {
+        var text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...8 { text += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        for tail in ["k: {? *a8 : 1}\n", "name: *a8\n"] {
+            let error = try #require(throws: ProfileErrors.self) { try ProfileLoader.parse(text + tail, file: "bomb.yaml") }
+            #expect(error.issues.count == 1, "\(error)")
+            let issue = try #require(error.issues.first)
+            #expect(issue.field == "yaml" && issue.value == "more than \(YAMLExpansion.maximumAliasedNodes) nodes", "\(issue)")
+            #expect(issue.message.hasPrefix("YAML aliases may repeat at most 1000000 nodes in all"), "\(issue)")
+            // a4 holds 111,111 nodes and the lines before a5 repeat 123,440: the eighth use of
+            // a4 in a5 (line 6) is the one that goes past 1,000,000.
+            #expect(issue.location.line == 6, "\(issue)")
+        }
+        // Aliases within the limit are read as written.
+        let shared = try ProfileLoader.parse("beacons: [{uuid: \(Self.uuid), major: &m 5, minor: 1}, {uuid: \(Self.uuid), major: *m, minor: 2}]\n", file: "ok.yaml")
+        #expect(shared.beacons.map { $0.iBeacon?.major } == [5, 5])
+    }
+
     @Test func loadingSeveralFilesReportsEveryFileAndCrossFileClashes() throws {
         let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
