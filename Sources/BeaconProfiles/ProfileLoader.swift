@@ -107,8 +107,9 @@ public enum ProfileLoader {
 
     /// Which kinds of file a read accepts; whatever else is refused at once, before a byte is read.
     public enum Accepting: Sendable {
-        /// Regular files only: a reload on SIGHUP, the scenario sniffing of `validate` (a pipe
-        /// could be read only once, and a FIFO nobody writes to would block the run).
+        /// Regular files only: a reload on SIGHUP, a scenario's `fleet:` file, the scenario
+        /// sniffing of `validate` (a pipe could be read only once, and a FIFO nobody writes to
+        /// would block the run).
         case regularFiles
         /// Regular files and pipes (a FIFO, or `<(cat FILE)`): the files named on a command line.
         case regularFilesAndPipes
@@ -158,7 +159,7 @@ public enum ProfileLoader {
         default:
             let what = kind == S_IFIFO ? "a FIFO (named pipe)" : kind == S_IFCHR ? "a character device" : kind == S_IFBLK ? "a block device" : kind == S_IFSOCK ? "a socket" : "not a regular file"
             return failure(accepting == .regularFiles
-                ? "cannot read: it is \(what), and a reload reads regular files only (a FIFO could block the run); the beacons from before stay"
+                ? "cannot read: it is \(what); a reload, or a file named inside another file, reads regular files only (a FIFO would wait for a writer)"
                 : "cannot read: it is \(what); a profile or scenario is a regular file, a pipe, or - for standard input")
         }
         var data: [UInt8] = []

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconProfiles
+import Foundation
+import Synchronization
 import Testing
 
 /// The limits hold on the document as it expands (aliases and repeats multiplied out), and are
@@ -69,5 +71,30 @@ struct ScenarioLimitTests {
         let text = Self.fleet + "steps:\n  - &blink {at: 0, steps: [{at: 0, hide: door}, {at: 1, show: door}]}\n  - {at: 10, repeat: 3, every: 2s, steps: [*blink]}\n"
         let scenario = try ScenarioLoader.parse(text, file: "s.yaml")
         #expect(ScenarioTimeline(scenario).pass.map(\.time) == [0, 1, 10, 11, 12, 13, 14, 15])
+    }
+
+    @Test("a fleet: that names a FIFO is refused at once at `fleet:`, never waited on")
+    func fleetFIFOIsRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(mkfifo(directory.appendingPathComponent("fleet.yaml").path, 0o600) == 0)
+        // On a thread of its own, so that a regression fails here (the bound only catches a
+        // hang: no writer will ever come) instead of hanging the suite.
+        let found = Mutex<[ProfileIssue]?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let issues: [ProfileIssue]
+            do throws(ProfileErrors) {
+                _ = try ScenarioLoader.parse("fleet: fleet.yaml\nsteps: [{at: 0, hide: a}]\n", file: directory.appendingPathComponent("s.yaml").path)
+                issues = []
+            } catch { issues = error.issues }
+            found.withLock { $0 = issues }
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 60) == .success, "reading a FIFO named by fleet: did not return")
+        let issues = try #require(found.withLock { $0 })
+        #expect(issues.map { "\($0.location.line) \($0.field)" } == ["1 fleet"], "\(issues)")
+        #expect(issues.first?.message.contains("it is a FIFO (named pipe)") == true, "\(issues)")
     }
 }

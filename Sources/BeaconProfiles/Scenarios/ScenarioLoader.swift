@@ -13,7 +13,9 @@ public enum ScenarioLoader {
         let directory = (file as NSString).deletingLastPathComponent
         let reader = ScenarioReader(file: file) { path in
             let resolved = path.hasPrefix("/") || directory.isEmpty ? path : (directory as NSString).appendingPathComponent(path)
-            do throws(ProfileErrors) { return .success(try ProfileLoader.load(contentsOf: resolved)) } catch { return .failure(error) }
+            // Named inside a file, not on a command line: a regular file only (a FIFO there
+            // would wait for a writer with nothing to say why).
+            do throws(ProfileErrors) { return .success(try ProfileLoader.load(paths: [resolved], accepting: .regularFiles)[0]) } catch { return .failure(error) }
         }
         let root: Node?
         do throws(DocumentRefused) { root = try reader.sink.compose(text) } catch {
