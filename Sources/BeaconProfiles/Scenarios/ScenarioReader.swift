@@ -16,7 +16,13 @@ final class ScenarioReader {
     let loadFleet: (String) -> Result<BeaconFleet, ProfileErrors>
     /// The issues of the fleet file itself (in that file's own lines).
     var fleetIssues: [ProfileIssue] = []
-    private var names: Set<String>? = nil
+    private var names: Set<String>? = nil {
+        didSet { sortedNames = names?.sorted() ?? [] }
+    }
+    private var sortedNames: [String] = []
+    /// "Did you mean" per unknown name met; looked for among the first 100 distinct unknown
+    /// names only, so a long scenario of unknown names in a large fleet stays linear.
+    private var suggestions: [String: String?] = [:]
     private var changeCount = 0
     /// Set once the pass is known to expand past ``maximumChanges``: reported once, and no more
     /// steps are read (the rest could only add to it).
@@ -270,6 +276,13 @@ final class ScenarioReader {
         return seconds
     }
 
+    private func closestName(to name: String) -> String? {
+        if let known = suggestions[name] { return known }
+        let found = suggestions.count < 100 ? KeySuggestion.closest(to: name, among: sortedNames) : nil
+        suggestions[name] = .some(found)
+        return found
+    }
+
     /// One name or a list of names, each a beacon of the fleet.
     private func beaconNames(_ field: Field, path: String) -> [String] {
         let nodes: [Node]
@@ -286,8 +299,8 @@ final class ScenarioReader {
                 continue
             }
             if let names, !names.contains(name) {
-                let suggestion = KeySuggestion.closest(to: name, among: names.sorted()).map { "; did you mean `\($0)`?" } ?? ""
-                let known = names.count <= 8 ? " (the fleet has: " + names.sorted().joined(separator: ", ") + ")" : ""
+                let suggestion = closestName(to: name).map { "; did you mean `\($0)`?" } ?? ""
+                let known = names.count <= 8 ? " (the fleet has: " + sortedNames.joined(separator: ", ") + ")" : ""
                 sink.report(node, field: path, "no beacon of the fleet has this name\(suggestion)\(known)")
                 continue
             }

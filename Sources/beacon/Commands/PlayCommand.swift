@@ -93,7 +93,7 @@ struct PlayCommand: AsyncParsableCommand {
             preflight: { fleet throws(ExitCode) in
                 let capabilities: [ControllerCapabilities]
                 do throws(AdapterError) { capabilities = try await fleet.probe() } catch { throw CommandFailure.exit("\(error)") }
-                let refusals = ScenarioPreflight.refusals(timeline, planner: planner, capabilities: capabilities)
+                let refusals = ScenarioPreflight.refusals(timeline, planner: planner, capabilities: capabilities) { fleet.isStopRequested }
                 guard refusals.isEmpty else {
                     for r in refusals { LineOutput.err(r.description) }
                     throw ExitStatus.dataError
