@@ -23,7 +23,7 @@ enum LocateLive {
         var stamped = output
         stamped.wallClockStart = Date().timeIntervalSince1970
         let output = stamped
-        let task = Task { () async -> ScanSession.Failure? in
+        let failure = await SignalTrap.value { () async -> ScanSession.Failure? in
             do throws(ScanSession.Failure) {
                 try await session.run(duration: duration) { update in
                     switch update {
@@ -43,7 +43,7 @@ enum LocateLive {
                 return error
             }
         }
-        if let failure = await SignalTrap.value(of: task) { throw CommandFailure.exit(failure.description) }
+        if let failure { throw CommandFailure.exit(failure.description) }
         if let last = state.withLock({ $0.finish() }) { output.print(last, truth: nil) }
     }
 }

@@ -62,20 +62,35 @@ final class SignalTrap: @unchecked Sendable {
 }
 
 extension SignalTrap {
-    /// Waits for `task`, cancelling it on SIGINT/SIGTERM (a note on standard error; a second one
-    /// quits at once) and on SIGHUP, which for a command with nothing to reload means what it
-    /// always meant: the terminal is gone, so the run ends as on SIGINT rather than going on unseen.
-    static func value<T: Sendable>(of task: Task<T, Never>) async -> T {
+    /// Runs `operation` as a task, cancelling it on SIGINT/SIGTERM (a note on standard error; a
+    /// second one quits at once) and on SIGHUP, which for a command with nothing to reload means
+    /// what it always meant: the terminal is gone, so the run ends as on SIGINT rather than going
+    /// on unseen. The signals are handled before the task starts, so whatever it prints (its
+    /// "Ctrl-C stops") is true by then; a signal before the task exists cancels it at its start.
+    static func value<T: Sendable>(of operation: @escaping @Sendable () async -> T) async -> T {
+        let running = Mutex<(task: Task<T, Never>?, stopped: Bool)>((nil, false))
+        let stop: @Sendable () -> Void = {
+            let task = running.withLock { r in
+                r.stopped = true
+                return r.task
+            }
+            task?.cancel()
+        }
         let trap = SignalTrap(
             onStop: { number in
                 LineOutput.err("\(SignalTrap.name(number)): stopping (again to quit at once)")
-                task.cancel()
+                stop()
             },
             onReload: {
                 LineOutput.err("\(SignalTrap.hangupMessage)")
-                task.cancel()
+                stop()
             })
         defer { trap.cancel() }
+        let task = Task { await operation() }
+        if running.withLock({ r in
+            r.task = task
+            return r.stopped
+        }) { task.cancel() }
         return await task.value
     }
 
