@@ -214,6 +214,10 @@ public final class RunningFleet: Sendable {
         }
     }
 
+    /// Whether a stop was asked for: long work before the start (a scenario's preflight) checks
+    /// it, so a stop signal is honoured at once whatever the run is doing.
+    public var isStopRequested: Bool { state.withLock { $0.stopRequested } }
+
     /// Asks the fleet to stop (safe from a signal handler's queue); ``outcome()`` waits for it.
     public func requestStop() {
         let drivers: [AdapterDriver] = state.withLock { s in

@@ -20,6 +20,11 @@ public struct ProfileIssue: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// Whether the file could not be read at all (missing, a directory, permission denied, not a
+    /// file the read accepts), as opposed to something wrong in what was read: the commands exit
+    /// 1 for the first and 65 for the second.
+    public var isUnreadableFile: Bool { field == "file" && message.hasPrefix("cannot read") }
+
     /// `file:line:column: field: value: message`, e.g.
     /// `profiles/x.yaml:7:12: major: 70000: must be an integer from 0 to 65535`. Control
     /// characters (in the file name, a key, a value) are escaped: one issue is one line.

@@ -49,7 +49,11 @@ enum KeySuggestion {
         let wanted = normalized(key)
         var best: (key: String, distance: Int)? = nil
         for candidate in known {
-            let distance = editDistance(wanted, normalized(candidate))
+            let other = normalized(candidate)
+            // The distance is at least the difference in length: a key too long or too short to
+            // be close is not compared (a key of a megabyte costs nothing).
+            if abs(wanted.count - other.count) > wanted.count / 3 { continue }
+            let distance = editDistance(wanted, other)
             if distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }
         guard let best, best.distance <= wanted.count / 3 else { return nil }

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Yams
 
 /// Reads profile files (YAML, or JSON, which YAML includes) into validated beacons. Every problem
@@ -35,14 +38,16 @@ public enum ProfileLoader {
     ///
     /// `extra` beacons (given on a command line, located there) join as one more source, checked
     /// against the files the same way; they are not in the returned fleets.
-    public static func load(paths: [String], extra: [BeaconProfile] = []) throws(ProfileErrors) -> [BeaconFleet] {
+    ///
+    /// `accepting`: the kinds of file read (a reload reads regular files only).
+    public static func load(paths: [String], extra: [BeaconProfile] = [], accepting: Accepting = .regularFilesAndPipes) throws(ProfileErrors) -> [BeaconFleet] {
         var fleets: [BeaconFleet] = []
         var issues: [ProfileIssue] = []
         var across = DuplicateCheck(checksNames: false)
         var acrossSink = IssueSink(file: "")
         for (source, path) in paths.enumerated() {
             let text: String
-            switch readText(path) {
+            switch readText(path, accepting: accepting) {
             case .success(let contents): text = contents
             case .failure(let issue):
                 issues.append(issue)
@@ -74,10 +79,7 @@ public enum ProfileLoader {
             return (BeaconFleet(file: file, beacons: []), [], [issue], false)
         }
         let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch {
-            reader.sink.reportSyntaxError(error, in: text)
+        do throws(DocumentRefused) { root = try reader.sink.compose(text) } catch {
             return (BeaconFleet(file: file, beacons: []), [], reader.sink.sortedIssues, false)
         }
         let contents = reader.readDocument(root, fileStem: fileStem(file))
@@ -96,9 +98,12 @@ public enum ProfileLoader {
     /// One file for a scenario's `fleet:`: the fleet when it has no issues, else its issues,
     /// and either way the names of its beacons when every entry could be read far enough to
     /// name them (so a scenario's steps are checked against them in the same run).
+    ///
+    /// Named inside a file, not on a command line: a regular file only (a FIFO there would wait
+    /// for a writer with nothing to say why).
     static func readFleet(path: String) -> (fleet: BeaconFleet?, names: [String]?, issues: [ProfileIssue]) {
         let text: String
-        switch readText(path) {
+        switch readText(path, accepting: .regularFiles) {
         case .success(let contents): text = contents
         case .failure(let issue): return (nil, nil, [issue])
         }
@@ -121,42 +126,91 @@ public enum ProfileLoader {
                             message: "a profile file may have at most \(maximumFileSize) bytes (4 MiB); split the fleet into several files")
     }
 
+    /// Which kinds of file a read accepts; whatever else is refused at once, before a byte is read.
+    public enum Accepting: Sendable {
+        /// Regular files only: a reload on SIGHUP, a scenario's `fleet:` file, the scenario
+        /// sniffing of `validate` (a pipe could be read only once, and a FIFO nobody writes to
+        /// would block the run).
+        case regularFiles
+        /// Regular files and pipes (a FIFO, or `<(cat FILE)`): the files named on a command line.
+        case regularFilesAndPipes
+        /// Anything that can be read: standard input (`-`), whatever it is.
+        case anything
+    }
+
     /// The file's text, or an issue saying why it cannot be had. At most one byte past
-    /// ``maximumFileSize`` is read, so `/dev/zero` or an endless pipe is refused, not swallowed.
-    static func readText(_ path: String) -> Result<String, ProfileIssue> {
+    /// ``maximumFileSize`` is read, so an endless pipe is refused, not swallowed.
+    static func readText(_ path: String, accepting: Accepting = .regularFilesAndPipes) -> Result<String, ProfileIssue> {
         if path == "-" { return standardInputText }
-        return readText(path, label: path)
+        return readText(path, label: path, accepting: accepting)
     }
 
     /// How issues name standard input (`-`); also the stem of its beacons' default names.
     public static let standardInputLabel = "stdin"
 
     /// Standard input, read once per process: naming `-` again (or a reload) sees the same text.
-    static let standardInputText: Result<String, ProfileIssue> = readText("/dev/stdin", label: standardInputLabel)
+    static let standardInputText: Result<String, ProfileIssue> = readText("/dev/stdin", label: standardInputLabel, accepting: .anything)
 
-    static func readText(_ path: String, label: String) -> Result<String, ProfileIssue> {
+    static func readText(_ path: String, label: String, accepting: Accepting) -> Result<String, ProfileIssue> {
         func failure(_ message: String) -> Result<String, ProfileIssue> {
             .failure(ProfileIssue(location: SourceLocation(file: label, line: 1, column: 1), field: "file", value: label, message: message))
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            return failure("cannot read: no such file")
+        // O_NONBLOCK: opening a FIFO that no writer holds would wait for one (a reload on SIGHUP
+        // would hang the run); fstat then tells what was opened, and only then is it read.
+        var fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return failure(openProblem(errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return failure("cannot read: \(String(cString: strerror(errno)))") }
+        let kind = info.st_mode & S_IFMT
+        switch kind {
+        case S_IFREG:
+            break
+        case S_IFDIR:
+            return failure("cannot read: it is a directory")
+        case S_IFIFO where accepting != .regularFiles:
+            // A pipe named on the command line: wait for its writer as any reader of a pipe does
+            // (before any signal handler of ours is in place, so Ctrl-C still ends the wait).
+            let blocking = open(path, O_RDONLY | O_CLOEXEC)
+            guard blocking >= 0 else { return failure(openProblem(errno)) }
+            close(fd)
+            fd = blocking
+        case _ where accepting == .anything:
+            break
+        default:
+            let what = kind == S_IFIFO ? "a FIFO (named pipe)" : kind == S_IFCHR ? "a character device" : kind == S_IFBLK ? "a block device" : kind == S_IFSOCK ? "a socket" : "not a regular file"
+            return failure(accepting == .regularFiles
+                ? "cannot read: it is \(what); a reload, or a file named inside another file, reads regular files only (a FIFO would wait for a writer)"
+                : "cannot read: it is \(what); a profile or scenario is a regular file, a pipe, or - for standard input")
         }
-        if isDirectory.boolValue { return failure("cannot read: it is a directory") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return failure("cannot read: permission denied or I/O error")
-        }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()  // nil: an empty file
-        } catch {
-            return failure("cannot read: permission denied or I/O error")
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while data.count <= maximumFileSize {
+            let want = min(chunk.count, maximumFileSize + 1 - data.count)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, want) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return failure("cannot read: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            data += chunk[..<n]
         }
         if let issue = sizeIssue(bytes: data.count, file: label) { return .failure(issue) }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return failure("cannot read: not UTF-8 text")
+        guard let text = String(validating: data, as: UTF8.self) else {
+            // Read, but wrong: a data error like any issue in the text, not an unreadable file.
+            return failure("is not UTF-8 text; profiles and scenarios are UTF-8 (YAML or JSON)")
         }
         return .success(text)
+    }
+
+    /// Why open(2) failed, in the words the issues use.
+    private static func openProblem(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: "cannot read: no such file"
+        case EACCES: "cannot read: permission denied"
+        // What open(2) says of a socket (and of a device with no driver behind it).
+        case ENXIO: "cannot read: it is a socket or a device, not a regular file"
+        default: "cannot read: \(String(cString: strerror(code)))"
+        }
     }
 }

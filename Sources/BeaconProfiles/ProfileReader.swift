@@ -16,6 +16,9 @@ struct Field {
 /// `ProfileReader+Range.swift` and `ProfileReader+Position.swift` the compact forms.
 final class ProfileReader {
     var sink: IssueSink
+    /// "Did you mean" for each unknown key already met, by allowed keys and key: an alias used
+    /// thousands of times (or a key misspelt on every entry) is looked up once.
+    private var suggestions: [String: String?] = [:]
 
     init(file: String) {
         sink = IssueSink(file: file)
@@ -37,7 +40,7 @@ final class ProfileReader {
                 let message: String
                 if let hint = hints[name] {
                     message = "unknown key here; \(hint)"
-                } else if let suggestion = KeySuggestion.closest(to: name, among: allowed) {
+                } else if let suggestion = suggestion(for: name, among: allowed) {
                     message = "unknown key; did you mean `\(suggestion)`?"
                 } else {
                     message = "unknown key; expected one of: " + allowed.joined(separator: ", ")
@@ -48,6 +51,14 @@ final class ProfileReader {
             result[name] = Field(key: key, value: value)
         }
         return result
+    }
+
+    private func suggestion(for name: String, among allowed: [String]) -> String? {
+        let key = allowed.joined(separator: "\u{0}") + "\u{1}" + name
+        if let known = suggestions[key] { return known }
+        let found = KeySuggestion.closest(to: name, among: allowed)
+        suggestions[key] = .some(found)
+        return found
     }
 
     /// The field's value as a mapping, or `nil` after reporting what it is instead.

@@ -25,12 +25,16 @@ public enum ScenarioPreflight {
 
     /// The refusals, in time order (empty: every state can go on air). Controllers driven through
     /// the management API are left to their own checks (their requests are not HCI commands).
-    public static func refusals(_ timeline: ScenarioTimeline, planner: FleetPlanner, capabilities: [ControllerCapabilities]) -> [Refusal] {
+    /// `stopped` is asked before each moment: once it says yes the check ends, with the
+    /// refusals found so far (a stop signal must not wait for a long scenario's every state).
+    public static func refusals(_ timeline: ScenarioTimeline, planner: FleetPlanner, capabilities: [ControllerCapabilities],
+                                stopped: () -> Bool = { false }) -> [Refusal] {
         let hci = capabilities.filter { $0.managementAPI == nil }
         var out: [Refusal] = []
         let states = [(0.0, nil as SourceLocation?, timeline.initialState)] + timeline.moments.map { ($0.time, $0.changes.first?.location, $0.state) }
         var previous: FleetPlan?
         for (time, location, state) in states {
+            if stopped() { break }
             // Planned as a running fleet plans each update: from the plan before it.
             let plan = planner.plan(state.onAir, on: hci, keeping: previous)
             previous = plan

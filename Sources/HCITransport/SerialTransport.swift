@@ -12,7 +12,10 @@ public enum SerialTransport {
         guard let speed = speedConstant(baud) else {
             throw .invalidAdapter(name, reason: "unsupported baud rate \(baud) (use 9600…4000000, e.g. 115200 or 1000000)")
         }
-        let fd = Glibc.open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        // O_NONBLOCK: a serial line without CLOCAL yet would wait in open(2) for carrier detect,
+        // where no stop signal reaches the run; the descriptor is made blocking again below,
+        // once CLOCAL is set.
+        let fd = Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .system(SystemCallError(call: "open(\(path))", errno: .current), adapter: name) }
         var t = termios()
         guard tcgetattr(fd, &t) == 0 else {
@@ -31,6 +34,11 @@ public enum SerialTransport {
             throw .system(SystemCallError(call: "tcsetattr", errno: e), adapter: name)
         }
         _ = tcflush(fd, TCIOFLUSH)
+        guard fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 else {
+            let e = Errno.current
+            Glibc.close(fd)
+            throw .system(SystemCallError(call: "fcntl(F_SETFL)", errno: e), adapter: name)
+        }
         return FileDescriptorTransport(fd: fd, adapterName: name, system: system)
     }
 

@@ -9,7 +9,9 @@ import Testing
         #expect(BeaconFlags.generalDiscoverable.byte == 0b0000_0110)
         #expect(BeaconFlags.generalDiscoverableSimultaneous.byte == 0b0001_1010)
         #expect(BeaconFlags.none.byte == nil)
-        #expect(BeaconFlags.allCases.count == 3)
+        // The options are exactly these three: each spec value once, and none.
+        #expect(Set(BeaconFlags.allCases.map(\.byte)) == [0x06, 0x1A, nil])
+        #expect(BeaconFlags.allCases.count == Set(BeaconFlags.allCases.map(\.byte)).count, "an option listed twice")
     }
 
     @Test(arguments: BeaconFlags.allCases)

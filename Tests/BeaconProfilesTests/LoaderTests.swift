@@ -49,8 +49,8 @@ import Testing
         #expect(error.issues.contains { $0.description.contains("bad\\u{1B}key") })
     }
 
-    /// A file past 4 MiB is refused before it is parsed, and reading stops there: an endless
-    /// source such as /dev/zero is refused too, not swallowed.
+    /// A file past 4 MiB is refused before it is parsed, and reading stops there: a pipe that
+    /// brings more is refused too, not swallowed; a device such as /dev/zero is not read at all.
     @Test func filesPastTheSizeLimitAreRefusedUnread() throws {
         let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -58,16 +58,48 @@ import Testing
         let text = "uuid: \(Self.uuid)\nmajor: 1\nminor: 1\n" + String(repeating: line, count: ProfileLoader.maximumFileSize / line.utf8.count + 1)
         let path = directory.appendingPathComponent("huge.yaml").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        // A pipe that brings one byte more than the limit (then ends, so the writer never waits).
+        let pipe = Pipe()
+        let writer = Thread { [text] in
+            pipe.fileHandleForWriting.write(Data(text.utf8.prefix(ProfileLoader.maximumFileSize + 1)))
+            try? pipe.fileHandleForWriting.close()
+        }
+        writer.start()
+        let piped = "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"
         for error in [try #require(throws: ProfileErrors.self) { try ProfileLoader.load(contentsOf: path) },
                       try #require(throws: ProfileErrors.self) { try ProfileLoader.parse(text, file: path) },
-                      try #require(throws: ProfileErrors.self) { try ProfileLoader.load(contentsOf: "/dev/zero") }] {
+                      try #require(throws: ProfileErrors.self) { try ProfileLoader.load(contentsOf: piped) }] {
             #expect(error.issues.count == 1)
             #expect(error.issues.first?.field == "file")
             #expect(error.issues.first?.message.contains("at most 4194304 bytes") == true, "\(error)")
         }
+        let device = try #require(throws: ProfileErrors.self) { try ProfileLoader.load(contentsOf: "/dev/zero") }
+        #expect(device.issues.map(\.message) == ["cannot read: it is a character device; a profile or scenario is a regular file, a pipe, or - for standard input"])
+        #expect(device.issues.allSatisfy { $0.isUnreadableFile })
         // Just under the limit is fine.
         let fits = String(text.utf8.prefix(ProfileLoader.maximumFileSize))!
         #expect(try ProfileLoader.parse(String(fits[..<fits.lastIndex(of: "\n")!]), file: path).beacons.count == 1)
+    }
+
+    /// Aliases are counted before the document is built: nested lists standing for 10^9 nodes,
+    /// used as a mapping key (which Yams would hash at its full size while composing) or as a
+    /// value, are refused at once at the alias that goes past the limit.
+    @Test func aliasesPastTheLimitAreRefusedBeforeTheDocumentIsBuilt() throws {
+        var text = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+        for level in 1...8 { text += "a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        for tail in ["k: {? *a8 : 1}\n", "name: *a8\n"] {
+            let error = try #require(throws: ProfileErrors.self) { try ProfileLoader.parse(text + tail, file: "bomb.yaml") }
+            #expect(error.issues.count == 1, "\(error)")
+            let issue = try #require(error.issues.first)
+            #expect(issue.field == "yaml" && issue.value == "more than \(YAMLExpansion.maximumAliasedNodes) nodes", "\(issue)")
+            #expect(issue.message.hasPrefix("YAML aliases may repeat at most 1000000 nodes in all"), "\(issue)")
+            // a4 holds 111,111 nodes and the lines before a5 repeat 123,440: the eighth use of
+            // a4 in a5 (line 6) is the one that goes past 1,000,000.
+            #expect(issue.location.line == 6, "\(issue)")
+        }
+        // Aliases within the limit are read as written.
+        let shared = try ProfileLoader.parse("beacons: [{uuid: \(Self.uuid), major: &m 5, minor: 1}, {uuid: \(Self.uuid), major: *m, minor: 2}]\n", file: "ok.yaml")
+        #expect(shared.beacons.map { $0.iBeacon?.major } == [5, 5])
     }
 
     @Test func loadingSeveralFilesReportsEveryFileAndCrossFileClashes() throws {

@@ -6,8 +6,10 @@ import Testing
 struct StatusAndVersionTests {
     @Test func everyAssignedCodeHasANameAndAnExplanation() {
         // Core Vol 1 Part F §1.3 assigns 0x00–0x48 except the reserved 0x2B, 0x31, 0x33 and the
-        // retired 0x3F: 73 − 4 = 69 codes.
-        #expect(HCIStatus.allNamed.count == 69)
+        // retired 0x3F: exactly those codes are named, each once.
+        let assigned = Set(UInt8(0x00)...UInt8(0x48)).subtracting([0x2B, 0x31, 0x33, 0x3F])
+        #expect(Set(HCIStatus.allNamed.map(\.rawValue)) == assigned)
+        #expect(HCIStatus.allNamed.count == assigned.count, "a code listed twice")
         for status in HCIStatus.allNamed {
             #expect(!(status.name ?? "").isEmpty, "\(status.rawValue) has no name")
             #expect((status.explanation ?? "").count > 20, "\(status) has no usable explanation")

@@ -105,8 +105,14 @@ struct ValidationTests {
     }
 
     @Test(arguments: [Int8(-127), 0, 20, 0x7F])
-    func txPowerAccepted(power: Int8) throws {
-        try LESetExtendedAdvertisingParameters(handle: 0, intervalMin: 0xA0, intervalMax: 0xA0, txPower: power).validate(for: .unknown)
+    func txPowerAccepted(power: Int8) {
+        let command = LESetExtendedAdvertisingParameters(handle: 0, intervalMin: 0xA0, intervalMax: 0xA0, txPower: power)
+        #expect(throws: Never.self) { try command.validate(for: .unknown) }
+        // Accepted means sent as given: Advertising_TX_Power is the 20th parameter octet, after
+        // handle (1), properties (2), the intervals (3 + 3), channel map, own and peer address
+        // types (1 each), peer address (6) and filter policy (1) (Core Vol 4 Part E §7.8.53).
+        #expect(command.parameterBytes.count == 25)
+        #expect(command.parameterBytes[19] == UInt8(bitPattern: power))
     }
 
     @Test(arguments: [Int8(-128), 21, 126])

@@ -54,6 +54,11 @@ import Glibc
         }.start()
         let transport = try SerialTransport.open(path: pty.path, baud: 115_200, flowControl: false)
         #expect(transport.adapterName == "serial:\(pty.path)@115200")
+        // Opened without waiting for carrier (O_NONBLOCK), then blocking again with CLOCAL set,
+        // as the transport's reads expect.
+        #expect(fcntl(transport.fd, F_GETFL) & O_NONBLOCK == 0)
+        var settings = termios()
+        #expect(tcgetattr(transport.fd, &settings) == 0 && settings.c_cflag & tcflag_t(CLOCAL) != 0)
         let hci = HCIController(transport: transport)
         try await hci.send(HCIReset())
         try await hci.send(LESetAdvertisingEnable(false))

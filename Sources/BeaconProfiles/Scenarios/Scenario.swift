@@ -5,6 +5,10 @@
 /// Read by ``ScenarioLoader``; expanded into timed changes by ``ScenarioTimeline``.
 /// docs/SCENARIOS.md describes the file format.
 public struct Scenario: Sendable {
+    /// The most changes one pass may expand to (repeats multiplied out, aliases expanded); the
+    /// reader stops at the first change past it.
+    public static let maximumChanges = 100_000
+
     /// The scenario file as it was named to the loader.
     public var file: String
     public var name: String?

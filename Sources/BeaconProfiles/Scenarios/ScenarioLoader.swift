@@ -16,10 +16,7 @@ public enum ScenarioLoader {
             return ProfileLoader.readFleet(path: resolved)
         }
         let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch {
-            reader.sink.reportSyntaxError(error, in: text)
+        do throws(DocumentRefused) { root = try reader.sink.compose(text) } catch {
             throw ProfileErrors(issues: reader.sink.sortedIssues)
         }
         let scenario = reader.read(root)
@@ -31,15 +28,15 @@ public enum ScenarioLoader {
     /// Whether `text` is a scenario rather than a profile: a mapping with `steps:` or `fleet:`
     /// (keys no profile has). Text that is not even YAML is left to the profile loader's report.
     public static func isScenario(_ text: String) -> Bool {
-        guard let root = try? Yams.compose(yaml: text), case .mapping(let mapping) = root else { return false }
+        var sink = IssueSink(file: "")
+        guard case .mapping(let mapping)? = try? sink.compose(text) else { return false }
         return mapping.keys.contains { $0.string == "steps" || $0.string == "fleet" }
     }
 
     /// Whether the file at `path` holds a scenario (false when it cannot be read, or is not a
     /// regular file: a pipe can be read only once, so it is left to the profile loader).
     public static func isScenarioFile(_ path: String) -> Bool {
-        guard (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular,
-              case .success(let text) = ProfileLoader.readText(path) else { return false }
+        guard case .success(let text) = ProfileLoader.readText(path, accepting: .regularFiles) else { return false }
         return isScenario(text)
     }
 

@@ -8,8 +8,7 @@ final class ScenarioReader {
     static let topKeys = ["name", "fleet", "hidden", "steps", "duration", "loop"]
     static let stepKeys = ["at", "show", "hide", "beacon", "major", "minor", "measured_power", "tx_power", "interval", "repeat", "every", "steps"]
     static let changeKeys = ["major", "minor", "measured_power", "tx_power", "interval"]
-    /// The most changes one pass may expand to (repeats multiplied out).
-    static let maximumChanges = 100_000
+    static let maximumChanges = Scenario.maximumChanges
     static let maximumRepeat = 100_000
 
     let reader: ProfileReader
@@ -18,8 +17,17 @@ final class ScenarioReader {
     let loadFleet: (String) -> (fleet: BeaconFleet?, names: [String]?, issues: [ProfileIssue])
     /// The issues of the fleet file itself (in that file's own lines).
     var fleetIssues: [ProfileIssue] = []
-    private var names: Set<String>? = nil
+    private var names: Set<String>? = nil {
+        didSet { sortedNames = names?.sorted() ?? [] }
+    }
+    private var sortedNames: [String] = []
+    /// "Did you mean" per unknown name met; looked for among the first 100 distinct unknown
+    /// names only, so a long scenario of unknown names in a large fleet stays linear.
+    private var suggestions: [String: String?] = [:]
     private var changeCount = 0
+    /// Set once the pass is known to expand past ``maximumChanges``: reported once, and no more
+    /// steps are read (the rest could only add to it).
+    private var pastMaximumChanges = false
 
     init(file: String, loadFleet: @escaping (String) -> (fleet: BeaconFleet?, names: [String]?, issues: [ProfileIssue])) {
         reader = ProfileReader(file: file)
@@ -105,7 +113,7 @@ final class ScenarioReader {
         names = loaded.names.map(Set.init)
         // An unreadable file is this file's issue (at `fleet:`); a broken one keeps its own lines.
         for issue in loaded.issues {
-            if issue.field == "file", issue.location.line == 1, issue.message.hasPrefix("cannot read") {
+            if issue.isUnreadableFile {
                 sink.report(field.value, field: "fleet", "the profile file \(issue.message) (paths are relative to the scenario file)")
             } else {
                 fleetIssues.append(issue)
@@ -126,6 +134,7 @@ final class ScenarioReader {
         var steps: [ScenarioStep] = []
         var last = 0.0
         for item in list {
+            if pastMaximumChanges { break }
             guard let mapping = item.mapping else {
                 sink.report(item, field: path, "each step must be a mapping such as `{at: 35s, show: entrance}`, not \(item.shapeName)")
                 continue
@@ -177,11 +186,16 @@ final class ScenarioReader {
                             "each repeat lasts \(ScenarioTime.format(innerEnd)) s, longer than `every:`; repeats would overlap")
                 ok = false
             }
-            let added = changeCount - before
-            changeCount = before + added * count
-            if changeCount > Self.maximumChanges {
-                sink.report(location, field: "\(path).repeat", value: "\(changeCount) changes",
-                            "a scenario pass may expand to at most \(Self.maximumChanges) changes")
+            // The count never goes past the limit by more than one (reading stops there), so
+            // this product stays far from overflowing.
+            let total = before + (changeCount - before) * count
+            changeCount = min(total, Self.maximumChanges + 1)
+            if total > Self.maximumChanges {
+                if !pastMaximumChanges {
+                    sink.report(location, field: "\(path).repeat", value: "\(total) changes",
+                                "a scenario pass may expand to at most \(Self.maximumChanges) changes (repeats multiplied out)")
+                }
+                pastMaximumChanges = true
                 ok = false
             }
             guard ok, let at else { return nil }
@@ -240,7 +254,12 @@ final class ScenarioReader {
             ok = false
         }
         changeCount += 1
-        guard ok, let at else { return nil }
+        if changeCount > Self.maximumChanges, !pastMaximumChanges {
+            sink.report(location, field: path, value: "more than \(Self.maximumChanges) changes",
+                        "a scenario pass may expand to at most \(Self.maximumChanges) changes (repeats multiplied out); this step is change \(changeCount)")
+            pastMaximumChanges = true
+        }
+        guard ok, !pastMaximumChanges, let at else { return nil }
         return (.change(at: at, change, location), at)
     }
 
@@ -255,6 +274,13 @@ final class ScenarioReader {
             return nil
         }
         return seconds
+    }
+
+    private func closestName(to name: String) -> String? {
+        if let known = suggestions[name] { return known }
+        let found = suggestions.count < 100 ? KeySuggestion.closest(to: name, among: sortedNames) : nil
+        suggestions[name] = .some(found)
+        return found
     }
 
     /// One name or a list of names, each a beacon of the fleet.
@@ -273,8 +299,8 @@ final class ScenarioReader {
                 continue
             }
             if let names, !names.contains(name) {
-                let suggestion = KeySuggestion.closest(to: name, among: names.sorted()).map { "; did you mean `\($0)`?" } ?? ""
-                let known = names.count <= 8 ? " (the fleet has: " + names.sorted().joined(separator: ", ") + ")" : ""
+                let suggestion = closestName(to: name).map { "; did you mean `\($0)`?" } ?? ""
+                let known = names.count <= 8 ? " (the fleet has: " + sortedNames.joined(separator: ", ") + ")" : ""
                 sink.report(node, field: path, "no beacon of the fleet has this name\(suggestion)\(known)")
                 continue
             }

@@ -80,7 +80,9 @@ public struct ScenarioTimeline: Sendable {
         var state = initialState
         for c in pass {
             state.apply(c.change)
-            if let last = out.last, last.time == c.time {
+            // Compared in place: a copy of the last moment (`if let last = out.last`) would share
+            // its `changes` and make every append copy them, quadratic in changes at one time.
+            if !out.isEmpty, out[out.count - 1].time == c.time {
                 out[out.count - 1].changes.append(c)
                 out[out.count - 1].state = state
             } else {

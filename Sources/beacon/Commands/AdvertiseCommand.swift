@@ -35,7 +35,9 @@ struct AdvertiseCommand: AsyncParsableCommand {
             profile files: if their beacons changed, only the difference is sent (unchanged \
             beacons stay on air untouched, removed ones go off air, new ones come on); reloads \
             in quick succession coalesce and the last one always wins; if the files have \
-            issues, they are printed and the old beacons stay on air.
+            issues, or one is no longer a regular file (a FIFO), they are printed and the old \
+            beacons stay on air. A SIGHUP from a terminal that has closed stops the run as \
+            SIGINT does.
 
             A beacon without a file: --uuid, --major and --minor (with --power, --interval, \
             --flags, --address, --name, --tx-power if wanted), alone or next to profile files; \
@@ -139,7 +141,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
             controller: controller, inputs: files, planner: planner,
             style: { [airLog] _ in .choose(json: json, airLog: airLog) },
             showsOffAir: true, planOnly: plan, verbose: verbose, json: json, duration: { _ in duration },
-            reload: { ProfileFiles.loadBeacons(files, extra: extra).flatMap { ProfileFiles.select($0, only: only) }.success },
+            reload: { ProfileFiles.loadBeacons(files, extra: extra, accepting: .regularFiles).flatMap { ProfileFiles.select($0, only: only) }.success },
             airLog: airLog
         ).run(beacons)
     }

@@ -19,7 +19,9 @@ struct CycleCommand: AsyncParsableCommand {
             --air-log FILE writes the air log.
 
             Profiles with issues: every issue printed, exit 65, no adapter opened. SIGINT and \
-            SIGTERM stop cleanly (exit 0); SIGHUP reloads the files.
+            SIGTERM stop cleanly (exit 0); SIGHUP reloads the files (regular files only: a \
+            FIFO is refused and the old beacons stay), or stops the run as SIGINT does when \
+            the terminal it runs on has closed.
 
             Examples:
               beacon cycle profiles/room-2m.yaml -i virtual --dwell 1s --once
@@ -77,7 +79,7 @@ struct CycleCommand: AsyncParsableCommand {
             // One pass: as many turns as beacons. Several adapters share the beacons, so a pass
             // is as long as the longest share.
             duration: { adapters in once ? dwell * ((beacons.count + adapters - 1) / adapters) : nil },
-            reload: { ProfileFiles.loadBeacons(files, extra: extra).success.map(order) },
+            reload: { ProfileFiles.loadBeacons(files, extra: extra, accepting: .regularFiles).success.map(order) },
             airLog: airLog
         ).run(beacons)
     }

@@ -22,7 +22,7 @@ struct LocateCommand: AsyncParsableCommand {
 
             One input:
               --live           scan now with the controller -i (as `beacon scan`), for \
-            --duration or until Ctrl-C
+            --duration or until Ctrl-C, SIGTERM or SIGHUP (the terminal closed)
               --trace FILE     JSON Lines as `beacon scan --json` prints them: "report" \
             events, or any line with "time" (seconds), "uuid", "major", "minor", "rssi" and \
             optionally "power"; - reads standard input line by line, each fix printed as its \

@@ -24,7 +24,8 @@ struct PlayCommand: AsyncParsableCommand {
             advertise --dry-run). While playing, each step prints the scenario clock, what \
             changed, what is on air and the next step (on a terminal, a live view shows the \
             beacons, the scenario clock and the next step); the run ends after the last pass \
-            (SIGINT or SIGTERM stop it earlier, with the same teardown as advertise).
+            (SIGINT, SIGTERM or SIGHUP (the terminal closed; a scenario has nothing to \
+            reload) stop it earlier, with the same teardown as advertise).
 
             --from T starts at scenario time T (the fleet as it is then goes on air at once), \
             --duration D plays D of scenario time from there, and --speed X runs the scenario \
@@ -87,8 +88,7 @@ struct PlayCommand: AsyncParsableCommand {
             loaded = try ScenarioLoader.load(contentsOf: scenario)
         } catch {
             for issue in error.issues { LineOutput.err(issue.description) }
-            let unreadable = error.issues.count == 1 && error.issues[0].field == "file" && error.issues[0].value == scenario
-            throw unreadable ? ExitStatus.runtimeFailure : ExitStatus.dataError
+            throw error.issues.contains(where: \.isUnreadableFile) ? ExitStatus.runtimeFailure : ExitStatus.dataError
         }
         let timeline = ScenarioTimeline(loaded)
         let planner = FleetPlanner(forceLegacy: legacy, maximumSets: maxSets)
@@ -127,7 +127,7 @@ struct PlayCommand: AsyncParsableCommand {
             preflight: { fleet throws(ExitCode) in
                 let capabilities: [ControllerCapabilities]
                 do throws(AdapterError) { capabilities = try await fleet.probe() } catch { throw CommandFailure.exit("\(error)") }
-                let refusals = ScenarioPreflight.refusals(timeline, planner: planner, capabilities: capabilities)
+                let refusals = ScenarioPreflight.refusals(timeline, planner: planner, capabilities: capabilities) { fleet.isStopRequested }
                 guard refusals.isEmpty else {
                     for r in refusals { LineOutput.err(r.description) }
                     throw ExitStatus.dataError

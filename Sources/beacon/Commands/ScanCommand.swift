@@ -58,7 +58,8 @@ struct ScanCommand: AsyncParsableCommand {
             for Eddystone beacons whose address sent TLM, a tlm: with its battery and \
             temperature. Names are the file's stem and a number.
 
-            SIGINT (Ctrl-C) or SIGTERM stop: scanning off, exit 0.
+            SIGINT (Ctrl-C), SIGTERM or SIGHUP (the terminal closed) stop: scanning off, \
+            exit 0.
 
             Examples:
               beacon scan -i virtual --at 0.5,0.2 --duration 3s

@@ -25,7 +25,7 @@ extension ValidateCommand {
     static func checkScenario(_ path: String) -> ScenarioCheck {
         let scenario: Scenario
         do throws(ProfileErrors) { scenario = try ScenarioLoader.load(contentsOf: path) } catch {
-            if error.issues.count == 1, error.issues[0].field == "file", error.issues[0].value == path {
+            if error.issues.count == 1, error.issues[0].isUnreadableFile {
                 return ScenarioCheck(file: path, unreadable: error.issues[0].message)
             }
             return ScenarioCheck(file: path, issues: error.issues)

@@ -34,7 +34,9 @@ struct WalkCommand: AsyncParsableCommand {
             and measured power (--json: a "walker" object per update, with the walk time, its \
             Unix time and the same per beacon), and a warning whenever an update is posted \
             before the one before it was applied. On a terminal, a live view shows the beacons, \
-            the walker's position and the updates (late ones in its last line) instead.
+            the walker's position and the updates (late ones in its last line) instead. \
+            SIGINT, SIGTERM or SIGHUP (the terminal closed; a walk has nothing to reload) stop \
+            it, with the same teardown as advertise.
 
             Examples:
               beacon walk profiles/room-2m.yaml -i virtual --path square --duration 5s

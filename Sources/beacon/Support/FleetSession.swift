@@ -111,8 +111,11 @@ struct FleetSession {
                 control.stop()
             },
             onReload: {
-                guard let reload else {
-                    say("SIGHUP: ignored (the beacons follow the scenario or the walk)")
+                // Nothing to reload (a scenario or a walk owns the beacons), or the terminal is
+                // gone: a hangup stops the run cleanly, as on SIGINT.
+                guard let reload, !SignalTrap.terminalHungUp else {
+                    say(SignalTrap.hangupMessage)
+                    control.stop()
                     return
                 }
                 say("SIGHUP: reloading the profile files")

@@ -3,7 +3,8 @@ import BeaconProfiles
 import Foundation
 
 /// A file a command reads: a path, `-` for standard input, or a pipe the shell made
-/// (`<(…)`, which arrives as `/dev/fd/N`) or a FIFO. Saying precisely why one cannot be read.
+/// (`<(…)`, which arrives as `/dev/fd/N`) or a FIFO; devices and sockets are refused. Saying
+/// precisely why one cannot be read.
 enum InputPath {
     /// How messages name it: `-` is standard input.
     static func label(_ path: String) -> String {
@@ -21,7 +22,14 @@ enum InputPath {
             }
             return code == ENOENT ? "no such file" : "cannot read: \(String(cString: strerror(code)))"
         }
-        if info.st_mode & S_IFMT == S_IFDIR { return "cannot read: it is a directory" }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return "cannot read: it is a directory"
+        // Not read at all: a device may never end (/dev/zero) or wait for ever (a terminal).
+        case S_IFCHR: return "cannot read: it is a character device; give a regular file, a pipe, or - for standard input"
+        case S_IFBLK: return "cannot read: it is a block device; give a regular file, a pipe, or - for standard input"
+        case S_IFSOCK: return "cannot read: it is a socket; give a regular file, a pipe, or - for standard input"
+        default: break
+        }
         guard access(path, R_OK) == 0 else {
             return errno == EACCES ? "cannot read: permission denied" : "cannot read: \(String(cString: strerror(errno)))"
         }

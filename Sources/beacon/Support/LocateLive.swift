@@ -24,7 +24,7 @@ enum LocateLive {
         var stamped = output
         stamped.wallClockStart = Date().timeIntervalSince1970
         let output = stamped
-        let task = Task { () async -> ScanSession.Failure? in
+        let failure = await SignalTrap.value { () async -> ScanSession.Failure? in
             do throws(ScanSession.Failure) {
                 try await session.run(duration: duration) { update in
                     switch update {
@@ -50,7 +50,7 @@ enum LocateLive {
                 return error
             }
         }
-        if let failure = await SignalTrap.value(of: task) { throw CommandFailure.exit(failure.description) }
+        if let failure { throw CommandFailure.exit(failure.description) }
         let last = state.withLock { s in
             let fix = s.locator.finish()
             if fix != nil { s.fixes += 1 }

@@ -21,20 +21,24 @@ enum ProfileFiles {
 
     /// Loads `paths` together (beacons clashing across files are issues) without printing.
     /// `extra`: beacons from the command line, checked against the files' (not in the fleets).
-    static func check(_ paths: [String], extra: [BeaconProfile] = []) -> Outcome {
+    /// `accepting`: `.regularFiles` for a reload, which must never wait on a FIFO.
+    static func check(_ paths: [String], extra: [BeaconProfile] = [], accepting: ProfileLoader.Accepting = .regularFilesAndPipes) -> Outcome {
         // Checked here so that a missing file is a runtime failure (exit 1), not a profile issue (65).
         var problems = paths.compactMap { path in InputPath.problem(path).map { (path: path, problem: $0) } }
         if paths.filter({ $0 == "-" }).count > 1 { problems.append((path: "-", problem: "standard input can be named once")) }
         if !problems.isEmpty { return .unreadable(problems) }
         do {
-            return .fleets(try ProfileLoader.load(paths: paths, extra: extra))
+            return .fleets(try ProfileLoader.load(paths: paths, extra: extra, accepting: accepting))
         } catch {
+            // Opened but refused (a device, or a FIFO on reload): as unreadable as a missing file.
+            let unreadable = error.issues.filter(\.isUnreadableFile)
+            if !unreadable.isEmpty { return .unreadable(unreadable.map { (path: $0.value, problem: $0.message) }) }
             return .issues(error.issues)
         }
     }
 
-    static func load(_ paths: [String], extra: [BeaconProfile] = []) -> Result<[BeaconFleet], ExitCode> {
-        switch check(paths, extra: extra) {
+    static func load(_ paths: [String], extra: [BeaconProfile] = [], accepting: ProfileLoader.Accepting = .regularFilesAndPipes) -> Result<[BeaconFleet], ExitCode> {
+        switch check(paths, extra: extra, accepting: accepting) {
         case .fleets(let fleets):
             return .success(fleets)
         case .unreadable(let problems):
@@ -52,8 +56,8 @@ enum ProfileFiles {
     }
 
     /// All beacons of several files, in file order (the commands that put them on air).
-    static func loadBeacons(_ paths: [String], extra: BeaconProfile? = nil) -> Result<[BeaconProfile], ExitCode> {
+    static func loadBeacons(_ paths: [String], extra: BeaconProfile? = nil, accepting: ProfileLoader.Accepting = .regularFilesAndPipes) -> Result<[BeaconProfile], ExitCode> {
         let extra = extra.map { [$0] } ?? []
-        return load(paths, extra: extra).map { $0.flatMap(\.beacons) + extra }
+        return load(paths, extra: extra, accepting: accepting).map { $0.flatMap(\.beacons) + extra }
     }
 }

@@ -8,7 +8,7 @@ import Synchronization
 enum ScanRun {
     static func run(_ session: ScanSession, duration: Duration?, output: ScanOutput,
                     also: @escaping @Sendable (ScanUpdate) -> Void = { _ in }) async throws(ExitCode) {
-        let task = Task { () async -> ScanSession.Failure? in
+        let failure = await SignalTrap.value { () async -> ScanSession.Failure? in
             do throws(ScanSession.Failure) {
                 try await session.run(duration: duration) { update in
                     also(update)
@@ -19,7 +19,6 @@ enum ScanRun {
                 return error
             }
         }
-        let failure = await SignalTrap.value(of: task)
         // The live view gives the screen back before any error is printed.
         output.finish()
         if let failure {

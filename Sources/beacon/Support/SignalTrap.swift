@@ -38,8 +38,11 @@ final class SignalTrap: @unchecked Sendable {
             sources.append(source)
         }
         signal(SIGHUP, SIG_IGN)
+        // Reloads run on a queue of their own (one at a time): whatever a reload waits on, a
+        // stop signal is still handled at once on `queue`.
+        let reloads = DispatchQueue(label: "beacon.reloads")
         let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
-        hangup.setEventHandler { onReload() }
+        hangup.setEventHandler { reloads.async { onReload() } }
         hangup.resume()
         sources.append(hangup)
     }
@@ -62,17 +65,52 @@ final class SignalTrap: @unchecked Sendable {
 }
 
 extension SignalTrap {
-    /// Waits for `task`, cancelling it on SIGINT/SIGTERM (a note on standard error; a second one
-    /// quits at once); SIGHUP is ignored. For the commands that have nothing to reload.
-    static func value<T: Sendable>(of task: Task<T, Never>) async -> T {
+    /// Runs `operation` as a task, cancelling it on SIGINT/SIGTERM (a note on standard error; a
+    /// second one quits at once) and on SIGHUP, which for a command with nothing to reload means
+    /// what it always meant: the terminal is gone, so the run ends as on SIGINT rather than going
+    /// on unseen. The signals are handled before the task starts, so whatever it prints (its
+    /// "Ctrl-C stops") is true by then; a signal before the task exists cancels it at its start.
+    static func value<T: Sendable>(of operation: @escaping @Sendable () async -> T) async -> T {
+        let running = Mutex<(task: Task<T, Never>?, stopped: Bool)>((nil, false))
+        let stop: @Sendable () -> Void = {
+            let task = running.withLock { r in
+                r.stopped = true
+                return r.task
+            }
+            task?.cancel()
+        }
         let trap = SignalTrap(
             onStop: { number in
                 LineOutput.err("\(SignalTrap.name(number)): stopping (again to quit at once)")
-                task.cancel()
+                stop()
             },
-            onReload: {})
+            onReload: {
+                LineOutput.err("\(SignalTrap.hangupMessage)")
+                stop()
+            })
         defer { trap.cancel() }
+        let task = Task { await operation() }
+        if running.withLock({ r in
+            r.task = task
+            return r.stopped
+        }) { task.cancel() }
         return await task.value
     }
-}
 
+    /// What a run that stops on SIGHUP says.
+    static let hangupMessage = "SIGHUP: the terminal hung up (or a hangup was sent): stopping"
+
+    /// Whether the terminal the run was started on has hung up (closed window, lost ssh
+    /// connection): a standard descriptor that is a terminal then polls as hung up. Pipes and
+    /// files are not looked at (a pipe at end of file is no hangup). A run that reloads on SIGHUP
+    /// asks this first, so closing its terminal still stops it.
+    static var terminalHungUp: Bool {
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+            var info = stat()
+            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFCHR else { continue }
+            var watch = pollfd(fd: fd, events: 0, revents: 0)
+            if poll(&watch, 1, 0) > 0, watch.revents & Int16(POLLHUP | POLLERR) != 0 { return true }
+        }
+        return false
+    }
+}
