@@ -22,7 +22,8 @@ struct LocateCommand: AsyncParsableCommand {
 
             One input:
               --live           scan now with the controller -i (as `beacon scan`), for \
-            --duration or until Ctrl-C
+            --duration or until Ctrl-C; with --as ios or android the samples are the \
+            phone's smoothed RSSI at each ranging update instead of every report
               --trace FILE     JSON Lines as `beacon scan --json` prints them: "report" \
             events, or any line with "time" (seconds), "uuid", "major", "minor", "rssi" and \
             optionally "power"; - reads standard input line by line, each fix printed as its \
@@ -62,6 +63,8 @@ struct LocateCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: AirPoint.argumentHelp)
     var at: AirPoint?
 
+    @OptionGroup var phone: PhoneOptions
+
     @Option(help: ArgumentHelp("With --live: how long to scan: 10s, 500ms, 2m, 1m30s, or seconds (default: until Ctrl-C).", valueName: "duration"))
     var duration: DurationArgument?
 
@@ -100,6 +103,7 @@ struct LocateCommand: AsyncParsableCommand {
         if !live, controller.adapter != nil || duration != nil {
             throw ValidationError("-i and --duration go with --live")
         }
+        if !live, phone.phone != .raw { throw ValidationError("--as goes with --live") }
         try AirPoint.check(at, controller: controller)
         guard pathLossExponent > 0, pathLossExponent <= 10 else {
             throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
@@ -127,7 +131,8 @@ struct LocateCommand: AsyncParsableCommand {
         let output = LocateOutput(json: json)
         if live {
             let locator = WindowedLocator(anchors: anchors, model: model, window: window)
-            let heard = try await LocateLive.run(controller, inputs: [fleet], locator: locator, duration: duration?.duration, receiver: at, output: output)
+            let heard = try await LocateLive.run(controller, inputs: [fleet], locator: locator, phone: phone.scanning(), duration: duration?.duration,
+                                                 receiver: at, output: output)
             return try check(samples: heard.samples, fixes: heard.fixes, from: "the scan", anchors: anchors.count)
         }
         if let simulate, let path = WalkPath(parsing: simulate) {

@@ -39,6 +39,13 @@ struct ScanCommand: AsyncParsableCommand {
             unknown without a report in the last second), when it was last seen and its reports \
             per second; nearest first. docs/RANGING.md explains the models.
 
+            --as picks the phone the ranging imitates: raw (the above, the default); ios \
+            (CoreLocation: RSSI over the second, accuracy from the last 20 s, -1 and unknown in a \
+            second without a report, at most 20 regions); android (the Android Beacon Library's \
+            defaults: 1.1 s cycles, its 20 s trimmed running average, the curve of \
+            --android-device, a silent beacon kept 5 s, exit after 10 s). docs/AIR.md gives the \
+            evidence for each.
+
             On a terminal: a live view that fits it (TERM=dumb: the same as plain lines at each \
             update; NO_COLOR: no colour). Otherwise, and with --json: JSON Lines — "scanning", \
             then "report" (every iBeacon report), "ranging" (the list, about once a second), \
@@ -89,8 +96,10 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: AirPoint.argumentHelp)
     var at: AirPoint?
 
-    @Option(name: .customLong("exit-after"), help: ArgumentHelp("How long a beacon must be silent before it exits.", valueName: "duration"))
-    var exitAfter = DurationArgument(argument: "30s")!
+    @Option(name: .customLong("exit-after"), help: ArgumentHelp("How long a beacon must be silent before it exits (default 30s; 10s with --as android).", valueName: "duration"))
+    var exitAfter: DurationArgument?
+
+    @OptionGroup var phone: PhoneOptions
 
     @Option(help: ArgumentHelp("When the scan ends, write the beacons heard as a fleet profile to this file.", valueName: "file"))
     var save: String?
@@ -147,11 +156,10 @@ struct ScanCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let connection = try AdapterChoice.openAll(controller, receiver: at).get()[0]
         let style: ScanOutput.Style = json || !LineOutput.standardOutputIsTerminal ? .json : (LiveOutput.mode.isLive ? .table : .plain)
-        let output = ScanOutput(style: style, adapter: connection.spec.description, region: region, model: distanceModel)
+        let scanning = phone.scanning(model: distanceModel, exitAfter: exitAfter?.duration)
+        let output = ScanOutput(style: style, adapter: connection.spec.description, region: region, model: scanning.ranging.model)
         let hci = try AdapterChoice.hci(connection, for: "scan")
-        let session = ScanSession(
-            hci: hci, owned: connection.mayReset, regions: [region],
-            ranging: RangingConfiguration(model: distanceModel), exitAfter: exitAfter.duration)
+        let session = try ScanSession(hci: hci, owned: connection.mayReset, phone: scanning, regions: [region])
         let duration = self.duration?.duration
         defer { connection.close() }  // the HCI session, and the air link's socket
         let heard = Mutex(HeardFleet())

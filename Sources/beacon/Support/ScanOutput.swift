@@ -82,6 +82,9 @@ final class ScanOutput: Sendable {
         switch model {
         case .altBeacon: .object([("name", .string("altbeacon"))])
         case .pathLoss(let n): .object([("name", .string("pathloss")), ("exponent", .double(n))])
+        case .curveFit(let c):
+            .object([("name", .string("curvefit")), ("device", .string(c.device)), ("coefficients", .array([
+                .double(c.coefficient1), .double(c.coefficient2), .double(c.coefficient3)]))])
         }
     }
 
