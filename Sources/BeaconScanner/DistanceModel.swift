@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import Foundation
 
 /// How a received signal strength becomes an estimated distance in metres, given the beacon's
@@ -30,7 +31,7 @@ public enum DistanceModel: Hashable, Sendable, CustomStringConvertible {
             return Self.curveFitDistance(rssi: rssi, power: power, c)
         case .pathLoss(let n):
             guard n > 0, n.isFinite else { return nil }
-            return pow(10, (power - rssi) / (10 * n))
+            return LogDistancePathLoss.distance(rssi: rssi, powerAt1m: power, exponent: n)
         }
     }
 

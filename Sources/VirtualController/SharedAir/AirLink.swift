@@ -22,6 +22,8 @@ public final class AirLink: Sendable {
     public let controller: VirtualController
     /// This link's socket in the directory, while the controller scans.
     public let socketPath: String
+    /// What the air does to packets on their way to this receiver (``AirChannel/clean``: nothing).
+    public let channel: AirChannel
     private let receiverPoint: Mutex<AirPoint>
     /// Where the advertising data this process sends comes from: data bytes → position.
     private let positions = Mutex<[[UInt8]: AirPoint]>([:])
@@ -31,7 +33,8 @@ public final class AirLink: Sendable {
     private static let counter = Atomic<Int>(0)
 
     /// Joins `controller` to `air` (creating the directory if needed) and starts the loop.
-    public init(controller: VirtualController, air: SharedAir, receiver: AirPoint = AirPoint(x: 0, y: 0)) throws(SharedAirError) {
+    public init(controller: VirtualController, air: SharedAir, receiver: AirPoint = AirPoint(x: 0, y: 0),
+                channel: AirChannel = .clean) throws(SharedAirError) {
         try air.prepare()
         let n = Self.counter.add(1, ordering: .relaxed).newValue
         let path = "\(air.directory)/\(getpid())-\(n).sock"
@@ -39,6 +42,7 @@ public final class AirLink: Sendable {
         self.air = air
         self.controller = controller
         self.socketPath = path
+        self.channel = channel
         self.receiverPoint = Mutex(receiver)
         let queue = DispatchQueue(label: "beacon.air.\(n)")
         queue.async { [self] in
@@ -70,6 +74,7 @@ public final class AirLink: Sendable {
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
         var listener: AirSocket? = nil
         var outbound = Outbound(sequence: controller.airLogEnd)
+        var reception = Reception(channel: channel)
         while !stopped.load(ordering: .acquiring) {
             let scanning = controller.isScanning
             if scanning != (listener != nil) {
@@ -81,13 +86,36 @@ public final class AirLink: Sendable {
                 for datagram in listener.receiveAll(waitingUpTo: 10, buffer: &buffer) {
                     guard let transmissions = AirDatagram.decode(datagram[...]) else { continue }
                     for t in transmissions {
-                        controller.hear(t, rssi: AirPathLoss.rssi(data: t.data, txPower: t.txPower, from: t.position, to: receiver))
+                        if let rssi = reception.rssi(of: t, at: receiver) { controller.hear(t, rssi: rssi) }
                     }
                 }
             } else {
                 _ = poll(nil, 0, 10)
             }
             send(&outbound, with: sender)
+        }
+    }
+
+    /// The receiving side's draws and the recent load on air (for collisions).
+    private struct Reception {
+        var receiver: AirReceiver
+        /// When the events of the last second arrived.
+        var arrivals: [ContinuousClock.Instant] = []
+
+        init(channel: AirChannel) { receiver = AirReceiver(channel: channel) }
+
+        /// The RSSI `t` is heard with at `point`, or nil when the channel lost it.
+        mutating func rssi(of t: AirTransmission, at point: AirPoint) -> Int8? {
+            let channel = receiver.channel
+            guard !channel.isClean else { return AirPathLoss.rssi(data: t.data, txPower: t.txPower, from: t.position, to: point) }
+            let now = ContinuousClock.now
+            arrivals.removeAll { now - $0 >= .seconds(1) }
+            let others = Double(arrivals.count)
+            arrivals.append(now)
+            let mean = AirPathLoss.meanRSSI(data: t.data, txPower: t.txPower, from: t.position, to: point, exponent: channel.exponent)
+            let heard = receiver.receive(mean: mean, otherEventsPerSecond: others,
+                                         airtime: AirChannel.airtime(dataLength: min(t.data.count, 31)))
+            return (try? heard.get()).map(AirPathLoss.clamp)
         }
     }
 

@@ -65,6 +65,8 @@ struct LocateCommand: AsyncParsableCommand {
 
     @OptionGroup var phone: PhoneOptions
 
+    @OptionGroup var air: AirChannelOptions
+
     @Option(help: ArgumentHelp("With --live: how long to scan: 10s, 500ms, 2m, 1m30s, or seconds (default: until Ctrl-C).", valueName: "duration"))
     var duration: DurationArgument?
 
@@ -104,6 +106,7 @@ struct LocateCommand: AsyncParsableCommand {
             throw ValidationError("-i and --duration go with --live")
         }
         if !live, phone.phone != .raw { throw ValidationError("--as goes with --live") }
+        try air.check(controller: controller)
         try AirPoint.check(at, controller: controller)
         guard pathLossExponent > 0, pathLossExponent <= 10 else {
             throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
@@ -132,7 +135,7 @@ struct LocateCommand: AsyncParsableCommand {
         if live {
             let locator = WindowedLocator(anchors: anchors, model: model, window: window)
             let heard = try await LocateLive.run(controller, inputs: [fleet], locator: locator, phone: phone.scanning(), duration: duration?.duration,
-                                                 receiver: at, output: output)
+                                                 receiver: at, channel: air.channel, output: output)
             return try check(samples: heard.samples, fixes: heard.fixes, from: "the scan", anchors: anchors.count)
         }
         if let simulate, let path = WalkPath(parsing: simulate) {

@@ -56,7 +56,9 @@ struct ScanCommand: AsyncParsableCommand {
             loss (exponent 2, the beacon's measured power at 1 m) from each beacon's profile \
             position to --at X,Y (default 0,0); beacons without a position are heard as if 1 m \
             away. BEACON_AIR names the air's directory (default $XDG_RUNTIME_DIR/beacon-air, \
-            else /tmp/beacon-air-UID; off: none).
+            else /tmp/beacon-air-UID; off: none). --air office or station (and --air-sigma, \
+            --air-exponent, --air-fading, --air-loss, --air-seed) make that air noisy: \
+            shadowing, fading, lost packets and collisions, seeded (docs/AIR.md).
 
             --save FLEET.yaml writes what was heard, when the scan ends, as a fleet profile \
             that advertise takes as it is: each beacon's format and identity, its advertised \
@@ -101,6 +103,8 @@ struct ScanCommand: AsyncParsableCommand {
 
     @OptionGroup var phone: PhoneOptions
 
+    @OptionGroup var air: AirChannelOptions
+
     @Option(help: ArgumentHelp("When the scan ends, write the beacons heard as a fleet profile to this file.", valueName: "file"))
     var save: String?
 
@@ -119,6 +123,7 @@ struct ScanCommand: AsyncParsableCommand {
             throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
         }
         try AirPoint.check(at, controller: controller)
+        try air.check(controller: controller)
     }
 
     /// Writes the fleet heard to `path` (its stem names the fleet and the beacons), checked by
@@ -154,7 +159,7 @@ struct ScanCommand: AsyncParsableCommand {
     }
 
     mutating func run() async throws {
-        let connection = try AdapterChoice.openAll(controller, receiver: at).get()[0]
+        let connection = try AdapterChoice.openAll(controller, receiver: at, channel: air.channel).get()[0]
         let style: ScanOutput.Style = json || !LineOutput.standardOutputIsTerminal ? .json : (LiveOutput.mode.isLive ? .table : .plain)
         let scanning = phone.scanning(model: distanceModel, exitAfter: exitAfter?.duration)
         let output = ScanOutput(style: style, adapter: connection.spec.description, region: region, model: scanning.ranging.model)

@@ -15,8 +15,8 @@ enum LocateLive {
     /// `phone`: raw feeds every report; ios and android feed each ranging update's smoothed
     /// RSSI (what an app on that phone gets).
     static func run(_ controller: ControllerOptions, inputs: [String], locator: WindowedLocator, phone: PhoneScanning, duration: Duration?,
-                    receiver: AirPoint? = nil, output: LocateOutput) async throws -> (samples: Int, fixes: Int) {
-        let connection = try AdapterChoice.openAll(controller, inputs: inputs, receiver: receiver).get()[0]
+                    receiver: AirPoint? = nil, channel: AirChannel = .clean, output: LocateOutput) async throws -> (samples: Int, fixes: Int) {
+        let connection = try AdapterChoice.openAll(controller, inputs: inputs, receiver: receiver, channel: channel).get()[0]
         let hci = try AdapterChoice.hci(connection, for: "scan")
         defer { connection.close() }  // the HCI session, and the air link's socket
         let session = try ScanSession(hci: hci, owned: connection.mayReset, phone: phone)
