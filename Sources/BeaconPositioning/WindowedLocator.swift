@@ -14,6 +14,8 @@ public struct WindowedLocator: Sendable {
     public var window: Double
     /// Fewest beacons a window needs for a fix (3 settles the mirror ambiguity of 2).
     public var minimumBeacons: Int
+    /// How the window's ranges become a fix.
+    public var method: PositioningMethod
 
     var windowStart: Double? = nil
     /// Per beacon in the open window: the RSSI sum and count, and the sum and count of the
@@ -22,7 +24,8 @@ public struct WindowedLocator: Sendable {
     /// window's middle, not of its last sample.
     var sums: [BeaconKey: (sum: Double, count: Int, powerSum: Double, powers: Int)] = [:]
 
-    public init(anchors: [BeaconAnchor], model: PathLossModel = PathLossModel(), window: Double = 1, minimumBeacons: Int = 3) {
+    public init(anchors: [BeaconAnchor], model: PathLossModel = PathLossModel(), window: Double = 1, minimumBeacons: Int = 3,
+                method: PositioningMethod = .weightedLeastSquares) {
         precondition(window > 0, "the window must be positive")
         var byKey: [BeaconKey: BeaconAnchor] = [:]
         for anchor in anchors { byKey[anchor.key] = anchor }
@@ -30,6 +33,7 @@ public struct WindowedLocator: Sendable {
         self.model = model
         self.window = window
         self.minimumBeacons = max(2, minimumBeacons)
+        self.method = method
     }
 
     /// Adds a sample; returns the fixes of the windows it closes (none, one, or `nil` fixes for
@@ -77,14 +81,14 @@ public struct WindowedLocator: Sendable {
             ranges.append(.fromRSSI(anchor: anchor.position, distance: distance))
             used.append(RangedAnchor(name: anchor.name, meanRSSI: mean, samples: entry.count, distance: distance))
         }
-        guard let estimate = PositionSolver.solve(ranges) else { return nil }
+        guard let estimate = method.solve(ranges) else { return nil }
         return PositionFix(windowStart: start, windowEnd: start + window, estimate: estimate, ranges: used)
     }
 
     /// Fixes for a whole, time-ordered list of samples.
     public static func fixes(_ samples: [RSSISample], anchors: [BeaconAnchor], model: PathLossModel = PathLossModel(),
-                             window: Double = 1) -> [PositionFix] {
-        var locator = WindowedLocator(anchors: anchors, model: model, window: window)
+                             window: Double = 1, method: PositioningMethod = .weightedLeastSquares) -> [PositionFix] {
+        var locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method)
         var fixes: [PositionFix] = []
         for sample in samples { fixes += locator.add(sample) }
         if let last = locator.finish() { fixes.append(last) }

@@ -16,7 +16,9 @@ struct LocateCommand: AsyncParsableCommand {
             heard gets its mean RSSI, a distance by log-distance path loss \
             d = 10^((power − rssi) / (10·n)) (n = --path-loss-exponent, default 2; power is the \
             payload's measured power, else the fleet file's), and the position is the weighted \
-            least-squares fit of all the distances (Levenberg–Marquardt). A window needs three \
+            least-squares fit of all the distances (Levenberg–Marquardt; --method ls weights \
+            them alike, --method circles intersects the circles pair by pair and averages the \
+            points, as the seed article does). A window needs three \
             beacons. Each fix comes with the RMS range residual and a 1-sigma error radius from \
             the fit's covariance. docs/POSITIONING.md describes the method and its accuracy.
 
@@ -91,6 +93,9 @@ struct LocateCommand: AsyncParsableCommand {
     /// The window in seconds.
     var window: Double { windowArgument.duration / .seconds(1) }
 
+    @Option(help: ArgumentHelp("How ranges become a fix: wls (weighted least squares, the default), ls (least squares) or circles (pairwise circle intersection, the seed article's).", valueName: "method"))
+    var method: PositioningMethod = .weightedLeastSquares
+
     @Flag(help: "Print one JSON object per fix.")
     var json = false
 
@@ -133,19 +138,19 @@ struct LocateCommand: AsyncParsableCommand {
         let model = PathLossModel(exponent: pathLossExponent)
         let output = LocateOutput(json: json)
         if live {
-            let locator = WindowedLocator(anchors: anchors, model: model, window: window)
+            let locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method)
             let heard = try await LocateLive.run(controller, inputs: [fleet], locator: locator, phone: phone.scanning(), duration: duration?.duration,
                                                  receiver: at, channel: air.channel, output: output)
             return try check(samples: heard.samples, fixes: heard.fixes, from: "the scan", anchors: anchors.count)
         }
         if let simulate, let path = WalkPath(parsing: simulate) {
             let simulator = WalkSimulator(anchors: anchors, path: path, model: model, noise: noise, speed: speed, laps: laps, seed: seed)
-            let fixes = WindowedLocator.fixes(simulator.samples(), anchors: anchors, model: model, window: window)
+            let fixes = WindowedLocator.fixes(simulator.samples(), anchors: anchors, model: model, window: window, method: method)
             for fix in fixes { output.print(fix, truth: simulator.truth(at: fix.time)) }
             output.printSummary(LocationErrorSummary(fixes: fixes, truth: simulator.truth(at:)), noise: noise, seed: seed)
             return
         }
-        var locator = WindowedLocator(anchors: anchors, model: model, window: window)
+        var locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method)
         var samples = 0, fixes = 0
         func take(_ sample: RSSISample) {
             samples += 1

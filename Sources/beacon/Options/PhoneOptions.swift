@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import BeaconPositioning
 import BeaconScanner
 
 extension PhoneProfile: ExpressibleByArgument {}
@@ -34,3 +35,5 @@ struct PhoneOptions: ParsableArguments {
         PhoneScanning(phone, model: model, androidCurve: androidDevice.flatMap(curve(named:)) ?? .nexus5, exitAfter: exitAfter)
     }
 }
+
+extension PositioningMethod: ExpressibleByArgument {}
