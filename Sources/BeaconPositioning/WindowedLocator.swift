@@ -16,6 +16,8 @@ public struct WindowedLocator: Sendable {
     public var minimumBeacons: Int
     /// How the window's ranges become a fix.
     public var method: PositioningMethod
+    /// Only the strongest this many beacons of a window (by mean RSSI) are used; `nil`: all.
+    public var maximumBeacons: Int?
 
     var windowStart: Double? = nil
     /// Per beacon in the open window: the RSSI sum and count, and the sum and count of the
@@ -25,7 +27,7 @@ public struct WindowedLocator: Sendable {
     var sums: [BeaconKey: (sum: Double, count: Int, powerSum: Double, powers: Int)] = [:]
 
     public init(anchors: [BeaconAnchor], model: PathLossModel = PathLossModel(), window: Double = 1, minimumBeacons: Int = 3,
-                method: PositioningMethod = .weightedLeastSquares) {
+                method: PositioningMethod = .weightedLeastSquares, maximumBeacons: Int? = nil) {
         precondition(window > 0, "the window must be positive")
         var byKey: [BeaconKey: BeaconAnchor] = [:]
         for anchor in anchors { byKey[anchor.key] = anchor }
@@ -34,6 +36,7 @@ public struct WindowedLocator: Sendable {
         self.window = window
         self.minimumBeacons = max(2, minimumBeacons)
         self.method = method
+        self.maximumBeacons = maximumBeacons.map { max($0, self.minimumBeacons) }
     }
 
     /// Adds a sample; returns the fixes of the windows it closes (none, one, or `nil` fixes for
@@ -73,7 +76,13 @@ public struct WindowedLocator: Sendable {
         guard let start = windowStart, sums.count >= minimumBeacons else { return nil }
         var ranges: [RangeMeasurement] = []
         var used: [RangedAnchor] = []
-        for (key, entry) in sums.sorted(by: { $0.key < $1.key }) {
+        var entries = sums.sorted(by: { $0.key < $1.key })
+        if let maximumBeacons, entries.count > maximumBeacons {
+            // Strongest first (ties by key, so the choice is stable), then back in key order.
+            entries = Array(entries.sorted { ($0.value.sum / Double($0.value.count), $1.key) > ($1.value.sum / Double($1.value.count), $0.key) }
+                .prefix(maximumBeacons)).sorted { $0.key < $1.key }
+        }
+        for (key, entry) in entries {
             guard let anchor = anchors[key] else { continue }
             let mean = entry.sum / Double(entry.count)
             let power = entry.powers > 0 ? entry.powerSum / Double(entry.powers) : Double(anchor.measuredPower)
@@ -87,8 +96,9 @@ public struct WindowedLocator: Sendable {
 
     /// Fixes for a whole, time-ordered list of samples.
     public static func fixes(_ samples: [RSSISample], anchors: [BeaconAnchor], model: PathLossModel = PathLossModel(),
-                             window: Double = 1, method: PositioningMethod = .weightedLeastSquares) -> [PositionFix] {
-        var locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method)
+                             window: Double = 1, method: PositioningMethod = .weightedLeastSquares,
+                             maximumBeacons: Int? = nil) -> [PositionFix] {
+        var locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method, maximumBeacons: maximumBeacons)
         var fixes: [PositionFix] = []
         for sample in samples { fixes += locator.add(sample) }
         if let last = locator.finish() { fixes.append(last) }

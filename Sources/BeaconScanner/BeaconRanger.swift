@@ -22,8 +22,23 @@ public struct RangingConfiguration: Hashable, Sendable {
         self.smoothing = smoothing
     }
 
+    /// The RSSI to show and the RSSI to estimate the distance from, per ``RSSISmoothing``, from
+    /// a window at least ``history`` long.
+    public func smoothed(_ window: RSSIWindow, at now: ContinuousClock.Instant) -> (rssi: Double?, forAccuracy: Double?) {
+        let cycle = window.mean(at: now, over: self.window)
+        switch smoothing {
+        case .cycleMean:
+            return (cycle, cycle)
+        case .accuracyOver(let span):
+            return (cycle, cycle == nil ? nil : window.mean(at: now, over: span))
+        case .runningAverage:
+            let average = RunningAverageRSSIFilter.average(window.values(at: now, over: RunningAverageRSSIFilter.sampleExpiration))
+            return (average, average)
+        }
+    }
+
     /// How much history a beacon's samples must keep.
-    var history: Duration {
+    public var history: Duration {
         switch smoothing {
         case .cycleMean: window
         case .accuracyOver(let span): max(window, span)
@@ -78,7 +93,7 @@ public struct BeaconRanger: Sendable {
         tracks = tracks.filter { now - $0.value.sighting.time < forget }
         for id in tracks.keys { tracks[id]?.window.trim(at: now) }
         return tracks.map { id, track in
-            let (rssi, accuracyRSSI) = smoothed(track.window, at: now)
+            let (rssi, accuracyRSSI) = configuration.smoothed(track.window, at: now)
             // Every format with an identity has a power at 1 m (Eddystone's is its 0 m power − 41 dB).
             let power = track.sighting.beacon.powerAt1m ?? BeaconRanger.fallbackPowerAt1m
             let accuracy = accuracyRSSI.flatMap { configuration.model.distance(rssi: $0, measuredPower: power) }
@@ -90,17 +105,4 @@ public struct BeaconRanger: Sendable {
         }.sorted(by: RangedBeacon.nearestFirst)
     }
 
-    /// The RSSI to show and the RSSI to estimate the distance from, per ``RSSISmoothing``.
-    private func smoothed(_ window: RSSIWindow, at now: ContinuousClock.Instant) -> (rssi: Double?, forAccuracy: Double?) {
-        let cycle = window.mean(at: now, over: configuration.window)
-        switch configuration.smoothing {
-        case .cycleMean:
-            return (cycle, cycle)
-        case .accuracyOver(let span):
-            return (cycle, cycle == nil ? nil : window.mean(at: now, over: span))
-        case .runningAverage:
-            let average = RunningAverageRSSIFilter.average(window.values(at: now, over: RunningAverageRSSIFilter.sampleExpiration))
-            return (average, average)
-        }
-    }
 }

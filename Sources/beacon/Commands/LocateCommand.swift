@@ -3,6 +3,7 @@ import ArgumentParser
 import BeaconCodec
 import BeaconPositioning
 import BeaconProfiles
+import BeaconScenarios
 import VirtualController
 
 /// `beacon locate FLEET.yaml`: where is the receiver, from the RSSI of the fleet's beacons.
@@ -34,7 +35,10 @@ struct LocateCommand: AsyncParsableCommand {
             advertising reports in it, timed from the first one as --trace is
               --simulate PATH  a simulated walk: square, cross, still, or waypoints \
             "x,y;x,y;…"; RSSI from the path-loss model plus Gaussian noise (--noise dB, \
-            --seed); prints each fix's error against the true position and a summary
+            --seed); prints each fix's error against the true position and a summary. \
+            With --air (the virtual air's channel model instead of --noise), --as (the \
+            phone's smoothing) or PATH random (--walks seeded random walks through the \
+            fleet's area), only the summary is printed (BENCHMARKS.md's table)
 
             Text output: one line per fix. With --json: one object per fix \
             {"time","x","y","error_radius","rms_residual","beacons"} (with "true_x", "true_y", \
@@ -78,6 +82,9 @@ struct LocateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Simulation: random seed.", valueName: "n"))
     var seed: UInt64 = 1
 
+    @Option(help: ArgumentHelp("With --simulate random: how many seeded random walks (seeds --seed, --seed + 1, …); only the summary is printed.", valueName: "n"))
+    var walks: Int = 1
+
     @Option(help: ArgumentHelp("Simulation: times to walk the path.", valueName: "n"))
     var laps: Int = 1
 
@@ -110,8 +117,10 @@ struct LocateCommand: AsyncParsableCommand {
         if !live, controller.adapter != nil || duration != nil {
             throw ValidationError("-i and --duration go with --live")
         }
-        if !live, phone.phone != .raw { throw ValidationError("--as goes with --live") }
-        try air.check(controller: controller)
+        if !live, simulate == nil, phone.phone != .raw { throw ValidationError("--as goes with --live or --simulate") }
+        try air.check(controller: controller, simulating: simulate != nil)
+        guard walks >= 1, walks <= 100_000 else { throw ValidationError("--walks must be 1 to 100000 (got \(walks))") }
+        if walks > 1, simulate != "random" { throw ValidationError("--walks goes with --simulate random") }
         try AirPoint.check(at, controller: controller)
         guard pathLossExponent > 0, pathLossExponent <= 10 else {
             throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
@@ -119,8 +128,8 @@ struct LocateCommand: AsyncParsableCommand {
         guard noise >= 0, noise.isFinite else { throw ValidationError("--noise must be 0 dB or more (got \(noise))") }
         guard laps >= 1 else { throw ValidationError("--laps must be 1 or more (got \(laps))") }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be positive (got \(speed))") }
-        if let simulate, WalkPath(parsing: simulate) == nil {
-            throw ValidationError("--simulate: '\(simulate)' is neither square, cross, still nor waypoints such as \"0,0;1,0.5\"")
+        if let simulate, simulate != "random", WalkPath(parsing: simulate) == nil {
+            throw ValidationError("--simulate: '\(simulate)' is neither random, square, cross, still nor waypoints such as \"0,0;1,0.5\"")
         }
     }
 
@@ -142,6 +151,18 @@ struct LocateCommand: AsyncParsableCommand {
             let heard = try await LocateLive.run(controller, inputs: [fleet], locator: locator, phone: phone.scanning(), duration: duration?.duration,
                                                  receiver: at, channel: air.channel, output: output)
             return try check(samples: heard.samples, fixes: heard.fixes, from: "the scan", anchors: anchors.count)
+        }
+        if simulate == "random" || air.isGiven || phone.phone != .raw {
+            // Through the channel and the phone: BENCHMARKS.md's positioning table.
+            var bench = PositioningBenchmark(anchors: anchors, channel: air.channel, phone: phone.scanning(), method: method)
+            bench.window = window
+            bench.speed = speed
+            if let simulate, simulate != "random", let path = WalkPath(parsing: simulate) { bench.path = path }
+            let summary = bench.run(walks: walks, seed: seed)
+            output.printSummary(summary, noise: air.channel.shadowingSigma, seed: seed,
+                                context: [("air", air.channel.name), ("as", phone.phone.rawValue), ("method", method.rawValue), ("walks", "\(walks)")])
+            if summary == nil { throw CommandFailure.exit("no fix: no window heard three or more beacons", code: ExitStatus.dataError) }
+            return
         }
         if let simulate, let path = WalkPath(parsing: simulate) {
             let simulator = WalkSimulator(anchors: anchors, path: path, model: model, noise: noise, speed: speed, laps: laps, seed: seed)

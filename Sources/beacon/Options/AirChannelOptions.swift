@@ -40,10 +40,11 @@ struct AirChannelOptions: ParsableArguments {
         return c
     }
 
-    func check(controller: ControllerOptions) throws {
+    /// `simulating`: `locate --simulate`, which hears its walk through the channel too.
+    func check(controller: ControllerOptions, simulating: Bool = false) throws {
         guard isGiven else { return }
         let virtual = controller.specs?.allSatisfy { if case .virtual = $0 { true } else { false } } ?? false
-        if !virtual { throw ValidationError("--air and its --air-… options shape the shared virtual air: they need -i virtual") }
+        if !virtual, !simulating { throw ValidationError("--air and its --air-… options shape the shared virtual air: they need -i virtual (or locate --simulate)") }
         if let preset, !AirChannel.presets.contains(where: { $0.name == preset }) {
             throw ValidationError("--air must be one of \(AirChannel.presets.map(\.name).joined(separator: ", ")) (got \(preset))")
         }
