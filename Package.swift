@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconCodec", "HCI"]),
         .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting", "TestSupport"]),
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
-        .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "TestSupport"]),
+        .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "VirtualController", "TestSupport"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),
     ]
