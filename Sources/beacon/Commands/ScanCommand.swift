@@ -162,7 +162,8 @@ struct ScanCommand: AsyncParsableCommand {
         let connection = try AdapterChoice.openAll(controller, receiver: at, channel: air.channel).get()[0]
         let style: ScanOutput.Style = json || !LineOutput.standardOutputIsTerminal ? .json : (LiveOutput.mode.isLive ? .table : .plain)
         let scanning = phone.scanning(model: distanceModel, exitAfter: exitAfter?.duration)
-        let output = ScanOutput(style: style, adapter: connection.spec.description, region: region, model: scanning.ranging.model)
+        let output = ScanOutput(style: style, adapter: connection.spec.description, region: region, model: scanning.ranging.model,
+                                phone: phone.phone)
         let hci = try AdapterChoice.hci(connection, for: "scan")
         let session = try ScanSession(hci: hci, owned: connection.mayReset, phone: scanning, regions: [region])
         let duration = self.duration?.duration
