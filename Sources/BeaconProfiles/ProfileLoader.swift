@@ -19,7 +19,7 @@ public enum ProfileLoader {
     public static func parse(_ text: String, file: String) throws(ProfileErrors) -> BeaconFleet {
         let (fleet, declarations, issues) = read(text, file: file)
         guard issues.isEmpty else { throw ProfileErrors(issues: issues) }
-        return BeaconFleet(file: fleet.file, name: fleet.name, beacons: declarations.map(\.profile))
+        return BeaconFleet(file: fleet.file, name: fleet.name, beacons: declarations.map(\.profile), air: fleet.air)
     }
 
     /// Reads and parses one file. A file that cannot be read (missing, a directory, not UTF-8)
@@ -84,7 +84,7 @@ public enum ProfileLoader {
         }
         let issues = reader.sink.sortedIssues
         let fleet = BeaconFleet(file: file, name: contents.fleetName,
-                                beacons: issues.isEmpty ? contents.declarations.map(\.profile) : [])
+                                beacons: issues.isEmpty ? contents.declarations.map(\.profile) : [], air: contents.air)
         return (fleet, issues.isEmpty ? contents.declarations : [], issues)
     }
 

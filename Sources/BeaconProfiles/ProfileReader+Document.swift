@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import Yams
 
 /// What a whole file declares, before duplicates are checked.
 struct DocumentContents {
     var fleetName: String?
     var declarations: [BeaconDeclaration]
+    /// The fleet's `air:`, if it has a valid one.
+    var air: AirChannel? = nil
 }
 
 extension ProfileReader {
@@ -43,6 +46,8 @@ extension ProfileReader {
             fleetName = text
             checkName(text, at: field.value)
         }
+
+        let air = keys["air"].flatMap(airChannel)
 
         var defaults: [String: Field] = [:]
         if let field = keys["defaults"] {
@@ -88,6 +93,6 @@ extension ProfileReader {
             }
             declarations += entry
         }
-        return DocumentContents(fleetName: fleetName, declarations: declarations)
+        return DocumentContents(fleetName: fleetName, declarations: declarations, air: air)
     }
 }

@@ -21,7 +21,7 @@ import Darwin
 /// may change the exponent. `beacon scan --model pathloss` and `beacon locate` (exponent 2)
 /// invert exactly this model. The formula is BeaconCodec's ``LogDistancePathLoss``.
 public enum AirPathLoss {
-    public static let exponent = 2.0
+    public static let exponent = AirChannel.clean.exponent
     /// Loss over the first metre at 2.4 GHz in free space (20·log₁₀(4π/λ), λ = 12.5 cm): the
     /// figure Eddystone's specification relates its 0 m power with.
     public static let firstMetreLoss = Double(EddystoneFormat.lossOverFirstMetre)

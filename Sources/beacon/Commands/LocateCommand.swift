@@ -146,21 +146,24 @@ struct LocateCommand: AsyncParsableCommand {
         }
         let model = PathLossModel(exponent: pathLossExponent)
         let output = LocateOutput(json: json)
+        // The fleet's `air:` counts where the options would (the virtual air, or a simulation).
+        let channel = air.channel(over: loaded.air)
+        let noisyAir = air.isGiven || loaded.air != nil
         if live {
             let locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method)
             let heard = try await LocateLive.run(controller, inputs: [fleet], locator: locator, phone: phone.scanning(), duration: duration?.duration,
-                                                 receiver: at, channel: air.channel, output: output)
+                                                 receiver: at, channel: channel, output: output)
             return try check(samples: heard.samples, fixes: heard.fixes, from: "the scan", anchors: anchors.count)
         }
-        if simulate == "random" || air.isGiven || phone.phone != .raw {
+        if simulate != nil, simulate == "random" || noisyAir || phone.phone != .raw {
             // Through the channel and the phone: BENCHMARKS.md's positioning table.
-            var bench = PositioningBenchmark(anchors: anchors, channel: air.channel, phone: phone.scanning(), method: method)
+            var bench = PositioningBenchmark(anchors: anchors, channel: channel, phone: phone.scanning(), method: method)
             bench.window = window
             bench.speed = speed
             if let simulate, simulate != "random", let path = WalkPath(parsing: simulate) { bench.path = path }
             let summary = bench.run(walks: walks, seed: seed)
-            output.printSummary(summary, noise: air.channel.shadowingSigma, seed: seed,
-                                context: [("air", air.channel.name), ("as", phone.phone.rawValue), ("method", method.rawValue), ("walks", "\(walks)")])
+            output.printSummary(summary, noise: channel.shadowingSigma, seed: seed,
+                                context: [("air", channel.name), ("as", phone.phone.rawValue), ("method", method.rawValue), ("walks", "\(walks)")])
             if summary == nil { throw CommandFailure.exit("no fix: no window heard three or more beacons", code: ExitStatus.dataError) }
             return
         }

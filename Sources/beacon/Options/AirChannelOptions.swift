@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import BeaconCodec
 import VirtualController
 
 /// `--air PRESET` and its overrides: what the shared virtual air does to what a `-i virtual`
@@ -28,8 +29,12 @@ struct AirChannelOptions: ParsableArguments {
     var isGiven: Bool { preset != nil || sigma != nil || exponent != nil || fading != nil || loss != nil || seed != nil }
 
     /// The channel; the checks run in ``check(controller:)``.
-    var channel: AirChannel {
-        var c = AirChannel.presets.first { $0.name == (preset ?? "clean") } ?? .clean
+    var channel: AirChannel { channel(over: nil) }
+
+    /// The channel with a file's `air:` (`fleet`) as the base: `--air` replaces it, the other
+    /// options override its fields.
+    func channel(over fleet: AirChannel?) -> AirChannel {
+        var c = preset.flatMap { p in AirChannel.presets.first { $0.name == p } } ?? fleet ?? .clean
         let overridden = sigma != nil || exponent != nil || fading != nil || loss != nil
         if let sigma { c.shadowingSigma = sigma }
         if let exponent { c.exponent = exponent }

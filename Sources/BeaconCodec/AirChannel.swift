@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import BeaconCodec
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// What the virtual air does to a packet between the advertiser and one receiver, beyond
-/// ``AirPathLoss``'s mean: log-normal shadowing, fast fading, loss below the receiver's
+/// What the virtual air does to a packet between the advertiser and one receiver, beyond the
+/// path-loss mean (VirtualController's `AirPathLoss`): log-normal shadowing, fast fading, loss below the receiver's
 /// sensitivity and at random, and collisions with other advertising events. ``clean`` (the
 /// default) does nothing, so the same geometry always gives the same RSSI. The presets and
-/// their sources are in docs/AIR.md.
+/// their sources are in docs/AIR.md. Here, at the root of the dependency graph, so the virtual
+/// air, profile files (`air:`) and the positioning benchmark share one definition.
 public struct AirChannel: Hashable, Sendable, CustomStringConvertible {
     /// Fast fading of the received power, drawn per packet with a mean power gain of 1.
     public enum Fading: Hashable, Sendable, CustomStringConvertible {
@@ -34,7 +34,7 @@ public struct AirChannel: Hashable, Sendable, CustomStringConvertible {
             case "none": self = .none
             case "rayleigh": self = .rayleigh
             default:
-                guard text.hasPrefix("rician:"), let k = Double(text.dropFirst(7)), k.isFinite, (-20...40).contains(k) else { return nil }
+                guard text.hasPrefix("rician:"), let k = Double(text.dropFirst(7)), k.isFinite, AirChannel.kFactorRange.contains(k) else { return nil }
                 self = .rician(kFactor: k)
             }
         }
@@ -42,7 +42,7 @@ public struct AirChannel: Hashable, Sendable, CustomStringConvertible {
 
     /// The preset's name, or `custom`.
     public var name: String
-    /// The path-loss exponent n of ``AirPathLoss``.
+    /// The path-loss exponent n of ``LogDistancePathLoss``.
     public var exponent: Double
     /// The standard deviation of the log-normal shadowing, dB, drawn per packet.
     public var shadowingSigma: Double
@@ -57,7 +57,7 @@ public struct AirChannel: Hashable, Sendable, CustomStringConvertible {
     public var collisions: Bool
     public var seed: UInt64
 
-    public init(name: String = "custom", exponent: Double = AirPathLoss.exponent, shadowingSigma: Double = 0, fading: Fading = .none,
+    public init(name: String = "custom", exponent: Double = 2, shadowingSigma: Double = 0, fading: Fading = .none,
                 sensitivity: Double? = nil, randomLoss: Double = 0, collisions: Bool = false, seed: UInt64 = 1) {
         self.name = name
         self.exponent = exponent
@@ -90,6 +90,7 @@ public struct AirChannel: Hashable, Sendable, CustomStringConvertible {
     /// Allowed ranges, for option and file checks.
     public static let exponentRange = 1.0...6.0
     public static let sigmaRange = 0.0...20.0
+    public static let kFactorRange = -20.0...40.0
     public static let sensitivityRange = -127.0 ... -40.0
     public static let lossRange = 0.0...1.0
 
