@@ -38,6 +38,8 @@ final class ScanOutput: Sendable {
     let adapter: String
     let region: BeaconRegion
     let model: DistanceModel
+    /// `--as`: with ios, a beacon silent this second shows RSSI 0 and accuracy −1, as CLBeacon does.
+    let phone: PhoneProfile
     let start: ContinuousClock.Instant
     let state = Mutex(State())
     /// The terminal layer of the live view (table style only).
@@ -47,11 +49,13 @@ final class ScanOutput: Sendable {
     /// How many region enters and exits the end of a scan repeats in the scrollback.
     static let regionLogLimit = 50
 
-    init(style: Style, adapter: String, region: BeaconRegion, model: DistanceModel, start: ContinuousClock.Instant = .now) {
+    init(style: Style, adapter: String, region: BeaconRegion, model: DistanceModel, phone: PhoneProfile = .raw,
+         start: ContinuousClock.Instant = .now) {
         self.style = style
         self.adapter = adapter
         self.region = region
         self.model = model
+        self.phone = phone
         self.start = start
         terminal = style == .table ? LiveOutput.terminal(colour: LiveOutput.colour) : nil
     }
@@ -82,6 +86,9 @@ final class ScanOutput: Sendable {
         switch model {
         case .altBeacon: .object([("name", .string("altbeacon"))])
         case .pathLoss(let n): .object([("name", .string("pathloss")), ("exponent", .double(n))])
+        case .curveFit(let c):
+            .object([("name", .string("curvefit")), ("device", .string(c.device)), ("coefficients", .array([
+                .double(c.coefficient1), .double(c.coefficient2), .double(c.coefficient3)]))])
         }
     }
 
@@ -91,7 +98,7 @@ final class ScanOutput: Sendable {
         switch update {
         case .started(let mode):
             return .object([("time", .double(seconds(now))), ("event", .string("scanning")), ("adapter", .string(adapter)),
-                            ("mode", .string(mode.rawValue)), ("region", regionJSON), ("model", modelJSON)])
+                            ("mode", .string(mode.rawValue)), ("region", regionJSON), ("model", modelJSON), ("as", .string(phone.rawValue))])
         case .report(let s):
             // An iBeacon as always (uuid, major, minor, power); other formats with "format" first.
             return .object([("time", .double(seconds(s.time))), ("event", .string("report"))] + BeaconFormatJSON.compatibleFields(s.beacon) + [
@@ -102,8 +109,8 @@ final class ScanOutput: Sendable {
             let list = beacons.map { b in
                 JSONValue.object(Self.identity(b.identity) + [
                     ("power", .int(Int(b.measuredPower))),
-                    ("rssi", b.rssi.map { .double(Self.round($0, places: 1)) } ?? .null),
-                    ("accuracy", b.accuracy.map { .double(Self.round($0, places: 2)) } ?? .null),
+                    ("rssi", b.rssi.map { .double(Self.round($0, places: 1)) } ?? (phone == .ios ? .int(0) : .null)),
+                    ("accuracy", b.accuracy.map { .double(Self.round($0, places: 2)) } ?? (phone == .ios ? .int(-1) : .null)),
                     ("proximity", .string(b.proximity.rawValue)),
                     ("last_seen", .double(Self.round((at - b.lastSeen).seconds, places: 3))),
                     ("reports_per_second", .double(Self.round(b.reportsPerSecond, places: 1))),
@@ -138,7 +145,7 @@ final class ScanOutput: Sendable {
         switch update {
         case .started(let mode):
             state.withLock { $0.mode = mode }
-            Log.notice("scanning on \(adapter) (\(mode.rawValue) scanning), region \(region), model \(model); Ctrl-C stops")
+            Log.notice("scanning on \(adapter) (\(mode.rawValue) scanning), region \(region), model \(model), as \(phone); Ctrl-C stops")
             terminal?.start()
             terminal?.show(liveScreen(now: now))
         case .report:
