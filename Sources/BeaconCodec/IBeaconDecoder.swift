@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
-/// How strictly ``IBeacon/init(decoding:options:)`` reads advertising data.
+/// How strictly ``IBeacon/init(decoding:options:)-([UInt8],_)`` reads advertising data.
 @frozen
 public struct BeaconDecodingOptions: Hashable, Sendable {
     public enum Strictness: Hashable, Sendable {

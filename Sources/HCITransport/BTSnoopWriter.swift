@@ -4,7 +4,7 @@ import HCI
 import Glibc
 #endif
 
-/// Writes every HCI packet of a session, both directions, to a btsnoop file (see ``BTSnoop`` for
+/// Writes every HCI packet of a session, both directions, to a btsnoop file (see HCI's `BTSnoop` for
 /// the format) with datalink 1002 (HCI UART/H4): each record's data starts with the H4 packet
 /// indicator. Wireshark and tshark open it.
 ///

@@ -13,7 +13,7 @@ public struct MgmtOpcode: RawRepresentable, Hashable, Sendable, CustomStringConv
 /// `HCIWriter`/`HCIReader`, the same byte-order rules as HCI), and the return parameters its
 /// Command Complete event carries after the status.
 ///
-/// Like ``HCICommand``, every command encodes and decodes, so tests can check both directions
+/// Like HCI's `HCICommand`, every command encodes and decodes, so tests can check both directions
 /// against byte vectors taken from the documentation.
 public protocol MgmtCommand: Sendable, Hashable, CustomStringConvertible {
     associatedtype ReturnParameters: MgmtReturnParameters
