@@ -21,7 +21,10 @@ import Darwin
 /// ```
 ///
 /// The signals' default actions are ignored while the value lives (until ``cancel()``), and a
-/// dispatch source delivers them instead. A second signal while a stop is under way ends the
+/// dispatch source delivers them instead. Create it first thing, before the program starts other
+/// threads: it blocks the signals in the calling thread, and threads started later inherit that,
+/// so the signals wait for the dispatch source. A thread that already runs with them unblocked
+/// could take one, and an ignored signal is lost. A second signal while a stop is under way ends the
 /// process at once with status 130 (128 + SIGINT), for a controller that never answers its teardown.
 public final class StopSignals: @unchecked Sendable {
     // Dispatch sources are thread-safe; they are kept so they live as long as this value, and
@@ -44,6 +47,10 @@ public final class StopSignals: @unchecked Sendable {
     public init(_ signals: [Int32] = [SIGINT, SIGTERM]) {
         self.signals = signals
         let queue = DispatchQueue(label: "beacon.stop-signals")
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        for number in signals { sigaddset(&blocked, number) }
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
         for number in signals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)

@@ -19,14 +19,19 @@ import TestSupport
         return example.appendingPathComponent(".build/debug/AdvertiseFleet")
     }
 
+    /// The uuid of profiles/bm1.yaml.
+    static let markerUUID = "B9D4719F-A407-42FA-A365-1B6B03AE00CF"
+
+    /// The uuid of every beacon `beacon scan --json` reported, in order.
+    static func reports(_ output: String) -> [String] {
+        SharedAirTests.jsonLines(output).filter { $0["event"] as? String == "report" }.compactMap { $0["uuid"] as? String }
+    }
+
     @Test func advertiseFleetIsHeardAndLeavesNothingOnAirAfterSIGINT() async throws {
         let executable = try Self.advertiseFleet()
         let air = try SharedAirTests.privateAir()
         let scanner = try SharedAirTests.start(["scan", "-i", "virtual", "--json"], air: air)
         defer { scanner.send(SIGKILL) }
-        #expect(await scanner.waitForOutput(containing: "\"scanning\""), "\(scanner.output)")
-        let before = Set(try FileManager.default.contentsOfDirectory(atPath: air))
-
         let program = try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/env"), ["BEACON_AIR=\(air)", executable.path, "virtual", SharedAirTests.room])
         defer { program.send(SIGKILL) }
         #expect(await program.waitForOutput(containing: "on air: "), "\(program.output)")
@@ -41,7 +46,16 @@ import TestSupport
         #expect(await program.waitForExit(timeout: .seconds(30)) == 0, "\(program.output)")
         #expect(program.stdout.hasSuffix("stopped: nothing left on air\n"), "\(program.output)")
         #expect(program.stderr.isEmpty, "\(program.output)")
-        // Its controller left the air: what is left in the air directory is the scanner's alone.
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: air)) == before)
+        // Nothing of it stays on air. Another advertiser, started only now, is the marker: the air
+        // keeps each sender's order, so once the scanner hears the marker, every room beacon still
+        // on air would be heard among the marker's next reports (both advertise every 100 ms).
+        let marker = try SharedAirTests.start(["advertise", PackageRoot.path("profiles/bm1.yaml"), "-i", "virtual"], air: air)
+        defer { marker.send(SIGKILL) }
+        let heardMarker = await scanner.waitForOutput { out in
+            Self.reports(out).filter { $0 == Self.markerUUID }.count >= 20
+        }
+        #expect(heardMarker, "scanner:\n\(scanner.output)\nmarker:\n\(marker.output)")
+        let afterMarker = Self.reports(scanner.stdout).drop { $0 != Self.markerUUID }
+        #expect(!afterMarker.contains(SharedAirTests.uuid), "a room beacon was heard after the example stopped:\n\(scanner.output)")
     }
 }
