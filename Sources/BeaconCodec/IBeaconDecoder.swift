@@ -3,6 +3,7 @@
 /// How strictly ``IBeacon/init(decoding:options:)-([UInt8],_)`` reads advertising data.
 @frozen
 public struct BeaconDecodingOptions: Hashable, Sendable {
+    /// How much malformed data the decoder forgives.
     public enum Strictness: Hashable, Sendable {
         /// Every structure must be well formed; see ``BeaconDecodingError/Kind`` for what is refused.
         case strict

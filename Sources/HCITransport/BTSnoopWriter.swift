@@ -13,6 +13,7 @@ import Glibc
 /// killed still leaves a usable file. The first write that fails (a full disk) is reported once
 /// through `onWriteFailure` and the capture stops there, while the session carries on.
 public final class BTSnoopWriter: Sendable {
+    /// Which way a packet went: sent to the controller, or received from it.
     public enum Direction: Sendable { case sent, received }
 
     public var path: String { file.path }
