@@ -16,6 +16,7 @@ public struct MgmtOpcode: RawRepresentable, Hashable, Sendable, CustomStringConv
 /// Like HCI's `HCICommand`, every command encodes and decodes, so tests can check both directions
 /// against byte vectors taken from the documentation.
 public protocol MgmtCommand: Sendable, Hashable, CustomStringConvertible {
+    /// What the command's Command Complete event carries back.
     associatedtype ReturnParameters: MgmtReturnParameters
     static var opcode: MgmtOpcode { get }
     /// The name in doc/mgmt-api.txt, e.g. `Add Advertising`.
