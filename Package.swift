@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "HCITransport", targets: ["HCITransport"]),
         .library(name: "BeaconAdapters", targets: ["BeaconAdapters"]),
         .library(name: "BeaconEmulator", targets: ["BeaconEmulator"]),
+        .library(name: "VirtualController", targets: ["VirtualController"]),
+        .library(name: "BeaconScanner", targets: ["BeaconScanner"]),
         .library(name: "LiveView", targets: ["LiveView"]),
         .library(name: "BeaconMQTT", targets: ["BeaconMQTT"]),
         .executable(name: "beacon", targets: ["beacon"]),
@@ -25,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        // `swift package generate-documentation` (DocC) for the library products; build-time only.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // The shared iBeacon payload codec: no dependencies, no Foundation, no I/O.
@@ -54,7 +58,7 @@ let package = Package(
         // Plans a fleet and owns it while it runs: extended sets, rotation, several adapters.
         .target(
             name: "BeaconEmulator",
-            dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters"]
+            dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "Mgmt", "HCITransport", "BeaconAdapters"]
         ),
         // Scanning like a phone: reports → iBeacons, ranging, region monitoring.
         .target(name: "BeaconScanner", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters"]),
@@ -94,7 +98,7 @@ let package = Package(
             dependencies: ["BeaconCodec", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")],
             resources: [.copy("Vectors")]
         ),
-        .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles", "BeaconCodec", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BeaconCodec"]),
         .testTarget(name: "MgmtTests", dependencies: ["Mgmt", "HCI"]),
         .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI", "Mgmt", "TestSupport", "TestControllers"]),
@@ -102,12 +106,13 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: ["BeaconEmulator", "BeaconAdapters", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec", "TestSupport"]
         ),
+        .testTarget(name: "BeaconAdaptersTests", dependencies: ["BeaconAdapters", "HCI", "HCITransport"]),
         .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "Mgmt", "VirtualController", "BeaconCodec", "TestControllers"]),
         .testTarget(
             name: "VirtualControllerTests",
             dependencies: ["VirtualController", "HCI", "HCITransport", "BeaconCodec"]
         ),
-        .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconCodec", "HCI"]),
+        .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconProfiles", "BeaconCodec", "HCI"]),
         .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting", "TestSupport"]),
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
         .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),

@@ -129,7 +129,7 @@ public struct AdapterConnection: Sendable {
 
 extension AdapterConnection {
     /// On the shared virtual air, tells the scanners where the walker of `beacon walk` is
-    /// (metres, the profiles' frame; see ``AirLink/announceWalker(at:)``); nothing elsewhere.
+    /// (metres, the profiles' frame; see VirtualController's `AirLink.announceWalker(at:)`); nothing elsewhere.
     public func announceWalker(x: Double, y: Double) {
         airLink?.announceWalker(at: AirPoint(x: x, y: y))
     }

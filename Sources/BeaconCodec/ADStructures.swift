@@ -76,6 +76,7 @@ public struct ADStructures: Sequence {
     public let bytes: UnsafeRawBufferPointer
     @inlinable public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
+    /// Walks the AD structures in order.
     @frozen
     public struct Iterator: IteratorProtocol {
         @usableFromInline var walker: ADStructureWalker

@@ -4,6 +4,7 @@
 /// one never touches the heap.
 @frozen
 public struct AdvertisingPayload: RandomAccessCollection, Hashable, Sendable, CustomStringConvertible {
+    /// The fixed inline bytes (31, the legacy maximum): a payload never allocates.
     public typealias Storage = (
         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8

@@ -7,6 +7,7 @@
 /// the data. The kinds shared with ``BeaconDecodingError`` (AD structure faults, Apple data that
 /// is not an iBeacon) keep its names and reasons.
 public struct AnyBeaconDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was wrong with the data.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         case truncatedStructure = "truncated-structure"
         case lengthOverrun = "length-overrun"

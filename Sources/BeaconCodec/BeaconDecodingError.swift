@@ -6,6 +6,7 @@
 /// ``Kind/tooLong`` (the first byte past the limit) and ``Kind/noIBeacon`` (the end of the data).
 @frozen
 public struct BeaconDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was wrong with the data.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         /// A structure's length byte is the last byte: there is no AD type after it.
         case truncatedStructure = "truncated-structure"

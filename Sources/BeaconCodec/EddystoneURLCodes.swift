@@ -59,6 +59,7 @@ public enum EddystoneURLCodes {
 
 /// Why text cannot be an Eddystone-URL.
 public struct EddystoneURLError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was wrong with the URL.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
         /// Not http://, https://, http://www. or https://www. (lower case).
         case unsupportedScheme = "unsupported-scheme"

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
-/// How strictly ``IBeacon/init(decoding:options:)`` reads advertising data.
+/// How strictly ``IBeacon/init(decoding:options:)-([UInt8],_)`` reads advertising data.
 @frozen
 public struct BeaconDecodingOptions: Hashable, Sendable {
+    /// How much malformed data the decoder forgives.
     public enum Strictness: Hashable, Sendable {
         /// Every structure must be well formed; see ``BeaconDecodingError/Kind`` for what is refused.
         case strict

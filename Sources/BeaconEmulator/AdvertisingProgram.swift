@@ -20,10 +20,12 @@ public struct AdvertisingProgram: Sendable {
     /// What is on air in each slot, per handle.
     public var states: [AdvertisingState]
 
-    /// - Parameter controllerTimedTurns: as a running fleet does on a controller it owns (see
+    /// - Parameters:
+    ///   - plan: one adapter's share of a fleet plan.
+    ///   - controllerTimedTurns: as a running fleet does on a controller it owns (see
     ///   ``HCIAdvertisingBackend``): the preamble unmasks LE Advertising Set Terminated, and
-    ///   rotating sets are enabled with their events per turn. The slots are then the ones the
-    ///   host sends when it times the turns (a set the controller stopped needs no disable).
+    ///     rotating sets are enabled with their events per turn. The slots are then the ones the
+    ///     host sends when it times the turns (a set the controller stopped needs no disable).
     public init(plan: AdapterPlan, controllerTimedTurns: Bool = false) {
         let extended = plan.mode != .legacy
         let limits = controllerTimedTurns && extended
@@ -83,6 +85,9 @@ public struct AdvertisingProgram: Sendable {
     /// The fewest commands that take the controller from `old` to `new`.
     ///
     /// - Parameters:
+    ///   - old: what is on air now, per advertising handle (legacy advertising: handle 0).
+    ///   - new: what should be on air, per handle.
+    ///   - extended: whether the controller is driven with extended advertising commands.
     ///   - limitEvents: extended sets only: enable each set with its ``AdvertisingSetConfiguration/eventsPerTurn``
     ///     as Max_Extended_Advertising_Events, so the controller ends its turn; such a set is
     ///     enabled again for every turn (enabling an enabled set restarts its count, §7.8.56).

@@ -26,7 +26,7 @@ public enum EmulatorEvent: Sendable {
     /// usable again (powered on, back) to the beacons being back, beacon's own part (nil when the
     /// adapter never went away).
     case recovered(adapter: String, reason: String, beacons: [String], after: Duration, afterAdapterBack: Duration?)
-    /// Something failed on an adapter; the fleet stops (see ``RunningFleet/finished``).
+    /// Something failed on an adapter; the fleet stops (see ``RunningFleet/outcome()``).
     case error(adapter: String, message: String)
     /// The adapter's teardown is done: clean, or with what may still be on air.
     case stopped(adapter: String, teardown: Teardown)

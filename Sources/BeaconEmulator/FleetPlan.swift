@@ -43,6 +43,8 @@ public struct FleetPlan: Sendable {
 
 /// The plan for one controller.
 public struct AdapterPlan: Sendable {
+    /// How the adapter carries its beacons: extended advertising sets (one each, or rotating), or
+    /// legacy advertising.
     public enum Mode: String, Sendable {
         /// One extended advertising set per beacon, all on air all the time.
         case extendedSets = "extended sets"

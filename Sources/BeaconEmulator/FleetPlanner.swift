@@ -64,10 +64,13 @@ public struct FleetPlanner: Sendable {
 
     /// Plans `beacons` on `controllers`.
     ///
-    /// - Parameter previous: the plan on air now, when this one replaces it (a scenario step, a
-    ///   walk, a reload): a beacon that stays keeps its adapter, its advertiser and its turn
-    ///   wherever it still fits, and new beacons take the free advertisers, so the beacons that
-    ///   stay are not restarted (see ``keptPlacements(_:for:)``).
+    /// - Parameters:
+    ///   - beacons: the beacons to put on air.
+    ///   - controllers: the controllers as probed (or assumed), in the order of their adapters.
+    ///   - previous: the plan on air now, when this one replaces it (a scenario step, a
+    ///     walk, a reload): a beacon that stays keeps its adapter, its advertiser and its turn
+    ///     wherever it still fits, and new beacons take the free advertisers, so the beacons that
+    ///     stay are not restarted (see `keptPlacements(_:for:)`).
     public func plan(_ beacons: [BeaconProfile], on controllers: [ControllerCapabilities], keeping previous: FleetPlan? = nil) -> FleetPlan {
         precondition(!controllers.isEmpty, "a plan needs at least one controller")
         var warnings: [String] = []

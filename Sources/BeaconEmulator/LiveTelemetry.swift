@@ -3,7 +3,7 @@ import BeaconCodec
 import BeaconProfiles
 import HCI
 
-/// What an Eddystone beacon with `tlm:` (``TelemetryPlan``) has on air at a given time since the
+/// What an Eddystone beacon with `tlm:` (BeaconProfiles' `TelemetryPlan`) has on air at a given time since the
 /// fleet started: its UID or URL frame, or during a TLM burst (burst k ≥ 1 covers
 /// [k × period, k × period + duration)) a TLM frame from the same address whose counters are those
 /// of a beacon that booted when the fleet started: time since boot, and one advertising PDU per

@@ -15,7 +15,7 @@ import Synchronization
 /// let outcome = await fleet.stop()                // teardown; what may still be on air
 /// ```
 ///
-/// Each controller has one ``AdapterDriver``, a serial loop that alone sends it commands
+/// Each controller has one `AdapterDriver`, a serial loop that alone sends it commands
 /// (through an ``AdvertisingBackend``). ``update(_:)`` plans the new beacons on the controllers
 /// as probed (beacons that stay keep their advertisers, see ``FleetPlanner/plan(_:on:keeping:)``) and posts each driver its share: updates coalesce (the last one always wins, only
 /// the difference from what is on air is sent), and each is either applied or reported failed
@@ -55,10 +55,14 @@ public final class RunningFleet: Sendable {
     }
 
     /// - Parameters:
+    ///   - connections: the open adapters the fleet runs on (it does not close them).
+    ///   - planner: how beacons are placed on the controllers.
     ///   - capabilities: the controllers as already probed (or assumed), in the order of
     ///     `connections`; nil: ``probe()`` asks them.
     ///   - report: called synchronously with every event, in order, before it reaches
     ///     ``events`` (for a live view that must never lag).
+    ///   - teardownTimeout: how long each teardown exchange may take (nil: each connection's
+    ///     command timeout).
     public init(connections: [AdapterConnection], planner: FleetPlanner = FleetPlanner(), capabilities: [ControllerCapabilities]? = nil,
                 teardownTimeout: Duration? = nil, report: @escaping @Sendable (EmulatorEvent) -> Void = { _ in }) {
         self.connections = connections

@@ -21,7 +21,7 @@ public struct BeaconProfile: Hashable, Sendable {
     /// Radio output power in dBm (−127…20), or `nil` to let the controller choose.
     public var txPower: Int8?
     /// A random static address (two most significant bits 11); derived from the identity when the
-    /// profile gives none, see ``derivedAddress(for:)``.
+    /// profile gives none, see ``derivedAddress(for:)-(AnyBeacon)``.
     public var address: BluetoothAddress
     /// Whether ``address`` was derived rather than written in the profile.
     public var addressIsDerived: Bool

@@ -12,7 +12,7 @@ public struct TelemetryPlan: Hashable, Sendable {
     public var duration: Duration
     /// Battery voltage in mV; 0 = not battery powered (Eddystone's "not supported").
     public var batteryMillivolts: UInt16
-    /// °C in 8.8 fixed point, or ``EddystoneTLM/temperatureNotSupported``.
+    /// °C in 8.8 fixed point, or BeaconCodec's `EddystoneTLM.temperatureNotSupported`.
     public var temperature: Int16
 
     public init(period: Duration = TelemetryPlan.defaultPeriod, duration: Duration = TelemetryPlan.defaultDuration,

@@ -43,9 +43,11 @@ public struct HeardFleet: Sendable {
 
     /// The beacons heard, in identity order, named `prefix-1`, `prefix-2`, ….
     ///
-    /// - Parameter powerFromRSSI: the scan was made 1 m from the beacons (`--at-1m`): each
-    ///   beacon's power at 1 m becomes its mean RSSI (rounded; Eddystone's TX power at 0 m that
-    ///   plus 41 dB), rather than what it advertised. Beacons heard without an RSSI keep theirs.
+    /// - Parameters:
+    ///   - namePrefix: the names' prefix (`prefix` above).
+    ///   - powerFromRSSI: the scan was made 1 m from the beacons (`--at-1m`): each
+    ///     beacon's power at 1 m becomes its mean RSSI (rounded; Eddystone's TX power at 0 m that
+    ///     plus 41 dB), rather than what it advertised. Beacons heard without an RSSI keep theirs.
     /// - Returns: profiles with the advertised frame; the address when the beacon used one
     ///   random static address throughout (and no beacon before it in the list used it: a device
     ///   sending two frames gets it once), otherwise derived; for an Eddystone beacon whose

@@ -7,6 +7,7 @@
 /// than `length` (sample times within `(now − length, now]`). A beacon with no sample in the
 /// window has no RSSI (`nil`), so its proximity becomes unknown, as on a phone.
 public struct RSSIWindow: Hashable, Sendable {
+    /// One report's RSSI and when it came.
     public struct Sample: Hashable, Sendable {
         public var time: ContinuousClock.Instant
         public var rssi: Int8

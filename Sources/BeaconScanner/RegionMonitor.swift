@@ -3,6 +3,7 @@ import BeaconCodec
 
 /// An enter or exit, for one beacon of the region, and whether it moved the region itself.
 public struct RegionEvent: Hashable, Sendable {
+    /// Whether the region was entered or exited.
     public enum Kind: String, Hashable, Sendable {
         case enter
         case exit

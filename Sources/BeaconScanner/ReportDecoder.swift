@@ -3,7 +3,7 @@ import BeaconCodec
 import HCI
 
 /// Turns advertising report events into beacon sightings with the shared codec (every format
-/// ``AnyBeacon`` knows), strictly: data that is not a well-formed beacon advertisement (another
+/// BeaconCodec's `AnyBeacon` knows), strictly: data that is not a well-formed beacon advertisement (another
 /// company's, a malformed structure, two beacons in one payload) is not a beacon, as on a phone.
 public enum ReportDecoder {
     /// Every beacon in `event`; none for any other event.

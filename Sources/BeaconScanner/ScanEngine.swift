@@ -7,7 +7,10 @@ public struct ScanEngine: Sendable {
     public private(set) var ranger: BeaconRanger
     public private(set) var monitor: RegionMonitor
 
-    /// - Parameter regions: what to report, range and monitor; `[.any]` for every iBeacon.
+    /// - Parameters:
+    ///   - regions: what to report, range and monitor; `[.any]` for every iBeacon.
+    ///   - ranging: the ranging window, distance model and proximity thresholds.
+    ///   - exitAfter: how long a region may go unheard before it counts as exited.
     public init(regions: [BeaconRegion], ranging: RangingConfiguration = RangingConfiguration(), exitAfter: Duration = .seconds(30)) {
         ranger = BeaconRanger(configuration: ranging)
         monitor = RegionMonitor(regions: regions, exitAfter: exitAfter)

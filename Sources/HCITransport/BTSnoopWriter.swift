@@ -4,7 +4,7 @@ import HCI
 import Glibc
 #endif
 
-/// Writes every HCI packet of a session, both directions, to a btsnoop file (see ``BTSnoop`` for
+/// Writes every HCI packet of a session, both directions, to a btsnoop file (see HCI's `BTSnoop` for
 /// the format) with datalink 1002 (HCI UART/H4): each record's data starts with the H4 packet
 /// indicator. Wireshark and tshark open it.
 ///
@@ -13,6 +13,7 @@ import Glibc
 /// killed still leaves a usable file. The first write that fails (a full disk) is reported once
 /// through `onWriteFailure` and the capture stops there, while the session carries on.
 public final class BTSnoopWriter: Sendable {
+    /// Which way a packet went: sent to the controller, or received from it.
     public enum Direction: Sendable { case sent, received }
 
     public var path: String { file.path }

@@ -33,6 +33,7 @@ public struct LiveScreen: Sendable, Equatable {
 
 /// One column of a live table.
 public struct LiveColumn: Sendable, Equatable {
+    /// How a column's cells line up.
     public enum Alignment: Sendable, Equatable {
         case left, right
     }
@@ -74,6 +75,8 @@ public struct LiveRow: Sendable, Equatable {
 /// One line of a fitted screen: its text (never wider than the width it was fitted to) and what
 /// it is, for colour.
 public struct LiveLine: Sendable, Equatable {
+    /// Which part of the screen a line is (title, table header, a row with its status, the
+    /// "more" line, a message, the summary), which decides how it is shown.
     public enum Role: Sendable, Equatable {
         case title, header, row(LiveStatus), more, message, summary
     }

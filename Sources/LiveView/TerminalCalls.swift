@@ -14,7 +14,7 @@ public struct TerminalSize: Sendable, Equatable {
     }
 }
 
-/// The system calls a live view makes, behind a protocol (as HCITransport's ``SystemCalls``) so
+/// The system calls a live view makes, behind a protocol (as HCITransport's `SystemCalls`) so
 /// tests can give it any size.
 public protocol TerminalCalls: Sendable {
     /// Whether `fd` is a terminal (isatty(3)).

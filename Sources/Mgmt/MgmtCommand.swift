@@ -13,9 +13,10 @@ public struct MgmtOpcode: RawRepresentable, Hashable, Sendable, CustomStringConv
 /// `HCIWriter`/`HCIReader`, the same byte-order rules as HCI), and the return parameters its
 /// Command Complete event carries after the status.
 ///
-/// Like ``HCICommand``, every command encodes and decodes, so tests can check both directions
+/// Like HCI's `HCICommand`, every command encodes and decodes, so tests can check both directions
 /// against byte vectors taken from the documentation.
 public protocol MgmtCommand: Sendable, Hashable, CustomStringConvertible {
+    /// What the command's Command Complete event carries back.
     associatedtype ReturnParameters: MgmtReturnParameters
     static var opcode: MgmtOpcode { get }
     /// The name in doc/mgmt-api.txt, e.g. `Add Advertising`.

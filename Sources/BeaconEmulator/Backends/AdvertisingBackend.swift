@@ -14,7 +14,7 @@ public typealias AdvertisingState = [UInt8: AdvertisingSetConfiguration]
 /// here without the planner or the command line knowing.
 ///
 /// The running fleet calls a backend from one serial loop only, never concurrently. Every failure
-/// is an ``AdapterError`` (the protocol's own error, with its wording for the user).
+/// is an `AdapterError` (BeaconAdapters) (the protocol's own error, with its wording for the user).
 public protocol AdvertisingBackend: Sendable {
     /// The adapter as the user named it, for messages.
     var adapter: String { get }

@@ -4,7 +4,7 @@
 /// disabled or cleared the controller's sets (a power cycle, its own scans), bluetoothd removed
 /// every instance when it started, the adapter went away and came back. The adapter's driver
 /// puts what should be on air back (``AdvertisingBackend/restore(_:after:)``) and reports it
-/// (``EmulatorEvent/recovered(adapter:reason:beacons:after:)``).
+/// (``EmulatorEvent/recovered(adapter:reason:beacons:after:afterAdapterBack:)``).
 public struct AdvertisingLoss: Sendable, Equatable {
     /// What happened, in words (`the kernel sent LE Clear Advertising Sets`).
     public var reason: String
@@ -17,7 +17,7 @@ public struct AdvertisingLoss: Sendable, Equatable {
     /// so the restore starts at once.
     public var settle: Duration
     /// The adapter has just become usable again (powered on, back after Index Added): the moment
-    /// from which a restore can succeed, and from which ``EmulatorEvent/recovered`` counts
+    /// from which a restore can succeed, and from which ``EmulatorEvent/recovered(adapter:reason:beacons:after:afterAdapterBack:)`` counts
     /// beacon's own part of the recovery.
     public var adapterBack: Bool
 

@@ -33,9 +33,13 @@ public struct HCIAdvertisingBackend: AdvertisingBackend {
     public let controllerTimesTurns: Bool
     public var adapter: String { hci.adapterName }
 
-    /// - Parameter controllerTimedTurns: ask for controller-timed turns; granted only with
-    ///   extended sets. Only for a controller we own: its event masks are set (on the kernel's
-    ///   shared raw socket the kernel owns them).
+    /// - Parameters:
+    ///   - hci: the controller's session.
+    ///   - capabilities: the controller as probed.
+    ///   - extended: drive it with extended advertising commands (else legacy ones).
+    ///   - controllerTimedTurns: ask for controller-timed turns; granted only with
+    ///     extended sets. Only for a controller we own: its event masks are set (on the kernel's
+    ///     shared raw socket the kernel owns them).
     public init(hci: HCIController, capabilities: ControllerCapabilities, extended: Bool, controllerTimedTurns: Bool = false) {
         self.hci = hci
         self.capabilities = capabilities

@@ -21,6 +21,7 @@ import HCI
 /// Extended Advertising Parameters, and says so in the plan. Duration (seconds an instance gets in
 /// the kernel's rotation, 0 = 2 s) and Timeout (lifetime, 0 = forever).
 public struct AddAdvertising: MgmtCommand {
+    /// The instance added.
     public typealias ReturnParameters = MgmtInstanceReturn
     public static let opcode = MgmtOpcode(rawValue: 0x003E)
     public static let name = "Add Advertising"

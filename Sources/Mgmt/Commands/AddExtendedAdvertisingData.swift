@@ -18,6 +18,7 @@ import HCI
 /// flags ask the kernel to manage the Flags (bluez/bluez#2269); it checks that against the flags
 /// given to the parameters command, so ``validate()`` can only check the structure here.
 public struct AddExtendedAdvertisingData: MgmtCommand {
+    /// The instance whose data was set.
     public typealias ReturnParameters = MgmtInstanceReturn
     public static let opcode = MgmtOpcode(rawValue: 0x0055)
     public static let name = "Add Extended Advertising Data"

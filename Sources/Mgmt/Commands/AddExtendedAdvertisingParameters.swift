@@ -78,6 +78,7 @@ public struct AddExtendedAdvertisingParameters: MgmtCommand {
         guard HCIValidation.txPowerRange.contains(txPower) else { throw .txPowerOutOfRange(txPower) }
     }
 
+    /// The reply's parameters.
     public struct ReturnParameters: MgmtReturnParameters {
         public var instance: UInt8
         /// The power the controller selected (up to the one asked for).

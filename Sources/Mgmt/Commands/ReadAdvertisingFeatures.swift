@@ -25,6 +25,7 @@ public struct ReadAdvertisingFeatures: MgmtCommand {
     public init(decodingParameters reader: inout HCIReader) throws(HCIDecodingError) {}
     public func encodeParameters(into writer: inout HCIWriter) {}
 
+    /// The reply's parameters.
     public struct ReturnParameters: MgmtReturnParameters {
         public var supportedFlags: MgmtAdvertisingFlags
         public var maxAdvertisingDataLength: UInt8

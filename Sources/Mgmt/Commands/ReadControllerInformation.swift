@@ -28,6 +28,7 @@ public struct ReadControllerInformation: MgmtCommand {
     public init(decodingParameters reader: inout HCIReader) throws(HCIDecodingError) {}
     public func encodeParameters(into writer: inout HCIWriter) {}
 
+    /// The reply's parameters.
     public struct ReturnParameters: MgmtReturnParameters {
         public var address: BluetoothAddress
         public var bluetoothVersion: HCIVersion

@@ -20,6 +20,7 @@ public struct ReadManagementVersionInformation: MgmtCommand {
     public init(decodingParameters reader: inout HCIReader) throws(HCIDecodingError) {}
     public func encodeParameters(into writer: inout HCIWriter) {}
 
+    /// The reply's parameters.
     public struct ReturnParameters: MgmtReturnParameters {
         public var version: UInt8
         public var revision: UInt16

@@ -13,6 +13,7 @@ import HCI
 /// removed" — every program's, bluetoothd's included. The type can say it (captures, tools), but
 /// beacon's backend only ever removes instances it added itself.
 public struct RemoveAdvertising: MgmtCommand {
+    /// The instance removed.
     public typealias ReturnParameters = MgmtInstanceReturn
     public static let opcode = MgmtOpcode(rawValue: 0x003F)
     public static let name = "Remove Advertising"

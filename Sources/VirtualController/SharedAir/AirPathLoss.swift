@@ -12,7 +12,7 @@ import Darwin
 ///
 /// where d is the distance in metres between the advertiser and the receiver (at least 0.1 m:
 /// closer than that the far-field model means nothing) and P₁ the RSSI at 1 m: the power at 1 m
-/// the beacon's own payload declares (``AnyBeacon/powerAt1m``: an iBeacon's measured power, an
+/// the beacon's own payload declares (BeaconCodec's `AnyBeacon.powerAt1m`: an iBeacon's measured power, an
 /// AltBeacon's reference RSSI, an Eddystone frame's TX power at 0 m less 41 dB), else (no beacon,
 /// or a TLM frame) the event's transmit power less the same 41 dB (free-space loss over the first
 /// metre at 2.4 GHz). An advertiser with no position is heard as if 1 m away. By itself there is

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Testing
+import TestSupport
+
+/// Examples/AdvertiseFleet, the library used from another package as its README shows: run on the
+/// shared virtual air, heard by `beacon scan`, stopped with SIGINT, it takes its beacons off the
+/// air, says so and exits 0.
+@Suite struct ExampleProgramTests {
+    static let example = PackageRoot.url.appendingPathComponent("Examples/AdvertiseFleet")
+
+    /// The example's executable, built if scripts/examples has not built it yet (a no-op then).
+    static func advertiseFleet() throws -> URL {
+        let swift = try Executables.require("swift", install: "the Swift toolchain")
+        let timeout = try Executables.require("timeout", install: "coreutils")
+        // A hang bound only: a first build of the library in the example's own .build takes minutes.
+        let build = try Program.run(timeout, ["900", swift.path, "build", "--package-path", example.path, "--product", "AdvertiseFleet"])
+        try #require(build.status == 0, "\(build)")
+        return example.appendingPathComponent(".build/debug/AdvertiseFleet")
+    }
+
+    /// The uuid of profiles/bm1.yaml.
+    static let markerUUID = "B9D4719F-A407-42FA-A365-1B6B03AE00CF"
+
+    /// The uuid of every beacon `beacon scan --json` reported, in order.
+    static func reports(_ output: String) -> [String] {
+        SharedAirTests.jsonLines(output).filter { $0["event"] as? String == "report" }.compactMap { $0["uuid"] as? String }
+    }
+
+    @Test func advertiseFleetIsHeardAndLeavesNothingOnAirAfterSIGINT() async throws {
+        let executable = try Self.advertiseFleet()
+        let air = try SharedAirTests.privateAir()
+        let scanner = try SharedAirTests.start(["scan", "-i", "virtual", "--json"], air: air)
+        defer { scanner.send(SIGKILL) }
+        let program = try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/env"), ["BEACON_AIR=\(air)", executable.path, "virtual", SharedAirTests.room])
+        defer { program.send(SIGKILL) }
+        #expect(await program.waitForOutput(containing: "on air: "), "\(program.output)")
+        // It really advertises: the scanner in another process hears all four of the room's beacons.
+        let heardAll = await scanner.waitForOutput { out in
+            let minors = SharedAirTests.jsonLines(out).filter { $0["event"] as? String == "report" && $0["uuid"] as? String == SharedAirTests.uuid }
+            return Set(minors.compactMap { $0["minor"] as? Int }).isSuperset(of: [0, 1, 2, 3])
+        }
+        #expect(heardAll, "scanner:\n\(scanner.output)\nexample:\n\(program.output)")
+
+        program.send(SIGINT)
+        #expect(await program.waitForExit(timeout: .seconds(30)) == 0, "\(program.output)")
+        #expect(program.stdout.hasSuffix("stopped: nothing left on air\n"), "\(program.output)")
+        #expect(program.stderr.isEmpty, "\(program.output)")
+        // Nothing of it stays on air. Another advertiser, started only now, is the marker: the air
+        // keeps each sender's order, so once the scanner hears the marker, every room beacon still
+        // on air would be heard among the marker's next reports (both advertise every 100 ms).
+        let marker = try SharedAirTests.start(["advertise", PackageRoot.path("profiles/bm1.yaml"), "-i", "virtual"], air: air)
+        defer { marker.send(SIGKILL) }
+        let heardMarker = await scanner.waitForOutput { out in
+            Self.reports(out).filter { $0 == Self.markerUUID }.count >= 20
+        }
+        #expect(heardMarker, "scanner:\n\(scanner.output)\nmarker:\n\(marker.output)")
+        let afterMarker = Self.reports(scanner.stdout).drop { $0 != Self.markerUUID }
+        #expect(!afterMarker.contains(SharedAirTests.uuid), "a room beacon was heard after the example stopped:\n\(scanner.output)")
+    }
+}
