@@ -42,6 +42,17 @@ struct HostileInputTests {
                 "\(result.stderr.prefix(1000))")
     }
 
+    @Test("standard input without a line end (as /dev/zero or a binary file would give): decode and locate --trace - stop at 1 MiB with the line named")
+    func overlongStandardInputLine() throws {
+        let endless = String(repeating: "0", count: (1 << 20) + 10)
+        let decode = try BeaconExecutable.run(["decode"], stdin: "0201060303AAFE\n" + endless)
+        #expect(decode.status == 65, "\(decode.stderr.prefix(500))")
+        #expect(decode.stderr.contains("- (standard input):2: longer than 1048576 bytes without a line end"), "\(decode.stderr.prefix(500))")
+        let locate = try BeaconExecutable.run(["locate", Self.room, "--trace", "-"], stdin: endless)
+        #expect(locate.status != 0)
+        #expect(locate.stderr.contains("- (standard input):1: longer than 1048576 bytes without a line end"), "\(locate.stderr.prefix(500))")
+    }
+
     @Test("a scenario that is not UTF-8: exit 65 in every command that reads it")
     func notUTF8IsADataErrorEverywhere() throws {
         let path = try BeaconExecutable.temporaryFile(named: "latin1.yaml", contents: "")
