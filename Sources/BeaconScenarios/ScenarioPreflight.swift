@@ -20,7 +20,7 @@ import HCI
 ///   interval, TX power and way of going on air each takes: a plan of the beacon alone on each
 ///   controller, or, when the fleet on air is larger than the controllers' advertisers (beacons
 ///   take turns, and the planner fits a rotating beacon's interval to its controller), a plan
-///   of the beacon taking turns with copies of itself. Whole plans are what the planner builds
+///   of the beacon taking turns with a copy of itself on one advertiser. Whole plans are what the planner builds
 ///   to fit a controller's sets, turns and handles; what a controller refuses in them comes
 ///   from a beacon's own interval, TX power and data, and from whether it takes turns.
 public enum ScenarioPreflight {
@@ -86,6 +86,8 @@ public enum ScenarioPreflight {
         var previous: FleetPlan?
         // Past this many beacons on air, beacons take turns.
         let advertisers = hci.map(planner.usableSets).reduce(0, +)
+        var onOneSet = planner
+        onOneSet.maximumSets = 1
 
         func refused(_ plan: FleetPlan) -> [(String, String)] {
             var found: [(String, String)] = []
@@ -126,14 +128,11 @@ public enum ScenarioPreflight {
                     if beaconVerdicts[setting] == nil {
                         beaconVerdicts[setting] = hci.flatMap { caps in
                             work.singleBeaconPlans += 1
-                            // Turns on this controller too: one copy more than its advertisers.
-                            let copies = rotates ? planner.usableSets(caps) + 1 : 1
-                            let turns = (0..<copies).map { k in
-                                var copy = beacon
-                                if k > 0 { copy.name += "#\(k)" }
-                                return copy
-                            }
-                            return refused(planner.plan(turns, on: [caps]))
+                            // Taking turns: with a copy of itself on one advertiser (the commands
+                            // of a turn are those of any number of turns, in the same mode).
+                            var copy = beacon
+                            copy.name += "#2"
+                            return refused((rotates ? onOneSet : planner).plan(rotates ? [beacon, copy] : [beacon], on: [caps]))
                         }
                     }
                     found += beaconVerdicts[setting]!

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 #if canImport(Glibc)
@@ -51,6 +52,29 @@ struct HostileInputTests {
         let locate = try BeaconExecutable.run(["locate", Self.room, "--trace", "-"], stdin: endless)
         #expect(locate.status != 0)
         #expect(locate.stderr.contains("- (standard input):1: longer than 1048576 bytes without a line end"), "\(locate.stderr.prefix(500))")
+    }
+
+    @Test("a trace file that keeps growing while it is read: locate reads what was there when it opened it, and ends")
+    func growingTraceFileEnds() async throws {
+        let path = try BeaconExecutable.temporaryFile(named: "growing.jsonl", contents: String(repeating: "\n", count: 1 << 16))
+        let writer = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let growing = Atomic<Bool>(true)
+        // Blank lines (skipped by the reader), appended as fast as the disk takes them.
+        let thread = Thread {
+            let chunk = Data(repeating: 0x0A, count: 1 << 16)
+            // Up to 256 MiB, past the 64 MiB limit, whatever the disk's speed.
+            for _ in 0..<4096 where growing.load(ordering: .relaxed) { writer.seekToEndOfFile(); writer.write(chunk) }
+        }
+        thread.start()
+        defer {
+            growing.store(false, ordering: .relaxed)
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        let locate = try BeaconExecutable.start(["locate", Self.room, "--trace", path])
+        let status = await locate.waitForExit(timeout: .seconds(60))
+        growing.store(false, ordering: .relaxed)
+        #expect(status != nil, "still reading a file that grows: \(locate.output)")
+        #expect(locate.stderr.contains("held no samples") || locate.stderr.contains("more than 67108864 bytes: a trace file is read whole"), "\(locate.output)")
     }
 
     @Test("a scenario that is not UTF-8: exit 65 in every command that reads it")
