@@ -158,7 +158,8 @@ public struct FleetPlanner: Sendable {
         caps.hasIndependentAdvertisers && !forceLegacy
     }
 
-    func usableSets(_ caps: ControllerCapabilities) -> Int {
+    /// How many advertisers this planner uses on `caps`'s controller (beyond them, beacons take turns).
+    public func usableSets(_ caps: ControllerCapabilities) -> Int {
         guard usesExtendedSets(caps) else { return 1 }
         // Handles run 0…0xEF, so at most 240 sets whatever the controller says.
         return min(caps.advertisingSets, maximumSets ?? .max, Int(HCIValidation.maximumAdvertisingHandle) + 1)

@@ -95,6 +95,10 @@ extension IssueSink {
     /// ``YAMLExpansion/maximumAliasedNodes``; nil for an empty document. Every YAML text the tool
     /// reads is composed here.
     mutating func compose(_ text: String) throws(DocumentRefused) -> Node? {
+        // A byte order mark (Windows editors save UTF-8 with one) is not part of the document;
+        // libyaml, told the text is UTF-8, would read it as the start of the first key.
+        var text = text
+        if text.unicodeScalars.first == "\u{FEFF}" { text = String(text.unicodeScalars.dropFirst()) }
         if let issue = YAMLExpansion.issue(in: text, file: file) {
             report(issue.location, field: issue.field, value: issue.value, issue.message)
             throw DocumentRefused()

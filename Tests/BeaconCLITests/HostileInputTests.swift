@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 #if canImport(Glibc)
@@ -40,6 +41,40 @@ struct HostileInputTests {
         #expect(result.status == 65, "\(result.stdout.prefix(500))\(result.stderr.prefix(500))")
         #expect(result.stderr.contains("\(path):100003:3: steps: more than 100000 changes: a scenario pass may expand to at most 100000 changes"),
                 "\(result.stderr.prefix(1000))")
+    }
+
+    @Test("standard input without a line end (as /dev/zero or a binary file would give): decode and locate --trace - stop at 1 MiB with the line named")
+    func overlongStandardInputLine() throws {
+        let endless = String(repeating: "0", count: (1 << 20) + 10)
+        let decode = try BeaconExecutable.run(["decode"], stdin: "0201060303AAFE\n" + endless)
+        #expect(decode.status == 65, "\(decode.stderr.prefix(500))")
+        #expect(decode.stderr.contains("- (standard input):2: longer than 1048576 bytes without a line end"), "\(decode.stderr.prefix(500))")
+        let locate = try BeaconExecutable.run(["locate", Self.room, "--trace", "-"], stdin: endless)
+        #expect(locate.status != 0)
+        #expect(locate.stderr.contains("- (standard input):1: longer than 1048576 bytes without a line end"), "\(locate.stderr.prefix(500))")
+    }
+
+    @Test("a trace file that keeps growing while it is read: locate reads what was there when it opened it, and ends")
+    func growingTraceFileEnds() async throws {
+        let path = try BeaconExecutable.temporaryFile(named: "growing.jsonl", contents: String(repeating: "\n", count: 1 << 16))
+        let writer = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let growing = Atomic<Bool>(true)
+        // Blank lines (skipped by the reader), appended as fast as the disk takes them.
+        let thread = Thread {
+            let chunk = Data(repeating: 0x0A, count: 1 << 16)
+            // Up to 256 MiB, past the 64 MiB limit, whatever the disk's speed.
+            for _ in 0..<4096 where growing.load(ordering: .relaxed) { writer.seekToEndOfFile(); writer.write(chunk) }
+        }
+        thread.start()
+        defer {
+            growing.store(false, ordering: .relaxed)
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        let locate = try BeaconExecutable.start(["locate", Self.room, "--trace", path])
+        let status = await locate.waitForExit(timeout: .seconds(60))
+        growing.store(false, ordering: .relaxed)
+        #expect(status != nil, "still reading a file that grows: \(locate.output)")
+        #expect(locate.stderr.contains("held no samples") || locate.stderr.contains("more than 67108864 bytes: a trace file is read whole"), "\(locate.output)")
     }
 
     @Test("a scenario that is not UTF-8: exit 65 in every command that reads it")

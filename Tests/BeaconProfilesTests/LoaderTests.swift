@@ -102,6 +102,17 @@ import Testing
         #expect(shared.beacons.map { $0.iBeacon?.major } == [5, 5])
     }
 
+    /// A UTF-8 byte order mark (what Windows editors write) is not part of the document.
+    @Test func aByteOrderMarkIsSkipped() throws {
+        let text = "\u{FEFF}name: door\nuuid: \(Self.uuid)\nmajor: 1\nminor: 1\n"
+        #expect(try ProfileLoader.parse(text, file: "bom.yaml").beacons.map(\.name) == ["door"])
+        let scenario = "\u{FEFF}fleet: {beacons: [{name: door, uuid: \(Self.uuid), major: 1, minor: 1}]}\nsteps: [{at: 1, hide: door}]\n"
+        #expect(try ScenarioLoader.parse(scenario, file: "bom.yaml").steps.count == 1)
+        // Line and column of an issue are those of the file.
+        let error = try #require(throws: ProfileErrors.self) { try ProfileLoader.parse("\u{FEFF}name: door\nuuid: \(Self.uuid)\nmajor: 70000\nminor: 1\n", file: "bom.yaml") }
+        #expect(error.issues.map { "\($0.location.line):\($0.location.column) \($0.field)" } == ["3:8 major"])
+    }
+
     @Test func loadingSeveralFilesReportsEveryFileAndCrossFileClashes() throws {
         let directory = try Self.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

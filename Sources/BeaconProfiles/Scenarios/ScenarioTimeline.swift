@@ -75,27 +75,39 @@ public struct ScenarioTimeline: Sendable {
 
     /// Every moment of the first pass in time order (changes at the same time together), then the
     /// start of the second pass when there is one: every state a play puts on air after the start.
+    ///
+    /// Each moment keeps a whole state: a long scenario over a large fleet costs moments × fleet
+    /// in memory. Work that only needs each state in turn uses ``forEachMoment(_:)``.
     public var moments: [Moment] {
         var out: [Moment] = []
         var state = initialState
-        for c in pass {
-            state.apply(c.change)
-            // Compared in place: a copy of the last moment (`if let last = out.last`) would share
-            // its `changes` and make every append copy them, quadratic in changes at one time.
-            if !out.isEmpty, out[out.count - 1].time == c.time {
-                out[out.count - 1].changes.append(c)
-                out[out.count - 1].state = state
-            } else {
-                out.append(Moment(time: c.time, changes: [c], isNextPass: false, state: state))
-            }
-        }
-        if scenario.passes != 1, scenario.duration > 0 {
-            var next = initialState
-            let first = changes(inPass: 1).prefix { $0.time == scenario.duration }
-            for c in first { next.apply(c.change) }
-            out.append(Moment(time: scenario.duration, changes: Array(first), isNextPass: true, state: next))
+        forEachMoment { time, changes, isNextPass in
+            if isNextPass { state = initialState }
+            for c in changes { state.apply(c.change) }
+            out.append(Moment(time: time, changes: Array(changes), isNextPass: isNextPass, state: state))
+            return true
         }
         return out
+    }
+
+    /// Calls `body` with each moment ``moments`` lists, in the same order, but only with its time,
+    /// its changes and whether it starts the next pass (the fleet back as declared before its
+    /// changes): the caller keeps one state and applies the changes itself, so walking a long
+    /// scenario costs its changes, not moments × fleet. `body` returns false to stop the walk.
+    public func forEachMoment<Failure: Error>(
+        _ body: (_ time: Double, _ changes: ArraySlice<TimedChange>, _ isNextPass: Bool) throws(Failure) -> Bool
+    ) throws(Failure) {
+        var start = pass.startIndex
+        while start < pass.endIndex {
+            var end = start + 1
+            while end < pass.endIndex, pass[end].time == pass[start].time { end += 1 }
+            guard try body(pass[start].time, pass[start..<end], false) else { return }
+            start = end
+        }
+        if scenario.passes != 1, scenario.duration > 0 {
+            let first = changes(inPass: 1).prefix { $0.time == scenario.duration }
+            _ = try body(scenario.duration, first, true)
+        }
     }
 
     /// The state a pass starts from.
@@ -117,11 +129,18 @@ public struct ScenarioState: Hashable, Sendable {
     /// Every beacon of the fleet, in fleet order, with the fields the changes so far gave it.
     public private(set) var beacons: [BeaconProfile]
     public private(set) var hidden: Set<String>
+    /// Where each name is in ``beacons`` (a fleet's names are unique), so that a change costs
+    /// the beacons it names, not the whole fleet.
+    private let positions: [String: Int]
 
     public init(fleet: [BeaconProfile], hidden: Set<String>) {
         beacons = fleet
         self.hidden = hidden
+        positions = Dictionary(fleet.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
     }
+
+    /// Where `name` is in ``beacons`` (nil: not in the fleet).
+    public func position(of name: String) -> Int? { positions[name] }
 
     /// The beacons on air, in fleet order.
     public var onAir: [BeaconProfile] { beacons.filter { !hidden.contains($0.name) } }
@@ -130,7 +149,7 @@ public struct ScenarioState: Hashable, Sendable {
         for name in change.hide { hidden.insert(name) }
         for name in change.show { hidden.remove(name) }
         guard change.changesFields else { return }
-        for i in beacons.indices where change.beacons.contains(beacons[i].name) {
+        for i in Set(change.beacons.compactMap { positions[$0] }) {
             // The beacon keeps its address: it is the same advertiser with new fields, so a data
             // change stays a data change (no restart of its set).
             if change.major != nil || change.minor != nil { beacons[i].beacon.setMajorMinor(major: change.major, minor: change.minor) }

@@ -89,10 +89,15 @@ struct DecodeCommand: AsyncParsableCommand {
         if payloads.isEmpty {
             // Line by line: each answer is out (flushed, even into a pipe) before the next line is
             // read, so `decode` can sit at the end of a pipe that stays open.
-            LineOutput.forEachStandardInputLine { line in
-                guard !line.allSatisfy(\.isWhitespace) else { return }
-                decode(line)
-                fflush(nil)  // every output stream: stdout is shared mutable state to Swift 6
+            do {
+                try LineOutput.forEachStandardInputLine { line in
+                    guard !line.allSatisfy(\.isWhitespace) else { return }
+                    decode(line)
+                    fflush(nil)  // every output stream: stdout is shared mutable state to Swift 6
+                }
+            } catch {
+                LineOutput.err("error: \(error)")
+                tally.record(ExitStatus.dataError)
             }
         } else {
             payloads.forEach(decode)

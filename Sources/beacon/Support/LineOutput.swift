@@ -145,9 +145,37 @@ enum LineOutput {
 
     /// Calls `body` with each line of standard input as soon as it arrives, until end of file:
     /// a producer that writes a line now and then gets each answer at once, and input of any
-    /// length takes constant memory.
-    static func forEachStandardInputLine(_ body: (String) throws -> Void) rethrows {
-        while let line = readLine(strippingNewline: true) { try body(line) }
+    /// length takes constant memory: a line longer than ``maximumInputLineLength`` bytes (no
+    /// payload or trace line comes near it; /dev/zero or a binary file piped in would grow one
+    /// without end) ends the reading with ``OverlongLine``.
+    static func forEachStandardInputLine(_ body: (String) throws -> Void) throws {
+        var line: [UInt8] = []
+        var number = 0
+        while true {
+            let byte = getchar()  // buffered by stdio, as readLine was
+            if byte == EOF && line.isEmpty { return }
+            if byte == EOF || byte == 0x0A {
+                number += 1
+                if line.last == 0x0D { line.removeLast() }
+                try body(String(decoding: line, as: UTF8.self))
+                if byte == EOF { return }
+                line.removeAll(keepingCapacity: true)
+                continue
+            }
+            guard line.count < maximumInputLineLength else { throw OverlongLine(number: number + 1) }
+            line.append(UInt8(byte))
+        }
+    }
+
+    /// The longest line ``forEachStandardInputLine(_:)`` takes, in bytes (1 MiB).
+    static let maximumInputLineLength = 1 << 20
+
+    /// A line of standard input past ``maximumInputLineLength``.
+    struct OverlongLine: Error, CustomStringConvertible {
+        var number: Int
+        var description: String {
+            "- (standard input):\(number): longer than \(maximumInputLineLength) bytes without a line end: not a line of text (a payload or a trace line is far shorter)"
+        }
     }
 
     /// Whether standard output is a terminal (the live table), not a pipe or a file (log lines).

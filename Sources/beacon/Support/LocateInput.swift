@@ -15,9 +15,30 @@ enum LocateInput {
     /// ("ranging", "enter", …) are skipped; a line that is not JSON is an error. A file is read
     /// whole (its samples may come in any order); `-` (standard input) goes through
     /// ``forEachStandardInputSample(_:)`` instead, so a pipe is located as it runs.
+    /// The largest trace file read whole (64 MiB: hours of `scan --json`); standard input has
+    /// no such limit (read a line at a time).
+    static let maximumTraceFileSize = 64 << 20
+
     static func traceSamples(path: String) throws -> [RSSISample] {
         if let problem = InputPath.problem(path) { throw TraceError(description: "\(InputPath.label(path)): \(problem)") }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw TraceError(description: "\(InputPath.label(path)): cannot read: \(String(cString: strerror(errno)))")
+        }
+        defer { try? handle.close() }
+        // A regular file is read up to the size it has now (one that keeps growing, a scan still
+        // writing to it, would otherwise be read for ever), a pipe to its end; either at most
+        // one byte past maximumTraceFileSize, as it is read whole.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let size = attributes?[.type] as? FileAttributeType == .typeRegular ? (attributes?[.size] as? NSNumber)?.intValue : nil
+        let want = min(size ?? .max, maximumTraceFileSize + 1)
+        let data: Data
+        do { data = try handle.read(upToCount: want) ?? Data() } catch {
+            throw TraceError(description: "\(InputPath.label(path)): cannot read: \(error.localizedDescription)")
+        }
+        guard data.count <= maximumTraceFileSize else {
+            throw TraceError(description: "\(InputPath.label(path)): more than \(maximumTraceFileSize) bytes: a trace file is read whole and may have at most 64 MiB; pipe a longer one into --trace - (read line by line: beacon locate FLEET --trace - < FILE)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
             throw TraceError(description: "\(InputPath.label(path)): cannot read it as UTF-8 text")
         }
         var samples: [RSSISample] = []

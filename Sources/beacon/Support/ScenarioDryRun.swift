@@ -34,19 +34,22 @@ struct ScenarioDryRun {
                      let program = plan.adapters.first { $0.capabilities.adapter == caps.adapter }.map { AdvertisingProgram(plan: $0) }
                      return AdvertisingProgram.clean(extended: planner.usesExtendedSets(caps)) + (program?.setup ?? [])
                  }, listing: listing)
-        for moment in timeline.moments {
-            state = moment.state
+        // One state walked through the moments (a state kept per moment would cost moments × fleet).
+        try timeline.forEachMoment { (time, changes, isNextPass) throws(ExitCode) in
+            if isNextPass { state = timeline.initialState }
+            for c in changes { state.apply(c.change) }
             // As a running fleet plans an update: beacons that stay keep their advertisers.
             let next = planner.plan(state.onAir, on: capabilities, keeping: plan)
-            var what = moment.changes.map(\.change.description).joined(separator: "; ")
-            if moment.isNextPass { what = "the next pass starts: the fleet as declared" + (what.isEmpty ? "" : "; " + what) }
+            var what = changes.map(\.change.description).joined(separator: "; ")
+            if isNextPass { what = "the next pass starts: the fleet as declared" + (what.isEmpty ? "" : "; " + what) }
             let before = plan
-            try emit(section: "t=\(PlaybackOutput.clock(moment.time))", title: "\(PlaybackOutput.clock(moment.time)): \(what) — fleet on air: \(Self.names(state))",
+            try emit(section: "t=\(PlaybackOutput.clock(time))", title: "\(PlaybackOutput.clock(time)): \(what) — fleet on air: \(Self.names(state))",
                      perAdapter: { caps in
                          AdvertisingProgram.steps(from: Self.firstState(before, caps), to: Self.firstState(next, caps),
                                                   extended: planner.usesExtendedSets(caps))
                      }, listing: listing)
             plan = next
+            return true
         }
         try emit(section: "teardown", title: "teardown: advertising off, sets removed",
                  perAdapter: { AdvertisingProgram.clean(extended: planner.usesExtendedSets($0)) }, listing: listing)
