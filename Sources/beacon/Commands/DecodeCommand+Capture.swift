@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconJSON
 import ArgumentParser
 import BeaconCapture
 import BeaconCodec
@@ -67,7 +68,7 @@ struct CaptureLineWriter {
 
     mutating func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
 
-    /// `{"time":…,"source":…,"address":…,"rssi":…,"uuid":…,"major":…,"minor":…,"power":…}`
+    /// `{"time":…,"source":…,"address":…,"rssi":…,"format":"ibeacon","uuid":…,"major":…,"minor":…,"power":…}`
     mutating func appendJSON(_ s: CapturedBeacon) {
         append(#"{"time":"#)
         appendSeconds(s.timestamp)
@@ -83,23 +84,9 @@ struct CaptureLineWriter {
         }
         append(#","rssi":"#)
         if let rssi = s.rssi { appendInt(Int(rssi)) } else { append("null") }
-        guard case .iBeacon(let beacon) = s.beacon else {
-            // Other formats are rarer: their fields as `decode --json` names them, "format" first.
-            let text = JSONValue.object(BeaconFormatJSON.compatibleFields(s.beacon)).text
-            append(",")
-            append(String(text.dropFirst()))
-            append("\n")
-            flushIfFull()
-            return
-        }
-        append(#","uuid":""#)
-        appendUUID(beacon.uuid)
-        append(#"","major":"#)
-        appendInt(Int(beacon.major))
-        append(#","minor":"#)
-        appendInt(Int(beacon.minor))
-        append(#","power":"#)
-        appendInt(Int(beacon.measuredPower))
+        // The beacon as every command prints one (BeaconJSON), "format" first.
+        append(",")
+        BeaconObject.write(s.beacon, naming: .profile, to: &buffer)
         append("}\n")
         flushIfFull()
     }

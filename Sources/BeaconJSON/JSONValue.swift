@@ -2,8 +2,9 @@
 
 /// A JSON value written with keys in the order given, so that output such as
 /// `{"uuid":…,"major":…,"minor":…,"power":…}` reads the way the documentation shows it
-/// (Foundation's `JSONEncoder` can only sort keys alphabetically or not at all).
-enum JSONValue {
+/// (Foundation's `JSONEncoder` can only sort keys alphabetically or not at all), and read back
+/// by ``init(parsing:)`` without Foundation.
+public enum JSONValue: Sendable, Equatable {
     case string(String)
     case int(Int)
     case double(Double)
@@ -13,18 +14,40 @@ enum JSONValue {
     case object([(String, JSONValue)])
 
     /// `value` as a string, or `null`.
-    static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+    public static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
     /// `value` as an integer, or `null`.
-    static func int<I: BinaryInteger>(_ value: I?) -> JSONValue { value.map { .int(Int($0)) } ?? .null }
+    public static func int<I: BinaryInteger>(_ value: I?) -> JSONValue { value.map { .int(Int($0)) } ?? .null }
 
     /// Compact JSON text on one line (one object per line makes the output JSON Lines).
-    var text: String {
+    public var text: String {
         var out = ""
         write(to: &out)
         return out
     }
 
-    private func write(to out: inout String) {
+    /// The members of an object, in order; `nil` for any other value.
+    public var members: [(String, JSONValue)]? {
+        if case .object(let m) = self { return m }
+        return nil
+    }
+
+    /// Equal values: same kind, same members in the same order.
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case let (.string(x), .string(y)): x == y
+        case let (.int(x), .int(y)): x == y
+        case let (.double(x), .double(y)): x == y
+        case let (.bool(x), .bool(y)): x == y
+        case (.null, .null): true
+        case let (.array(x), .array(y)): x == y
+        case let (.object(x), .object(y)): x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
+
+    /// Appends the compact text to `out` (what ``text`` returns), for callers that build a line
+    /// of several parts.
+    public func write(to out: inout String) {
         switch self {
         case .string(let s): Self.writeString(s, to: &out)
         case .int(let i): out += String(i)
@@ -44,13 +67,18 @@ enum JSONValue {
             out += "]"
         case .object(let members):
             out += "{"
-            for (i, (key, value)) in members.enumerated() {
-                if i > 0 { out += "," }
-                Self.writeString(key, to: &out)
-                out += ":"
-                value.write(to: &out)
-            }
+            Self.writeMembers(members, to: &out)
             out += "}"
+        }
+    }
+
+    /// Appends `"key":value` pairs separated by commas, without braces.
+    public static func writeMembers(_ members: [(String, JSONValue)], to out: inout String) {
+        for (i, (key, value)) in members.enumerated() {
+            if i > 0 { out += "," }
+            writeString(key, to: &out)
+            out += ":"
+            value.write(to: &out)
         }
     }
 
