@@ -22,38 +22,50 @@ public enum BeaconObject {
 
     /// A beacon's members, "format" first, in `naming`'s words.
     public static func fields(_ beacon: AnyBeacon, naming: Naming) -> [(String, JSONValue)] {
-        let profile = naming == .profile
-        var out: [(String, JSONValue)] = [("format", .string(beacon.format.rawValue))]
-        switch beacon {
-        case .iBeacon(let b):
-            out += [("uuid", .string(b.uuid.description)), ("major", .int(b.major)), ("minor", .int(b.minor)), ("power", .int(b.measuredPower))]
-        case .eddystoneUID(let b):
-            out += [("namespace", .string(b.namespace.description)), ("instance", .string(b.instance.description)),
-                    (profile ? "power_at_0m" : "tx_power", .int(b.txPower))]
-        case .eddystoneURL(let b):
-            out += [("url", .string(b.url)), (profile ? "power_at_0m" : "tx_power", .int(b.txPower))]
-        case .eddystoneTLM(let b):
-            out += [
-                ("battery_mv", .int(b.batteryMillivolts)),
-                // Raw signed 8.8 fixed point (-32768: not supported), and the same in °C.
-                ("temperature", .int(b.temperature)),
-                ("temperature_c", b.celsius.map { .double($0) } ?? .null),
-                ("advertising_count", .int(b.advertisingCount)),
-                ("uptime_tenths", .int(b.uptimeTenths)),
-            ]
-        case .altBeacon(let b):
-            out += [("id", .string(b.id.description)), ("manufacturer", .int(b.manufacturerID)),
-                    (profile ? "power" : "rssi", .int(b.referenceRSSI)), ("reserved", .int(b.reserved))]
-        }
-        return out
+        var members = MemberList()
+        emit(beacon, naming: naming, to: &members)
+        return members.members
     }
 
-    /// Appends the members of ``fields(_:naming:)``, without braces, as UTF-8 to `bytes`: for a
-    /// writer that builds its own lines (`decode --capture` writes millions).
+    /// Appends the members of ``fields(_:naming:)``, comma-separated, without braces, as UTF-8 to
+    /// `bytes`, without building them first: `decode --capture` writes millions of lines.
     public static func write(_ beacon: AnyBeacon, naming: Naming, to bytes: inout [UInt8]) {
-        var text = ""
-        JSONValue.writeMembers(fields(beacon, naming: naming), to: &text)
-        bytes.append(contentsOf: text.utf8)
+        var writer = MemberBytes()
+        swap(&writer.bytes, &bytes)
+        emit(beacon, naming: naming, to: &writer)
+        swap(&writer.bytes, &bytes)
+    }
+
+    /// The one list of a beacon's members, for both of the above.
+    static func emit(_ beacon: AnyBeacon, naming: Naming, to out: inout some MemberSink) {
+        let profile = naming == .profile
+        out.add("format", .string(beacon.format.rawValue))
+        switch beacon {
+        case .iBeacon(let b):
+            out.add("uuid", b.uuid)
+            out.add("major", .int(b.major))
+            out.add("minor", .int(b.minor))
+            out.add("power", .int(b.measuredPower))
+        case .eddystoneUID(let b):
+            out.add("namespace", .string(b.namespace.description))
+            out.add("instance", .string(b.instance.description))
+            out.add(profile ? "power_at_0m" : "tx_power", .int(b.txPower))
+        case .eddystoneURL(let b):
+            out.add("url", .string(b.url))
+            out.add(profile ? "power_at_0m" : "tx_power", .int(b.txPower))
+        case .eddystoneTLM(let b):
+            out.add("battery_mv", .int(b.batteryMillivolts))
+            // Raw signed 8.8 fixed point (-32768: not supported), and the same in °C.
+            out.add("temperature", .int(b.temperature))
+            out.add("temperature_c", b.celsius.map { .double($0) } ?? .null)
+            out.add("advertising_count", .int(b.advertisingCount))
+            out.add("uptime_tenths", .int(b.uptimeTenths))
+        case .altBeacon(let b):
+            out.add("id", .string(b.id.description))
+            out.add("manufacturer", .int(b.manufacturerID))
+            out.add(profile ? "power" : "rssi", .int(b.referenceRSSI))
+            out.add("reserved", .int(b.reserved))
+        }
     }
 
     /// An identity: "format" and the format's identity fields (an iBeacon's uuid, major, minor),
@@ -137,5 +149,42 @@ public struct JSONObjectView {
         case .double(let d)?: return d
         default: return nil
         }
+    }
+}
+
+/// Where ``BeaconObject/emit(_:naming:to:)`` puts members: a list, or bytes.
+protocol MemberSink {
+    mutating func add(_ key: String, _ value: JSONValue)
+    /// A UUID as a string member (the byte writer skips building its `String`).
+    mutating func add(_ key: String, _ uuid: BeaconUUID)
+}
+
+extension MemberSink {
+    mutating func add(_ key: String, _ uuid: BeaconUUID) { add(key, .string(uuid.description)) }
+}
+
+struct MemberList: MemberSink {
+    var members: [(String, JSONValue)] = []
+    mutating func add(_ key: String, _ value: JSONValue) { members.append((key, value)) }
+}
+
+struct MemberBytes: MemberSink {
+    var bytes: [UInt8] = []
+    var first = true
+    mutating func add(_ key: String, _ value: JSONValue) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        JSONValue.string(key).write(to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        value.write(to: &bytes)
+    }
+
+    mutating func add(_ key: String, _ uuid: BeaconUUID) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        JSONValue.string(key).write(to: &bytes)
+        bytes.append(contentsOf: ":\"".utf8)
+        uuid.appendText(to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
     }
 }

@@ -72,8 +72,28 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// Appends the compact text to `bytes` as UTF-8; integers and strings that need no escape
+    /// go straight in, without a `String` built first.
+    public func write(to bytes: inout [UInt8]) {
+        switch self {
+        case .int(let i):
+            bytes.append(contentsOf: String(i).utf8)  // a small string: no allocation
+        case .string(let s) where !Self.needsEscape(s):
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: s.utf8)
+            bytes.append(UInt8(ascii: "\""))
+        default:
+            bytes.append(contentsOf: text.utf8)
+        }
+    }
+
+    /// Whether `s` has a character that JSON must escape (RFC 8259 §7).
+    static func needsEscape(_ s: String) -> Bool {
+        s.utf8.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }
+    }
+
     /// Appends `"key":value` pairs separated by commas, without braces.
-    public static func writeMembers(_ members: [(String, JSONValue)], to out: inout String) {
+    public static func writeMembers(_ members: some Collection<(String, JSONValue)>, to out: inout String) {
         for (i, (key, value)) in members.enumerated() {
             if i > 0 { out += "," }
             writeString(key, to: &out)
@@ -84,6 +104,14 @@ public enum JSONValue: Sendable, Equatable {
 
     /// RFC 8259 §7: escape the quote, the backslash and control characters.
     private static func writeString(_ s: String, to out: inout String) {
+        // Most strings (names, UUIDs, addresses) need no escape: appended whole, which is several
+        // times faster than scalar by scalar (`scan --json` writes a line per report).
+        if !needsEscape(s) {
+            out += "\""
+            out += s
+            out += "\""
+            return
+        }
         out += "\""
         for scalar in s.unicodeScalars {
             switch scalar {

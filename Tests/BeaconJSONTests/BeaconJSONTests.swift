@@ -30,6 +30,18 @@ import Testing
         #expect(line == #"{"time":0.081,"event":"report","format":"ibeacon","uuid":"25795A1D-C318-47F0-A49D-7A2D1D58C79E","major":1,"minor":65535,"power":-59,"rssi":-50,"address":"CB:81:10:5A:63:1F","address_type":1,"extended":true}"#)
     }
 
+    /// The byte writer (decode --capture) and the member list (every other command) are one
+    /// definition: the same text for every format, in both namings.
+    @Test(arguments: beacons + [.eddystoneTLM(EddystoneTLM(batteryMillivolts: 3000, temperature: 0x1580, advertisingCount: 7, uptimeTenths: 9))])
+    func bytesAreTheMembersText(beacon: AnyBeacon) {
+        for naming in [BeaconObject.Naming.payload, .profile] {
+            var bytes: [UInt8] = Array("{".utf8)
+            BeaconObject.write(beacon, naming: naming, to: &bytes)
+            bytes.append(UInt8(ascii: "}"))
+            #expect(String(decoding: bytes, as: UTF8.self) == JSONValue.object(BeaconObject.fields(beacon, naming: naming)).text)
+        }
+    }
+
     @Test func otherEventsAndTelemetryAreNotSamples() throws {
         #expect(try TraceSample(line: #"{"time":1,"event":"ranging","beacons":[]}"#) == nil)
         #expect(try TraceSample(line: "   ") == nil)

@@ -212,11 +212,5 @@ struct CaptureLineWriter {
     }
 
     /// Canonical 8-4-4-4-12 upper case, as `BeaconUUID.description` prints it.
-    private mutating func appendUUID(_ u: BeaconUUID) {
-        for i in 0..<16 {
-            let word = i < 8 ? u.high : u.low
-            appendHexByte(UInt8(truncatingIfNeeded: word >> (8 * UInt64(7 - i % 8))))
-            if i == 3 || i == 5 || i == 7 || i == 9 { buffer.append(UInt8(ascii: "-")) }
-        }
-    }
+    private mutating func appendUUID(_ u: BeaconUUID) { u.appendText(to: &buffer) }
 }
