@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import BeaconJSON
 import ArgumentParser
 import BeaconCapture
 import BeaconCodec
+import BeaconJSON
 import Foundation
 
 extension DecodeCommand {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import BeaconJSON
 import ArgumentParser
 import BeaconCodec
 #if canImport(Glibc)
+import BeaconJSON
 import Glibc
 #endif
 

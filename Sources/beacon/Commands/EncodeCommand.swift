@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import BeaconJSON
 import ArgumentParser
 import BeaconCodec
+import BeaconJSON
 
 /// `beacon encode`: the advertising data of the beacons in a profile file, or of one beacon
 /// given on the command line, as hex, `hcitool` commands or JSON.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import BeaconJSON
 import ArgumentParser
 import BeaconCodec
+import BeaconJSON
 import BeaconProfiles
 
 /// `beacon list FILE…`: the beacons of profile files as a table or JSON.

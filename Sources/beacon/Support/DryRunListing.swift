@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import BeaconJSON
 import BeaconCodec
 import BeaconAdapters
 import BeaconEmulator
+import BeaconJSON
 import HCI
 
 /// `advertise --dry-run`: every HCI command a run would send, in order, without opening anything.

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import BeaconJSON
 import BeaconCodec
 import ArgumentParser
 import BeaconAdapters
 import BeaconEmulator
+import BeaconJSON
 import BeaconProfiles
 import HCITransport
 import Synchronization

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import BeaconJSON
 import BeaconCapture
 import BeaconCodec
+import BeaconJSON
 import BeaconPositioning
 import Foundation
 

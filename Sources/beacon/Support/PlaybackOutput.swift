@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import BeaconJSON
 import BeaconCodec
+import BeaconJSON
 import BeaconPositioning
 import BeaconProfiles
 import BeaconScenarios

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import BeaconJSON
 import BeaconCodec
 import BeaconAdapters
 import BeaconEmulator
+import BeaconJSON
 import HCITransport
 import LiveView
 import Synchronization

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import BeaconJSON
 import BeaconCodec
+import BeaconJSON
 import BeaconScanner
 import LiveView
 import Synchronization
@@ -95,10 +95,10 @@ final class ScanOutput: Sendable {
                                   addressType: s.addressType.rawValue, extended: s.extendedReport).json
         case let .ranging(beacons, at):
             let list = beacons.map { b in
-                RangingEntryObject(identity: b.identity, power: b.measuredPower, rssi: b.rssi.map { Self.round($0, places: 1) },
-                                   accuracy: b.accuracy.map { Self.round($0, places: 2) }, proximity: b.proximity.rawValue,
-                                   lastSeen: Self.round((at - b.lastSeen).seconds, places: 3),
-                                   reportsPerSecond: Self.round(b.reportsPerSecond, places: 1), address: b.address).json
+                RangingEntryObject.json(identity: b.identity, power: b.measuredPower, rssi: b.rssi.map { Self.round($0, places: 1) },
+                                        accuracy: b.accuracy.map { Self.round($0, places: 2) }, proximity: b.proximity.rawValue,
+                                        lastSeen: Self.round((at - b.lastSeen).seconds, places: 3),
+                                        reportsPerSecond: Self.round(b.reportsPerSecond, places: 1), address: b.address)
             }
             return EventObject.object(time: seconds(at), event: "ranging", [("beacons", .array(list))])
         case .region(let e):
