@@ -122,12 +122,15 @@ public enum BeaconObject {
 
 /// Typed reading of a JSON object's members (the first member of a name wins).
 public struct JSONObjectView {
+    /// The object's members, in order.
     public let members: [(String, JSONValue)]
 
     public init(_ members: [(String, JSONValue)]) { self.members = members }
 
+    /// The member named `key`; `nil` when there is none.
     public subscript(_ key: String) -> JSONValue? { members.first { $0.0 == key }?.1 }
 
+    /// A string member; `nil` when missing or of another type.
     public func string(_ key: String) -> String? {
         if case .string(let s)? = self[key] { return s }
         return nil
@@ -152,7 +155,7 @@ public struct JSONObjectView {
     }
 }
 
-/// Where ``BeaconObject/emit(_:naming:to:)`` puts members: a list, or bytes.
+/// Where `BeaconObject.emit(_:naming:to:)` puts members: a list, or bytes.
 protocol MemberSink {
     mutating func add(_ key: String, _ value: JSONValue)
     /// A UUID as a string member (the byte writer skips building its `String`).

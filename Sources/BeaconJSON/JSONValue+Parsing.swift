@@ -4,6 +4,7 @@
 public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
     /// The byte offset (from 0) where reading stopped.
     public var offset: Int
+    /// What was expected or found there.
     public var reason: String
     public var description: String { "not JSON at byte \(offset): \(reason)" }
 }
@@ -14,8 +15,8 @@ extension JSONValue {
     public static let maximumDepth = 64
 
     /// Reads one JSON value (RFC 8259) filling `text` but for white space around it: numbers
-    /// without a fraction or exponent that fit an `Int` become ``int(_:)``, other numbers
-    /// ``double(_:)`` (a number too large reads as infinity, which callers refuse as they would a
+    /// without a fraction or exponent that fit an `Int` become `.int`, other numbers
+    /// `.double` (a number too large reads as infinity, which callers refuse as they would a
     /// missing one); duplicate keys are kept in order.
     public init(parsing text: some StringProtocol) throws(JSONSyntaxError) {
         var reader = Reader(bytes: Array(text.utf8))

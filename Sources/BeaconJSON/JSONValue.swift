@@ -7,10 +7,13 @@
 public enum JSONValue: Sendable, Equatable {
     case string(String)
     case int(Int)
+    /// A number with a fraction; whole values print without one (100, not 100.0), and a value
+    /// that is not finite prints `null` (JSON has no NaN or infinity).
     case double(Double)
     case bool(Bool)
     case null
     case array([JSONValue])
+    /// Members in the order they are written (and read).
     case object([(String, JSONValue)])
 
     /// `value` as a string, or `null`.

@@ -8,6 +8,7 @@ public struct SightingObject: Sendable {
     /// Seconds since the scan began.
     public var time: Double
     public var beacon: AnyBeacon
+    /// The received signal strength (dBm); `nil` when the controller did not give one.
     public var rssi: Int8?
     public var address: BluetoothAddress
     /// The HCI address type (0 public, 1 random, …).
@@ -15,6 +16,7 @@ public struct SightingObject: Sendable {
     /// Whether it came in an extended advertising report.
     public var extended: Bool
 
+    /// A report with its values; `time` is written as given (callers round it).
     public init(time: Double, beacon: AnyBeacon, rssi: Int8?, address: BluetoothAddress, addressType: UInt8, extended: Bool) {
         self.time = time
         self.beacon = beacon
@@ -24,8 +26,11 @@ public struct SightingObject: Sendable {
         self.extended = extended
     }
 
+    /// The "event" of a report line.
     public static let event = "report"
 
+    /// The line's object: ``EventObject`` envelope, the beacon, then rssi, address, address_type
+    /// and extended.
     public var json: JSONValue {
         EventObject.object(time: time, event: Self.event, BeaconObject.fields(beacon, naming: .profile) + [
             ("rssi", .int(rssi)), ("address", .string(address.description)),
@@ -76,6 +81,7 @@ public struct TraceSample: Sendable, Equatable {
         self.init(time: time, key: key, rssi: rssi, powerAt1m: power)
     }
 
+    /// A sample with its values given (what a line reads as).
     public init(time: Double, key: BeaconKey, rssi: Double, powerAt1m: Int8?) {
         self.time = time
         self.key = key
