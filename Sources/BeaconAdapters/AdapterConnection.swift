@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import HCI
 import HCITransport
 import VirtualController
@@ -68,7 +69,8 @@ public struct AdapterConnection: Sendable {
     /// Opens one adapter. Never falls back to another adapter (the virtual one included). A
     /// virtual controller joins `air` when given, hearing it from `receiver`.
     public static func open(_ spec: AdapterSpec, commandTimeout: Duration = .seconds(2), btsnoop: BTSnoopWriter? = nil,
-                            air: SharedAir? = nil, receiver: AirPoint = AirPoint(x: 0, y: 0)) throws -> AdapterConnection {
+                            air: SharedAir? = nil, receiver: AirPoint = AirPoint(x: 0, y: 0),
+                            channel: AirChannel = .clean) throws -> AdapterConnection {
         switch spec {
         case .kernel(let id), .raw(let id):
             return AdapterConnection(spec: spec, hci: HCIController(transport: try KernelTransport.openRaw(id: id), commandTimeout: commandTimeout, btsnoop: btsnoop))
@@ -90,7 +92,7 @@ public struct AdapterConnection: Sendable {
         case .virtual(let options):
             let controller = VirtualController(configuration: try VirtualController.Configuration(options: options))
             let transport = VirtualTransport(controller: controller, adapterName: spec.description)
-            let link = try air.map { air throws(SharedAirError) in try AirLink(controller: controller, air: air, receiver: receiver) }
+            let link = try air.map { air throws(SharedAirError) in try AirLink(controller: controller, air: air, receiver: receiver, channel: channel) }
             var connection = AdapterConnection(spec: spec, hci: HCIController(transport: transport, commandTimeout: commandTimeout, btsnoop: btsnoop), virtual: controller)
             connection.airLink = link
             return connection

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import Foundation
+import BeaconCodec
 
 /// Log-distance path loss, both ways: `d = 10^((P − rssi) / (10·n))` and
 /// `rssi = P − 10·n·log10(d)`, with P the beacon's measured power (RSSI at 1 m) and n the path
 /// loss exponent (2 in free space, 2.5–4 indoors).
 ///
-/// BeaconScanner's `DistanceModel.pathLoss` is the same formula one way; this target keeps its
-/// own copy (a few lines) because the simulator needs the inverse and positioning does not
-/// depend on the scanner (which pulls in the HCI transports).
+/// The formula is BeaconCodec's ``LogDistancePathLoss`` (shared with the scanner's
+/// `DistanceModel.pathLoss` and the virtual air); this is positioning's view of it.
 public struct PathLossModel: Hashable, Sendable {
     public var exponent: Double
 
@@ -18,11 +17,11 @@ public struct PathLossModel: Hashable, Sendable {
 
     /// Metres for an RSSI (dBm) and a measured power (dBm at 1 m).
     public func distance(rssi: Double, measuredPower: Double) -> Double {
-        pow(10, (measuredPower - rssi) / (10 * exponent))
+        LogDistancePathLoss.distance(rssi: rssi, powerAt1m: measuredPower, exponent: exponent)
     }
 
     /// The RSSI the model predicts at `distance` metres (clamped to 1 cm: the log has no floor).
     public func rssi(distance: Double, measuredPower: Double) -> Double {
-        measuredPower - 10 * exponent * log10(max(distance, 0.01))
+        LogDistancePathLoss.rssi(atDistance: max(distance, 0.01), powerAt1m: measuredPower, exponent: exponent)
     }
 }

@@ -12,11 +12,6 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 
     public mutating func next() -> UInt64 { base.next() }
 
-    /// A standard normal deviate (Box–Muller; one of the pair is discarded for simplicity).
-    public mutating func nextGaussian() -> Double {
-        // (0, 1]: log(0) would be −∞.
-        let u1 = Double(next() >> 11 &+ 1) / Double(1 << 53)
-        let u2 = Double(next() >> 11) / Double(1 << 53)
-        return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
-    }
+    /// A standard normal deviate (BeaconCodec's, shared with the virtual air).
+    public mutating func nextGaussian() -> Double { base.nextGaussian() }
 }

@@ -80,7 +80,12 @@ public struct LocationErrorSummary: Hashable, Sendable {
 
     /// Errors of `fixes` against `truth` at each fix's window middle.
     public init?(fixes: [PositionFix], truth: (Double) -> PlanePoint) {
-        let errors = fixes.map { $0.estimate.position.distance(to: truth($0.time)) }.sorted()
+        self.init(errors: fixes.map { $0.estimate.position.distance(to: truth($0.time)) })
+    }
+
+    /// The summary of position errors in metres (any order); `nil` without any.
+    public init?(errors unsorted: [Double]) {
+        let errors = unsorted.sorted()
         guard !errors.isEmpty else { return nil }
         self.fixes = errors.count
         mean = errors.reduce(0, +) / Double(errors.count)

@@ -14,6 +14,10 @@ public struct WindowedLocator: Sendable {
     public var window: Double
     /// Fewest beacons a window needs for a fix (3 settles the mirror ambiguity of 2).
     public var minimumBeacons: Int
+    /// How the window's ranges become a fix.
+    public var method: PositioningMethod
+    /// Only the strongest this many beacons of a window (by mean RSSI) are used; `nil`: all.
+    public var maximumBeacons: Int?
 
     var windowStart: Double? = nil
     /// Per beacon in the open window: the RSSI sum and count, and the sum and count of the
@@ -22,7 +26,8 @@ public struct WindowedLocator: Sendable {
     /// window's middle, not of its last sample.
     var sums: [BeaconKey: (sum: Double, count: Int, powerSum: Double, powers: Int)] = [:]
 
-    public init(anchors: [BeaconAnchor], model: PathLossModel = PathLossModel(), window: Double = 1, minimumBeacons: Int = 3) {
+    public init(anchors: [BeaconAnchor], model: PathLossModel = PathLossModel(), window: Double = 1, minimumBeacons: Int = 3,
+                method: PositioningMethod = .weightedLeastSquares, maximumBeacons: Int? = nil) {
         precondition(window > 0, "the window must be positive")
         var byKey: [BeaconKey: BeaconAnchor] = [:]
         for anchor in anchors { byKey[anchor.key] = anchor }
@@ -30,6 +35,8 @@ public struct WindowedLocator: Sendable {
         self.model = model
         self.window = window
         self.minimumBeacons = max(2, minimumBeacons)
+        self.method = method
+        self.maximumBeacons = maximumBeacons.map { max($0, self.minimumBeacons) }
     }
 
     /// Adds a sample; returns the fixes of the windows it closes (none, one, or `nil` fixes for
@@ -69,7 +76,13 @@ public struct WindowedLocator: Sendable {
         guard let start = windowStart, sums.count >= minimumBeacons else { return nil }
         var ranges: [RangeMeasurement] = []
         var used: [RangedAnchor] = []
-        for (key, entry) in sums.sorted(by: { $0.key < $1.key }) {
+        var entries = sums.sorted(by: { $0.key < $1.key })
+        if let maximumBeacons, entries.count > maximumBeacons {
+            // Strongest first (ties by key, so the choice is stable), then back in key order.
+            entries = Array(entries.sorted { ($0.value.sum / Double($0.value.count), $1.key) > ($1.value.sum / Double($1.value.count), $0.key) }
+                .prefix(maximumBeacons)).sorted { $0.key < $1.key }
+        }
+        for (key, entry) in entries {
             guard let anchor = anchors[key] else { continue }
             let mean = entry.sum / Double(entry.count)
             let power = entry.powers > 0 ? entry.powerSum / Double(entry.powers) : Double(anchor.measuredPower)
@@ -77,14 +90,15 @@ public struct WindowedLocator: Sendable {
             ranges.append(.fromRSSI(anchor: anchor.position, distance: distance))
             used.append(RangedAnchor(name: anchor.name, meanRSSI: mean, samples: entry.count, distance: distance))
         }
-        guard let estimate = PositionSolver.solve(ranges) else { return nil }
+        guard let estimate = method.solve(ranges) else { return nil }
         return PositionFix(windowStart: start, windowEnd: start + window, estimate: estimate, ranges: used)
     }
 
     /// Fixes for a whole, time-ordered list of samples.
     public static func fixes(_ samples: [RSSISample], anchors: [BeaconAnchor], model: PathLossModel = PathLossModel(),
-                             window: Double = 1) -> [PositionFix] {
-        var locator = WindowedLocator(anchors: anchors, model: model, window: window)
+                             window: Double = 1, method: PositioningMethod = .weightedLeastSquares,
+                             maximumBeacons: Int? = nil) -> [PositionFix] {
+        var locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method, maximumBeacons: maximumBeacons)
         var fixes: [PositionFix] = []
         for sample in samples { fixes += locator.add(sample) }
         if let last = locator.finish() { fixes.append(last) }

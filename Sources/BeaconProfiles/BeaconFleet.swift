@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 
 /// The beacons one profile file declares, in file order (range entries expanded in place).
 public struct BeaconFleet: Sendable {
@@ -7,10 +8,14 @@ public struct BeaconFleet: Sendable {
     /// The fleet's `name:`; `nil` for a single-beacon file or a fleet without one.
     public var name: String?
     public var beacons: [BeaconProfile]
+    /// The fleet's `air:`: the channel a `-i virtual` receiver locating in it hears through
+    /// (`nil`: not given; `--air` overrides it).
+    public var air: AirChannel?
 
-    public init(file: String, name: String? = nil, beacons: [BeaconProfile]) {
+    public init(file: String, name: String? = nil, beacons: [BeaconProfile], air: AirChannel? = nil) {
         self.file = file
         self.name = name
         self.beacons = beacons
+        self.air = air
     }
 }

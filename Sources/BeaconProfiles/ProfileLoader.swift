@@ -22,7 +22,7 @@ public enum ProfileLoader {
     public static func parse(_ text: String, file: String) throws(ProfileErrors) -> BeaconFleet {
         let (fleet, declarations, issues, _) = read(text, file: file)
         guard issues.isEmpty else { throw ProfileErrors(issues: issues) }
-        return BeaconFleet(file: fleet.file, name: fleet.name, beacons: declarations.map(\.profile))
+        return BeaconFleet(file: fleet.file, name: fleet.name, beacons: declarations.map(\.profile), air: fleet.air)
     }
 
     /// Reads and parses one file. A file that cannot be read (missing, a directory, not UTF-8)
@@ -89,7 +89,7 @@ public enum ProfileLoader {
         }
         let issues = reader.sink.sortedIssues
         let fleet = BeaconFleet(file: file, name: contents.fleetName,
-                                beacons: issues.isEmpty ? contents.declarations.map(\.profile) : [])
+                                beacons: issues.isEmpty ? contents.declarations.map(\.profile) : [], air: contents.air)
         // The declarations even of a file with issues (the entries whose names and identities
         // could be read), so that clashes across files are found in the same run.
         return (fleet, contents.declarations, issues, contents.namesComplete)
@@ -157,7 +157,7 @@ public enum ProfileLoader {
         }
         // O_NONBLOCK: opening a FIFO that no writer holds would wait for one (a reload on SIGHUP
         // would hang the run); fstat then tells what was opened, and only then is it read.
-        var fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return failure(openProblem(errno)) }
         defer { close(fd) }
         var info = stat()
@@ -169,12 +169,10 @@ public enum ProfileLoader {
         case S_IFDIR:
             return failure("cannot read: it is a directory")
         case S_IFIFO where accepting != .regularFiles:
-            // A pipe named on the command line: wait for its writer as any reader of a pipe does
-            // (before any signal handler of ours is in place, so Ctrl-C still ends the wait).
-            let blocking = open(path, O_RDONLY | O_CLOEXEC)
-            guard blocking >= 0 else { return failure(openProblem(errno)) }
-            close(fd)
-            fd = blocking
+            // A pipe named on the command line: read as its writer writes (below). Never opened
+            // again in blocking mode: a writer that has written everything and closed between
+            // the two opens would leave the second one waiting for a writer that never comes.
+            break
         case _ where accepting == .anything:
             break
         default:
@@ -185,11 +183,18 @@ public enum ProfileLoader {
         }
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
+        // The descriptor stays non-blocking: a pipe (or a terminal on standard input) is waited
+        // for in poll(2). A FIFO is polled before every read, because a read before any writer
+        // has opened it says end-of-file at once; poll waits until a writer has written or has
+        // come and gone (POLLHUP), the way a blocking reader of a pipe waits.
+        var waitFirst = kind == S_IFIFO
         while data.count <= maximumFileSize {
+            if waitFirst { waitForInput(fd) }
             let want = min(chunk.count, maximumFileSize + 1 - data.count)
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, want) }
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN { waitFirst = true; continue }
                 return failure("cannot read: \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }
@@ -201,6 +206,12 @@ public enum ProfileLoader {
             return failure("is not UTF-8 text; profiles and scenarios are UTF-8 (YAML or JSON)")
         }
         return .success(text)
+    }
+
+    /// Waits until `fd` has something to read, or its writers have gone (end of file).
+    private static func waitForInput(_ fd: Int32) {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while poll(&entry, 1, -1) < 0 && errno == EINTR {}
     }
 
     /// Why open(2) failed, in the words the issues use.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import Yams
 
 /// What a whole file declares, before duplicates are checked.
@@ -8,6 +9,8 @@ struct DocumentContents {
     /// Whether every entry yielded its beacons (whatever other issues it has), so the names of
     /// ``declarations`` are all the fleet's: a scenario checks the names its steps use against them.
     var namesComplete = false
+    /// The fleet's `air:`, if it has a valid one.
+    var air: AirChannel? = nil
 }
 
 extension ProfileReader {
@@ -47,6 +50,8 @@ extension ProfileReader {
             fleetName = text
             checkName(text, at: field.value)
         }
+
+        let air = keys["air"].flatMap(airChannel)
 
         var defaults: [String: Field] = [:]
         if let field = keys["defaults"] {
@@ -96,6 +101,6 @@ extension ProfileReader {
             }
             declarations += entry
         }
-        return DocumentContents(fleetName: fleetName, declarations: declarations, namesComplete: complete)
+        return DocumentContents(fleetName: fleetName, declarations: declarations, namesComplete: complete, air: air)
     }
 }

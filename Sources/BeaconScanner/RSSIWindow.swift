@@ -40,25 +40,26 @@ public struct RSSIWindow: Hashable, Sendable {
     }
 
     /// The mean RSSI of the samples in the window at `now`; `nil` without any.
-    public func mean(at now: ContinuousClock.Instant) -> Double? {
-        let cutoff = now - length
-        var sum = 0
-        var count = 0
-        for s in samples where s.time > cutoff && s.time <= now {
-            sum += Int(s.rssi)
-            count += 1
-        }
-        return count == 0 ? nil : Double(sum) / Double(count)
+    public func mean(at now: ContinuousClock.Instant) -> Double? { mean(at: now, over: length) }
+
+    /// The mean RSSI of the samples in the last `span` (at most `length`) before `now`.
+    public func mean(at now: ContinuousClock.Instant, over span: Duration) -> Double? {
+        let values = self.values(at: now, over: span)
+        return values.isEmpty ? nil : Double(values.reduce(0) { $0 + Int($1) }) / Double(values.count)
+    }
+
+    /// The RSSIs of the samples in `(now − span, now]` (`span` at most `length`), oldest first.
+    public func values(at now: ContinuousClock.Instant, over span: Duration) -> [Int8] {
+        let cutoff = now - min(span, length)
+        return samples.filter { $0.time > cutoff && $0.time <= now }.map(\.rssi)
     }
 
     /// How many samples are in the window at `now`.
-    public func count(at now: ContinuousClock.Instant) -> Int {
-        let cutoff = now - length
-        return samples.reduce(0) { $0 + ($1.time > cutoff && $1.time <= now ? 1 : 0) }
-    }
+    public func count(at now: ContinuousClock.Instant) -> Int { values(at: now, over: length).count }
 
-    /// Samples per second in the window at `now`.
-    public func rate(at now: ContinuousClock.Instant) -> Double {
-        Double(count(at: now)) / length.seconds
+    /// Samples per second in the window at `now` (over `span`, at most `length`, when given).
+    public func rate(at now: ContinuousClock.Instant, over span: Duration? = nil) -> Double {
+        let span = min(span ?? length, length)
+        return Double(values(at: now, over: span).count) / span.seconds
     }
 }

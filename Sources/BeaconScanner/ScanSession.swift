@@ -32,6 +32,14 @@ public struct ScanSession: Sendable {
         self.now = now
     }
 
+    /// A session that ranges and monitors like `phone` (its regions checked against its limit).
+    public init(hci: HCIController, owned: Bool, phone: PhoneScanning, settings: ScanSettings = ScanSettings(),
+                regions: [BeaconRegion] = [.any], now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) throws(PhoneScanning.TooManyRegions) {
+        try phone.check(regions: regions)
+        self.init(hci: hci, owned: owned, settings: settings, regions: regions, ranging: phone.ranging, exitAfter: phone.exitAfter,
+                  updateInterval: phone.updateInterval, now: now)
+    }
+
     /// Why a scan ended early.
     public enum Failure: Error, Sendable, CustomStringConvertible {
         /// Starting or stopping failed.

@@ -46,7 +46,7 @@ import TestSupport
         let advertiser = try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/env"), ["BEACON_AIR=\(air.path)", try Executables.beacon.get().path,
             "advertise", "profiles/example.yaml", "-i", "virtual", "--json", "--btsnoop", capture])
         let scanner = try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/env"), ["BEACON_AIR=\(air.path)", try Executables.beacon.get().path,
-            "scan", "-i", "virtual", "--json", "--at", "1,1"])
+            "scan", "-i", "virtual", "--json", "--at", "1,1", "--as", "ios"])
         defer {
             scanner.send(SIGKILL)
             advertiser.send(SIGKILL)
@@ -75,6 +75,8 @@ import TestSupport
         #expect(!located.isEmpty, "locate --trace made no fix from the scan")
         check("locate.schema.json", "locate-trace.jsonl", located)
         check("locate.schema.json", "locate-simulate.jsonl", try Self.output(["locate", Self.room, "--simulate", "square", "--seed", "1", "--json"], air: air))
+        check("locate.schema.json", "locate-walks.jsonl",
+              try Self.output(["locate", Self.room, "--simulate", "random", "--walks", "2", "--air", "office", "--as", "ios", "--seed", "1", "--json"], air: air))
 
         // Offline: every beacon format through list, encode and decode (the golden vectors).
         let profiles = ["profiles/room-2m.yaml", "profiles/example.yaml", "profiles/bm1.yaml", "profiles/station-160.yaml"]

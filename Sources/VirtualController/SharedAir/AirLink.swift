@@ -27,6 +27,8 @@ public final class AirLink: Sendable {
     private let directory: SharedAirDirectory
     /// The socket's name in it.
     private let socketName: String
+    /// What the air does to packets on their way to this receiver (``AirChannel/clean``: nothing).
+    public let channel: AirChannel
     private let receiverPoint: Mutex<AirPoint>
     /// Where the advertisers of this process are, by address: a beacon keeps its address when
     /// its data changes (a scenario's new major, a walk's new measured power, a TLM frame), so
@@ -42,7 +44,8 @@ public final class AirLink: Sendable {
     private static let counter = Atomic<Int>(0)
 
     /// Joins `controller` to `air` (creating the directory if needed) and starts the loop.
-    public init(controller: VirtualController, air: SharedAir, receiver: AirPoint = AirPoint(x: 0, y: 0)) throws(SharedAirError) {
+    public init(controller: VirtualController, air: SharedAir, receiver: AirPoint = AirPoint(x: 0, y: 0),
+                channel: AirChannel = .clean) throws(SharedAirError) {
         let directory = try air.open()
         let n = Self.counter.add(1, ordering: .relaxed).newValue
         let name = "\(getpid())-\(n).sock"
@@ -52,6 +55,7 @@ public final class AirLink: Sendable {
         self.directory = directory
         self.socketName = name
         self.socketPath = directory.path(of: name)
+        self.channel = channel
         self.receiverPoint = Mutex(receiver)
         let queue = DispatchQueue(label: "beacon.air.\(n)")
         queue.async { [self] in
@@ -98,6 +102,7 @@ public final class AirLink: Sendable {
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
         var listener: AirSocket? = nil
         var outbound = Outbound(sequence: controller.airLogEnd)
+        var reception = Reception(channel: channel)
         while !stopped.load(ordering: .acquiring) {
             let scanning = controller.isScanning
             if scanning != (listener != nil) {
@@ -117,13 +122,36 @@ public final class AirLink: Sendable {
                     }
                     guard let transmissions = AirDatagram.decode(datagram[...]) else { continue }
                     for t in transmissions {
-                        controller.hear(t, rssi: AirPathLoss.rssi(data: t.data, txPower: t.txPower, from: t.position, to: receiver))
+                        if let rssi = reception.rssi(of: t, at: receiver) { controller.hear(t, rssi: rssi) }
                     }
                 }
             } else {
                 _ = poll(nil, 0, 10)
             }
             send(&outbound, with: sender)
+        }
+    }
+
+    /// The receiving side's draws and the recent load on air (for collisions).
+    private struct Reception {
+        var receiver: AirReceiver
+        /// When the events of the last second arrived.
+        var arrivals: [ContinuousClock.Instant] = []
+
+        init(channel: AirChannel) { receiver = AirReceiver(channel: channel) }
+
+        /// The RSSI `t` is heard with at `point`, or nil when the channel lost it.
+        mutating func rssi(of t: AirTransmission, at point: AirPoint) -> Int8? {
+            let channel = receiver.channel
+            guard !channel.isClean else { return AirPathLoss.rssi(data: t.data, txPower: t.txPower, from: t.position, to: point) }
+            let now = ContinuousClock.now
+            arrivals.removeAll { now - $0 >= .seconds(1) }
+            let others = Double(arrivals.count)
+            arrivals.append(now)
+            let mean = AirPathLoss.meanRSSI(data: t.data, txPower: t.txPower, from: t.position, to: point, exponent: channel.exponent)
+            let heard = receiver.receive(mean: mean, otherEventsPerSecond: others,
+                                         airtime: AirChannel.airtime(dataLength: min(t.data.count, 31)))
+            return (try? heard.get()).map(AirPathLoss.clamp)
         }
     }
 

@@ -15,11 +15,13 @@ import Darwin
 /// the beacon's own payload declares (``AnyBeacon/powerAt1m``: an iBeacon's measured power, an
 /// AltBeacon's reference RSSI, an Eddystone frame's TX power at 0 m less 41 dB), else (no beacon,
 /// or a TLM frame) the event's transmit power less the same 41 dB (free-space loss over the first
-/// metre at 2.4 GHz). An advertiser with no position is heard as if 1 m away. There is no noise:
-/// the same geometry always gives the same RSSI, so what a scan or a fix shows can be checked.
-/// `beacon scan --model pathloss` and `beacon locate` (exponent 2) invert exactly this model.
+/// metre at 2.4 GHz). An advertiser with no position is heard as if 1 m away. By itself there is
+/// no noise: the same geometry always gives the same RSSI, so what a scan or a fix shows can be
+/// checked; an ``AirChannel`` (`--air`) adds shadowing, fading, loss and collisions on top, and
+/// may change the exponent. `beacon scan --model pathloss` and `beacon locate` (exponent 2)
+/// invert exactly this model. The formula is BeaconCodec's ``LogDistancePathLoss``.
 public enum AirPathLoss {
-    public static let exponent = 2.0
+    public static let exponent = AirChannel.clean.exponent
     /// Loss over the first metre at 2.4 GHz in free space (20·log₁₀(4π/λ), λ = 12.5 cm): the
     /// figure Eddystone's specification relates its 0 m power with.
     public static let firstMetreLoss = Double(EddystoneFormat.lossOverFirstMetre)
@@ -33,11 +35,17 @@ public enum AirPathLoss {
 
     /// The RSSI, rounded to whole dBm as controllers report it, within −127…20.
     public static func rssi(data: [UInt8], txPower: Int8, from advertiser: AirPoint?, to receiver: AirPoint) -> Int8 {
-        let p1 = referencePower(data: data, txPower: txPower)
-        guard let advertiser else { return clamp(p1) }
-        let d = max(advertiser.distance(to: receiver), shortestDistance)
-        return clamp(p1 - 10 * exponent * log10(d))
+        clamp(meanRSSI(data: data, txPower: txPower, from: advertiser, to: receiver, exponent: exponent))
     }
 
-    static func clamp(_ value: Double) -> Int8 { Int8(min(max(value.rounded(), -127), 20)) }
+    /// The RSSI before rounding, with path-loss exponent `n`.
+    public static func meanRSSI(data: [UInt8], txPower: Int8, from advertiser: AirPoint?, to receiver: AirPoint, exponent n: Double) -> Double {
+        let p1 = referencePower(data: data, txPower: txPower)
+        guard let advertiser else { return p1 }
+        let d = max(advertiser.distance(to: receiver), shortestDistance)
+        return LogDistancePathLoss.rssi(atDistance: d, powerAt1m: p1, exponent: n)
+    }
+
+    /// Rounded to whole dBm within −127…20, as controllers report it.
+    public static func clamp(_ value: Double) -> Int8 { Int8(min(max(value.rounded(), -127), 20)) }
 }

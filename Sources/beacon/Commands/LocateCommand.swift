@@ -3,6 +3,7 @@ import ArgumentParser
 import BeaconCodec
 import BeaconPositioning
 import BeaconProfiles
+import BeaconScenarios
 import VirtualController
 
 /// `beacon locate FLEET.yaml`: where is the receiver, from the RSSI of the fleet's beacons.
@@ -16,13 +17,17 @@ struct LocateCommand: AsyncParsableCommand {
             heard gets its mean RSSI, a distance by log-distance path loss \
             d = 10^((power − rssi) / (10·n)) (n = --path-loss-exponent, default 2; power is the \
             payload's measured power, else the fleet file's), and the position is the weighted \
-            least-squares fit of all the distances (Levenberg–Marquardt). A window needs three \
+            least-squares fit of all the distances (Levenberg–Marquardt; --method ls weights \
+            them alike, --method circles intersects the circles pair by pair and averages the \
+            points, as the seed article does). A window needs three \
             beacons. Each fix comes with the RMS range residual and a 1-sigma error radius from \
             the fit's covariance. docs/POSITIONING.md describes the method and its accuracy.
 
             One input:
               --live           scan now with the controller -i (as `beacon scan`), for \
-            --duration or until Ctrl-C, SIGTERM or SIGHUP (the terminal closed)
+            --duration or until Ctrl-C, SIGTERM or SIGHUP (the terminal closed); with --as ios \
+            or android the samples are the phone's smoothed RSSI at each ranging update instead \
+            of every report
               --trace FILE     JSON Lines as `beacon scan --json` prints them: "report" \
             events, or any line with "time" (seconds), "uuid", "major", "minor", "rssi" and \
             optionally "power"; - reads standard input line by line, each fix printed as its \
@@ -32,7 +37,10 @@ struct LocateCommand: AsyncParsableCommand {
             the first one as --trace is
               --simulate PATH  a simulated walk: square, cross, still, or waypoints \
             "x,y;x,y;…"; RSSI from the path-loss model plus Gaussian noise (--noise dB, \
-            --seed); prints each fix's error against the true position and a summary
+            --seed); prints each fix's error against the true position and a summary. \
+            With --air (the virtual air's channel model instead of --noise), --as (the \
+            phone's smoothing) or PATH random (--walks seeded random walks through the \
+            fleet's area), only the summary is printed (BENCHMARKS.md's table)
 
             Text output: one line per fix. With --json: one object per fix \
             {"time","x","y","error_radius","rms_residual","beacons"} (with "true_x", "true_y", \
@@ -70,6 +78,10 @@ struct LocateCommand: AsyncParsableCommand {
     @Flag(name: .customLong("follow-walker"), help: "With --live -i virtual: the receiver stands where `beacon walk -i virtual` (another process) puts its walker, and moves with it (at --at, default 0,0, until the walker is heard).")
     var followWalker = false
 
+    @OptionGroup var phone: PhoneOptions
+
+    @OptionGroup var air: AirChannelOptions
+
     @Option(help: ArgumentHelp("With --live: how long to scan: 10s, 500ms, 2m, 1m30s, or seconds (default: until Ctrl-C).", valueName: "duration"))
     var duration: DurationArgument?
 
@@ -78,6 +90,9 @@ struct LocateCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Simulation: random seed.", valueName: "n"))
     var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("With --simulate random: how many seeded random walks (seeds --seed, --seed + 1, …); only the summary is printed.", valueName: "n"))
+    var walks: Int = 1
 
     @Option(help: ArgumentHelp("Simulation: times to walk the path.", valueName: "n"))
     var laps: Int = 1
@@ -94,6 +109,9 @@ struct LocateCommand: AsyncParsableCommand {
     /// The window in seconds.
     var window: Double { windowArgument.duration / .seconds(1) }
 
+    @Option(help: ArgumentHelp("How ranges become a fix: wls (weighted least squares, the default), ls (least squares) or circles (pairwise circle intersection, the seed article's).", valueName: "method"))
+    var method: PositioningMethod = .weightedLeastSquares
+
     @Flag(help: "Print one JSON object per fix.")
     var json = false
 
@@ -108,6 +126,10 @@ struct LocateCommand: AsyncParsableCommand {
         if !live, controller.adapter != nil || duration != nil {
             throw ValidationError("-i and --duration go with --live")
         }
+        if !live, simulate == nil, phone.phone != .raw { throw ValidationError("--as goes with --live or --simulate") }
+        try air.check(controller: controller, simulating: simulate != nil)
+        guard walks >= 1, walks <= 100_000 else { throw ValidationError("--walks must be 1 to 100000 (got \(walks))") }
+        if walks > 1, simulate != "random" { throw ValidationError("--walks goes with --simulate random") }
         try AirPoint.check(at, controller: controller)
         if followWalker {
             guard live, AirPoint.isVirtual(controller) else { throw ValidationError("--follow-walker moves the receiver on the shared virtual air: it needs --live and -i virtual") }
@@ -118,8 +140,8 @@ struct LocateCommand: AsyncParsableCommand {
         guard noise >= 0, noise.isFinite else { throw ValidationError("--noise must be 0 dB or more (got \(noise))") }
         guard laps >= 1 else { throw ValidationError("--laps must be 1 or more (got \(laps))") }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be positive (got \(speed))") }
-        if let simulate, WalkPath(parsing: simulate) == nil {
-            throw ValidationError("--simulate: '\(simulate)' is neither square, cross, still nor waypoints such as \"0,0;1,0.5\"")
+        if let simulate, simulate != "random", WalkPath(parsing: simulate) == nil {
+            throw ValidationError("--simulate: '\(simulate)' is neither random, square, cross, still nor waypoints such as \"0,0;1,0.5\"")
         }
     }
 
@@ -136,20 +158,35 @@ struct LocateCommand: AsyncParsableCommand {
         }
         let model = PathLossModel(exponent: pathLossExponent)
         let output = LocateOutput(json: json)
+        // The fleet's `air:` counts where the options would (the virtual air, or a simulation).
+        let channel = air.channel(over: loaded.air)
+        let noisyAir = air.isGiven || loaded.air != nil
         if live {
-            let locator = WindowedLocator(anchors: anchors, model: model, window: window)
-            let heard = try await LocateLive.run(controller, inputs: [fleet], locator: locator, duration: duration?.duration, receiver: at,
-                                                 followsWalker: followWalker, output: output)
+            let locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method)
+            let heard = try await LocateLive.run(controller, inputs: [fleet], locator: locator, phone: phone.scanning(), duration: duration?.duration,
+                                                 receiver: at, followsWalker: followWalker, channel: channel, output: output)
             return try check(samples: heard.samples, fixes: heard.fixes, from: "the scan", anchors: anchors.count)
+        }
+        if simulate != nil, simulate == "random" || noisyAir || phone.phone != .raw {
+            // Through the channel and the phone: BENCHMARKS.md's positioning table.
+            var bench = PositioningBenchmark(anchors: anchors, channel: channel, phone: phone.scanning(), method: method)
+            bench.window = window
+            bench.speed = speed
+            if let simulate, simulate != "random", let path = WalkPath(parsing: simulate) { bench.path = path }
+            let summary = bench.run(walks: walks, seed: seed)
+            output.printSummary(summary, noise: channel.shadowingSigma, seed: seed,
+                                context: [("air", channel.name), ("as", phone.phone.rawValue), ("method", method.rawValue), ("walks", "\(walks)")])
+            if summary == nil { throw CommandFailure.exit("no fix: no window heard three or more beacons", code: ExitStatus.dataError) }
+            return
         }
         if let simulate, let path = WalkPath(parsing: simulate) {
             let simulator = WalkSimulator(anchors: anchors, path: path, model: model, noise: noise, speed: speed, laps: laps, seed: seed)
-            let fixes = WindowedLocator.fixes(simulator.samples(), anchors: anchors, model: model, window: window)
+            let fixes = WindowedLocator.fixes(simulator.samples(), anchors: anchors, model: model, window: window, method: method)
             for fix in fixes { output.print(fix, truth: simulator.truth(at: fix.time)) }
             output.printSummary(LocationErrorSummary(fixes: fixes, truth: simulator.truth(at:)), noise: noise, seed: seed)
             return
         }
-        var locator = WindowedLocator(anchors: anchors, model: model, window: window)
+        var locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method)
         var samples = 0, fixes = 0
         func take(_ sample: RSSISample) {
             samples += 1

@@ -39,6 +39,13 @@ struct ScanCommand: AsyncParsableCommand {
             unknown without a report in the last second), when it was last seen and its reports \
             per second; nearest first. docs/RANGING.md explains the models.
 
+            --as picks the phone the ranging imitates: raw (the above, the default); ios \
+            (CoreLocation: RSSI over the second, accuracy from the last 20 s, -1 and unknown in a \
+            second without a report, at most 20 regions); android (the Android Beacon Library's \
+            defaults: 1.1 s cycles, its 20 s trimmed running average, the curve of \
+            --android-device, a silent beacon kept 5 s, exit after 10 s). docs/AIR.md gives the \
+            evidence for each.
+
             On a terminal: a live view that fits it (TERM=dumb: the same as plain lines at each \
             update; NO_COLOR: no colour). Otherwise, and with --json: JSON Lines — "scanning", \
             then "report" (every iBeacon report), "ranging" (the list, about once a second), \
@@ -49,7 +56,9 @@ struct ScanCommand: AsyncParsableCommand {
             loss (exponent 2, the beacon's measured power at 1 m) from each beacon's profile \
             position to --at X,Y (default 0,0); beacons without a position are heard as if 1 m \
             away. BEACON_AIR names the air's directory (default $XDG_RUNTIME_DIR/beacon-air, \
-            else /tmp/beacon-air-UID; off: none).
+            else /tmp/beacon-air-UID; off: none). --air office or station (and --air-sigma, \
+            --air-exponent, --air-fading, --air-loss, --air-seed) make that air noisy: \
+            shadowing, fading, lost packets and collisions, seeded (docs/AIR.md).
 
             --save FLEET.yaml writes what was heard, when the scan ends, as a fleet profile \
             that advertise takes as it is: each beacon's format and identity, its advertised \
@@ -95,8 +104,12 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: AirPoint.argumentHelp)
     var at: AirPoint?
 
-    @Option(name: .customLong("exit-after"), help: ArgumentHelp("How long a beacon must be silent before it exits.", valueName: "duration"))
-    var exitAfter = DurationArgument(argument: "30s")!
+    @Option(name: .customLong("exit-after"), help: ArgumentHelp("How long a beacon must be silent before it exits (default 30s; 10s with --as android).", valueName: "duration"))
+    var exitAfter: DurationArgument?
+
+    @OptionGroup var phone: PhoneOptions
+
+    @OptionGroup var air: AirChannelOptions
 
     @Option(help: ArgumentHelp("When the scan ends, write the beacons heard as a fleet profile to this file: a regular file, replaced whole (its mode and owner kept), never written through a symbolic link; checked before the scan starts.", valueName: "file"))
     var save: String?
@@ -117,6 +130,7 @@ struct ScanCommand: AsyncParsableCommand {
             throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
         }
         try AirPoint.check(at, controller: controller)
+        try air.check(controller: controller)
     }
 
     /// Writes the fleet heard to `path` (its stem names the fleet and the beacons), checked by
@@ -155,13 +169,13 @@ struct ScanCommand: AsyncParsableCommand {
         if let save {
             do throws(OutputFileError) { try AtomicOutputFile.check(save) } catch { throw CommandFailure.exit("--save: \(error)") }
         }
-        let connection = try AdapterChoice.openAll(controller, receiver: at).get()[0]
+        let connection = try AdapterChoice.openAll(controller, receiver: at, channel: air.channel).get()[0]
         let style: ScanOutput.Style = json || !LineOutput.standardOutputIsTerminal ? .json : (LiveOutput.mode.isLive ? .table : .plain)
-        let output = ScanOutput(style: style, adapter: connection.spec.description, region: region, model: distanceModel)
+        let scanning = phone.scanning(model: distanceModel, exitAfter: exitAfter?.duration)
+        let output = ScanOutput(style: style, adapter: connection.spec.description, region: region, model: scanning.ranging.model,
+                                phone: phone.phone)
         let hci = try AdapterChoice.hci(connection, for: "scan")
-        let session = ScanSession(
-            hci: hci, owned: connection.mayReset, regions: [region],
-            ranging: RangingConfiguration(model: distanceModel), exitAfter: exitAfter.duration)
+        let session = try ScanSession(hci: hci, owned: connection.mayReset, phone: scanning, regions: [region])
         let duration = self.duration?.duration
         defer { connection.close() }  // the HCI session, and the air link's socket
         let heard = Mutex(HeardFleet())

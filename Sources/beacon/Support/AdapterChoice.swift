@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import BeaconCodec
 import BeaconAdapters
 import BeaconEmulator
 import Foundation
@@ -74,14 +75,16 @@ enum AdapterChoice {
     /// (with its advice) is printed. A virtual controller joins the shared air, its receiver at
     /// `receiver` (`--at`; the origin without it).
     /// `advertising`: a plain kernel adapter (`hci0`) gets the backend ``BackendChoice`` picks.
-    static func open(_ specs: [AdapterSpec], snoop: BTSnoopWriter?, receiver: AirPoint? = nil, advertising: Bool = false) -> Result<[AdapterConnection], ExitCode> {
+    /// `channel`: what the air does to what a virtual receiver hears (`--air`).
+    static func open(_ specs: [AdapterSpec], snoop: BTSnoopWriter?, receiver: AirPoint? = nil, advertising: Bool = false,
+                     channel: AirChannel = .clean) -> Result<[AdapterConnection], ExitCode> {
         var open: [AdapterConnection] = []
         for spec in specs {
             do {
                 let at = receiver ?? AirPoint(x: 0, y: 0)
                 open.append(advertising
                     ? try AdapterConnection.openForAdvertising(spec, commandTimeout: commandTimeout, btsnoop: snoop, air: sharedAir, receiver: at)
-                    : try AdapterConnection.open(spec, commandTimeout: commandTimeout, btsnoop: snoop, air: sharedAir, receiver: at))
+                    : try AdapterConnection.open(spec, commandTimeout: commandTimeout, btsnoop: snoop, air: sharedAir, receiver: at, channel: channel))
             } catch {
                 for c in open { c.close() }
                 return .failure(CommandFailure.exit("\(error)"))
@@ -91,11 +94,12 @@ enum AdapterChoice {
     }
 
     /// `specs`, `snoop` and `open` in one step, for the commands that need nothing in between.
-    static func openAll(_ options: ControllerOptions, inputs: [String] = [], receiver: AirPoint? = nil, advertising: Bool = false) -> Result<[AdapterConnection], ExitCode> {
+    static func openAll(_ options: ControllerOptions, inputs: [String] = [], receiver: AirPoint? = nil, advertising: Bool = false,
+                        channel: AirChannel = .clean) -> Result<[AdapterConnection], ExitCode> {
         specs(options).flatMap { specs in
             // A UART the controller is on is not a capture file either.
             let devices = specs.compactMap { spec -> String? in if case .serial(let path, _, _) = spec { path } else { nil } }
-            return snoop(options, inputs: inputs + devices).flatMap { open(specs, snoop: $0, receiver: receiver, advertising: advertising) }
+            return snoop(options, inputs: inputs + devices).flatMap { open(specs, snoop: $0, receiver: receiver, advertising: advertising, channel: channel) }
         }
     }
 }

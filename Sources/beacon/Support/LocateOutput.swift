@@ -37,20 +37,22 @@ struct LocateOutput {
         }
     }
 
-    func printSummary(_ summary: LocationErrorSummary?, noise: Double, seed: UInt64) {
+    /// `context`: what else describes the run (a benchmark's air, phone and method), shown first.
+    func printSummary(_ summary: LocationErrorSummary?, noise: Double, seed: UInt64, context: [(String, String)] = []) {
         guard let s = summary else {
             LineOutput.err("no fix")
             return
         }
         if json {
-            LineOutput.out(JSONValue.object([("summary", .object([
+            LineOutput.out(JSONValue.object([("summary", .object(context.map { ($0.0, JSONValue.string($0.1)) } + [
                 ("noise_db", .double(noise)), ("seed", .int(Int(seed))), ("fixes", .int(s.fixes)),
                 ("mean_error", .double(Self.round(s.mean, 3))), ("median_error", .double(Self.round(s.median, 3))),
                 ("p90_error", .double(Self.round(s.p90, 3))), ("max_error", .double(Self.round(s.maximum, 3))),
             ]))]).text)
         } else {
-            LineOutput.out(String(format: "%d fixes, noise %.1f dB, seed %llu: mean error %.3f m, median %.3f m, 90%% %.3f m, max %.3f m",
-                                  s.fixes, noise, seed, s.mean, s.median, s.p90, s.maximum))
+            let prefix = context.map { "\($0.0) \($0.1), " }.joined()
+            LineOutput.out(prefix + String(format: "%d fixes, noise %.1f dB, seed %llu: mean error %.3f m, median %.3f m, 90%% %.3f m, max %.3f m",
+                                           s.fixes, noise, seed, s.mean, s.median, s.p90, s.maximum))
         }
     }
 

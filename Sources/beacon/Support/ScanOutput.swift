@@ -39,6 +39,8 @@ final class ScanOutput: Sendable {
     let adapter: String
     let region: BeaconRegion
     let model: DistanceModel
+    /// `--as`: with ios, a beacon silent this second shows RSSI 0 and accuracy −1, as CLBeacon does.
+    let phone: PhoneProfile
     let start: ContinuousClock.Instant
     let state = Mutex(State())
     /// The terminal layer of the live view (table style only).
@@ -48,11 +50,13 @@ final class ScanOutput: Sendable {
     /// How many region enters and exits the end of a scan repeats in the scrollback.
     static let regionLogLimit = 50
 
-    init(style: Style, adapter: String, region: BeaconRegion, model: DistanceModel, start: ContinuousClock.Instant = .now) {
+    init(style: Style, adapter: String, region: BeaconRegion, model: DistanceModel, phone: PhoneProfile = .raw,
+         start: ContinuousClock.Instant = .now) {
         self.style = style
         self.adapter = adapter
         self.region = region
         self.model = model
+        self.phone = phone
         self.start = start
         terminal = style == .table ? LiveOutput.terminal(colour: LiveOutput.colour) : nil
     }
@@ -81,6 +85,9 @@ final class ScanOutput: Sendable {
         switch model {
         case .altBeacon: .object([("name", .string("altbeacon"))])
         case .pathLoss(let n): .object([("name", .string("pathloss")), ("exponent", .double(n))])
+        case .curveFit(let c):
+            .object([("name", .string("curvefit")), ("device", .string(c.device)), ("coefficients", .array([
+                .double(c.coefficient1), .double(c.coefficient2), .double(c.coefficient3)]))])
         }
     }
 
@@ -89,14 +96,16 @@ final class ScanOutput: Sendable {
         switch update {
         case .started(let mode):
             return EventObject.object(time: seconds(now), event: "scanning", [("adapter", .string(adapter)),
-                                      ("mode", .string(mode.rawValue)), ("region", regionJSON), ("model", modelJSON)])
+                                      ("mode", .string(mode.rawValue)), ("region", regionJSON), ("model", modelJSON), ("as", .string(phone.rawValue))])
         case .report(let s):
             return SightingObject(time: seconds(s.time), beacon: s.beacon, rssi: s.rssi, address: s.address,
                                   addressType: s.addressType.rawValue, extended: s.extendedReport).json
         case let .ranging(beacons, at):
             let list = beacons.map { b in
-                RangingEntryObject.json(identity: b.identity, power: b.measuredPower, rssi: b.rssi.map { Self.round($0, places: 1) },
-                                        accuracy: b.accuracy.map { Self.round($0, places: 2) }, proximity: b.proximity.rawValue,
+                // With --as ios a beacon silent this second shows RSSI 0 and accuracy -1, as CLBeacon does.
+                RangingEntryObject.json(identity: b.identity, power: b.measuredPower,
+                                        rssi: b.rssi.map { Self.round($0, places: 1) } ?? (phone == .ios ? 0 : nil),
+                                        accuracy: b.accuracy.map { Self.round($0, places: 2) } ?? (phone == .ios ? -1 : nil), proximity: b.proximity.rawValue,
                                         lastSeen: Self.round((at - b.lastSeen).seconds, places: 3),
                                         reportsPerSecond: Self.round(b.reportsPerSecond, places: 1), address: b.address)
             }
@@ -127,7 +136,7 @@ final class ScanOutput: Sendable {
         switch update {
         case .started(let mode):
             state.withLock { $0.mode = mode }
-            Log.notice("scanning on \(adapter) (\(mode.rawValue) scanning), region \(region), model \(model); Ctrl-C stops")
+            Log.notice("scanning on \(adapter) (\(mode.rawValue) scanning), region \(region), model \(model), as \(phone); Ctrl-C stops")
             terminal?.start()
             terminal?.show(liveScreen(now: now))
         case .report:

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the virtual air does to a packet between the advertiser and one receiver, beyond the
+/// path-loss mean (VirtualController's `AirPathLoss`): log-normal shadowing, fast fading, loss below the receiver's
+/// sensitivity and at random, and collisions with other advertising events. ``clean`` (the
+/// default) does nothing, so the same geometry always gives the same RSSI. The presets and
+/// their sources are in docs/AIR.md. Here, at the root of the dependency graph, so the virtual
+/// air, profile files (`air:`) and the positioning benchmark share one definition.
+public struct AirChannel: Hashable, Sendable, CustomStringConvertible {
+    /// Fast fading of the received power, drawn per packet with a mean power gain of 1.
+    public enum Fading: Hashable, Sendable, CustomStringConvertible {
+        case none
+        /// No line of sight: the power gain is exponential (Rayleigh amplitude).
+        case rayleigh
+        /// A line-of-sight component `kFactor` dB above the scattered power.
+        case rician(kFactor: Double)
+
+        public var description: String {
+            switch self {
+            case .none: "none"
+            case .rayleigh: "rayleigh"
+            case .rician(let k): "rician:\(k)"
+            }
+        }
+
+        /// `none`, `rayleigh` or `rician:K` (K in dB, −20 to 40).
+        public init?(parsing text: String) {
+            switch text {
+            case "none": self = .none
+            case "rayleigh": self = .rayleigh
+            default:
+                guard text.hasPrefix("rician:"), let k = Double(text.dropFirst(7)), k.isFinite, AirChannel.kFactorRange.contains(k) else { return nil }
+                self = .rician(kFactor: k)
+            }
+        }
+    }
+
+    /// The preset's name, or `custom`.
+    public var name: String
+    /// The path-loss exponent n of ``LogDistancePathLoss``.
+    public var exponent: Double
+    /// The standard deviation of the log-normal shadowing, dB, drawn per packet.
+    public var shadowingSigma: Double
+    public var fading: Fading
+    /// A packet whose received power (after shadowing and fading) is below this is lost, dBm;
+    /// `nil`: none is.
+    public var sensitivity: Double?
+    /// The probability that a packet is lost whatever its power (interference from Wi-Fi and
+    /// the like), 0 to 1.
+    public var randomLoss: Double
+    /// Whether events overlapping on the channel the scanner listens on destroy each other.
+    public var collisions: Bool
+    public var seed: UInt64
+
+    public init(name: String = "custom", exponent: Double = 2, shadowingSigma: Double = 0, fading: Fading = .none,
+                sensitivity: Double? = nil, randomLoss: Double = 0, collisions: Bool = false, seed: UInt64 = 1) {
+        self.name = name
+        self.exponent = exponent
+        self.shadowingSigma = shadowingSigma
+        self.fading = fading
+        self.sensitivity = sensitivity
+        self.randomLoss = randomLoss
+        self.collisions = collisions
+        self.seed = seed
+    }
+
+    /// Free space, no noise, no loss: the air as it always was.
+    public static let clean = AirChannel(name: "clean")
+    /// An office with hard partitions: n = 3.0, σ = 7 dB (Rappaport, Table 4.2), Rician K = 6 dB,
+    /// −95 dBm sensitivity, 2 % random loss, collisions.
+    public static let office = AirChannel(name: "office", exponent: 3.0, shadowingSigma: 7.0, fading: .rician(kFactor: 6),
+                                          sensitivity: -95, randomLoss: 0.02, collisions: true)
+    /// A crowded concourse: n = 2.2, σ = 8.7 dB (Rappaport, Table 4.2, retail stores), Rayleigh
+    /// fading (bodies block the line of sight), −95 dBm sensitivity, 5 % random loss, collisions.
+    public static let station = AirChannel(name: "station", exponent: 2.2, shadowingSigma: 8.7, fading: .rayleigh,
+                                           sensitivity: -95, randomLoss: 0.05, collisions: true)
+
+    public static let presets: [AirChannel] = [.clean, .office, .station]
+
+    /// Whether the channel adds nothing to path loss (then the receiver draws no numbers).
+    public var isClean: Bool {
+        shadowingSigma == 0 && fading == .none && sensitivity == nil && randomLoss == 0 && !collisions
+    }
+
+    /// Allowed ranges, for option and file checks.
+    public static let exponentRange = 1.0...6.0
+    public static let sigmaRange = 0.0...20.0
+    public static let kFactorRange = -20.0...40.0
+    public static let sensitivityRange = -127.0 ... -40.0
+    public static let lossRange = 0.0...1.0
+
+    public var description: String {
+        var parts = ["n \(exponent)", "σ \(shadowingSigma) dB", "fading \(fading)"]
+        if let sensitivity { parts.append("sensitivity \(sensitivity) dBm") }
+        if randomLoss > 0 { parts.append("loss \(randomLoss * 100) %") }
+        if collisions { parts.append("collisions") }
+        return "\(name) (\(parts.joined(separator: ", ")))"
+    }
+
+    /// How long one legacy advertising PDU with `dataLength` octets of AdvData occupies one
+    /// channel at 1 Mb/s: preamble 1, access address 4, header 2, AdvA 6, data, CRC 3 octets,
+    /// 8 µs each (Core Vol 6 Part B §2.1, §2.3).
+    public static func airtime(dataLength: Int) -> Double { Double(16 + dataLength) * 8e-6 }
+
+    /// The chance that an event is not destroyed by another on the channel the scanner listens
+    /// on, with `rate` other events per second on air, each `airtime` seconds long: unslotted
+    /// ALOHA, e^(−2·rate·airtime) (advertisers are not synchronised: the spec's 0–10 ms advDelay
+    /// keeps them apart only on average). Every event visits channels 37, 38 and 39 in turn, so
+    /// the scanner, listening on one, meets every event's PDU there: three channels do not
+    /// divide the load.
+    public static func survivesCollisions(rate: Double, airtime: Double) -> Double { exp(-2 * rate * airtime) }
+}
+
+/// Why a packet did not arrive.
+public enum AirLoss: Error, Hashable, Sendable {
+    case belowSensitivity
+    case random
+    case collision
+}
+
+/// One receiver's draws from an ``AirChannel``: seeded, so a run is the same every time within a
+/// process given the same order of packets.
+public struct AirReceiver: Sendable {
+    public let channel: AirChannel
+    private var random: SplitMix64
+
+    public init(channel: AirChannel) {
+        self.channel = channel
+        random = SplitMix64(seed: channel.seed)
+    }
+
+    /// The RSSI of one packet whose path-loss mean is `mean` dBm, or why it was lost.
+    /// `otherEventsPerSecond`: the other advertising events on air, for collisions;
+    /// `airtime`: this event's PDU time on one channel, seconds.
+    public mutating func receive(mean: Double, otherEventsPerSecond: Double = 0, airtime: Double = AirChannel.airtime(dataLength: 30))
+        -> Result<Double, AirLoss> {
+        var power = mean
+        if channel.shadowingSigma > 0 { power += channel.shadowingSigma * random.nextGaussian() }
+        switch channel.fading {
+        case .none: break
+        case .rayleigh: power += 10 * log10(max(-log(1 - random.nextUnit()), 1e-12))
+        case .rician(let kDB):
+            let k = pow(10, kDB / 10)
+            let scatter = (1 / (2 * (k + 1))).squareRoot()
+            let i = (k / (k + 1)).squareRoot() + scatter * random.nextGaussian()
+            let q = scatter * random.nextGaussian()
+            power += 10 * log10(max(i * i + q * q, 1e-12))
+        }
+        if let sensitivity = channel.sensitivity, power < sensitivity { return .failure(.belowSensitivity) }
+        if channel.randomLoss > 0, random.nextUnit() < channel.randomLoss { return .failure(.random) }
+        if channel.collisions,
+           random.nextUnit() >= AirChannel.survivesCollisions(rate: otherEventsPerSecond, airtime: airtime) {
+            return .failure(.collision)
+        }
+        return .success(power)
+    }
+}

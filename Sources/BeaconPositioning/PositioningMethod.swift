@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+
+/// How ranges become a position (`beacon locate --method`); docs/POSITIONING.md compares them.
+public enum PositioningMethod: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// The seed article's method: intersect the circles pair by pair and average the points.
+    case circles
+    /// Least squares: Σ (|p − aᵢ| − dᵢ)², every range weighted alike.
+    case leastSquares = "ls"
+    /// Weighted least squares, each range weighted 1/d² (``RangeMeasurement/fromRSSI(anchor:distance:)``): the default.
+    case weightedLeastSquares = "wls"
+
+    public var description: String { rawValue }
+
+    /// The estimate from `ranges`, or `nil` with fewer than two usable ones.
+    public func solve(_ ranges: [RangeMeasurement]) -> PositionEstimate? {
+        switch self {
+        case .weightedLeastSquares: PositionSolver.solve(ranges)
+        case .leastSquares: PositionSolver.solve(ranges.map { RangeMeasurement(anchor: $0.anchor, distance: $0.distance, weight: 1) })
+        case .circles: CircleIntersection.solve(ranges)
+        }
+    }
+}
+
+/// Intersecting circles as the seed article does it: for every pair of ranges, the points where
+/// the two circles meet; of two, the one that agrees better with the other circles. When the
+/// circles miss each other (too far apart, or one inside the other, as noisy RSSI makes them
+/// all the time) the pair gives the point on the line through the centres where the first
+/// circle crosses it, facing the second: the usual fallback, and what drags the answer next to a
+/// beacon whose circle is small. The position is the mean of the pairs' points.
+public enum CircleIntersection {
+    public static func solve(_ ranges: [RangeMeasurement]) -> PositionEstimate? {
+        let usable = ranges.filter { $0.distance.isFinite && $0.distance >= 0 }
+        guard usable.count >= 2 else { return nil }
+        var points: [PlanePoint] = []
+        for i in usable.indices {
+            for j in usable.indices where j > i {
+                let others = usable.indices.filter { $0 != i && $0 != j }.map { usable[$0] }
+                points.append(point(usable[i], usable[j], others: others))
+            }
+        }
+        let mean = PlanePoint(x: points.reduce(0) { $0 + $1.x } / Double(points.count),
+                              y: points.reduce(0) { $0 + $1.y } / Double(points.count))
+        return PositionSolver.estimate(at: mean, usable, iterations: 0)
+    }
+
+    /// The point one pair of circles gives.
+    static func point(_ a: RangeMeasurement, _ b: RangeMeasurement, others: [RangeMeasurement]) -> PlanePoint {
+        let dx = b.anchor.x - a.anchor.x, dy = b.anchor.y - a.anchor.y
+        let d = hypot(dx, dy)
+        guard d > 1e-9 else { return a.anchor }
+        let ux = dx / d, uy = dy / d
+        let r1 = a.distance, r2 = b.distance
+        // No intersection: apart (d > r1 + r2) or nested (d < |r1 − r2|).
+        guard d <= r1 + r2, d >= abs(r1 - r2) else {
+            return PlanePoint(x: a.anchor.x + r1 * ux, y: a.anchor.y + r1 * uy)
+        }
+        let along = (r1 * r1 - r2 * r2 + d * d) / (2 * d)
+        let h = max(r1 * r1 - along * along, 0).squareRoot()
+        let base = PlanePoint(x: a.anchor.x + along * ux, y: a.anchor.y + along * uy)
+        let p1 = PlanePoint(x: base.x - h * uy, y: base.y + h * ux)
+        let p2 = PlanePoint(x: base.x + h * uy, y: base.y - h * ux)
+        func misfit(_ p: PlanePoint) -> Double { others.reduce(0) { $0 + abs(p.distance(to: $1.anchor) - $1.distance) } }
+        return misfit(p2) < misfit(p1) ? p2 : p1
+    }
+}

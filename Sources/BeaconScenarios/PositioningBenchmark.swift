@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import BeaconPositioning
+import BeaconScanner
+import VirtualController
+
+/// Seeded walks through a fleet heard through an ``AirChannel`` by a ``PhoneScanning`` phone,
+/// located with a ``PositioningMethod``: the error distribution behind BENCHMARKS.md's
+/// positioning table (`beacon locate FLEET --simulate random --walks N --air … --as … --method …`).
+///
+/// Each walk goes through `waypoints` points, the first drawn uniformly in the fleet's bounding
+/// box, each next within `leg` metres (seed `seed + walk`), at `speed`; every beacon advertises every `advertisingInterval` at its own
+/// phase; each advertisement is heard through the channel (its collisions counting every other
+/// beacon's events); `raw` feeds every packet heard to the locator, `ios` and `android` feed
+/// each beacon's smoothed RSSI at every ranging update, as an app on that phone gets it. The
+/// locator inverts the channel's own path-loss exponent (a site calibrated for n), with the
+/// strongest `maximumBeacons` of each window.
+public struct PositioningBenchmark: Sendable {
+    public var anchors: [BeaconAnchor]
+    public var channel: AirChannel
+    public var phone: PhoneScanning
+    public var method: PositioningMethod
+    public var window: Double = 1
+    public var speed: Double = 1
+    public var waypoints: Int = 6
+    /// The largest step between waypoints along each axis, metres.
+    public var leg: Double = 5
+    public var advertisingInterval: Double = 0.1
+    public var maximumBeacons: Int = 8
+    /// Walk this path instead of random ones.
+    public var path: WalkPath?
+
+    public init(anchors: [BeaconAnchor], channel: AirChannel, phone: PhoneScanning, method: PositioningMethod) {
+        self.anchors = anchors
+        self.channel = channel
+        self.phone = phone
+        self.method = method
+    }
+
+    /// The errors of every fix of `walks` walks, pooled.
+    public func run(walks: Int, seed: UInt64) -> LocationErrorSummary? {
+        var fixes: [(PositionFix, PlanePoint)] = []
+        for walk in 0..<walks {
+            let simulator = WalkSimulator(anchors: anchors, path: path ?? randomPath(seed: seed &+ UInt64(walk)), noise: 0, speed: speed,
+                                          advertisingInterval: advertisingInterval, seed: seed &+ UInt64(walk))
+            var channel = self.channel
+            channel.seed = seed &+ UInt64(walk)
+            let samples = phoneSamples(heard(simulator, through: channel))
+            let model = PathLossModel(exponent: channel.exponent)
+            for fix in WindowedLocator.fixes(samples, anchors: anchors, model: model, window: window, method: method,
+                                             maximumBeacons: maximumBeacons) {
+                fixes.append((fix, simulator.truth(at: fix.time)))
+            }
+        }
+        return LocationErrorSummary(errors: fixes.map { $0.0.estimate.position.distance(to: $0.1) })
+    }
+
+    /// A walk from a random point of the fleet's bounding box, each next waypoint at most
+    /// `leg` metres away along each axis (and inside the box): short walks, so a 200 m
+    /// concourse costs no more per walk than a room.
+    func randomPath(seed: UInt64) -> WalkPath {
+        var random = SplitMix64(seed: seed)
+        let xs = anchors.map(\.position.x), ys = anchors.map(\.position.y)
+        let (x0, x1, y0, y1) = (xs.min() ?? 0, xs.max() ?? 0, ys.min() ?? 0, ys.max() ?? 0)
+        var point = PlanePoint(x: x0 + (x1 - x0) * random.nextUnit(), y: y0 + (y1 - y0) * random.nextUnit())
+        var points = [point]
+        for _ in 1..<max(2, waypoints) {
+            point = PlanePoint(x: min(max(point.x + leg * (2 * random.nextUnit() - 1), x0), x1),
+                               y: min(max(point.y + leg * (2 * random.nextUnit() - 1), y0), y1))
+            points.append(point)
+        }
+        return WalkPath(waypoints: points)
+    }
+
+    /// The simulator's noiseless advertisements as the channel lets them through.
+    func heard(_ simulator: WalkSimulator, through channel: AirChannel) -> [RSSISample] {
+        var receiver = AirReceiver(channel: channel)
+        let others = Double(max(anchors.count - 1, 0)) / advertisingInterval
+        let byKey = Dictionary(anchors.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        return simulator.samples().compactMap { s in
+            guard let anchor = byKey[s.key] else { return nil }
+            let d = max(simulator.truth(at: s.time).distance(to: anchor.position), AirPathLoss.shortestDistance)
+            let mean = LogDistancePathLoss.rssi(atDistance: d, powerAt1m: Double(anchor.measuredPower), exponent: channel.exponent)
+            guard case .success(let rssi) = receiver.receive(mean: mean, otherEventsPerSecond: others) else { return nil }
+            var heard = s
+            heard.rssi = Double(AirPathLoss.clamp(rssi))
+            return heard
+        }
+    }
+
+    /// What an app on the phone gets: every packet (raw), or each beacon's smoothed RSSI at
+    /// every ranging update while the phone still lists it.
+    func phoneSamples(_ packets: [RSSISample]) -> [RSSISample] {
+        guard phone.profile != .raw, let last = packets.last?.time else { return packets }
+        let origin = ContinuousClock.now
+        func instant(_ t: Double) -> ContinuousClock.Instant { origin + .nanoseconds(Int64((t * 1e9).rounded())) }
+        var windows: [BeaconKey: (window: RSSIWindow, lastSeen: Double, power: Int8?)] = [:]
+        var out: [RSSISample] = []
+        var next = 0
+        let step = phone.updateInterval.seconds
+        var tick = step
+        while tick <= last + step {
+            while next < packets.count, packets[next].time <= tick {
+                let p = packets[next]
+                var entry = windows[p.key] ?? (RSSIWindow(length: phone.ranging.history), p.time, p.measuredPower)
+                entry.window.add(Int8(clamping: Int(p.rssi)), at: instant(p.time))
+                entry.lastSeen = p.time
+                windows[p.key] = entry
+                next += 1
+            }
+            for (key, entry) in windows.sorted(by: { $0.key < $1.key }) where tick - entry.lastSeen < phone.ranging.forgetAfter.seconds {
+                if let rssi = phone.ranging.smoothed(entry.window, at: instant(tick)).rssi {
+                    out.append(RSSISample(time: tick, key: key, rssi: rssi, measuredPower: entry.power))
+                }
+            }
+            tick += step
+        }
+        return out
+    }
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+@testable import BeaconScanner
+import Testing
+
+/// The phone profiles against their published definitions (the Android Beacon Library's source)
+/// and the documented iOS behaviour, on a scripted clock: no waiting anywhere.
+@Suite("phone profiles")
+struct PhoneProfileTests {
+    typealias F = Fixtures
+
+    @Test("the running average: sorted, n/10 + 1 dropped each side above two samples, mean of the rest")
+    func runningAverage() {
+        #expect(RunningAverageRSSIFilter.average([]) == nil)
+        #expect(RunningAverageRSSIFilter.average([-60]) == -60)
+        // Two samples: nothing dropped.
+        #expect(RunningAverageRSSIFilter.average([-60, -70]) == -65)
+        // Three: start = 3/10 + 1 = 1, end = 3 − 0 − 2 = 1: the middle one only.
+        #expect(RunningAverageRSSIFilter.average([-90, -50, -60]) == -60)
+        // Nine (any order): sorted −100, −71, −70×5, −69, −40; indices 1…7: (−71 − 350 − 69) / 7 = −70.
+        #expect(RunningAverageRSSIFilter.average([-40, -100, -70, -70, -70, -70, -70, -71, -69]) == -70)
+        // Ten: −59…−50; start = 2, end = 10 − 1 − 2 = 7: −57…−52, mean −54.5.
+        #expect(RunningAverageRSSIFilter.average((50...59).map { Int8(-$0) }) == -54.5)
+        // Twenty: −80…−61; start = 3, end = 16: −77…−64, mean −70.5.
+        #expect(RunningAverageRSSIFilter.average((61...80).map { Int8(-$0) }) == -70.5)
+    }
+
+    @Test("the curve fit: ratio^10 below 1, c1·ratio^c2 + c3 from 1 on, none at RSSI 0")
+    func curveFit() throws {
+        let nexus5 = DistanceModel.curveFit(.nexus5)
+        // ratio 1: 0.42093 + 0.54992.
+        #expect(try abs(#require(nexus5.distance(rssi: -59, measuredPower: -59)) - 0.97085) < 1e-12)
+        // ratio 70/59 = 1.186441: 0.42093 · 1.186441^6.9476 + 0.54992 = 1.930436.
+        #expect(try abs(#require(nexus5.distance(rssi: -70, measuredPower: -59)) - 1.930436) < 1e-6)
+        // ratio 50/59 = 0.847458 < 1: 0.847458^10 = 0.191064.
+        #expect(try abs(#require(nexus5.distance(rssi: -50, measuredPower: -59)) - 0.191064) < 1e-6)
+        // Galaxy S20, ratio 80/59: 4.882103522 · 1.355932^6.98084248 − 0.6644164184 = 40.237105.
+        #expect(try abs(#require(DistanceModel.curveFit(.galaxyS20).distance(rssi: -80, measuredPower: -59)) - 40.237105) < 1e-5)
+        // The 2014 fit altbeacon has always used, ratio 77/59: 0.89976 · 1.305085^7.7095 + 0.111 = 7.119795.
+        #expect(try abs(#require(DistanceModel.altBeacon.distance(rssi: -77, measuredPower: -59)) - 7.119795) < 1e-6)
+        #expect(nexus5.distance(rssi: 0, measuredPower: -59) == nil)
+    }
+
+    @Test("android: 1.1 s cycles, the running average as RSSI, the curve on it, kept 5 s, exit after 10 s")
+    func android() throws {
+        let phone = PhoneScanning(.android)
+        #expect(phone.updateInterval == .milliseconds(1100))
+        #expect(phone.exitAfter == .seconds(10))
+        var ranger = BeaconRanger(configuration: phone.ranging)
+        ranger.record(F.sighting(1, 1, rssi: -90, at: 0.1))
+        ranger.record(F.sighting(1, 1, rssi: -70, at: 0.5))
+        ranger.record(F.sighting(1, 1, rssi: -50, at: 0.9))
+        let first = try #require(ranger.update(at: FakeClock.t(1.1)).first)
+        #expect(first.rssi == -70, "three samples: the middle one")
+        #expect(try abs(#require(first.accuracy) - 1.930436) < 1e-6)
+        // Silent but tracked: the same running average until 5 s after the last report.
+        #expect(ranger.update(at: FakeClock.t(5.8)).first?.rssi == -70)
+        #expect(ranger.update(at: FakeClock.t(6.0)).isEmpty, "5.1 s silent: gone")
+        // Twenty seconds of history: a sample 20 s old no longer counts.
+        var long = BeaconRanger(configuration: phone.ranging)
+        long.record(F.sighting(1, 1, rssi: -40, at: 0))
+        long.record(F.sighting(1, 1, rssi: -60, at: 17))
+        long.record(F.sighting(1, 1, rssi: -80, at: 19.9))
+        #expect(long.update(at: FakeClock.t(19.9)).first?.rssi == -60)
+        #expect(long.update(at: FakeClock.t(20)).first?.rssi == -70, "the sample of 0 s is 20 s old: out")
+
+        var monitor = RegionMonitor(regions: [.any], exitAfter: phone.exitAfter)
+        _ = monitor.observe(F.identity(1, 1), at: FakeClock.t(0.9))
+        #expect(monitor.check(at: FakeClock.t(10.8)).isEmpty)
+        #expect(monitor.check(at: FakeClock.t(10.9)).map(\.time) == [FakeClock.t(10.9)])
+    }
+
+    @Test("ios: RSSI over the second, accuracy over 20 s while heard, 0 / −1 / unknown when silent, exit after 30 s")
+    func ios() throws {
+        let phone = PhoneScanning(.ios, model: .freeSpace)
+        #expect(phone.updateInterval == .seconds(1))
+        #expect(phone.exitAfter == .seconds(30))
+        var ranger = BeaconRanger(configuration: phone.ranging)
+        ranger.record(F.sighting(1, 1, rssi: -59, at: 0.2))
+        ranger.record(F.sighting(1, 1, rssi: -79, at: 0.7))
+        var b = try #require(ranger.update(at: FakeClock.t(1.0)).first)
+        #expect(b.rssi == -69)
+        // Mean −69 over 20 s: 10^(10/20) = 3.162 m.
+        #expect(try abs(#require(b.accuracy) - 3.1622777) < 1e-6)
+        ranger.record(F.sighting(1, 1, rssi: -99, at: 1.5))
+        b = try #require(ranger.update(at: FakeClock.t(2.0)).first)
+        #expect(b.rssi == -99, "the second's own mean")
+        // The accuracy lags: the mean of −59, −79, −99 is −79: 10 m, not the 100 m of −99.
+        #expect(try abs(#require(b.accuracy) - 10) < 1e-9)
+        b = try #require(ranger.update(at: FakeClock.t(3.0)).first, "a silent beacon stays listed")
+        #expect(b.rssi == nil && b.accuracy == nil && b.proximity == .unknown)
+        #expect(ranger.update(at: FakeClock.t(31.4)).count == 1)
+        #expect(ranger.update(at: FakeClock.t(31.5)).isEmpty, "30 s silent: gone")
+
+        var monitor = RegionMonitor(regions: [.any], exitAfter: phone.exitAfter)
+        _ = monitor.observe(F.identity(1, 1), at: FakeClock.t(1.5))
+        #expect(monitor.check(at: FakeClock.t(31.4)).isEmpty)
+        #expect(monitor.check(at: FakeClock.t(31.5)).map(\.kind) == [.exit])
+        #expect(PhoneScanning(.ios, exitAfter: .seconds(12)).exitAfter == .seconds(12), "the delay is configurable")
+    }
+
+    @Test("ios monitors at most 20 regions; the others have no limit")
+    func regionLimit() throws {
+        let regions = try (0..<21).map { try BeaconRegion(uuid: F.uuid, major: UInt16($0)) }
+        #expect(throws: PhoneScanning.TooManyRegions.self) { try PhoneScanning(.ios).check(regions: regions) }
+        try PhoneScanning(.ios).check(regions: Array(regions.prefix(20)))
+        try PhoneScanning(.android).check(regions: regions)
+        try PhoneScanning(.raw).check(regions: regions)
+    }
+
+    @Test("raw: what scan always did, a 1 s mean for both RSSI and accuracy")
+    func raw() throws {
+        var ranger = BeaconRanger(configuration: PhoneScanning(.raw, model: .freeSpace).ranging)
+        ranger.record(F.sighting(1, 1, rssi: -59, at: 0.2))
+        ranger.record(F.sighting(1, 1, rssi: -79, at: 1.5))
+        let b = try #require(ranger.update(at: FakeClock.t(2.0)).first)
+        #expect(b.rssi == -79)
+        #expect(try abs(#require(b.accuracy) - 10) < 1e-9)
+    }
+}
