@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "BeaconCodec", targets: ["BeaconCodec"]),
+        .library(name: "BeaconJSON", targets: ["BeaconJSON"]),
         .library(name: "BeaconProfiles", targets: ["BeaconProfiles"]),
         .library(name: "HCI", targets: ["HCI"]),
         .library(name: "Mgmt", targets: ["Mgmt"]),
@@ -33,6 +34,9 @@ let package = Package(
     targets: [
         // The shared iBeacon payload codec: no dependencies, no Foundation, no I/O.
         .target(name: "BeaconCodec"),
+        // The JSON every command prints and reads (beacons, sightings, events), defined once, and
+        // a small reader; like the codec: no Foundation, no I/O. Schemas in docs/schema/.
+        .target(name: "BeaconJSON", dependencies: ["BeaconCodec"]),
         // Profile files (YAML/JSON) → validated beacons.
         .target(
             name: "BeaconProfiles",
@@ -79,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "beacon",
             dependencies: [
-                "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView",
+                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -98,6 +102,7 @@ let package = Package(
             dependencies: ["BeaconCodec", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")],
             resources: [.copy("Vectors")]
         ),
+        .testTarget(name: "BeaconJSONTests", dependencies: ["BeaconJSON", "BeaconCodec"]),
         .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles", "BeaconCodec", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BeaconCodec"]),
         .testTarget(name: "MgmtTests", dependencies: ["Mgmt", "HCI"]),

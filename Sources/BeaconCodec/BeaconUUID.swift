@@ -102,6 +102,19 @@ public struct BeaconUUID: Hashable, Sendable, Comparable, CustomStringConvertibl
     }
 
     /// Canonical upper-case 8-4-4-4-12 form.
+    /// Appends ``description`` (8-4-4-4-12, upper case) as ASCII bytes, without building a
+    /// `String`: for writers of millions of lines (`decode --capture`, BeaconJSON).
+    @inlinable
+    public func appendText(to out: inout [UInt8]) {
+        for i in 0..<16 {
+            let byte = UInt8(truncatingIfNeeded: (i < 8 ? high : low) >> (8 * UInt64(7 - i % 8)))
+            let high = byte >> 4, low = byte & 0x0F
+            out.append(high < 10 ? 48 + high : 55 + high)
+            out.append(low < 10 ? 48 + low : 55 + low)
+            if i == 3 || i == 5 || i == 7 || i == 9 { out.append(UInt8(ascii: "-")) }
+        }
+    }
+
     public var description: String {
         var out = ""
         out.reserveCapacity(36)

@@ -2,6 +2,7 @@
 import ArgumentParser
 import BeaconCapture
 import BeaconCodec
+import BeaconJSON
 import Foundation
 
 extension DecodeCommand {
@@ -67,7 +68,7 @@ struct CaptureLineWriter {
 
     mutating func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
 
-    /// `{"time":…,"source":…,"address":…,"rssi":…,"uuid":…,"major":…,"minor":…,"power":…}`
+    /// `{"time":…,"source":…,"address":…,"rssi":…,"format":"ibeacon","uuid":…,"major":…,"minor":…,"power":…}`
     mutating func appendJSON(_ s: CapturedBeacon) {
         append(#"{"time":"#)
         appendSeconds(s.timestamp)
@@ -83,23 +84,9 @@ struct CaptureLineWriter {
         }
         append(#","rssi":"#)
         if let rssi = s.rssi { appendInt(Int(rssi)) } else { append("null") }
-        guard case .iBeacon(let beacon) = s.beacon else {
-            // Other formats are rarer: their fields as `decode --json` names them, "format" first.
-            let text = JSONValue.object(BeaconFormatJSON.compatibleFields(s.beacon)).text
-            append(",")
-            append(String(text.dropFirst()))
-            append("\n")
-            flushIfFull()
-            return
-        }
-        append(#","uuid":""#)
-        appendUUID(beacon.uuid)
-        append(#"","major":"#)
-        appendInt(Int(beacon.major))
-        append(#","minor":"#)
-        appendInt(Int(beacon.minor))
-        append(#","power":"#)
-        appendInt(Int(beacon.measuredPower))
+        // The beacon as every command prints one (BeaconJSON), "format" first.
+        append(",")
+        BeaconObject.write(s.beacon, naming: .profile, to: &buffer)
         append("}\n")
         flushIfFull()
     }
@@ -225,11 +212,5 @@ struct CaptureLineWriter {
     }
 
     /// Canonical 8-4-4-4-12 upper case, as `BeaconUUID.description` prints it.
-    private mutating func appendUUID(_ u: BeaconUUID) {
-        for i in 0..<16 {
-            let word = i < 8 ? u.high : u.low
-            appendHexByte(UInt8(truncatingIfNeeded: word >> (8 * UInt64(7 - i % 8))))
-            if i == 3 || i == 5 || i == 7 || i == 9 { buffer.append(UInt8(ascii: "-")) }
-        }
-    }
+    private mutating func appendUUID(_ u: BeaconUUID) { u.appendText(to: &buffer) }
 }

@@ -2,6 +2,7 @@
 import ArgumentParser
 import BeaconCodec
 #if canImport(Glibc)
+import BeaconJSON
 import Glibc
 #endif
 
@@ -39,7 +40,7 @@ struct DecodeCommand: AsyncParsableCommand {
             (source "link-layer"): time, source, address, RSSI, UUID, major, minor, power; with \
             --json one object per beacon:
               {"time":1700000000.123456,"source":"report","address":"C0:11:22:33:44:55",
-               "rssi":-61,"uuid":"…","major":1,"minor":2,"power":-59}
+               "rssi":-61,"format":"ibeacon","uuid":"…","major":1,"minor":2,"power":-59}
 
             Examples:
               beacon encode profiles/room-2m.yaml | beacon decode
@@ -76,7 +77,7 @@ struct DecodeCommand: AsyncParsableCommand {
             let text = input.trimmingWhitespace()
             switch PayloadDecoding.decode(text, options: options) {
             case .success(let beacon):
-                LineOutput.out(json ? JSONValue.object(BeaconFormatJSON.fields(beacon)).text : beacon.description)
+                LineOutput.out(json ? JSONValue.object(BeaconObject.fields(beacon, naming: .payload)).text : beacon.description)
             case .failure(let failure):
                 tally.record(ExitStatus.dataError)
                 if json {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import BeaconCodec
+import BeaconJSON
 
 /// `beacon encode`: the advertising data of the beacons in a profile file, or of one beacon
 /// given on the command line, as hex, `hcitool` commands or JSON.
@@ -103,7 +104,7 @@ struct EncodeCommand: AsyncParsableCommand {
     mutating func run() async throws {
         if let beacon = formats.beacon(), format != .hcitool {
             let payload = beacon.advertisingData(flags: fields.parsedFlags)
-            let json = JSONValue.object(BeaconFormatJSON.fields(beacon) + [
+            let json = JSONValue.object(BeaconObject.fields(beacon, naming: .payload) + [
                 ("flags", .string(fields.parsedFlags.description)), ("hex", .string(payload.description)),
             ])
             LineOutput.out(output == .json ? json.text : payload.description)
@@ -148,7 +149,7 @@ struct EncodeCommand: AsyncParsableCommand {
     static func json(_ t: BeaconTransmission) -> JSONValue {
         .object([
             ("name", .string(t.name)),
-        ] + BeaconFormatJSON.compatibleFields(t.beacon) + [
+        ] + BeaconObject.fields(t.beacon, naming: .profile) + [
             ("flags", .string(t.flags.description)),
             ("address", .string(t.address?.description)),
             ("local_name", .string(t.profile.localName)),

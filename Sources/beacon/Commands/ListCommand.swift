@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import BeaconCodec
+import BeaconJSON
 import BeaconProfiles
 
 /// `beacon list FILE…`: the beacons of profile files as a table or JSON.
@@ -93,7 +94,7 @@ struct ListCommand: AsyncParsableCommand {
         return .object([
             ("file", .string(file)),
             ("name", .string(b.name)),
-        ] + BeaconFormatJSON.compatibleFields(b.beacon) + [
+        ] + BeaconObject.fields(b.beacon, naming: .profile) + [
             ("flags", .string(b.flags.description)),
             ("raw", b.rawData.map { .string($0.description) } ?? .null),
             ("local_name", .string(b.localName)),

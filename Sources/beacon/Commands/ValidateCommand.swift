@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import BeaconCodec
+import BeaconJSON
 import BeaconProfiles
 
 /// `beacon validate FILE…`: checks profile files, together, exactly as `advertise` would load

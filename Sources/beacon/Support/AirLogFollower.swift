@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
 import BeaconEmulator
+import BeaconJSON
 import Synchronization
 import VirtualController
 

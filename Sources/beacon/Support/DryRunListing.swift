@@ -2,6 +2,7 @@
 import BeaconCodec
 import BeaconAdapters
 import BeaconEmulator
+import BeaconJSON
 import HCI
 
 /// `advertise --dry-run`: every HCI command a run would send, in order, without opening anything.

@@ -3,6 +3,7 @@ import BeaconCodec
 import ArgumentParser
 import BeaconAdapters
 import BeaconEmulator
+import BeaconJSON
 import BeaconProfiles
 import HCITransport
 import Synchronization
@@ -221,7 +222,7 @@ struct FleetSession {
     static func show(_ plan: FleetPlan, board: RunStatusBoard, json: Bool, verbose: Bool, live: Bool = false, brief: Bool = false) {
         for line in PlanReport.summary(plan, verbose: verbose).prefix(brief ? 1 : .max) { if live && board.style == .table { board.message(line) } else { Log.notice("\(line)") } }
         if json {
-            LineOutput.out(JSONValue.object([("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("plan")), ("plan", PlanReport.json(plan))]).text)
+            LineOutput.out(EventObject.object(time: RunStatusBoard.round(board.elapsed), event: "plan", [("plan", PlanReport.json(plan))]).text)
         }
     }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconJSON
 import HCI
 
 /// The advertising interval as `list --json`, `encode --format json` and the dry run print it,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCapture
 import BeaconCodec
+import BeaconJSON
 import BeaconPositioning
 import Foundation
 
@@ -58,34 +59,15 @@ enum LocateInput {
         }
     }
 
-    /// The sample of one trace line; `nil` for a blank line or an event other than a report.
+    /// The sample of one trace line (BeaconJSON's ``TraceSample``, the reading side of
+    /// `scan --json`'s reports); `nil` for a blank line or an event other than a report.
     static func sample(_ line: Substring, number: Int, path: String) throws -> RSSISample? {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed.isEmpty { return nil }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any] else {
-            throw TraceError(description: "\(path.escapingControlCharacters):\(number): not a JSON object")
+        do {
+            guard let s = try TraceSample(line: line) else { return nil }
+            return RSSISample(time: s.time, key: s.key, rssi: s.rssi, measuredPower: s.powerAt1m)
+        } catch {
+            throw TraceError(description: "\(path.escapingControlCharacters):\(number): \(error)")
         }
-        if let event = object["event"] as? String, event != "report" { return nil }
-        // Other formats, as `scan --json` reports them ("format" and their own fields).
-        if let format = object["format"] as? String, format != BeaconFormat.iBeacon.rawValue {
-            if format == BeaconFormat.eddystoneTLM.rawValue { return nil }  // no identity: not a sample
-            guard let time = (object["time"] as? NSNumber)?.doubleValue, let rssi = (object["rssi"] as? NSNumber)?.doubleValue,
-                  time.isFinite, rssi.isFinite, let (key, power) = BeaconFormatJSON.key(from: object) else {
-                throw TraceError(description: "\(path.escapingControlCharacters):\(number): a \(format) sample needs time, rssi and the format's identity fields as scan --json prints them")
-            }
-            return RSSISample(time: time, key: key, rssi: rssi, measuredPower: power)
-        }
-        guard let time = (object["time"] as? NSNumber)?.doubleValue,
-              let uuidText = object["uuid"] as? String, let uuid = BeaconUUID(uuidText),
-              let major = (object["major"] as? NSNumber)?.intValue, let minor = (object["minor"] as? NSNumber)?.intValue,
-              (0...0xFFFF).contains(major), (0...0xFFFF).contains(minor),
-              let rssi = (object["rssi"] as? NSNumber)?.doubleValue,
-              time.isFinite, rssi.isFinite else {  // 1e999 reads as infinity
-            throw TraceError(description: "\(path.escapingControlCharacters):\(number): a sample needs time, uuid, major, minor and rssi (finite numbers; major and minor 0 to 65535)")
-        }
-        let power = (object["power"] as? NSNumber).flatMap { Int8(exactly: $0.intValue) }
-        return RSSISample(time: time, key: .iBeacon(BeaconIdentity(uuid: uuid, major: UInt16(major), minor: UInt16(minor))),
-                          rssi: rssi, measuredPower: power)
     }
 
     /// The advertising reports of a capture (commands carry no RSSI), timed in seconds from the

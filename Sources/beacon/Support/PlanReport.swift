@@ -2,6 +2,7 @@
 import BeaconCodec
 import BeaconAdapters
 import BeaconEmulator
+import BeaconJSON
 import HCI
 
 /// A ``FleetPlan`` for people (the summary before a run, the `--plan` table) and for programs

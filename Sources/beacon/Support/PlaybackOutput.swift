@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconJSON
 import BeaconPositioning
 import BeaconProfiles
 import BeaconScenarios
@@ -51,8 +52,7 @@ struct PlaybackOutput: Sendable {
         switch event {
         case let .stepped(time, changes, next, onAir, generation, behind):
             if json {
-                LineOutput.out(JSONValue.object([
-                    ("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("scenario-step")),
+                LineOutput.out(EventObject.object(time: RunStatusBoard.round(board.elapsed), event: "scenario-step", [
                     ("scenario_time", .double(RunStatusBoard.round(time))), ("unix_time", .double(RunStatusBoard.round(unixTime(atScenarioTime: time)))),
                     ("changes", .array(changes.map { .string($0.change.description) })),
                     ("on_air", .array(onAir.map { .string($0) })), ("generation", .int(generation)), ("behind", .bool(behind)),
@@ -68,8 +68,7 @@ struct PlaybackOutput: Sendable {
         case let .started(time, onAir, next):
             let upcoming = next.map { "next at \(Self.clock($0.time)): \($0.change)" } ?? "no step"
             if json {
-                LineOutput.out(JSONValue.object([
-                    ("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("scenario-start")),
+                LineOutput.out(EventObject.object(time: RunStatusBoard.round(board.elapsed), event: "scenario-start", [
                     ("scenario_time", .double(RunStatusBoard.round(time))),
                     ("unix_time", .double(RunStatusBoard.round(wallClockStart))), ("on_air", .array(onAir.map { .string($0) })),
                     ("next_time", next.map { .double(RunStatusBoard.round($0.time)) } ?? .null),
@@ -81,8 +80,7 @@ struct PlaybackOutput: Sendable {
         case let .clock(time, next):
             let upcoming = next.map { "next at \(Self.clock($0.time)): \($0.change)" } ?? "the end"
             if json {
-                LineOutput.out(JSONValue.object([
-                    ("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("scenario-clock")),
+                LineOutput.out(EventObject.object(time: RunStatusBoard.round(board.elapsed), event: "scenario-clock", [
                     ("scenario_time", .double(RunStatusBoard.round(time))),
                     ("next_time", next.map { .double(RunStatusBoard.round($0.time)) } ?? .null),
                     ("next", next.map { .string($0.change.description) } ?? .null),
@@ -113,8 +111,7 @@ struct PlaybackOutput: Sendable {
                                                ("tx_power", b.txPower.map { .int(Int($0)) } ?? .null),
                                                ("distance", .double(RunStatusBoard.round(Self.distance(position, b))))]))
                 }
-                LineOutput.out(JSONValue.object([
-                    ("time", .double(RunStatusBoard.round(board.elapsed))), ("event", .string("walker")),
+                LineOutput.out(EventObject.object(time: RunStatusBoard.round(board.elapsed), event: "walker", [
                     ("walk_time", .double(RunStatusBoard.round(time))), ("unix_time", .double(RunStatusBoard.round(wallClockStart + time))),
                     ("x", .double(RunStatusBoard.round(position.x))), ("y", .double(RunStatusBoard.round(position.y))),
                     ("generation", generation.map { .int($0) } ?? .null), ("behind", .bool(behind)),

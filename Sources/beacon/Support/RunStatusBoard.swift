@@ -2,6 +2,7 @@
 import BeaconCodec
 import BeaconAdapters
 import BeaconEmulator
+import BeaconJSON
 import HCITransport
 import LiveView
 import Synchronization
@@ -148,7 +149,7 @@ final class RunStatusBoard: Sendable {
         switch style {
         case .table: self.message(message)
         case .lines: LineOutput.out("\(Self.stamp(elapsed)) \(message)")
-        case .json: LineOutput.out(JSONValue.object([("time", .double(Self.round(elapsed))), ("event", .string("note")), ("message", .string(message))]).text)
+        case .json: LineOutput.out(EventObject.object(time: Self.round(elapsed), event: "note", [("message", .string(message))]).text)
         }
     }
 
@@ -203,35 +204,45 @@ final class RunStatusBoard: Sendable {
     }
 
     static func json(_ event: EmulatorEvent, time: Double) -> JSONValue {
-        var members: [(String, JSONValue)] = [("time", .double(round(time)))]
+        let kind: String
+        var members: [(String, JSONValue)]
         switch event {
         case let .onAir(beacon, adapter, advertiser, address, power):
-            members += [("event", .string("on_air")), ("beacon", .string(beacon)), ("adapter", .string(adapter)),
-                        ("advertiser", .int(advertiser)), ("address", .string(address.description)), ("selected_tx_power", .int(power))]
+            kind = "on_air"
+            members = [("beacon", .string(beacon)), ("adapter", .string(adapter)),
+                       ("advertiser", .int(advertiser)), ("address", .string(address.description)), ("selected_tx_power", .int(power))]
         case let .offAir(beacon, adapter, advertiser):
-            members += [("event", .string("off_air")), ("beacon", .string(beacon)), ("adapter", .string(adapter)), ("advertiser", .int(advertiser))]
+            kind = "off_air"
+            members = [("beacon", .string(beacon)), ("adapter", .string(adapter)), ("advertiser", .int(advertiser))]
         case let .slot(adapter, index, commands, lateness):
-            members += [("event", .string("slot")), ("adapter", .string(adapter)), ("index", .int(index)), ("commands", .int(commands)),
-                        ("lateness_ms", .double(round(lateness.seconds * 1000)))]
+            kind = "slot"
+            members = [("adapter", .string(adapter)), ("index", .int(index)), ("commands", .int(commands)),
+                       ("lateness_ms", .double(round(lateness.seconds * 1000)))]
         case let .error(adapter, message):
-            members += [("event", .string("error")), ("adapter", .string(adapter)), ("message", .string(message))]
+            kind = "error"
+            members = [("adapter", .string(adapter)), ("message", .string(message))]
         case let .turnTiming(adapter, byController):
-            members += [("event", .string("turn_timing")), ("adapter", .string(adapter)), ("by_controller", .bool(byController))]
+            kind = "turn_timing"
+            members = [("adapter", .string(adapter)), ("by_controller", .bool(byController))]
         case let .applied(generation, adapter):
-            members += [("event", .string("applied")), ("adapter", .string(adapter)), ("generation", .int(generation))]
+            kind = "applied"
+            members = [("adapter", .string(adapter)), ("generation", .int(generation))]
         case let .updateFailed(generation, adapter, message):
-            members += [("event", .string("update_failed")), ("adapter", .string(adapter)), ("generation", .int(generation)), ("message", .string(message))]
+            kind = "update_failed"
+            members = [("adapter", .string(adapter)), ("generation", .int(generation)), ("message", .string(message))]
         case let .recovered(adapter, reason, beacons, after, afterAdapterBack):
-            members += [("event", .string("recovered")), ("adapter", .string(adapter)), ("reason", .string(reason)),
-                        ("beacons", .array(beacons.map(JSONValue.string))), ("after_ms", .double(round(after.seconds * 1000)))]
+            kind = "recovered"
+            members = [("adapter", .string(adapter)), ("reason", .string(reason)),
+                       ("beacons", .array(beacons.map(JSONValue.string))), ("after_ms", .double(round(after.seconds * 1000)))]
             if let afterAdapterBack { members.append(("after_adapter_back_ms", .double(round(afterAdapterBack.seconds * 1000)))) }
         case let .stopped(adapter, teardown):
-            members += [("event", .string("stopped")), ("adapter", .string(adapter)), ("clean", .bool(teardown.isClean))]
+            kind = "stopped"
+            members = [("adapter", .string(adapter)), ("clean", .bool(teardown.isClean))]
             if case let .incomplete(names, reason) = teardown {
                 members += [("may_be_on_air", .array(names.map(JSONValue.string))), ("reason", .string(reason))]
             }
         }
-        return .object(members)
+        return EventObject.object(time: round(time), event: kind, members)
     }
 
     static func round(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }

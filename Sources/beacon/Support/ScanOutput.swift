@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconJSON
 import BeaconScanner
 import LiveView
 import Synchronization
@@ -78,9 +79,7 @@ final class ScanOutput: Sendable {
 
     // MARK: JSON lines
 
-    var regionJSON: JSONValue {
-        .object([("uuid", .string(region.uuid?.description)), ("major", .int(region.major)), ("minor", .int(region.minor))])
-    }
+    var regionJSON: JSONValue { BeaconObject.region(uuid: region.uuid, major: region.major, minor: region.minor) }
 
     var modelJSON: JSONValue {
         switch model {
@@ -92,40 +91,32 @@ final class ScanOutput: Sendable {
         }
     }
 
-    static func identity(_ id: BeaconKey) -> [(String, JSONValue)] { BeaconFormatJSON.identityFields(id) }
-
+    /// The event of `update` (docs/JSON.md, "beacon scan"); the objects are BeaconJSON's.
     func json(_ update: ScanUpdate, now: ContinuousClock.Instant) -> JSONValue? {
         switch update {
         case .started(let mode):
-            return .object([("time", .double(seconds(now))), ("event", .string("scanning")), ("adapter", .string(adapter)),
-                            ("mode", .string(mode.rawValue)), ("region", regionJSON), ("model", modelJSON), ("as", .string(phone.rawValue))])
+            return EventObject.object(time: seconds(now), event: "scanning", [("adapter", .string(adapter)),
+                                      ("mode", .string(mode.rawValue)), ("region", regionJSON), ("model", modelJSON), ("as", .string(phone.rawValue))])
         case .report(let s):
-            // An iBeacon as always (uuid, major, minor, power); other formats with "format" first.
-            return .object([("time", .double(seconds(s.time))), ("event", .string("report"))] + BeaconFormatJSON.compatibleFields(s.beacon) + [
-                ("rssi", .int(s.rssi)), ("address", .string(s.address.description)),
-                ("address_type", .int(Int(s.addressType.rawValue))), ("extended", .bool(s.extendedReport)),
-            ])
+            return SightingObject(time: seconds(s.time), beacon: s.beacon, rssi: s.rssi, address: s.address,
+                                  addressType: s.addressType.rawValue, extended: s.extendedReport).json
         case let .ranging(beacons, at):
             let list = beacons.map { b in
-                JSONValue.object(Self.identity(b.identity) + [
-                    ("power", .int(Int(b.measuredPower))),
-                    ("rssi", b.rssi.map { .double(Self.round($0, places: 1)) } ?? (phone == .ios ? .int(0) : .null)),
-                    ("accuracy", b.accuracy.map { .double(Self.round($0, places: 2)) } ?? (phone == .ios ? .int(-1) : .null)),
-                    ("proximity", .string(b.proximity.rawValue)),
-                    ("last_seen", .double(Self.round((at - b.lastSeen).seconds, places: 3))),
-                    ("reports_per_second", .double(Self.round(b.reportsPerSecond, places: 1))),
-                    ("address", .string(b.address.description)),
-                ])
+                // With --as ios a beacon silent this second shows RSSI 0 and accuracy -1, as CLBeacon does.
+                RangingEntryObject.json(identity: b.identity, power: b.measuredPower,
+                                        rssi: b.rssi.map { Self.round($0, places: 1) } ?? (phone == .ios ? 0 : nil),
+                                        accuracy: b.accuracy.map { Self.round($0, places: 2) } ?? (phone == .ios ? -1 : nil), proximity: b.proximity.rawValue,
+                                        lastSeen: Self.round((at - b.lastSeen).seconds, places: 3),
+                                        reportsPerSecond: Self.round(b.reportsPerSecond, places: 1), address: b.address)
             }
-            return .object([("time", .double(seconds(at))), ("event", .string("ranging")), ("beacons", .array(list))])
+            return EventObject.object(time: seconds(at), event: "ranging", [("beacons", .array(list))])
         case .region(let e):
-            return .object([("time", .double(seconds(e.time))), ("event", .string(e.kind.rawValue))] + Self.identity(e.beacon) + [
-                ("region", .object([("uuid", .string(e.region.uuid?.description)), ("major", .int(e.region.major)),
-                                    ("minor", .int(e.region.minor))])),
+            return EventObject.object(time: seconds(e.time), event: e.kind.rawValue, BeaconObject.identityFields(e.beacon) + [
+                ("region", BeaconObject.region(uuid: e.region.uuid, major: e.region.major, minor: e.region.minor)),
                 ("region_changed", .bool(e.regionChanged)),
             ])
         case .stopped:
-            return .object([("time", .double(seconds(now))), ("event", .string("stopped"))])
+            return EventObject.object(time: seconds(now), event: "stopped")
         }
     }
 
