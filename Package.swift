@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "BeaconCodec", targets: ["BeaconCodec"]),
+        .library(name: "BeaconRadio", targets: ["BeaconRadio"]),
         .library(name: "BeaconJSON", targets: ["BeaconJSON"]),
         .library(name: "BeaconProfiles", targets: ["BeaconProfiles"]),
         .library(name: "HCI", targets: ["HCI"]),
@@ -34,13 +35,16 @@ let package = Package(
     targets: [
         // The shared iBeacon payload codec: no dependencies, no Foundation, no I/O.
         .target(name: "BeaconCodec"),
+        // Radio models on top of the codec: log-distance path loss and the virtual air's channel
+        // (shadowing, fading, loss, collisions). Apart from BeaconCodec, which stays pure Swift.
+        .target(name: "BeaconRadio", dependencies: ["BeaconCodec"]),
         // The JSON every command prints and reads (beacons, sightings, events), defined once, and
         // a small reader; like the codec: no Foundation, no I/O. Schemas in docs/schema/.
         .target(name: "BeaconJSON", dependencies: ["BeaconCodec"]),
         // Profile files (YAML/JSON) → validated beacons.
         .target(
             name: "BeaconProfiles",
-            dependencies: ["BeaconCodec", "HCI", .product(name: "Yams", package: "Yams")]
+            dependencies: ["BeaconRadio", "BeaconCodec", "HCI", .product(name: "Yams", package: "Yams")]
         ),
         // HCI packets (one spec command per file) and H4 framing.
         .target(name: "HCI", dependencies: ["BeaconCodec"]),
@@ -55,23 +59,23 @@ let package = Package(
         // Transports (kernel socket, user channel, H4 over TCP/UART) and the controller session.
         .target(name: "HCITransport", dependencies: ["HCI", "Mgmt", "BeaconCodec", "CBlueZ", .product(name: "Logging", package: "swift-log")]),
         // The built-in virtual LE controller: strict spec rules and an air log.
-        .target(name: "VirtualController", dependencies: ["HCI", "HCITransport", "BeaconCodec"]),
+        .target(name: "VirtualController", dependencies: ["BeaconRadio", "HCI", "HCITransport", "BeaconCodec"]),
         // Controller access in one place: opening any adapter spec, probing it into capabilities,
         // taking its advertising off the air (`stop`), and the host facts `doctor` prints.
-        .target(name: "BeaconAdapters", dependencies: ["BeaconCodec", "HCI", "Mgmt", "HCITransport", "VirtualController"]),
+        .target(name: "BeaconAdapters", dependencies: ["BeaconRadio", "BeaconCodec", "HCI", "Mgmt", "HCITransport", "VirtualController"]),
         // Plans a fleet and owns it while it runs: extended sets, rotation, several adapters.
         .target(
             name: "BeaconEmulator",
             dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "Mgmt", "HCITransport", "BeaconAdapters"]
         ),
         // Scanning like a phone: reports → iBeacons, ranging, region monitoring.
-        .target(name: "BeaconScanner", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters"]),
+        .target(name: "BeaconScanner", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters"]),
         // Capture files (btsnoop, pcap, pcapng) → the iBeacons heard and sent, streaming.
         .target(name: "BeaconCapture", dependencies: ["BeaconCodec", "HCI"]),
         // Indoor positioning: ranged distances to beacons of known position → where the receiver is.
-        .target(name: "BeaconPositioning", dependencies: ["BeaconCodec", "BeaconProfiles"]),
+        .target(name: "BeaconPositioning", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles"]),
         // Scenario playback and the over-the-air walk: drive a running fleet on a clock.
-        .target(name: "BeaconScenarios", dependencies: ["BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI"]),
+        .target(name: "BeaconScenarios", dependencies: ["BeaconRadio", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI"]),
         // A live view that fits the terminal: the layout (pure) and a thin terminal layer.
         .target(name: "LiveView"),
         // Eclipse Mosquitto's client library (libmosquitto-dev's libmosquitto.pc); only BeaconMQTT
@@ -82,7 +86,7 @@ let package = Package(
         // The command-line tool.
         .executableTarget(
             name: "beacon",
-            dependencies: [
+            dependencies: ["BeaconRadio", 
                 "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -115,12 +119,12 @@ let package = Package(
         .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "Mgmt", "VirtualController", "BeaconCodec", "TestControllers"]),
         .testTarget(
             name: "VirtualControllerTests",
-            dependencies: ["VirtualController", "HCI", "HCITransport", "BeaconCodec"]
+            dependencies: ["BeaconRadio", "VirtualController", "HCI", "HCITransport", "BeaconCodec"]
         ),
         .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconProfiles", "BeaconCodec", "HCI"]),
         .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting", "TestSupport"]),
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
-        .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),
+        .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconRadio", "BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),

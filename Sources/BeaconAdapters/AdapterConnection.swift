@@ -3,6 +3,7 @@ import BeaconCodec
 import HCI
 import HCITransport
 import VirtualController
+import BeaconRadio
 
 /// An open controller: the HCI session (or, for `mgmt:hci0`, the kernel management API session)
 /// and, for the built-in virtual controller, the controller itself (to read its air log).

@@ -30,11 +30,14 @@ public struct FleetPlan: Sendable {
     /// Every beacon with where and how often it goes on air.
     public var placements: [Placement] {
         adapters.flatMap { a in
-            a.advertisers.flatMap { adv in
+            // Once per adapter, not per beacon: each walks every advertiser (65,536 beacons on 16
+            // sets took seconds in a debug build, and a stop waited for it).
+            let cycle = a.cycleDuration, rotates = a.rotates
+            return a.advertisers.flatMap { adv in
                 adv.beacons.enumerated().map { slot, beacon in
                     Placement(beacon: beacon, adapter: a.capabilities.adapter, advertiser: adv.handle, mode: a.mode, slot: slot,
-                              slots: adv.beacons.count, slotDuration: a.slotDuration, cycle: a.cycleDuration,
-                              interval: a.onAirInterval(of: beacon))
+                              slots: adv.beacons.count, slotDuration: a.slotDuration, cycle: cycle,
+                              interval: a.onAirInterval(of: beacon, rotates: rotates))
                 }
             }
         }
@@ -68,6 +71,11 @@ public struct AdapterPlan: Sendable {
     /// The interval `beacon` goes on air at under this plan: its profile's, except that a
     /// rotating beacon comes down to the cap and up to the controller's minimum.
     public func onAirInterval(of beacon: BeaconProfile) -> AdvertisingInterval {
+        onAirInterval(of: beacon, rotates: rotates)
+    }
+
+    /// ``onAirInterval(of:)`` with ``rotates`` worked out by the caller (once for many beacons).
+    func onAirInterval(of beacon: BeaconProfile, rotates: Bool) -> AdvertisingInterval {
         let own = AdvertisingInterval(milliseconds: beacon.intervalMilliseconds)
         guard rotates, let cap = rotationIntervalCap else { return own }
         return max(capabilities.minimumNonConnectableInterval, min(own, cap))

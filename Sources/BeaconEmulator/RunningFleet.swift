@@ -120,6 +120,11 @@ public final class RunningFleet: Sendable {
         let beacons = telemetry.request(requested)
         let capabilities = try await probe()
         let plan = planner.plan(beacons, on: capabilities)
+        // A stop asked for while a large fleet was being planned (seconds): nothing was sent.
+        if isStopRequested {
+            finish()
+            return plan
+        }
         let drivers = connections.map { connection in
             let caps = capabilities.first { $0.adapter == connection.adapterName }!
             let backend: any AdvertisingBackend
@@ -135,9 +140,12 @@ public final class RunningFleet: Sendable {
             return AdapterDriver(backend: backend, teardownTimeout: teardownTimeout, watched: watched) { [weak self] event in self?.emit(event) }
         }
         let targets = Self.targets(plan, drivers: drivers, generation: 1)
-        // Every command of the first plan is checked before the first byte goes on the air.
-        for (driver, target) in zip(drivers, targets) {
+        // Every command of the first plan is checked before the first byte goes on the air. A
+        // large fleet's checks take seconds: a stop asked for meanwhile ends them (nothing was
+        // sent, and the start below sees the stop).
+        checks: for (driver, target) in zip(drivers, targets) {
             for s in target.states {
+                if isStopRequested { break checks }
                 try driver.backend.validate(s)
             }
         }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconRadio
 
 /// Log-distance path loss, both ways: `d = 10^((P − rssi) / (10·n))` and
 /// `rssi = P − 10·n·log10(d)`, with P the beacon's measured power (RSSI at 1 m) and n the path

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
 import Foundation
+import BeaconRadio
 
 /// A seeded generator (BeaconCodec's ``SplitMix64``), so a simulation with the same seed gives
 /// the same numbers on every machine (the system generator cannot be seeded), plus the normal

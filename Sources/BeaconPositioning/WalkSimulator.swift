@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
+import BeaconRadio
 
 /// Simulates a receiver walking a path through a fleet: every beacon advertises every
 /// `advertisingInterval` seconds (each with its own phase), and each advertisement is heard with

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconRadio
 
 /// The beacons one profile file declares, in file order (range entries expanded in place).
 public struct BeaconFleet: Sendable {

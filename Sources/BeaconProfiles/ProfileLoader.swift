@@ -149,52 +149,63 @@ public enum ProfileLoader {
     public static let standardInputLabel = "stdin"
 
     /// Standard input, read once per process: naming `-` again (or a reload) sees the same text.
-    static let standardInputText: Result<String, ProfileIssue> = readText("/dev/stdin", label: standardInputLabel, accepting: .anything)
+    /// Read through descriptor 0 itself: opening /dev/stdin anew would, for a named FIFO behind
+    /// it, wait for a writer that may already have come and gone.
+    static let standardInputText: Result<String, ProfileIssue> = readText(descriptor: dup(0), label: standardInputLabel, accepting: .anything)
 
     static func readText(_ path: String, label: String, accepting: Accepting) -> Result<String, ProfileIssue> {
-        func failure(_ message: String) -> Result<String, ProfileIssue> {
-            .failure(ProfileIssue(location: SourceLocation(file: label, line: 1, column: 1), field: "file", value: label, message: message))
+        // What the path names is looked at before it is opened: opening a FIFO, even to refuse
+        // it, releases a writer waiting in its own open, which then writes into a pipe that is
+        // closed under it (a sniff for scenarios once cost the real read its only writer).
+        var named = stat()
+        let namedKind: mode_t? = stat(path, &named) == 0 ? named.st_mode & S_IFMT : nil
+        if let namedKind, let refusal = refusal(namedKind, accepting: accepting) { return failure(refusal, label: label) }
+        // A FIFO is then opened as any reader of a pipe opens it, waiting until a writer has it
+        // open (a writer already waiting is released by ours): one open, so a writer that writes
+        // everything and closes at once is never missed. Anything else is opened O_NONBLOCK, so
+        // what took a FIFO's place meanwhile cannot block; fstat then tells what was opened.
+        let waitsForWriter = namedKind == S_IFIFO
+        return readText(descriptor: open(path, O_RDONLY | O_CLOEXEC | (waitsForWriter ? 0 : O_NONBLOCK)), label: label, accepting: accepting)
+    }
+
+    private static func failure(_ message: String, label: String) -> Result<String, ProfileIssue> {
+        .failure(ProfileIssue(location: SourceLocation(file: label, line: 1, column: 1), field: "file", value: label, message: message))
+    }
+
+    /// Why a file of `kind` is not read here, or nil when it is.
+    private static func refusal(_ kind: mode_t, accepting: Accepting) -> String? {
+        switch kind {
+        case S_IFREG: return nil
+        case S_IFDIR: return "cannot read: it is a directory"
+        // A pipe named on the command line, or standard input.
+        case S_IFIFO where accepting != .regularFiles: return nil
+        case _ where accepting == .anything: return nil
+        default:
+            let what = kind == S_IFIFO ? "a FIFO (named pipe)" : kind == S_IFCHR ? "a character device" : kind == S_IFBLK ? "a block device" : kind == S_IFSOCK ? "a socket" : "not a regular file"
+            return accepting == .regularFiles
+                ? "cannot read: it is \(what); a reload, or a file named inside another file, reads regular files only (a FIFO would wait for a writer)"
+                : "cannot read: it is \(what); a profile or scenario is a regular file, a pipe, or - for standard input"
         }
-        // O_NONBLOCK: opening a FIFO that no writer holds would wait for one (a reload on SIGHUP
-        // would hang the run); fstat then tells what was opened, and only then is it read.
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    }
+
+    /// Reads the text behind `fd` (closed at the end); a negative `fd` is open(2)'s failure.
+    private static func readText(descriptor fd: Int32, label: String, accepting: Accepting) -> Result<String, ProfileIssue> {
+        func failure(_ message: String) -> Result<String, ProfileIssue> { Self.failure(message, label: label) }
         guard fd >= 0 else { return failure(openProblem(errno)) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return failure("cannot read: \(String(cString: strerror(errno)))") }
-        let kind = info.st_mode & S_IFMT
-        switch kind {
-        case S_IFREG:
-            break
-        case S_IFDIR:
-            return failure("cannot read: it is a directory")
-        case S_IFIFO where accepting != .regularFiles:
-            // A pipe named on the command line: read as its writer writes (below). Never opened
-            // again in blocking mode: a writer that has written everything and closed between
-            // the two opens would leave the second one waiting for a writer that never comes.
-            break
-        case _ where accepting == .anything:
-            break
-        default:
-            let what = kind == S_IFIFO ? "a FIFO (named pipe)" : kind == S_IFCHR ? "a character device" : kind == S_IFBLK ? "a block device" : kind == S_IFSOCK ? "a socket" : "not a regular file"
-            return failure(accepting == .regularFiles
-                ? "cannot read: it is \(what); a reload, or a file named inside another file, reads regular files only (a FIFO would wait for a writer)"
-                : "cannot read: it is \(what); a profile or scenario is a regular file, a pipe, or - for standard input")
-        }
+        if let refusal = refusal(info.st_mode & S_IFMT, accepting: accepting) { return failure(refusal) }
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
-        // The descriptor stays non-blocking: a pipe (or a terminal on standard input) is waited
-        // for in poll(2). A FIFO is polled before every read, because a read before any writer
-        // has opened it says end-of-file at once; poll waits until a writer has written or has
-        // come and gone (POLLHUP), the way a blocking reader of a pipe waits.
-        var waitFirst = kind == S_IFIFO
         while data.count <= maximumFileSize {
-            if waitFirst { waitForInput(fd) }
             let want = min(chunk.count, maximumFileSize + 1 - data.count)
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, want) }
             if n < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN { waitFirst = true; continue }
+                // A non-blocking descriptor (a terminal or pipe on standard input someone made
+                // non-blocking): wait for input rather than give up.
+                if errno == EAGAIN { waitForInput(fd); continue }
                 return failure("cannot read: \(String(cString: strerror(errno)))")
             }
             if n == 0 { break }

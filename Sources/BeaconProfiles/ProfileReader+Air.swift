@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
 import Yams
+import BeaconRadio
 
 extension ProfileReader {
     /// Reads a fleet's `air:`: a preset name (`air: office`) or a mapping of a preset and

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
 import Yams
+import BeaconRadio
 
 /// What a whole file declares, before duplicates are checked.
 struct DocumentContents {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
 import Foundation
+import BeaconRadio
 
 /// How a received signal strength becomes an estimated distance in metres, given the beacon's
 /// measured power (its RSSI at 1 m). The models are described, with worked values, in

@@ -3,6 +3,7 @@ import BeaconCodec
 import BeaconPositioning
 import BeaconScanner
 import VirtualController
+import BeaconRadio
 
 /// Seeded walks through a fleet heard through an ``AirChannel`` by a ``PhoneScanning`` phone,
 /// located with a ``PositioningMethod``: the error distribution behind BENCHMARKS.md's

@@ -69,7 +69,18 @@ import TestSupport
         let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-fifo-\(UUID().uuidString)").path
         #expect(mkfifo(fifo, 0o600) == 0)
         defer { unlink(fifo) }
-        let viaFIFO = try Program.run(URL(fileURLWithPath: "/bin/bash"), ["-c", "cat \"$1\" > \"$2\" & \"$0\" validate \"$2\"", beacon, Self.room, fifo])
+        // A hang bound of 20 s on each run (never a verdict on time): a writer that writes
+        // everything and closes at once, before or after the reader opens, over and over (a
+        // second open of the FIFO once waited for good for a writer that had come and gone), and
+        // the same FIFO behind standard input; then a writer that comes only after the reader.
+        let loop = """
+            for i in $(seq 30); do
+              cat "$1" > "$2" & timeout 20 "$0" validate "$2" >/dev/null || exit 1
+              cat "$1" > "$2" & timeout 20 "$0" validate - < "$2" >/dev/null || exit 2
+            done
+            (sleep 0.2; cat "$1" > "$2") & timeout 20 "$0" validate "$2"
+            """
+        let viaFIFO = try Program.run(URL(fileURLWithPath: "/bin/bash"), ["-c", loop, beacon, Self.room, fifo])
         #expect(viaFIFO.status == 0 && viaFIFO.stdout.contains("OK (4 beacons)"), "\(viaFIFO)")
         // A capture through a pipe: decode --capture - reads standard input.
         let snoop = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-pipe-\(UUID().uuidString).btsnoop").path

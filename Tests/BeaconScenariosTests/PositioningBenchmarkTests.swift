@@ -7,6 +7,7 @@ import BeaconScenarios
 import TestSupport
 import Testing
 import VirtualController
+import BeaconRadio
 
 /// The benchmark behind BENCHMARKS.md's positioning table: deterministic, and the channel and
 /// the phone change the error the way they must.

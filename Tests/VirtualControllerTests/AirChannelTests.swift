@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import VirtualController
 import BeaconCodec
+import BeaconRadio
 
 /// The channel model measured back from its draws. Every test uses a fixed seed, so each run
 /// gives the same numbers; the bounds are still stated as standard errors (SE) of the estimate

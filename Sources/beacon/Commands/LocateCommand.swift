@@ -5,6 +5,7 @@ import BeaconPositioning
 import BeaconProfiles
 import BeaconScenarios
 import VirtualController
+import BeaconRadio
 
 /// `beacon locate FLEET.yaml`: where is the receiver, from the RSSI of the fleet's beacons.
 struct LocateCommand: AsyncParsableCommand {

@@ -8,6 +8,7 @@ import Foundation
 import HCITransport
 import VirtualController
 import Synchronization
+import BeaconRadio
 
 /// `beacon scan`: listens for beacons (iBeacon, AltBeacon, Eddystone) the way a phone does — ranging (smoothed RSSI, distance,
 /// proximity, nearest first) and region monitoring (enter/exit) — until the duration passes or

@@ -2,6 +2,7 @@
 import ArgumentParser
 import BeaconCodec
 import VirtualController
+import BeaconRadio
 
 /// `--air PRESET` and its overrides: what the shared virtual air does to what a `-i virtual`
 /// receiver hears (VirtualController's ``AirChannel`` owns the model; docs/AIR.md).

@@ -6,6 +6,7 @@ import BeaconEmulator
 import Foundation
 import HCITransport
 import VirtualController
+import BeaconRadio
 
 /// Which controllers a command opens, and opening them, with every failure explained.
 enum AdapterChoice {

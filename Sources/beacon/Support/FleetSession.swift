@@ -171,7 +171,9 @@ struct FleetSession {
         let plan: FleetPlan
         do throws(AdapterError) { plan = try await fleet.plan(control.beacons) } catch { throw CommandFailure.exit("\(error)") }
         if let preflight { try await preflight(fleet) }
-        board.reset(plan)
+        // Stopped while planning (a large fleet takes seconds): the start below sends nothing and
+        // ends at once; the live view need not be laid out for it.
+        if !control.stopRequested { board.reset(plan) }
         notes.withLock { $0 = board }
         Self.show(plan, board: board, json: json, verbose: verbose)
         let redrawing = board.redrawing()

@@ -6,6 +6,7 @@ import BeaconScanner
 import Foundation
 import Synchronization
 import VirtualController
+import BeaconRadio
 
 /// `beacon locate --live`: scans with BeaconScanner's ``ScanSession`` and feeds every iBeacon
 /// report into a ``WindowedLocator``, printing each fix as its window closes. Stops after the

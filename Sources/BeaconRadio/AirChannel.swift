@@ -4,13 +4,15 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import BeaconCodec
 
 /// What the virtual air does to a packet between the advertiser and one receiver, beyond the
 /// path-loss mean (VirtualController's `AirPathLoss`): log-normal shadowing, fast fading, loss below the receiver's
 /// sensitivity and at random, and collisions with other advertising events. ``clean`` (the
 /// default) does nothing, so the same geometry always gives the same RSSI. The presets and
-/// their sources are in docs/AIR.md. Here, at the root of the dependency graph, so the virtual
-/// air, profile files (`air:`) and the positioning benchmark share one definition.
+/// their sources are in docs/AIR.md. In BeaconRadio (the codec stays free of the C library's
+/// maths), so the virtual air, profile files (`air:`) and the positioning benchmark share one
+/// definition.
 public struct AirChannel: Hashable, Sendable, CustomStringConvertible {
     /// Fast fading of the received power, drawn per packet with a mean power gain of 1.
     public enum Fading: Hashable, Sendable, CustomStringConvertible {

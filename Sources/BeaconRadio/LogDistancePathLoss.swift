@@ -4,14 +4,16 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import BeaconCodec  // SplitMix64, the project's seeded generator
 
 /// Log-distance path loss, the one formula every part of beacon ranges and simulates with:
 ///
 ///     rssi = P₁ − 10 · n · log₁₀(d),     d = 10^((P₁ − rssi) / (10 · n)),
 ///
 /// P₁ the RSSI at 1 m (dBm), d metres, n the path-loss exponent (2 in free space, about 1.6–3.5
-/// indoors: docs/AIR.md). Here, at the root of the dependency graph, so the virtual air, the
-/// scanner's distance model and positioning share it.
+/// indoors: docs/AIR.md). In BeaconRadio, beside the codec rather than in it (the codec stays free
+/// of the C library's maths), so the virtual air, the scanner's distance model and positioning
+/// share it.
 public enum LogDistancePathLoss {
     /// The RSSI at `distance` metres (no floor: callers clamp the distance).
     @inlinable
