@@ -6,7 +6,7 @@ import BeaconRadio
 /// `rssi = P − 10·n·log10(d)`, with P the beacon's measured power (RSSI at 1 m) and n the path
 /// loss exponent (2 in free space, 2.5–4 indoors).
 ///
-/// The formula is BeaconCodec's ``LogDistancePathLoss`` (shared with the scanner's
+/// The formula is BeaconRadio's `LogDistancePathLoss` (shared with the scanner's
 /// `DistanceModel.pathLoss` and the virtual air); this is positioning's view of it.
 public struct PathLossModel: Hashable, Sendable {
     public var exponent: Double

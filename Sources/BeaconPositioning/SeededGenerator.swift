@@ -13,6 +13,6 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 
     public mutating func next() -> UInt64 { base.next() }
 
-    /// A standard normal deviate (BeaconCodec's, shared with the virtual air).
+    /// A standard normal deviate (BeaconRadio's, shared with the virtual air).
     public mutating func nextGaussian() -> Double { base.nextGaussian() }
 }

@@ -7,7 +7,7 @@ extension ProfileReader {
     /// Reads a fleet's `air:`: a preset name (`air: office`) or a mapping of a preset and
     /// overrides (`air: {preset: office, sigma: 4, exponent: 2.5, fading: rayleigh, loss: 0.1,
     /// seed: 7}`); the channel a `-i virtual` receiver locating in this fleet hears through
-    /// (BeaconCodec's ``AirChannel``; docs/AIR.md).
+    /// (BeaconRadio's `AirChannel`; docs/AIR.md).
     func airChannel(_ field: Field) -> AirChannel? {
         let names = AirChannel.presets.map(\.name)
         let presetAllowed = "must be one of " + names.joined(separator: ", ")

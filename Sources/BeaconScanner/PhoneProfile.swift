@@ -46,6 +46,7 @@ public struct PhoneScanning: Hashable, Sendable {
     /// A profile's settings.
     ///
     /// - Parameters:
+    ///   - profile: the phone to scan like.
     ///   - model: the distance model for `raw` and `ios` (Apple does not publish iOS's).
     ///   - androidCurve: the curve for `android` (the library picks it by phone model).
     ///   - exitAfter: the exit delay; `nil`: the profile's default.

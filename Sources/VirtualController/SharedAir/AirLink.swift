@@ -28,7 +28,7 @@ public final class AirLink: Sendable {
     private let directory: SharedAirDirectory
     /// The socket's name in it.
     private let socketName: String
-    /// What the air does to packets on their way to this receiver (``AirChannel/clean``: nothing).
+    /// What the air does to packets on their way to this receiver (`AirChannel.clean`, BeaconRadio: nothing).
     public let channel: AirChannel
     private let receiverPoint: Mutex<AirPoint>
     /// Where the advertisers of this process are, by address: a beacon keeps its address when

@@ -18,9 +18,9 @@ import Darwin
 /// or a TLM frame) the event's transmit power less the same 41 dB (free-space loss over the first
 /// metre at 2.4 GHz). An advertiser with no position is heard as if 1 m away. By itself there is
 /// no noise: the same geometry always gives the same RSSI, so what a scan or a fix shows can be
-/// checked; an ``AirChannel`` (`--air`) adds shadowing, fading, loss and collisions on top, and
+/// checked; an `AirChannel` (BeaconRadio; `--air`) adds shadowing, fading, loss and collisions on top, and
 /// may change the exponent. `beacon scan --model pathloss` and `beacon locate` (exponent 2)
-/// invert exactly this model. The formula is BeaconCodec's ``LogDistancePathLoss``.
+/// invert exactly this model. The formula is BeaconRadio's `LogDistancePathLoss`.
 public enum AirPathLoss {
     public static let exponent = AirChannel.clean.exponent
     /// Loss over the first metre at 2.4 GHz in free space (20·log₁₀(4π/λ), λ = 12.5 cm): the
