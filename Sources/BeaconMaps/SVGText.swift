@@ -6,7 +6,8 @@ enum SVGText {
     /// finer than any screen or printer shows.
     static func number(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
-        let tenths = Int((value * 10).rounded())
+        // A wild range (metres of noise) must not trap: a picture never needs a billion pixels.
+        let tenths = Int((min(max(value, -1e12), 1e12) * 10).rounded())
         let sign = tenths < 0 ? "-" : ""
         let whole = abs(tenths) / 10, fraction = abs(tenths) % 10
         return sign + String(whole) + (fraction == 0 ? "" : "." + String(fraction))
@@ -14,11 +15,13 @@ enum SVGText {
 
     /// Metres for people: `0.5 m`, `2 m`, `1.25 m` (up to two decimals).
     static func metres(_ value: Double) -> String {
-        let hundredths = Int((value * 100).rounded())
-        let whole = hundredths / 100, fraction = hundredths % 100
-        if fraction == 0 { return "\(whole) m" }
+        guard value.isFinite else { return "? m" }
+        let hundredths = Int((min(max(value, -1e12), 1e12) * 100).rounded())
+        let sign = hundredths < 0 ? "-" : ""
+        let whole = abs(hundredths) / 100, fraction = abs(hundredths) % 100
+        if fraction == 0 { return "\(sign)\(whole) m" }
         let digits = fraction % 10 == 0 ? String(fraction / 10) : (fraction < 10 ? "0" : "") + String(fraction)
-        return "\(whole).\(digits) m"
+        return "\(sign)\(whole).\(digits) m"
     }
 
     /// Text with XML's five special characters escaped (for element content and attributes);

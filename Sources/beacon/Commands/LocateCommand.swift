@@ -116,6 +116,8 @@ struct LocateCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per fix.")
     var json = false
 
+    @OptionGroup var mapOptions: MapOptions
+
     func validate() throws {
         if fleet == "-", trace == "-" || capture == "-" {
             throw ValidationError("the fleet file and --trace/--capture cannot both be standard input (-)")
@@ -141,6 +143,9 @@ struct LocateCommand: AsyncParsableCommand {
         guard noise >= 0, noise.isFinite else { throw ValidationError("--noise must be 0 dB or more (got \(noise))") }
         guard laps >= 1 else { throw ValidationError("--laps must be 1 or more (got \(laps))") }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be positive (got \(speed))") }
+        if mapOptions.map != nil, live || simulate == "random" || air.isGiven || phone.phone != .raw {
+            throw ValidationError("--map draws the fixes of --trace, --capture or --simulate PATH (without --air or --as); not yet of --live or a benchmark")
+        }
         if let simulate, simulate != "random", WalkPath(parsing: simulate) == nil {
             throw ValidationError("--simulate: '\(simulate)' is neither random, square, cross, still nor waypoints such as \"0,0;1,0.5\"")
         }
@@ -153,6 +158,7 @@ struct LocateCommand: AsyncParsableCommand {
         case .failure(let code): throw code
         }
         let anchors = BeaconAnchor.anchors(of: loaded)
+        try mapOptions.check(inputs: [fleet, trace, capture].compactMap { $0 })
         guard anchors.count >= 3 else {
             throw CommandFailure.exit("\(fleet.escapingControlCharacters): \(anchors.count) beacon(s) have a position; locating needs at least 3",
                                       code: ExitStatus.dataError)
@@ -185,15 +191,18 @@ struct LocateCommand: AsyncParsableCommand {
             let fixes = WindowedLocator.fixes(simulator.samples(), anchors: anchors, model: model, window: window, method: method)
             for fix in fixes { output.print(fix, truth: simulator.truth(at: fix.time)) }
             output.printSummary(LocationErrorSummary(fixes: fixes, truth: simulator.truth(at:)), noise: noise, seed: seed)
+            try mapOptions.write(LocateMap.scene(fleet: loaded, anchors: anchors, fixes: fixes, truth: simulator.truth(at:), title: mapTitle))
             return
         }
         var locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method)
         var samples = 0, fixes = 0
+        var drawn: [PositionFix] = []
         func take(_ sample: RSSISample) {
             samples += 1
             for fix in locator.add(sample) {
                 fixes += 1
                 output.print(fix, truth: nil)
+                if mapOptions.map != nil { drawn.append(fix) }
             }
         }
         do {
@@ -210,8 +219,16 @@ struct LocateCommand: AsyncParsableCommand {
         if let last = locator.finish() {
             fixes += 1
             output.print(last, truth: nil)
+            drawn.append(last)
         }
         try check(samples: samples, fixes: fixes, from: InputPath.label(trace ?? capture!), anchors: anchors.count)
+        try mapOptions.write(LocateMap.scene(fleet: loaded, anchors: anchors, fixes: drawn, truth: nil, title: mapTitle))
+    }
+
+    /// The map's title: what was located, by which method.
+    var mapTitle: String {
+        let input = simulate.map { "simulated walk \($0)" } ?? InputPath.label(trace ?? capture ?? "-")
+        return "beacon locate \(fleet) — \(input), method \(method.rawValue)"
     }
 
     /// A run without a fix fails (exit 65), saying why: no sample at all, or never enough
