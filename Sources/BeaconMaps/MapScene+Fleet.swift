@@ -9,8 +9,8 @@ extension MapScene {
     /// The floor plan of `fleet`: its rooms' walls and names, and a marker per positioned
     /// beacon in `style(beacon)` labelled `label(beacon)` (the name by default), with the
     /// beacon's name as its timeline id.
-    public static func plan(of fleet: BeaconFleet, title: String, style: (BeaconProfile) -> MapStyle = { _ in .onAir },
-                            label: (BeaconProfile) -> String = { $0.name }) -> MapScene {
+    public static func plan(of fleet: BeaconFleet, title: String, label: (BeaconProfile) -> String = { $0.name },
+                            style: (BeaconProfile) -> MapStyle = { _ in .onAir }) -> MapScene {
         var scene = MapScene(title: title)
         for area in fleet.areas {
             scene.walls += area.walls.map { MapWall(start: point($0.start), end: point($0.end)) }

@@ -17,9 +17,9 @@ struct SVGRenderingTests {
     /// room-2m with room-east off air, room-south in error, an estimate and its circles.
     static func roomScene() throws -> MapScene {
         let fleet = try room()
-        var scene = MapScene.plan(of: fleet, title: "room-2m <test> & \"quotes\"") {
+        var scene = MapScene.plan(of: fleet, title: "room-2m <test> & \"quotes\"", style: {
             $0.name == "room-east" ? .offAir : $0.name == "room-south" ? .failed : .onAir
-        }
+        })
         let anchors = BeaconAnchor.anchors(of: fleet)
         let estimate = PositionEstimate(position: PlanePoint(x: 0.3, y: 0.2), rmsResidual: 0.05, errorRadius: 0.1, rangeCount: 4, iterations: 3)
         let ranges = anchors.map { RangedAnchor(name: $0.name, meanRSSI: -60, samples: 10, distance: $0.position.distance(to: PlanePoint(x: 0.3, y: 0.2))) }

@@ -25,7 +25,7 @@ struct MapOptions: ParsableArguments {
 
     /// Refuses, before the run, a path the map could not be written to (missing folder, a
     /// directory, a link, a FIFO), or one of the run's own input files.
-    func check(inputs: [String]) throws {
+    func check(inputs: [String]) throws(ExitCode) {
         guard let map else { return }
         if inputs.contains(map) { throw CommandFailure.exit("--map: \(map.escapingControlCharacters) is an input of this run; name another file") }
         do throws(OutputFileError) { try AtomicOutputFile.check(map) } catch { throw CommandFailure.exit("--map: \(error)") }
@@ -33,7 +33,7 @@ struct MapOptions: ParsableArguments {
 
     /// Draws `scene` into the file (nothing when no `--map` was given); `timeline` makes the
     /// HTML page's slider (ignored by SVG and PNG).
-    func write(_ scene: @autoclosure () -> MapScene, timeline: MapTimeline? = nil) throws {
+    func write(_ scene: @autoclosure () -> MapScene, timeline: MapTimeline? = nil) throws(ExitCode) {
         guard let map, let format = MapFile.Format(path: map) else { return }
         do {
             try MapFile.write(scene(), timeline: timeline, format: format, to: map)
