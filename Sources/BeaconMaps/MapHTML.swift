@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
 /// A self-contained HTML page around a map's SVG: no stylesheet, script or font fetched from
-/// anywhere (it opens offline, from a file). With a ``MapTimeline``, a slider moves through the
+/// anywhere (it opens offline, from a file). It is also well-formed XML (empty elements closed,
+/// no `<` or `&` in the script), so `xmllint` checks it as it checks the SVG. With a ``MapTimeline``, a slider moves through the
 /// scenario's time and the beacon markers turn on and off as it goes.
 public enum MapHTML {
     public static func page(_ map: SVGMap, timeline: MapTimeline? = nil) -> String {
@@ -9,8 +10,8 @@ public enum MapHTML {
             <!DOCTYPE html>
             <html lang="en">
             <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta charset="utf-8"/>
+            <meta name="viewport" content="width=device-width, initial-scale=1"/>
             <title>\(SVGText.escaped(map.scene.title))</title>
             <style>
             body { margin: 0; font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; background: #ffffff; }
@@ -26,7 +27,7 @@ public enum MapHTML {
         if let timeline {
             out += """
                 <div id="timeline"><label for="time">time</label> <input id="time" type="range" min="0" \
-                max="\(SVGText.number(timeline.duration))" step="0.1" value="0"> <output id="now">0 s</output> \
+                max="\(SVGText.number(timeline.duration))" step="0.1" value="0"/> <output id="now">0 s</output> \
                 <span id="count"></span></div>
 
                 """

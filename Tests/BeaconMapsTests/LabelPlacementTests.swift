@@ -23,7 +23,7 @@ struct LabelPlacementTests {
         }
     }
 
-    @Test("station-160: 160 labels, none overlapping another or a beacon, most next to their beacon")
+    @Test("station-160: 160 labels, none overlapping another label or a beacon, all inside the picture")
     func station160() throws {
         let map = SVGMap(MapScene.plan(of: try Self.station(), title: "station"))
         #expect(map.labels.count == 160)

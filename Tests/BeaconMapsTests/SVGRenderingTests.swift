@@ -36,7 +36,7 @@ struct SVGRenderingTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("beacon-maps-\(UUID().uuidString)-\(name)")
     }
 
-    @Test("xmllint finds the SVG and the HTML page well-formed, escapes and all")
+    @Test("xmllint finds the SVG and the HTML page (polyglot: well-formed XML) well-formed, escapes and all")
     func wellFormed() throws {
         let xmllint = try Self.tool("xmllint")
         let map = SVGMap(try Self.roomScene())
@@ -51,7 +51,7 @@ struct SVGRenderingTests {
         let page = Self.temporary("room.html")
         defer { try? FileManager.default.removeItem(at: page) }
         try Data(html.utf8).write(to: page)
-        let parsed = try Program.run(xmllint, ["--html", "--noout", page.path])
+        let parsed = try Program.run(xmllint, ["--noout", page.path])
         #expect(parsed.status == 0, "\(parsed.stderr)")
     }
 
@@ -79,5 +79,44 @@ struct SVGRenderingTests {
         #expect(pixel(at: PlanePoint(x: 0.3, y: 0.2)).isNear(0x21, 0x66, 0xac), "\(pixel(at: PlanePoint(x: 0.3, y: 0.2)))")
         // The picture's corner: white.
         #expect(image.pixel(x: 2, y: image.height - 2).isNear(0xff, 0xff, 0xff))
+    }
+}
+
+/// `play --map FILE.html`: the scenario's beacons appear and disappear along a slider.
+@Suite("scenario timeline map")
+struct ScenarioTimelineMapTests {
+    @Test("hidden at the start, then shown and hidden in time order; the page carries the changes and is well-formed")
+    func timeline() throws {
+        let text = """
+            fleet:
+              name: room
+              defaults: {uuid: 25795A1D-C318-47F0-A49D-7A2D1D58C79E, major: 1}
+              beacons:
+                - {name: west, minor: 0, position: {x: -1, y: 0}}
+                - {name: east, minor: 2, position: {x: 1, y: 0}}
+            areas:
+              - {name: room, walls: [[-1, -1], [1, -1], [1, 1], [-1, 1]]}
+            hidden: [east]
+            steps:
+              - {at: 4s, hide: west}
+              - {at: 2s, show: east}
+            duration: 6s
+            """
+        let scenario = try ScenarioLoader.parse(text, file: "blink.yaml")
+        let timeline = ScenarioTimeline(scenario)
+        let map = MapTimeline(timeline)
+        #expect(map.initiallyOnAir == ["west"] && map.duration == 6)
+        #expect(map.changes.map { "\($0.time) \($0.id) \($0.onAir)" } == ["2.0 east true", "4.0 west false"])
+        let scene = MapScene.scenario(timeline, title: "blink")
+        #expect(scene.walls.count == 4)
+        #expect(scene.markers.map(\.style) == [.onAir, .offAir])
+        let page = MapHTML.page(SVGMap(scene), timeline: map)
+        #expect(page.contains("const changes = [[2,\"east\",true],[4,\"west\",false]];"))
+        let xmllint = try SVGRenderingTests.tool("xmllint")
+        let file = SVGRenderingTests.temporary("blink.html")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(page.utf8).write(to: file)
+        let result = try Program.run(xmllint, ["--noout", file.path])
+        #expect(result.status == 0, "\(result.stderr)")
     }
 }
