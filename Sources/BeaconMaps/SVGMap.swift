@@ -95,7 +95,7 @@ public struct SVGMap: Sendable {
         for circle in scene.circles {
             let style = circle.style
             let paint = style == .uncertainty
-                ? "fill=\"\(style.colour)\" fill-opacity=\"0.15\" stroke=\"\(style.colour)\" stroke-width=\"1\""
+                ? "fill=\"\(style.colour)\" fill-opacity=\"0.1\" stroke=\"\(style.colour)\" stroke-width=\"1\""
                 : "fill=\"none\" stroke=\"\(style.colour)\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\""
             out += "<circle class=\"\(style.rawValue)\" cx=\"\(n(projection.x(circle.centre)))\" cy=\"\(n(projection.y(circle.centre)))\" r=\"\(n(circle.radius * projection.scale))\" \(paint)/>\n"
         }
@@ -198,7 +198,9 @@ public struct SVGMap: Sendable {
         for (style, x, row) in Self.legendLayout(scene.stylesUsed, width: width).items {
             let lx = legendLeft + x, ly = top + Double(row) * Self.legendRow + 4
             switch style {
-            case .wall, .route, .trail, .miss, .ranging, .uncertainty:
+            case .uncertainty:
+                out += "<circle cx=\"\(n(lx + 11))\" cy=\"\(n(ly))\" r=\"7\" fill=\"\(style.colour)\" fill-opacity=\"0.2\" stroke=\"\(style.colour)\" stroke-width=\"1\"/>"
+            case .wall, .route, .trail, .miss, .ranging:
                 let dash = style == .route ? " stroke-dasharray=\"8 5\"" : style == .ranging ? " stroke-dasharray=\"6 4\"" : ""
                 let widthText = style == .wall ? "3" : "2"
                 out += "<line x1=\"\(n(lx))\" y1=\"\(n(ly))\" x2=\"\(n(lx + 22))\" y2=\"\(n(ly))\" stroke=\"\(style.colour)\" stroke-width=\"\(widthText)\"\(dash)/>"
