@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconPositioning
+import BeaconProfiles
 
 /// Metres on the plan → pixels on the picture: x to the right, y up (so the picture's y is
 /// flipped), one scale for both axes, so circles stay round and distances read off the scale bar.
@@ -19,7 +20,7 @@ public struct MapProjection: Hashable, Sendable {
     /// A projection of everything in `scene` (walls, markers, polylines; circles only by their
     /// centres, so one wild range does not shrink the room), with a margin of 8 % around it.
     public init(fitting scene: MapScene, left: Double, top: Double) {
-        var points = scene.walls.flatMap { [$0.start, $0.end] } + scene.markers.map(\.position) + scene.polylines.flatMap(\.points)
+        var points = scene.walls.flatMap { [MapScene.point($0.start), MapScene.point($0.end)] } + scene.markers.map(\.position) + scene.polylines.flatMap(\.points)
         points += scene.circles.map(\.centre)
         if points.isEmpty { points = [PlanePoint(x: 0, y: 0)] }
         var minX = points.map(\.x).min()!, maxX = points.map(\.x).max()!
@@ -37,6 +38,8 @@ public struct MapProjection: Hashable, Sendable {
 
     public func x(_ point: PlanePoint) -> Double { left + (point.x - minX) * scale }
     public func y(_ point: PlanePoint) -> Double { top + (maxY - point.y) * scale }
+    public func x(_ position: Position) -> Double { x(MapScene.point(position)) }
+    public func y(_ position: Position) -> Double { y(MapScene.point(position)) }
 
     /// The scale bar's length in metres: the 1-2-5 step whose bar is 80 to 200 pixels long.
     public var scaleBarMetres: Double {

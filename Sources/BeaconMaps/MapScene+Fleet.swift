@@ -13,7 +13,7 @@ extension MapScene {
                             style: (BeaconProfile) -> MapStyle = { _ in .onAir }) -> MapScene {
         var scene = MapScene(title: title)
         for area in fleet.areas {
-            scene.walls += area.walls.map { MapWall(start: point($0.start), end: point($0.end)) }
+            scene.walls += area.walls
             // The name at the room's top-left corner, inside it.
             if let corner = area.corners.min(by: { ($0.x - $0.y) < ($1.x - $1.y) }) {
                 scene.roomNames.append(MapText(position: point(corner), text: area.name))

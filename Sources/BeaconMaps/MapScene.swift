@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconPositioning
+import BeaconProfiles
 
 /// What a map shows, as plain shapes in metres: walls, markers with labels, circles and
 /// polylines, each drawn in one ``MapStyle``. Commands build a scene (see the `MapScene+…`
 /// builders) and ``SVGMap`` draws it; nothing here knows where the shapes came from.
 public struct MapScene: Hashable, Sendable {
     public var title: String
-    public var walls: [MapWall] = []
+    /// The rooms' walls (BeaconProfiles' `Wall`, the one segment type; z is not drawn).
+    public var walls: [Wall] = []
     /// Area names, written inside their rooms (not placed: rooms are large).
     public var roomNames: [MapText] = []
     public var markers: [MapMarker] = []
@@ -23,17 +25,6 @@ public struct MapScene: Hashable, Sendable {
     public var stylesUsed: [MapStyle] {
         let used = Set(markers.map(\.style) + circles.map(\.style) + polylines.map(\.style) + (walls.isEmpty ? [] : [.wall]))
         return MapStyle.allCases.filter(used.contains)
-    }
-}
-
-/// A straight wall from `start` to `end`.
-public struct MapWall: Hashable, Sendable {
-    public var start: PlanePoint
-    public var end: PlanePoint
-
-    public init(start: PlanePoint, end: PlanePoint) {
-        self.start = start
-        self.end = end
     }
 }
 

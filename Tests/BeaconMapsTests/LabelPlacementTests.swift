@@ -40,7 +40,7 @@ struct LabelPlacementTests {
     func pile() {
         var scene = MapScene(title: "pile")
         for i in 0..<20 { scene.markers.append(MapMarker(position: .init(x: 0, y: 0), style: .onAir, label: "beacon number \(i)")) }
-        scene.walls = [MapWall(start: .init(x: -1, y: -1), end: .init(x: 1, y: 1))]
+        scene.walls = [Wall(start: Position(x: -1, y: -1), end: Position(x: 1, y: 1))]
         let map = SVGMap(scene)
         #expect(map.labels.count == 20)
         Self.assertNoOverlap(map)
