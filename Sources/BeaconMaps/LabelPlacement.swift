@@ -106,7 +106,8 @@ public enum LabelPlacement {
                 ringUsed = rings
             }
             taken.append(box)
-            placed.append(Placed(box: box, needsLeader: ringUsed > 1))
+            // Only a label touching its marker is clearly its own; any further out gets a line.
+            placed.append(Placed(box: box, needsLeader: ringUsed > 0))
         }
         return placed
     }

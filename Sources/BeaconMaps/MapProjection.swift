@@ -18,15 +18,16 @@ public struct MapProjection: Hashable, Sendable {
     public static let maximumHeight = 800.0
 
     /// A projection of everything in `scene` (walls, markers, polylines; circles only by their
-    /// centres, so one wild range does not shrink the room), with a margin of 8 % around it.
+    /// centres, so one wild range does not shrink the room), with a margin of 8 % on each side.
     public init(fitting scene: MapScene, left: Double, top: Double) {
         var points = scene.walls.flatMap { [MapScene.point($0.start), MapScene.point($0.end)] } + scene.markers.map(\.position) + scene.polylines.flatMap(\.points)
         points += scene.circles.map(\.centre)
         if points.isEmpty { points = [PlanePoint(x: 0, y: 0)] }
         var minX = points.map(\.x).min()!, maxX = points.map(\.x).max()!
         var minY = points.map(\.y).min()!, maxY = points.map(\.y).max()!
-        let margin = max(0.08 * max(maxX - minX, maxY - minY), 0.25)
-        minX -= margin; maxX += margin; minY -= margin; maxY += margin
+        // A margin per axis, so a long concourse is not padded by its length above and below.
+        let marginX = max(0.08 * (maxX - minX), 0.25), marginY = max(0.08 * (maxY - minY), 0.25)
+        minX -= marginX; maxX += marginX; minY -= marginY; maxY += marginY
         self.minX = minX; self.maxX = maxX; self.minY = minY; self.maxY = maxY
         scale = min(Self.maximumWidth / (maxX - minX), Self.maximumHeight / (maxY - minY))
         self.left = left

@@ -26,10 +26,11 @@ public struct SVGMap: Sendable {
         let projection = MapProjection(fitting: scene, left: Self.margin, top: Self.titleHeight + Self.margin)
         self.projection = projection
         let area = LabelBox(x: 4, y: Self.titleHeight, width: projection.width + 2 * Self.margin - 8, height: projection.height + 2 * Self.margin)
+        // Labels keep off every marker and off the rooms' names.
         let obstacles = scene.markers.map {
             LabelBox(centreX: projection.x($0.position), centreY: projection.y($0.position),
                      width: 2 * Self.markerRadius + 2, height: 2 * Self.markerRadius + 2)
-        }
+        } + scene.roomNames.map { Self.roomNameBox($0, projection) }
         let requests = scene.markers.compactMap { marker in
             marker.label.map {
                 LabelPlacement.Request(x: projection.x(marker.position), y: projection.y(marker.position),
@@ -81,10 +82,17 @@ public struct SVGMap: Sendable {
         return out + "</g>\n"
     }
 
+    /// Where a room's name is written: just inside its corner.
+    static func roomNameBox(_ room: MapText, _ projection: MapProjection) -> LabelBox {
+        LabelBox(x: projection.x(room.position) + 5, y: projection.y(room.position) + 5,
+                 width: SVGText.width(room.text, size: fontSize) + 2, height: labelHeight)
+    }
+
     func renderRoomNames() -> String {
         var out = ""
         for room in scene.roomNames {
-            out += "<text x=\"\(n(projection.x(room.position) + 6))\" y=\"\(n(projection.y(room.position) + 16))\" fill=\"#777777\" font-style=\"italic\">\(SVGText.escaped(room.text))</text>\n"
+            let box = Self.roomNameBox(room, projection)
+            out += "<text x=\"\(n(box.x + 1))\" y=\"\(n(box.y + box.height - 3.5))\" fill=\"#777777\" font-style=\"italic\">\(SVGText.escaped(room.text))</text>\n"
         }
         return out
     }
