@@ -21,12 +21,12 @@ import TestSupport
         }
     }
 
-    @Test("refused before the run: an unknown extension, --live, a PNG without rsvg-convert (naming the package), a missing folder")
+    @Test("refused before the run: an unknown extension, a benchmark, a PNG without rsvg-convert (naming the package), a missing folder")
     func refused() throws {
         let bad = try BeaconExecutable.run(["locate", Self.room, "--simulate", "still", "--map", "room.jpg"])
         #expect(bad.status == 2 && bad.stderr.contains("must end in .svg, .html or .png"), "\(bad)")
-        let live = try BeaconExecutable.run(["locate", Self.room, "--live", "-i", "virtual", "--map", "room.svg"])
-        #expect(live.status == 2 && live.stderr.contains("not yet of --live"), "\(live)")
+        let bench = try BeaconExecutable.run(["locate", Self.room, "--simulate", "random", "--map", "room.svg"])
+        #expect(bench.status == 2 && bench.stderr.contains("not of a benchmark"), "\(bench)")
         let beacon = try BeaconExecutable.location.get()
         let noTool = try Program.run(URL(fileURLWithPath: "/usr/bin/env"), ["PATH=/nonexistent", beacon.path, "locate", Self.room, "--simulate", "still", "--map", "/tmp/never-written.png"])
         #expect(noTool.status == 2 && noTool.stderr.contains("rsvg-convert") && noTool.stderr.contains("apt-get install librsvg2-bin"), "\(noTool)")
@@ -34,5 +34,22 @@ import TestSupport
         let missing = try BeaconExecutable.run(["locate", Self.room, "--simulate", "still", "--map", "/nonexistent/room.svg"])
         #expect(missing.status == 1 && missing.stderr.contains("--map") && missing.stderr.contains("/nonexistent"), "\(missing)")
         #expect(missing.stdout.isEmpty, "refused before any fix is computed\n\(missing)")
+    }
+
+    @Test("locate --live --at --map on the virtual air: the estimate next to the true position where --at put the receiver")
+    func live() async throws {
+        let air = try SharedAirTests.privateAir()
+        let advertiser = try SharedAirTests.start(["advertise", Self.room, "-i", "virtual", "--json"], air: air)
+        defer { advertiser.send(SIGKILL) }
+        // On air before the receiver starts (the wait is a hang bound: it ends when the line comes).
+        #expect(await advertiser.waitForOutput(timeout: .seconds(60)) { $0.contains("\"event\":\"on_air\",\"beacon\":\"room-south\"") },
+                "\(advertiser.output)")
+        let map = (try BeaconExecutable.temporaryFile(named: "x", contents: "") as NSString).deletingLastPathComponent + "/live.svg"
+        let locate = try SharedAirTests.start(["locate", Self.room, "--live", "-i", "virtual", "--at", "0.5,0.2", "--duration", "3s", "--map", map], air: air)
+        #expect(await locate.waitForExit(timeout: .seconds(60)) == 0, "\(locate.output)")
+        let text = try String(contentsOfFile: map, encoding: .utf8)
+        #expect(text.contains(">true position</text>") && text.contains("class=\"estimate\"") && text.contains("class=\"ranging\""), "\(text.prefix(400))")
+        advertiser.send(SIGINT)
+        #expect(await advertiser.waitForExit(timeout: .seconds(30)) == 0, "\(advertiser.output)")
     }
 }

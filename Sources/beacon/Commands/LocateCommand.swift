@@ -143,8 +143,8 @@ struct LocateCommand: AsyncParsableCommand {
         guard noise >= 0, noise.isFinite else { throw ValidationError("--noise must be 0 dB or more (got \(noise))") }
         guard laps >= 1 else { throw ValidationError("--laps must be 1 or more (got \(laps))") }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be positive (got \(speed))") }
-        if mapOptions.map != nil, live || simulate == "random" || air.isGiven || phone.phone != .raw {
-            throw ValidationError("--map draws the fixes of --trace, --capture or --simulate PATH (without --air or --as); not yet of --live or a benchmark")
+        if mapOptions.map != nil, simulate == "random" || (simulate != nil && (air.isGiven || phone.phone != .raw)) {
+            throw ValidationError("--map draws the fixes of --live, --trace, --capture or --simulate PATH (without --air or --as); not of a benchmark")
         }
         if let simulate, simulate != "random", WalkPath(parsing: simulate) == nil {
             throw ValidationError("--simulate: '\(simulate)' is neither random, square, cross, still nor waypoints such as \"0,0;1,0.5\"")
@@ -164,7 +164,8 @@ struct LocateCommand: AsyncParsableCommand {
                                       code: ExitStatus.dataError)
         }
         let model = PathLossModel(exponent: pathLossExponent)
-        let output = LocateOutput(json: json)
+        var output = LocateOutput(json: json)
+        if mapOptions.map != nil { output.recorder = FixRecorder() }
         // The fleet's `air:` counts where the options would (the virtual air, or a simulation).
         let channel = air.channel(over: loaded.air)
         let noisyAir = air.isGiven || loaded.air != nil
@@ -172,6 +173,10 @@ struct LocateCommand: AsyncParsableCommand {
             let locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method)
             let heard = try await LocateLive.run(controller, inputs: [fleet], locator: locator, phone: phone.scanning(), duration: duration?.duration,
                                                  receiver: at, followsWalker: followWalker, channel: channel, output: output)
+            // The receiver stood at --at (unless it followed a walker): the true position.
+            let truth = followWalker ? nil : at.map { PlanePoint(x: $0.x, y: $0.y) }
+            try mapOptions.write(LocateMap.scene(fleet: loaded, anchors: anchors, fixes: output.recorder?.fixes.withLock { $0 } ?? [],
+                                                 truth: truth.map { point in { _ in point } }, title: mapTitle))
             return try check(samples: heard.samples, fixes: heard.fixes, from: "the scan", anchors: anchors.count)
         }
         if simulate != nil, simulate == "random" || noisyAir || phone.phone != .raw {
@@ -227,7 +232,7 @@ struct LocateCommand: AsyncParsableCommand {
 
     /// The map's title: what was located, by which method.
     var mapTitle: String {
-        let input = simulate.map { "simulated walk \($0)" } ?? InputPath.label(trace ?? capture ?? "-")
+        let input = live ? "live scan" + (at.map { " at \($0)" } ?? "") : simulate.map { "simulated walk \($0)" } ?? InputPath.label(trace ?? capture ?? "-")
         return "beacon locate \(fleet) — \(input), method \(method.rawValue)"
     }
 
