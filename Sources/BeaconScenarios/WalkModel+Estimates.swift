@@ -3,7 +3,7 @@ import BeaconPositioning
 
 extension WalkModel {
     /// Where a receiver using the walk's distance model would put the walker, at points of the
-    /// route: from each positioned beacon's estimated distance (``Setting/estimatedDistance``:
+    /// route: from each positioned beacon's estimated distance (``WalkModel/Setting/estimatedDistance``:
     /// the distance the sent measured power stands for, quantised to a whole dBm) solved by
     /// weighted least squares. `count` points evenly over `duration` seconds (from 0, the end
     /// included); a point with fewer than three positioned beacons is left out.

@@ -49,6 +49,11 @@ struct LocateCommand: AsyncParsableCommand {
             that gets no fix at all (no samples, or never three beacons in a window) says why \
             on standard error and exits 65.
 
+            --map FILE (.svg, .html or .png) draws the run when it ends: the fleet's rooms \
+            (areas:), the beacons, each one's ranging circle at the last fix, the estimate with \
+            its error radius, the trail, and the true position when known (--simulate, --at); \
+            docs/TUTORIAL-positioning.md shows the pictures.
+
             Examples:
               beacon locate profiles/room-2m.yaml --simulate square --seed 1
               beacon locate profiles/room-2m.yaml --simulate still --json
