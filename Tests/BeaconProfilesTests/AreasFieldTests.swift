@@ -55,4 +55,18 @@ struct AreasFieldTests {
             }
         }
     }
+
+    @Test("a scenario's areas add to its fleet's and are checked the same way, at the scenario's lines")
+    func scenario() throws {
+        let fleet = "fleet:\n  defaults: {uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0, major: 1}\n  beacons:\n    - {name: a, minor: 1}\n  areas: [{name: hall, walls: [[0, 0], [4, 0], [4, 3]]}]\n"
+        let good = try ScenarioLoader.parse(fleet + "areas: [{name: desk, walls: [[1, 1], [2, 1], [2, 2]]}]\nsteps:\n  - {at: 1s, hide: a}\n", file: "s.yaml")
+        #expect(good.fleet.areas.map(\.name) == ["hall", "desk"])
+        do {
+            _ = try ScenarioLoader.parse(fleet + "areas: [{name: desk, walls: [[1, 1], [2, 1]]}]\nsteps:\n  - {at: 1s, hide: a}\n", file: "s.yaml")
+            Issue.record("a room of two corners was accepted")
+        } catch {
+            let issue = try #require(error.issues.first)
+            #expect(issue.location.file == "s.yaml" && issue.location.line == 6 && issue.field == "areas[0].walls", "\(error)")
+        }
+    }
 }
