@@ -47,21 +47,6 @@ public enum LabelPlacement {
         public var needsLeader: Bool
     }
 
-    /// What to place: a point and the size of its label's box.
-    public struct Request: Hashable, Sendable {
-        public var x: Double
-        public var y: Double
-        public var width: Double
-        public var height: Double
-
-        public init(x: Double, y: Double, width: Double, height: Double) {
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-        }
-    }
-
     /// Rings of candidates tried around each point; the first ring touches the marker.
     static let rings = 14
     /// Pixels between rings.
@@ -74,9 +59,9 @@ public enum LabelPlacement {
         return result
     }()
 
-    /// Places every request's label; `overflowX` is where the spare column starts (right of
-    /// `area`), filled from `area`'s top down.
-    public static func place(_ requests: [Request], in area: LabelBox, obstacles: [LabelBox], markerRadius: Double,
+    /// Places every label; each request is the label's box centred on its point (the marker).
+    /// `overflowX` is where the spare column starts (right of `area`), filled from `area`'s top down.
+    public static func place(_ requests: [LabelBox], in area: LabelBox, obstacles: [LabelBox], markerRadius: Double,
                              overflowX: Double) -> [Placed] {
         var placed: [Placed] = []
         var taken: [LabelBox] = []
@@ -84,12 +69,13 @@ public enum LabelPlacement {
         for request in requests {
             var found: LabelBox? = nil
             var ringUsed = 0
+            let (px, py) = (request.x + request.width / 2, request.y + request.height / 2)
             search: for ring in 0..<rings {
                 let gap = markerRadius + 2 + Double(ring) * ringStep
                 for (dx, dy) in directions {
                     // The box's near edge `gap` away from the point along the direction.
-                    let cx = request.x + dx * (request.width / 2 + gap)
-                    let cy = request.y + dy * (request.height / 2 + gap)
+                    let cx = px + dx * (request.width / 2 + gap)
+                    let cy = py + dy * (request.height / 2 + gap)
                     let box = LabelBox(centreX: cx, centreY: cy, width: request.width, height: request.height)
                     guard area.contains(box), !taken.contains(where: box.intersects), !obstacles.contains(where: box.intersects) else { continue }
                     found = box

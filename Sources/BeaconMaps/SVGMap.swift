@@ -33,8 +33,8 @@ public struct SVGMap: Sendable {
         } + scene.roomNames.map { Self.roomNameBox($0, projection) }
         let requests = scene.markers.compactMap { marker in
             marker.label.map {
-                LabelPlacement.Request(x: projection.x(marker.position), y: projection.y(marker.position),
-                                       width: SVGText.width($0, size: Self.fontSize) + 6, height: Self.labelHeight)
+                LabelBox(centreX: projection.x(marker.position), centreY: projection.y(marker.position),
+                         width: SVGText.width($0, size: Self.fontSize) + 6, height: Self.labelHeight)
             }
         }
         let overflowX = area.x + area.width + 10
