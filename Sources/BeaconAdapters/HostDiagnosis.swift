@@ -23,6 +23,23 @@ public struct HostDiagnosis: Sendable {
         public var name: String
         public var soft: Bool
         public var hard: Bool
+
+        public init(name: String, soft: Bool, hard: Bool) {
+            self.name = name
+            self.soft = soft
+            self.hard = hard
+        }
+    }
+
+    public init(bluetoothSocket: Bool?, socketError: TransportError? = nil, bluetoothd: [Int], rfkill: [RFKillSwitch],
+                effectiveCapabilities: UInt64?, isRoot: Bool, kernelRelease: String? = nil) {
+        self.bluetoothSocket = bluetoothSocket
+        self.socketError = socketError
+        self.bluetoothd = bluetoothd
+        self.rfkill = rfkill
+        self.effectiveCapabilities = effectiveCapabilities
+        self.isRoot = isRoot
+        self.kernelRelease = kernelRelease
     }
 
     /// Capability numbers from linux/capability.h.
