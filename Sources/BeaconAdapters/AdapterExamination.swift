@@ -7,10 +7,11 @@ import Mgmt
 /// for a kernel adapter named plainly, which backend advertising would use and the management
 /// API's view of it.
 public struct AdapterExamination: Sendable {
-    /// The adapter as named (``AdapterSpec/description``).
+    /// The adapter as named (the spec's `description`).
     public var name: String
     /// How the controller is reached (kernel socket, TCP, …).
     public var transport: String
+    /// What the probe found; nil when the adapter could not be opened or probed.
     public var capabilities: ControllerCapabilities?
     /// The legacy advertising channel power (read only when there is no extended advertising).
     public var legacyTxPower: Int8?
@@ -22,8 +23,10 @@ public struct AdapterExamination: Sendable {
     public var backend: BackendChoice?
     /// For a kernel adapter named plainly: the management API's view (or why it failed).
     public var management: ManagementAPIInfo?
+    /// Why the management API's view could not be had, in words.
     public var managementError: String?
 
+    /// An examination with what is known so far (the rest is filled in as it is learned).
     public init(name: String, transport: String = "", capabilities: ControllerCapabilities? = nil, legacyTxPower: Int8? = nil,
                 error: String? = nil, isKernelRaw: Bool, backend: BackendChoice? = nil,
                 management: ManagementAPIInfo? = nil, managementError: String? = nil) {
@@ -85,6 +88,7 @@ public struct AdapterExamination: Sendable {
 
     /// Why the management API's view could not be had, in words.
     public struct ManagementViewFailure: Error, Sendable {
+        /// The error, in words.
         public var message: String
     }
 

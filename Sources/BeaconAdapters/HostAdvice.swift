@@ -41,6 +41,7 @@ public enum HostAdvice: Hashable, Sendable {
         /// Whether this process has the capability that backend needs.
         public var hasCapability: Bool
 
+        /// The advice for the backend and what this process has.
         public init(usesManagementAPI: Bool, hasCapability: Bool) {
             self.usesManagementAPI = usesManagementAPI
             self.hasCapability = hasCapability

@@ -24,6 +24,7 @@ public struct HostDiagnosis: Sendable {
         public var soft: Bool
         public var hard: Bool
 
+        /// A switch as its sysfs files describe it.
         public init(name: String, soft: Bool, hard: Bool) {
             self.name = name
             self.soft = soft
@@ -31,6 +32,7 @@ public struct HostDiagnosis: Sendable {
         }
     }
 
+    /// A diagnosis from facts already known (``examine()`` finds them on this machine).
     public init(bluetoothSocket: Bool?, socketError: TransportError? = nil, bluetoothd: [Int], rfkill: [RFKillSwitch],
                 effectiveCapabilities: UInt64?, isRoot: Bool, kernelRelease: String? = nil) {
         self.bluetoothSocket = bluetoothSocket

@@ -22,12 +22,14 @@ public struct PayloadDecodingError: Error, Hashable, Sendable, CustomStringConve
         }
     }
 
+    /// What was wrong.
     public var kind: Kind
     /// The character offset of the fault for ``Kind/notHex``, the byte offset otherwise (from 0).
     public var offset: Int
     /// The reason in plain words.
     public var reason: String
 
+    /// A fault of `kind` at `offset`, with its reason in words.
     public init(_ kind: Kind, at offset: Int, reason: String) {
         self.kind = kind
         self.offset = offset

@@ -5,12 +5,14 @@ import HCI
 /// A command a controller would refuse, found before anything is sent: what a run checks before
 /// its first command, and what a dry run reports for assumed controllers.
 public struct CommandRefusal: Error, Sendable, CustomStringConvertible {
-    /// The adapter (``ControllerCapabilities/adapter``).
+    /// The adapter (the capabilities' `adapter`).
     public var adapter: String
-    /// The command's name (``HCICommand/name``).
+    /// The command's name (its type's `name`).
     public var command: String
+    /// Why the controller would refuse it.
     public var error: HCIValidationError
 
+    /// The refusal of `command` by `adapter`.
     public init(adapter: String, command: String, error: HCIValidationError) {
         self.adapter = adapter
         self.command = command

@@ -22,6 +22,7 @@ public enum ScenarioCommandListing {
 
     /// One step's commands on one controller.
     public struct Listing: Sendable {
+        /// Where in the scenario.
         public var step: Step
         /// The names of the beacons on air after the step (empty at the teardown).
         public var onAir: [String]
@@ -33,7 +34,9 @@ public enum ScenarioCommandListing {
 
     /// A command an assumed controller would refuse at `step`.
     public struct Refusal: Error, Sendable {
+        /// Where in the scenario.
         public var step: Step
+        /// The controller, the command and why.
         public var refusal: CommandRefusal
     }
 

@@ -13,7 +13,7 @@ public enum FrontEndTerm: Hashable, Sendable {
     case stop
     /// ``stop`` with a reset of the controller.
     case stopWithReset
-    /// ``stop`` on the adapter `spec` names (an adapter spec such as `raw:hci0`).
+    /// ``stop`` on `adapter` (an adapter spec such as `raw:hci0`).
     case stopOn(adapter: String)
     /// Examining an adapter and this machine for advertising.
     case examineAdapter
