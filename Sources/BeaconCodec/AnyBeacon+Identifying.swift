@@ -20,10 +20,10 @@ extension AnyBeacon {
                 self = try AnyBeacon(decoding: bytes, options: options)
                 return
             } catch where error.kind != .noBeacon {
-                throw PayloadDecodingError(.beacon(error.kind), at: error.offset, reason: error.reason)
+                throw PayloadDecodingError(.beacon(error.kind), at: error.offset)
             } catch {}
         }
-        throw PayloadDecodingError(.iBeacon(iBeaconFailure.kind), at: iBeaconFailure.offset, reason: iBeaconFailure.reason)
+        throw PayloadDecodingError(.iBeacon(iBeaconFailure.kind), at: iBeaconFailure.offset)
     }
 
     /// ``init(identifying:options:)`` of payload bytes given as hex text (``Hex/bytes(_:)``'s
@@ -31,8 +31,7 @@ extension AnyBeacon {
     /// character where it stops being hex (``Hex/firstFault(in:)``).
     public init(identifyingHex text: some StringProtocol, options: BeaconDecodingOptions = .strict) throws(PayloadDecodingError) {
         guard let bytes = Hex.bytes(text) else {
-            throw PayloadDecodingError(.notHex, at: Hex.firstFault(in: text),
-                                       reason: "not hex: an odd number of digits or a character other than 0-9, A-F and separators")
+            throw PayloadDecodingError(.notHex, at: Hex.firstFault(in: text))
         }
         let read = bytes.withUnsafeBytes { raw in
             Result { () throws(PayloadDecodingError) in try AnyBeacon(identifying: raw, options: options) }

@@ -26,14 +26,20 @@ public struct PayloadDecodingError: Error, Hashable, Sendable, CustomStringConve
     public var kind: Kind
     /// The character offset of the fault for ``Kind/notHex``, the byte offset otherwise (from 0).
     public var offset: Int
-    /// The reason in plain words.
-    public var reason: String
 
-    /// A fault of `kind` at `offset`, with its reason in words.
-    public init(_ kind: Kind, at offset: Int, reason: String) {
+    /// A fault of `kind` at `offset`.
+    public init(_ kind: Kind, at offset: Int) {
         self.kind = kind
         self.offset = offset
-        self.reason = reason
+    }
+
+    /// The reason in plain words (worked out when asked: finding the fault allocates nothing).
+    public var reason: String {
+        switch kind {
+        case .notHex: "not hex: an odd number of digits or a character other than 0-9, A-F and separators"
+        case .iBeacon(let kind): BeaconDecodingError(kind, at: offset).reason
+        case .beacon(let kind): AnyBeaconDecodingError(kind, at: offset).reason
+        }
     }
 
     /// Whether ``offset`` counts characters of the text (not bytes of the data).

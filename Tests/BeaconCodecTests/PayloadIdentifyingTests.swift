@@ -37,6 +37,7 @@ import Testing
         #expect(error.kind == .iBeacon(.lengthOverrun) && error.kind.name == "length-overrun")
         #expect(error.offset == 3 && !error.offsetIsCharacter)
         #expect(error.description.hasPrefix("byte 3: length-overrun: "), "\(error)")
+        #expect(error.reason == BeaconDecodingError(.lengthOverrun, at: 3).reason)
     }
 
     @Test func dataWithoutAnyBeaconIsNoIBeacon() throws {
@@ -49,6 +50,7 @@ import Testing
         // Eddystone-URL, scheme https://, then 0x0F: a byte Eddystone reserves.
         let error = try #require(failure("0201060303AAFE0716AAFE10EC030F"))
         #expect(error.kind == .beacon(.eddystoneURLCharacter) && error.kind.name == "eddystone-url-character", "\(error)")
+        #expect(error.reason == AnyBeaconDecodingError(.eddystoneURLCharacter, at: error.offset).reason)
     }
 
     /// The fault's place in text that is not hex is a character offset, also for a fullwidth
