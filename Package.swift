@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "VirtualController", targets: ["VirtualController"]),
         .library(name: "BeaconScanner", targets: ["BeaconScanner"]),
         .library(name: "LiveView", targets: ["LiveView"]),
+        .library(name: "BeaconMaps", targets: ["BeaconMaps"]),
         .library(name: "BeaconMQTT", targets: ["BeaconMQTT"]),
         .executable(name: "beacon", targets: ["beacon"]),
     ],
@@ -76,6 +77,9 @@ let package = Package(
         .target(name: "BeaconPositioning", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles"]),
         // Scenario playback and the over-the-air walk: drive a running fleet on a clock.
         .target(name: "BeaconScenarios", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI"]),
+        // Maps as SVG (and a self-contained HTML page): walls, beacons, ranging circles, estimates,
+        // routes, labels that never overlap. Pure Swift: text out, no I/O.
+        .target(name: "BeaconMaps", dependencies: ["BeaconPositioning", "BeaconProfiles"]),
         // A live view that fits the terminal: the layout (pure) and a thin terminal layer.
         .target(name: "LiveView"),
         // Eclipse Mosquitto's client library (libmosquitto-dev's libmosquitto.pc); only BeaconMQTT
@@ -87,7 +91,7 @@ let package = Package(
         .executableTarget(
             name: "beacon",
             dependencies: ["BeaconRadio", 
-                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView",
+                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconMaps",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -126,6 +130,7 @@ let package = Package(
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
         .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconRadio", "BeaconCodec", "HCI", "BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
+        .testTarget(name: "BeaconMapsTests", dependencies: ["BeaconMaps", "BeaconPositioning", "BeaconProfiles", "TestSupport"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),
     ]
