@@ -107,7 +107,7 @@ let package = Package(
             resources: [.copy("Vectors")]
         ),
         .testTarget(name: "BeaconJSONTests", dependencies: ["BeaconJSON", "BeaconCodec"]),
-        .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles", "BeaconCodec", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles", "BeaconRadio", "BeaconCodec", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BeaconCodec"]),
         .testTarget(name: "MgmtTests", dependencies: ["Mgmt", "HCI"]),
         .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI", "Mgmt", "TestSupport", "TestControllers"]),
@@ -123,7 +123,7 @@ let package = Package(
         ),
         .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconProfiles", "BeaconCodec", "HCI"]),
         .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting", "TestSupport"]),
-        .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
+        .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconRadio", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
         .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconRadio", "BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),

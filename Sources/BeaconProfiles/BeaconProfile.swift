@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconRadio
 import HCI
 
 /// One validated beacon: what it advertises (an iBeacon, an AltBeacon, an Eddystone UID or URL
@@ -30,7 +31,7 @@ public struct BeaconProfile: Hashable, Sendable {
     /// A Complete Local Name sent in the scan response (`local_name:`): the beacon then
     /// advertises scannable (ADV_SCAN_IND), so active scanners (phones) get the name.
     public var localName: String?
-    public var position: Position?
+    public var position: Point?
     /// Where this beacon is declared (its mapping in the file, or its range entry).
     public var location: SourceLocation
 
@@ -43,7 +44,7 @@ public struct BeaconProfile: Hashable, Sendable {
         txPower: Int8? = nil,
         address: BluetoothAddress? = nil,
         flags: BeaconFlags = .generalDiscoverable,
-        position: Position? = nil,
+        position: Point? = nil,
         location: SourceLocation = SourceLocation(file: "", line: 0, column: 0)
     ) {
         self.name = name
@@ -66,7 +67,7 @@ public struct BeaconProfile: Hashable, Sendable {
         txPower: Int8? = nil,
         address: BluetoothAddress? = nil,
         flags: BeaconFlags = .generalDiscoverable,
-        position: Position? = nil,
+        position: Point? = nil,
         location: SourceLocation = SourceLocation(file: "", line: 0, column: 0)
     ) {
         self.init(name: name, beacon: .iBeacon(beacon), intervalMilliseconds: intervalMilliseconds, txPower: txPower,

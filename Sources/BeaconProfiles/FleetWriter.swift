@@ -48,7 +48,7 @@ public enum FleetWriter {
         if !b.addressIsDerived { out.append(("address", quoted(b.address.description))) }
         if b.flags != .generalDiscoverable, b.rawData == nil { out.append(("flags", quoted(b.flags.description))) }
         if let p = b.position {
-            out.append(("position", "{x: \(p.x), y: \(p.y)" + (p.z.map { ", z: \($0)" } ?? "") + "}"))
+            out.append(("position", "{x: \(p.x), y: \(p.y)" + (p.z == 0 ? "" : ", z: \(p.z)") + "}"))
         }
         return out
     }

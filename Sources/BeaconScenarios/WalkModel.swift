@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconPositioning
 import BeaconProfiles
+import BeaconRadio
 import BeaconScanner
 import Foundation
 
@@ -98,11 +99,11 @@ public struct WalkModel: Sendable {
     }
 
     /// The walker's position and the fleet as it should be on air at `time` seconds.
-    public func beacons(at time: Double) -> (position: PlanePoint, beacons: [BeaconProfile]) {
+    public func beacons(at time: Double) -> (position: Point, beacons: [BeaconProfile]) {
         let walker = route.position(at: time)
         let beacons = fleet.map { profile -> BeaconProfile in
             guard let p = profile.position else { return profile }
-            let s = setting(forDistance: walker.distance(to: PlanePoint(x: p.x, y: p.y)))
+            let s = setting(forDistance: walker.distance(to: Point(x: p.x, y: p.y)))
             var b = profile
             b.beacon.setPowerAt1m(s.measuredPower)
             if let tx = s.txPower { b.txPower = tx }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconPositioning
+import BeaconRadio
 import Foundation
 
 /// Where the simulated walker is at any time: a path of waypoints walked at constant speed,
@@ -28,7 +29,7 @@ public struct WalkRoute: Hashable, Sendable {
     public var duration: Double? { loops ? nil : lapDuration }
 
     /// The walker's position `time` seconds after setting off.
-    public func position(at time: Double) -> PlanePoint {
+    public func position(at time: Double) -> Point {
         let length = path.length
         guard length > 0 else { return path.waypoints[0] }
         var travelled = max(0, time) * speed
@@ -45,7 +46,7 @@ public struct WalkRoute: Hashable, Sendable {
     /// `0,0;1,0.5`), or a built-in name (`square`, `cross`, `still`, see ``WalkPath/named``).
     public static func parsePath(_ text: String) throws(PathError) -> WalkPath {
         if let named = WalkPath.named[text.lowercased()] { return named }
-        var points: [PlanePoint] = []
+        var points: [Point] = []
         let pairs = text.split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "\t" })
         for (index, pair) in pairs.enumerated() {
             let parts = pair.split(separator: ",", omittingEmptySubsequences: false)
@@ -53,7 +54,7 @@ public struct WalkRoute: Hashable, Sendable {
                   abs(x) <= 1_000_000, abs(y) <= 1_000_000 else {
                 throw PathError(description: "waypoint \(index + 1) '\(pair)' is not x,y in metres (such as 0.5,-1; coordinates from -1000000 to 1000000)")
             }
-            points.append(PlanePoint(x: x, y: y))
+            points.append(Point(x: x, y: y))
         }
         guard !points.isEmpty else {
             throw PathError(description: "no waypoint: give \"x,y x,y …\" in metres (such as \"-0.5,-0.5 0.5,-0.5 0.5,0.5\"), or square, cross or still")

@@ -2,6 +2,7 @@
 import BeaconCodec
 import BeaconPositioning
 import BeaconProfiles
+import BeaconRadio
 import Foundation
 import Testing
 import TestSupport
@@ -27,7 +28,7 @@ import TestSupport
     @Test func roomHasFourAnchors() throws {
         let anchors = try roomAnchors()
         #expect(anchors.count == 4)
-        #expect(Set(anchors.map(\.position)) == [PlanePoint(x: -1, y: 0), PlanePoint(x: 0, y: 1), PlanePoint(x: 1, y: 0), PlanePoint(x: 0, y: -1)])
+        #expect(Set(anchors.map(\.position)) == [Point(x: -1, y: 0), Point(x: 0, y: 1), Point(x: 1, y: 0), Point(x: 0, y: -1)])
     }
 
     @Test(arguments: [(0.0, 0.05), (2.0, 0.15), (4.0, 0.25), (6.0, 0.35)])
@@ -54,7 +55,7 @@ import TestSupport
     }
 
     @Test func waypointParsing() {
-        #expect(WalkPath(parsing: "0,0; 1,0.5")?.waypoints == [PlanePoint(x: 0, y: 0), PlanePoint(x: 1, y: 0.5)])
+        #expect(WalkPath(parsing: "0,0; 1,0.5")?.waypoints == [Point(x: 0, y: 0), Point(x: 1, y: 0.5)])
         #expect(WalkPath(parsing: "square")?.waypoints.count == 5)
         #expect(WalkPath(parsing: "0,0;1") == nil)
         #expect(WalkPath(parsing: "") == nil)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconPositioning
 import BeaconProfiles
+import BeaconRadio
 import BeaconScanner
 import BeaconScenarios
 import Foundation
@@ -16,7 +17,7 @@ struct WalkModelTests {
 
     @Test("paths: spaces or semicolons, built-in names, clear errors")
     func paths() throws {
-        #expect(try WalkRoute.parsePath("0,0 1,0.5").waypoints == [PlanePoint(x: 0, y: 0), PlanePoint(x: 1, y: 0.5)])
+        #expect(try WalkRoute.parsePath("0,0 1,0.5").waypoints == [Point(x: 0, y: 0), Point(x: 1, y: 0.5)])
         #expect(try WalkRoute.parsePath("0,0;1,0.5;  2,2").waypoints.count == 3)
         #expect(try WalkRoute.parsePath("square") == WalkPath.named["square"])
         #expect(throws: WalkRoute.PathError.self) { try WalkRoute.parsePath("0,0 1") }
@@ -29,9 +30,9 @@ struct WalkModelTests {
         let path = try WalkRoute.parsePath("0,0 2,0 2,1")
         let once = WalkRoute(path: path, speed: 0.5, loops: false)
         #expect(once.duration == 6)
-        #expect(once.position(at: 2) == PlanePoint(x: 1, y: 0))
-        #expect(once.position(at: 5) == PlanePoint(x: 2, y: 0.5))
-        #expect(once.position(at: 60) == PlanePoint(x: 2, y: 1))
+        #expect(once.position(at: 2) == Point(x: 1, y: 0))
+        #expect(once.position(at: 5) == Point(x: 2, y: 0.5))
+        #expect(once.position(at: 60) == Point(x: 2, y: 1))
         let loop = WalkRoute(path: path, speed: 1, loops: true)
         #expect(loop.duration == nil)
         #expect(abs(loop.lapDuration - (3 + 5.0.squareRoot())) < 1e-12, "closed back to the start")
@@ -48,7 +49,7 @@ struct WalkModelTests {
             let (walker, beacons) = model.beacons(at: t)
             #expect(beacons.map(\.name) == room.map(\.name))
             for b in beacons {
-                let truth = walker.distance(to: PlanePoint(x: b.position!.x, y: b.position!.y))
+                let truth = walker.distance(to: Point(x: b.position!.x, y: b.position!.y))
                 let estimate = DistanceModel.freeSpace.distance(rssi: -50, measuredPower: b.iBeacon!.measuredPower)!
                 // A 1 dB step is 12 % at n = 2: the nearest value is within 6 %.
                 #expect(abs(log(estimate / max(truth, WalkModel.minimumDistance))) <= log(10.0) / 40 + 1e-9, "\(b.name) at \(t) s: \(estimate) vs \(truth)")

@@ -73,8 +73,8 @@ struct LocateCommand: AsyncParsableCommand {
     @OptionGroup var listening: ListeningControllerOptions
     var controller: ControllerOptions { listening.controller }
 
-    @Option(parsing: .unconditional, help: AirPoint.argumentHelp)
-    var at: AirPoint?
+    @Option(parsing: .unconditional, help: Point.argumentHelp)
+    var at: Point?
 
     @Flag(name: .customLong("follow-walker"), help: "With --live -i virtual: the receiver stands where `beacon walk -i virtual` (another process) puts its walker, and moves with it (at --at, default 0,0, until the walker is heard).")
     var followWalker = false
@@ -131,9 +131,9 @@ struct LocateCommand: AsyncParsableCommand {
         try air.check(controller: controller, simulating: simulate != nil)
         guard walks >= 1, walks <= 100_000 else { throw ValidationError("--walks must be 1 to 100000 (got \(walks))") }
         if walks > 1, simulate != "random" { throw ValidationError("--walks goes with --simulate random") }
-        try AirPoint.check(at, controller: controller)
+        try Point.check(at, controller: controller)
         if followWalker {
-            guard live, AirPoint.isVirtual(controller) else { throw ValidationError("--follow-walker moves the receiver on the shared virtual air: it needs --live and -i virtual") }
+            guard live, Point.isVirtual(controller) else { throw ValidationError("--follow-walker moves the receiver on the shared virtual air: it needs --live and -i virtual") }
         }
         guard pathLossExponent > 0, pathLossExponent <= 10 else {
             throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")

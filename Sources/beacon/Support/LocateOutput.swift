@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconJSON
 import BeaconPositioning
+import BeaconRadio
 import Foundation
 
 /// Prints `beacon locate` fixes as text lines or JSON Lines.
@@ -10,7 +11,7 @@ struct LocateOutput {
     /// clock (`beacon walk --json`'s walker positions); JSON fixes then carry "unix_time".
     var wallClockStart: Double? = nil
 
-    func print(_ fix: PositionFix, truth: PlanePoint?) {
+    func print(_ fix: PositionFix, truth: Point?) {
         let e = fix.estimate
         if json {
             var members: [(String, JSONValue)] = [

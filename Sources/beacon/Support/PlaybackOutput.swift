@@ -3,6 +3,7 @@ import BeaconCodec
 import BeaconJSON
 import BeaconPositioning
 import BeaconProfiles
+import BeaconRadio
 import BeaconScenarios
 import Foundation
 
@@ -136,9 +137,9 @@ struct PlaybackOutput: Sendable {
     }
 
     /// The walker's plane distance to a positioned beacon.
-    static func distance(_ walker: PlanePoint, _ beacon: BeaconProfile) -> Double {
+    static func distance(_ walker: Point, _ beacon: BeaconProfile) -> Double {
         guard let p = beacon.position else { return .nan }
-        return walker.distance(to: PlanePoint(x: p.x, y: p.y))
+        return walker.distance(to: Point(x: p.x, y: p.y))
     }
 
     /// `35 s`, `1.5 s`.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconPositioning
 import BeaconProfiles
+import BeaconRadio
 import BeaconScenarios
 import Synchronization
 
@@ -26,7 +27,7 @@ final class PlaybackProgress: Sendable {
         var next: TimedChange?
         var started = false
         var over: Double?
-        var walker: PlanePoint?
+        var walker: Point?
         var updates = 0
         var late = 0
     }
