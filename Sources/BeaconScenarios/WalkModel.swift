@@ -48,7 +48,7 @@ public struct WalkModel: Sendable {
         /// The TX power for `distance` metres: full power up to 1 m, then 10·n·log10(d) less,
         /// in whole steps, never below the minimum.
         public func power(forDistance distance: Double) -> Int {
-            let attenuation = 10 * exponent * log10(max(distance, 1))
+            let attenuation = LogDistancePathLoss.loss(atDistance: max(distance, 1), exponent: exponent)
             let steps = Int((attenuation / Double(step)).rounded(.down))
             return max(minimum, reference - steps * step)
         }
