@@ -99,9 +99,9 @@ extension BeaconProfile {
     /// 20 ms to 10.24 s: the legacy advertising interval range, which every controller accepts.
     public static let intervalRange: ClosedRange<Double> = AdvertisingInterval.legacyMillisecondRange
     public static let defaultIntervalMilliseconds: Double = 100
-    /// Apple's iBeacon examples calibrate to −59 dBm at 1 m.
-    public static let defaultMeasuredPower: Int8 = -59
-    /// Eddystone's TX power at 0 m when `power_at_0m` is not given: −59 dBm at 1 m plus 41 dB.
+    /// Eddystone's TX power at 0 m when `power_at_0m` is not given (BeaconCodec's default power at
+    /// 1 m plus 41 dB); `measured_power` and `rssi` default to BeaconCodec's
+    /// `IBeacon.defaultMeasuredPower`.
     public static let defaultPowerAt0m: Int8 = EddystoneFormat.defaultPowerAt0m
     /// Advertising_TX_Power of LE Set Extended Advertising Parameters (Core Vol 4 Part E §7.8.53):
     /// −127…+20 dBm (0x7F, "no preference", is expressed by leaving `tx_power` out).
