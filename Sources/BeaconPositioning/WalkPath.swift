@@ -22,22 +22,34 @@ public struct WalkPath: Hashable, Sendable {
         "still": WalkPath(waypoints: [Point(x: 0.3, y: 0.2)]),
     ]
 
-    /// A built-in name, or waypoints `x,y;x,y;…` (metres).
-    public init?(parsing text: String) {
+    /// Why a text is not a path; names the waypoint at fault.
+    public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The one waypoint grammar (`locate --simulate`, `walk --path`): waypoints `x,y x,y …` in
+    /// metres, separated by spaces, tabs or semicolons (`0,0 1,0.5`, `0,0;1,0.5`, `0,0; 1,0.5`),
+    /// each within ``Point/coordinateRange``, or a built-in name (`square`, `cross`, `still`, see
+    /// ``named``).
+    public init(parsing text: String) throws(ParseError) {
         if let path = Self.named[text.lowercased()] {
             self = path
             return
         }
         var points: [Point] = []
-        for pair in text.split(separator: ";", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: ",")
-            guard parts.count == 2,
-                  let x = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-                  let y = Double(parts[1].trimmingCharacters(in: .whitespaces)),
-                  x.isFinite, y.isFinite else { return nil }
-            points.append(Point(x: x, y: y))
+        let waypoints = text.split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "\t" })
+        for (index, waypoint) in waypoints.enumerated() {
+            let parts = waypoint.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 2, let point = Point(parsing: waypoint),
+                  Point.coordinateRange.contains(point.x), Point.coordinateRange.contains(point.y) else {
+                let limit = Int(Point.coordinateLimit)
+                throw ParseError(description: "waypoint \(index + 1) '\(waypoint)' is not x,y in metres (such as 0.5,-1; coordinates from -\(limit) to \(limit))")
+            }
+            points.append(point)
         }
-        guard !points.isEmpty else { return nil }
+        guard !points.isEmpty else {
+            throw ParseError(description: "no waypoint: give \"x,y x,y …\" in metres (such as \"-0.5,-0.5 0.5,-0.5 0.5,0.5\"), or square, cross or still")
+        }
         self.init(waypoints: points)
     }
 

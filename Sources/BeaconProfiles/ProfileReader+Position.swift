@@ -8,13 +8,10 @@ struct PositionPlan {
     var start: Point
     var step: (x: Double, y: Double, z: Double) = (0, 0, 0)
 
-    /// The largest coordinate, in metres, of any beacon (1000 km). Far beyond a building, and
-    /// small enough that positioning's squares and sums stay finite and exact to the nanometre
-    /// (1e6 m × 1e9 < 2^53): a value such as 1e306 would validate, then print as `inf`.
-    static let coordinateLimit = 1_000_000.0
-    static let coordinateRange = -coordinateLimit...coordinateLimit
+    /// BeaconRadio's ``Point/coordinateRange``: ±1000 km.
+    static let coordinateRange = Point.coordinateRange
 
-    /// Whether every beacon of an entry of `count` stays within ``coordinateLimit``; the first
+    /// Whether every beacon of an entry of `count` stays within ``coordinateRange``; the first
     /// and last are the extremes of a line.
     func staysWithinLimits(count: Int) -> Bool {
         let last = position(at: count - 1)

@@ -10,6 +10,12 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     public var y: Double
     public var z: Double
 
+    /// The largest coordinate, in metres, of any beacon or waypoint (1000 km). Far beyond a
+    /// building, and small enough that positioning's squares and sums stay finite and exact to the
+    /// nanometre (1e6 m × 1e9 < 2^53): a value such as 1e306 would validate, then print as `inf`.
+    public static let coordinateLimit = 1_000_000.0
+    public static let coordinateRange = -coordinateLimit...coordinateLimit
+
     public init(x: Double, y: Double, z: Double = 0) {
         self.x = x
         self.y = y

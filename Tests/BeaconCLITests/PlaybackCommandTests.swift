@@ -171,6 +171,18 @@ struct PlaybackCommandTests {
         #expect(result.stderr.contains(message), "\(result)")
     }
 
+    @Test("locate --simulate takes walk --path's waypoints, and refuses a bad one by its place", arguments: ["0,0 1,0", "0,0;1,0"])
+    func locateSimulateTakesWalkWaypoints(path: String) throws {
+        let walked = try BeaconExecutable.run(["walk", "profiles/room-2m.yaml", "--path", path, "--speed", "100", "-i", "virtual"])
+        #expect(walked.status == 0, "\(walked)")
+        let located = try BeaconExecutable.run(["locate", "profiles/room-2m.yaml", "--simulate", path, "--json"])
+        #expect(located.status == 0, "\(located)")
+        #expect(located.stdout.contains("\"summary\""), "\(located)")
+        let refused = try BeaconExecutable.run(["locate", "profiles/room-2m.yaml", "--simulate", path + " 1"])
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.stderr.contains("--simulate: waypoint 3 '1' is not x,y in metres"), "\(refused)")
+    }
+
     @Test("walk needs positions")
     func walkWithoutPositions() throws {
         let fleet = try BeaconExecutable.temporaryFile(named: "nowhere.yaml", contents: "uuid: 8F0C4E62-3B1A-4C7E-9D52-6A1F0B2C3D4E\nmajor: 1\nminor: 2\n")

@@ -37,7 +37,7 @@ struct LocateCommand: AsyncParsableCommand {
             advertising reports (and sniffed advertising PDUs with an RSSI) in it, timed from \
             the first one as --trace is
               --simulate PATH  a simulated walk: square, cross, still, or waypoints \
-            "x,y;x,y;…"; RSSI from the path-loss model plus Gaussian noise (--noise dB, \
+            "x,y x,y …" (or "x,y;x,y;…", as walk --path); RSSI from the path-loss model plus Gaussian noise (--noise dB, \
             --seed); prints each fix's error against the true position and a summary. \
             With --air (the virtual air's channel model instead of --noise), --as (the \
             phone's smoothing) or PATH random (--walks seeded random walks through the \
@@ -64,7 +64,7 @@ struct LocateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Read samples from a btsnoop, pcap or pcapng capture (- reads standard input).", valueName: "file"), completion: .file())
     var capture: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Simulate a walk: square, cross, still, or \"x,y;x,y;…\".", valueName: "path"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Simulate a walk: square, cross, still, random, or waypoints \"x,y x,y …\" in metres (spaces or semicolons between them, as walk --path).", valueName: "path"))
     var simulate: String?
 
     @Flag(help: "Scan live with the controller -i.")
@@ -141,8 +141,8 @@ struct LocateCommand: AsyncParsableCommand {
         guard noise >= 0, noise.isFinite else { throw ValidationError("--noise must be 0 dB or more (got \(noise))") }
         guard laps >= 1 else { throw ValidationError("--laps must be 1 or more (got \(laps))") }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be positive (got \(speed))") }
-        if let simulate, simulate != "random", WalkPath(parsing: simulate) == nil {
-            throw ValidationError("--simulate: '\(simulate)' is neither random, square, cross, still nor waypoints such as \"0,0;1,0.5\"")
+        if let simulate, simulate != "random" {
+            do { _ = try WalkPath(parsing: simulate) } catch { throw ValidationError("--simulate: \(error)") }
         }
     }
 
@@ -173,14 +173,14 @@ struct LocateCommand: AsyncParsableCommand {
             var bench = PositioningBenchmark(anchors: anchors, channel: channel, phone: phone.scanning(), method: method)
             bench.window = window
             bench.speed = speed
-            if let simulate, simulate != "random", let path = WalkPath(parsing: simulate) { bench.path = path }
+            if let simulate, simulate != "random", let path = try? WalkPath(parsing: simulate) { bench.path = path }
             let summary = bench.run(walks: walks, seed: seed)
             output.printSummary(summary, noise: channel.shadowingSigma, seed: seed,
                                 context: [("air", channel.name), ("as", phone.phone.rawValue), ("method", method.rawValue), ("walks", "\(walks)")])
             if summary == nil { throw CommandFailure.exit("no fix: no window heard three or more beacons", code: ExitStatus.dataError) }
             return
         }
-        if let simulate, let path = WalkPath(parsing: simulate) {
+        if let simulate, let path = try? WalkPath(parsing: simulate) {
             let simulator = WalkSimulator(anchors: anchors, path: path, model: model, noise: noise, speed: speed, laps: laps, seed: seed)
             let fixes = WindowedLocator.fixes(simulator.samples(), anchors: anchors, model: model, window: window, method: method)
             for fix in fixes { output.print(fix, truth: simulator.truth(at: fix.time)) }
