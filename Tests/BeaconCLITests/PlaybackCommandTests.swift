@@ -39,7 +39,7 @@ struct PlaybackCommandTests {
         #expect(result.stdout.isEmpty)
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines == [
-            "\(path):6:10: steps.at: -1: must be a time from 0 to 604800 s: seconds (`35`, `0.5`) or with a unit (`35s`, `500ms`, `2m`)",
+            "\(path):6:10: steps.at: -1: must be a time from 0 to 604800 s: seconds (`35`, `0.5`) or with units (`35s`, `500ms`, `1m30s`)",
             "\(path):7:20: steps.hide: dor: no beacon of the fleet has this name; did you mean `door`? (the fleet has: door)",
             "\(path):8:35: steps.major: 70000: must be an integer from 0 to 65535",
             "\(path):9:14: steps.sho: door: unknown key; did you mean `show`?",

@@ -267,9 +267,9 @@ final class ScenarioReader {
 
     /// A time at or after 0 s and within a week.
     private func time(_ field: Field, path: String) -> Double? {
-        let allowed = "must be a time from 0 to 604800 s: seconds (`35`, `0.5`) or with a unit (`35s`, `500ms`, `2m`)"
+        let allowed = "must be a time from 0 to 604800 s: seconds (`35`, `0.5`) or with units (`35s`, `500ms`, `1m30s`)"
         guard let text = reader.scalar(field, path: path, allowed: allowed) else { return nil }
-        guard let seconds = ScenarioTime.seconds(text), seconds >= 0, seconds <= ScenarioTime.maximum else {
+        guard let seconds = DurationSyntax.seconds(text), seconds >= 0, seconds <= ScenarioTime.maximum else {
             sink.report(field.value, field: path, allowed)
             return nil
         }
