@@ -75,7 +75,7 @@ let package = Package(
         // Indoor positioning: ranged distances to beacons of known position → where the receiver is.
         .target(name: "BeaconPositioning", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles"]),
         // Scenario playback and the over-the-air walk: drive a running fleet on a clock.
-        .target(name: "BeaconScenarios", dependencies: ["BeaconRadio", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI"]),
+        .target(name: "BeaconScenarios", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI"]),
         // A live view that fits the terminal: the layout (pure) and a thin terminal layer.
         .target(name: "LiveView"),
         // Eclipse Mosquitto's client library (libmosquitto-dev's libmosquitto.pc); only BeaconMQTT

@@ -85,7 +85,7 @@ public struct FleetPlanner: Sendable {
         if !plan.meetsGoal {
             plan.adaptersNeeded = adaptersNeeded(for: beacons.count, on: controllers)
             let late = plan.placements.filter { $0.longestGap > maximumSilence + .milliseconds(1) }.map(\.beacon.name)
-            warnings.append(Self.group(late, { _ in "may go unseen for longer than the goal of \(formatted(maximumSilence)) (--max-silence)" }))
+            warnings.append(Self.group(late, { _ in "may go unseen for longer than the goal of \(NumberText.duration(maximumSilence)) (--max-silence)" }))
         }
         plan.warnings = warnings
         plan.notes = Self.notes(beacons)
@@ -221,9 +221,3 @@ public struct FleetPlanner: Sendable {
     }
 }
 
-func formatted(_ d: Duration) -> String {
-    let ms = (d.seconds * 1000).rounded()
-    guard ms >= 1000 else { return "\(Int(ms)) ms" }
-    let s = (ms / 10).rounded() / 100
-    return s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
-}

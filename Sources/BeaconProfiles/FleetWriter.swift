@@ -64,10 +64,7 @@ public enum FleetWriter {
         return out + "\""
     }
 
-    static func seconds(_ d: Duration) -> String {
-        let ms = d / .milliseconds(1)
-        return ms == ms.rounded() && Int(ms) % 1000 == 0 ? "\(Int(ms) / 1000)" : "\(ms / 1000)"
-    }
+    static func seconds(_ d: Duration) -> String { NumberText.string(d / .milliseconds(1) / 1000) }
 
     static func hex(_ bytes: AdvertisingPayload) -> String { bytes.description }
 

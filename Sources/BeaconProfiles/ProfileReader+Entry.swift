@@ -145,7 +145,7 @@ extension ProfileReader {
                 ok = false
             }
             if let f = fields["position"], let position, !position.staysWithinLimits(count: count) {
-                let limit = ProfileReader.format(Point.coordinateLimit)
+                let limit = NumberText.string(Point.coordinateLimit)
                 sink.report(f.value, field: "position.step",
                             "this entry's beacon \(count) (index \(count - 1)) would be more than \(limit) m from the origin; coordinates must be from -\(limit) to \(limit) metres")
                 ok = false

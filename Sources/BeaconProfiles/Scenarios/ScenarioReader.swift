@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import Yams
 
 /// Reads one composed scenario document with the profile reader's machinery (its issue sink,
@@ -73,7 +74,7 @@ final class ScenarioReader {
             if d <= 0 {
                 sink.report(f.value, field: "duration", "must be more than 0 s")
             } else if d < lastTime {
-                sink.report(f.value, field: "duration", "must be at least the last step's time, \(ScenarioTime.format(lastTime)) s")
+                sink.report(f.value, field: "duration", "must be at least the last step's time, \(NumberText.string(lastTime, places: 3)) s")
             }
             duration = d
         }
@@ -182,8 +183,8 @@ final class ScenarioReader {
             let before = changeCount
             let (inner, innerEnd) = readSteps(block, path: "\(path).steps")
             if count > 1, every > 0, innerEnd > every {
-                sink.report(sink.location(of: block.value), field: "\(path).every", value: ScenarioTime.format(every) + " s",
-                            "each repeat lasts \(ScenarioTime.format(innerEnd)) s, longer than `every:`; repeats would overlap")
+                sink.report(sink.location(of: block.value), field: "\(path).every", value: NumberText.string(every, places: 3) + " s",
+                            "each repeat lasts \(NumberText.string(innerEnd, places: 3)) s, longer than `every:`; repeats would overlap")
                 ok = false
             }
             // The count never goes past the limit by more than one (reading stops there), so
@@ -201,7 +202,7 @@ final class ScenarioReader {
             guard ok, let at else { return nil }
             let end = at + Double(count - 1) * every + innerEnd
             if end > ScenarioTime.maximum {
-                sink.report(location, field: "\(path).repeat", value: ScenarioTime.format(end) + " s", "the scenario may last at most one week (604800 s)")
+                sink.report(location, field: "\(path).repeat", value: NumberText.string(end, places: 3) + " s", "the scenario may last at most one week (604800 s)")
                 return nil
             }
             return (.repeated(at: at, count: count, every: every, steps: inner, location), end)

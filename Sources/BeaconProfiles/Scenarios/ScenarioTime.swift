@@ -5,10 +5,4 @@
 public enum ScenarioTime {
     /// The longest time a scenario may name: one week, in seconds.
     static let maximum = 7.0 * 24 * 3600
-
-    /// `35`, `0.5`, `1.25` (seconds or milliseconds as given; no trailing `.0`).
-    public static func format(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
-        return String((value * 1000).rounded() / 1000)
-    }
 }

@@ -44,7 +44,7 @@ struct PlaybackOutput: Sendable {
     static func describe(_ window: PlaybackWindow, of timeline: ScenarioTimeline) -> String {
         let end = window.end(of: timeline)
         var line = "playing \(clock(window.from)) to \(end.map(clock) ?? "the end (until stopped)") of scenario time"
-        if window.speed != 1 { line += " at \(ScenarioTime.format(window.speed))× speed" }
+        if window.speed != 1 { line += " at \(NumberText.string(window.speed, places: 3))× speed" }
         if let end { line += ": \(clock(window.wallSeconds(at: end))) of wall clock" }
         return line + (window.speed != 1 ? "; beacon intervals unchanged" : "")
     }
@@ -144,8 +144,7 @@ struct PlaybackOutput: Sendable {
 
     /// `35 s`, `1.5 s`.
     static func clock(_ seconds: Double) -> String {
-        let rounded = (seconds * 1000).rounded() / 1000
-        return (rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)) + " s"
+        NumberText.string(seconds, places: 3) + " s"
     }
 
     static func passes(_ s: Scenario) -> String {
