@@ -213,9 +213,7 @@ public struct FleetPlanner: Sendable {
         // address) sends its first event at the enable, so one interval per turn is enough; a set
         // that stays enabled (a shared address: only its data changes) has events at a phase of
         // its own, so it needs two intervals per turn to be sure of one.
-        let perTurn = shareAddresses ? 2.0 : 1.0
-        let capMilliseconds = plan.slotDuration.seconds * 1000 / perTurn
-        let cap = AdvertisingInterval(rawValue: UInt32(capMilliseconds / AdvertisingInterval.millisecondsPerUnit))
+        let cap = AdvertisingInterval(atMost: plan.slotDuration / (shareAddresses ? 2 : 1))
         plan.rotationIntervalCap = max(caps.minimumNonConnectableInterval, cap)
         return plan
     }
