@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "BeaconScenarios", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI"]),
         // Maps as SVG (and a self-contained HTML page): walls, beacons, ranging circles, estimates,
         // routes, labels that never overlap. Pure Swift: text out, no I/O.
-        .target(name: "BeaconMaps", dependencies: ["BeaconPositioning", "BeaconProfiles"]),
+        .target(name: "BeaconMaps", dependencies: ["BeaconRadio", "BeaconPositioning", "BeaconProfiles"]),
         // A live view that fits the terminal: the layout (pure) and a thin terminal layer.
         .target(name: "LiveView"),
         // Eclipse Mosquitto's client library (libmosquitto-dev's libmosquitto.pc); only BeaconMQTT
@@ -111,7 +111,7 @@ let package = Package(
             resources: [.copy("Vectors")]
         ),
         .testTarget(name: "BeaconJSONTests", dependencies: ["BeaconJSON", "BeaconCodec"]),
-        .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles", "BeaconCodec", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles", "BeaconRadio", "BeaconCodec", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BeaconCodec"]),
         .testTarget(name: "MgmtTests", dependencies: ["Mgmt", "HCI"]),
         .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI", "Mgmt", "TestSupport", "TestControllers"]),
@@ -127,10 +127,10 @@ let package = Package(
         ),
         .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconProfiles", "BeaconCodec", "HCI"]),
         .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting", "TestSupport"]),
-        .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
+        .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconRadio", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
         .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconRadio", "BeaconCodec", "HCI", "BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
-        .testTarget(name: "BeaconMapsTests", dependencies: ["BeaconMaps", "BeaconPositioning", "BeaconProfiles", "TestSupport"]),
+        .testTarget(name: "BeaconMapsTests", dependencies: ["BeaconMaps", "BeaconRadio", "BeaconPositioning", "BeaconProfiles", "TestSupport"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),
     ]

@@ -70,7 +70,7 @@ public struct AdapterConnection: Sendable {
     /// Opens one adapter. Never falls back to another adapter (the virtual one included). A
     /// virtual controller joins `air` when given, hearing it from `receiver`.
     public static func open(_ spec: AdapterSpec, commandTimeout: Duration = .seconds(2), btsnoop: BTSnoopWriter? = nil,
-                            air: SharedAir? = nil, receiver: AirPoint = AirPoint(x: 0, y: 0),
+                            air: SharedAir? = nil, receiver: Point = Point(x: 0, y: 0),
                             channel: AirChannel = .clean) throws -> AdapterConnection {
         switch spec {
         case .kernel(let id), .raw(let id):
@@ -105,7 +105,7 @@ public struct AdapterConnection: Sendable {
     /// Opens `spec` for advertising (or `stop`): a plain kernel adapter gets the backend
     /// ``BackendChoice`` picks, and the connection says why.
     public static func openForAdvertising(_ spec: AdapterSpec, commandTimeout: Duration = .seconds(2), btsnoop: BTSnoopWriter? = nil,
-                                          air: SharedAir? = nil, receiver: AirPoint = AirPoint(x: 0, y: 0)) throws -> AdapterConnection {
+                                          air: SharedAir? = nil, receiver: Point = Point(x: 0, y: 0)) throws -> AdapterConnection {
         let choice = BackendChoice.forAdvertising(spec)
         var connection = try open(choice.spec, commandTimeout: commandTimeout, btsnoop: btsnoop, air: air, receiver: receiver)
         connection.backendReason = choice.reason
@@ -132,6 +132,6 @@ extension AdapterConnection {
     /// On the shared virtual air, tells the scanners where the walker of `beacon walk` is
     /// (metres, the profiles' frame; see VirtualController's `AirLink.announceWalker(at:)`); nothing elsewhere.
     public func announceWalker(x: Double, y: Double) {
-        airLink?.announceWalker(at: AirPoint(x: x, y: y))
+        airLink?.announceWalker(at: Point(x: x, y: y))
     }
 }

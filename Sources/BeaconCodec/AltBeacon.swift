@@ -14,7 +14,7 @@ public struct AltBeacon: Hashable, Sendable, CustomStringConvertible {
     /// The manufacturer's own byte, passed through as it is.
     public var reserved: UInt8
 
-    public init(manufacturerID: UInt16 = AltBeaconFormat.radiusNetworks, id: AltBeaconID, referenceRSSI: Int8 = -59, reserved: UInt8 = 0) {
+    public init(manufacturerID: UInt16 = AltBeaconFormat.radiusNetworks, id: AltBeaconID, referenceRSSI: Int8 = IBeacon.defaultMeasuredPower, reserved: UInt8 = 0) {
         self.manufacturerID = manufacturerID
         self.id = id
         self.referenceRSSI = referenceRSSI

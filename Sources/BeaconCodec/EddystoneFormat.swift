@@ -25,11 +25,11 @@ public enum EddystoneFormat {
     /// dB lost over the first metre, by which Eddystone relates its TX power at 0 m to the power
     /// received at 1 m (measure at 1 m, add 41: the specification's advice).
     public static let lossOverFirstMetre = 41
-    /// The power at 0 m a UID or URL frame carries when none is given: −59 dBm at 1 m (iBeacon's
-    /// and AltBeacon's usual calibration) plus ``lossOverFirstMetre``, so that every format's
-    /// default ranges the same. Profiles (`power_at_0m`), `encode --power-at-0m` and the codec
-    /// share it.
-    public static let defaultPowerAt0m: Int8 = -18
+    /// The power at 0 m a UID or URL frame carries when none is given: the default power at 1 m
+    /// (``IBeacon/defaultMeasuredPower``, iBeacon's and AltBeacon's usual calibration) plus
+    /// ``lossOverFirstMetre``, −18 dBm, so that every format's default ranges the same. Profiles
+    /// (`power_at_0m`), `encode --power-at-0m` and the codec share it.
+    public static let defaultPowerAt0m: Int8 = IBeacon.defaultMeasuredPower + Int8(lossOverFirstMetre)
     /// The TX power at 0 m the specification allows in UID and URL frames, dBm.
     public static let txPowerRange: ClosedRange<Int> = -100...20
     /// `03 03 AA FE`: the complete 16-bit service UUID list.

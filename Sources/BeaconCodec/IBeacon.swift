@@ -13,8 +13,14 @@ public struct IBeacon: Hashable, Sendable, CustomStringConvertible {
     /// Received signal strength at 1 m, in dBm (typically −50…−70); a signed byte on the air.
     public var measuredPower: Int8
 
+    /// The power at 1 m when none is given: −59 dBm, the calibration of Apple's iBeacon examples.
+    /// The one default of every format: AltBeacon's reference RSSI, Eddystone's power at 0 m
+    /// (``EddystoneFormat/defaultPowerAt0m``), profiles, `encode` and ranging a frame without a
+    /// power all start from it.
+    public static let defaultMeasuredPower: Int8 = -59
+
     @inlinable
-    public init(uuid: BeaconUUID, major: UInt16, minor: UInt16, measuredPower: Int8 = -59) {
+    public init(uuid: BeaconUUID, major: UInt16, minor: UInt16, measuredPower: Int8 = IBeacon.defaultMeasuredPower) {
         self.uuid = uuid
         self.major = major
         self.minor = minor

@@ -85,7 +85,7 @@ public struct FleetPlanner: Sendable {
         if !plan.meetsGoal {
             plan.adaptersNeeded = adaptersNeeded(for: beacons.count, on: controllers)
             let late = plan.placements.filter { $0.longestGap > maximumSilence + .milliseconds(1) }.map(\.beacon.name)
-            warnings.append(Self.group(late, { _ in "may go unseen for longer than the goal of \(formatted(maximumSilence)) (\(FrontEndTerm.maximumSilence.text))" }))
+            warnings.append(Self.group(late, { _ in "may go unseen for longer than the goal of \(NumberText.duration(maximumSilence)) (\(FrontEndTerm.maximumSilence.text))" }))
         }
         plan.warnings = warnings
         plan.notes = Self.notes(beacons)
@@ -213,17 +213,9 @@ public struct FleetPlanner: Sendable {
         // address) sends its first event at the enable, so one interval per turn is enough; a set
         // that stays enabled (a shared address: only its data changes) has events at a phase of
         // its own, so it needs two intervals per turn to be sure of one.
-        let perTurn = shareAddresses ? 2.0 : 1.0
-        let capMilliseconds = plan.slotDuration.seconds * 1000 / perTurn
-        let cap = AdvertisingInterval(rawValue: UInt32(capMilliseconds / AdvertisingInterval.millisecondsPerUnit))
+        let cap = AdvertisingInterval(atMost: plan.slotDuration / (shareAddresses ? 2 : 1))
         plan.rotationIntervalCap = max(caps.minimumNonConnectableInterval, cap)
         return plan
     }
 }
 
-func formatted(_ d: Duration) -> String {
-    let ms = (d.seconds * 1000).rounded()
-    guard ms >= 1000 else { return "\(Int(ms)) ms" }
-    let s = (ms / 10).rounded() / 100
-    return s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
-}

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
 import BeaconPositioning
 import BeaconProfiles
 
@@ -20,9 +21,9 @@ public struct MapProjection: Hashable, Sendable {
     /// A projection of everything in `scene` (walls, markers, polylines; circles only by their
     /// centres, so one wild range does not shrink the room), with a margin of 8 % on each side.
     public init(fitting scene: MapScene, left: Double, top: Double) {
-        var points = scene.walls.flatMap { [MapScene.point($0.start), MapScene.point($0.end)] } + scene.markers.map(\.position) + scene.polylines.flatMap(\.points)
+        var points = scene.walls.flatMap { [$0.start.onPlane, $0.end.onPlane] } + scene.markers.map(\.position) + scene.polylines.flatMap(\.points)
         points += scene.circles.map(\.centre)
-        if points.isEmpty { points = [PlanePoint(x: 0, y: 0)] }
+        if points.isEmpty { points = [Point(x: 0, y: 0)] }
         var minX = points.map(\.x).min()!, maxX = points.map(\.x).max()!
         var minY = points.map(\.y).min()!, maxY = points.map(\.y).max()!
         // A margin per axis, so a long concourse is not padded by its length above and below.
@@ -37,10 +38,8 @@ public struct MapProjection: Hashable, Sendable {
     public var width: Double { (maxX - minX) * scale }
     public var height: Double { (maxY - minY) * scale }
 
-    public func x(_ point: PlanePoint) -> Double { left + (point.x - minX) * scale }
-    public func y(_ point: PlanePoint) -> Double { top + (maxY - point.y) * scale }
-    public func x(_ position: Position) -> Double { x(MapScene.point(position)) }
-    public func y(_ position: Position) -> Double { y(MapScene.point(position)) }
+    public func x(_ point: Point) -> Double { left + (point.x - minX) * scale }
+    public func y(_ point: Point) -> Double { top + (maxY - point.y) * scale }
 
     /// The scale bar's length in metres: the 1-2-5 step whose bar is 80 to 200 pixels long.
     public var scaleBarMetres: Double {

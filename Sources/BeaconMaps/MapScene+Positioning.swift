@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
 import BeaconPositioning
 
 extension MapScene {
@@ -6,7 +7,7 @@ extension MapScene {
     /// each beacon it used, its estimate with the 1-sigma error radius, and, where the true
     /// position is known (`truth` at a fix's time), the true route, the true position at the
     /// last fix and a line from each estimate to the truth at its time (its error).
-    public mutating func addFixes(_ fixes: [PositionFix], anchors: [BeaconAnchor], truth: ((Double) -> PlanePoint)? = nil) {
+    public mutating func addFixes(_ fixes: [PositionFix], anchors: [BeaconAnchor], truth: ((Double) -> Point)? = nil) {
         guard let last = fixes.last else { return }
         let positions = Dictionary(anchors.map { ($0.name, $0.position) }, uniquingKeysWith: { first, _ in first })
         for range in last.ranges {
@@ -38,7 +39,7 @@ extension MapScene {
 
     /// Adds a walk: its route, the walker where it is, and per point the estimate a receiver
     /// makes there with a line to the walker's true position (its error).
-    public mutating func addWalk(route: [PlanePoint], walker: PlanePoint?, estimates: [(truth: PlanePoint, estimate: PlanePoint)] = []) {
+    public mutating func addWalk(route: [Point], walker: Point?, estimates: [(truth: Point, estimate: Point)] = []) {
         if route.count > 1 { polylines.append(MapPolyline(points: route, style: .route)) }
         for pair in estimates {
             polylines.append(MapPolyline(points: [pair.estimate, pair.truth], style: .miss))

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
 import BeaconPositioning
 import BeaconProfiles
 
@@ -30,10 +31,10 @@ public struct MapScene: Hashable, Sendable {
 
 /// Text at a point.
 public struct MapText: Hashable, Sendable {
-    public var position: PlanePoint
+    public var position: Point
     public var text: String
 
-    public init(position: PlanePoint, text: String) {
+    public init(position: Point, text: String) {
         self.position = position
         self.text = text
     }
@@ -42,13 +43,13 @@ public struct MapText: Hashable, Sendable {
 /// A point of interest: a beacon, an estimate, the true position, the walker. A marker with a
 /// label gets it placed next to it without overlapping any other (``LabelPlacement``).
 public struct MapMarker: Hashable, Sendable {
-    public var position: PlanePoint
+    public var position: Point
     public var style: MapStyle
     public var label: String?
     /// A name the HTML timeline refers to (``MapTimeline``); `nil`: not animated.
     public var id: String?
 
-    public init(position: PlanePoint, style: MapStyle, label: String? = nil, id: String? = nil) {
+    public init(position: Point, style: MapStyle, label: String? = nil, id: String? = nil) {
         self.position = position
         self.style = style
         self.label = label
@@ -58,11 +59,11 @@ public struct MapMarker: Hashable, Sendable {
 
 /// A circle of `radius` metres: a beacon's ranged distance, an estimate's uncertainty.
 public struct MapCircle: Hashable, Sendable {
-    public var centre: PlanePoint
+    public var centre: Point
     public var radius: Double
     public var style: MapStyle
 
-    public init(centre: PlanePoint, radius: Double, style: MapStyle) {
+    public init(centre: Point, radius: Double, style: MapStyle) {
         self.centre = centre
         self.radius = radius
         self.style = style
@@ -71,10 +72,10 @@ public struct MapCircle: Hashable, Sendable {
 
 /// A path through points: a route, a trail of estimates, an estimate's error.
 public struct MapPolyline: Hashable, Sendable {
-    public var points: [PlanePoint]
+    public var points: [Point]
     public var style: MapStyle
 
-    public init(points: [PlanePoint], style: MapStyle) {
+    public init(points: [Point], style: MapStyle) {
         self.points = points
         self.style = style
     }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
 import Foundation
 
 /// Estimates a 2-D position from ranges to known points by weighted nonlinear least squares:
@@ -18,9 +19,9 @@ public enum PositionSolver {
         let usable = ranges.filter { $0.distance.isFinite && $0.distance >= 0 && $0.weight > 0 && $0.weight.isFinite }
         guard usable.count >= 2 else { return nil }
         let totalWeight = usable.reduce(0) { $0 + $1.weight }
-        let centroid = PlanePoint(x: usable.reduce(0) { $0 + $1.weight * $1.anchor.x } / totalWeight,
+        let centroid = Point(x: usable.reduce(0) { $0 + $1.weight * $1.anchor.x } / totalWeight,
                                   y: usable.reduce(0) { $0 + $1.weight * $1.anchor.y } / totalWeight)
-        var best: (point: PlanePoint, cost: Double, iterations: Int)? = nil
+        var best: (point: Point, cost: Double, iterations: Int)? = nil
         for start in [centroid] + usable.map(\.anchor) {
             let fit = levenbergMarquardt(usable, from: start, maximumIterations: maximumIterations)
             if best == nil || fit.cost < best!.cost - 1e-12 { best = fit }
@@ -30,7 +31,7 @@ public enum PositionSolver {
     }
 
     /// Weighted cost Σ wᵢ rᵢ².
-    static func cost(_ p: PlanePoint, _ ranges: [RangeMeasurement]) -> Double {
+    static func cost(_ p: Point, _ ranges: [RangeMeasurement]) -> Double {
         ranges.reduce(0) { sum, r in
             let residual = p.distance(to: r.anchor) - r.distance
             return sum + r.weight * residual * residual
@@ -38,7 +39,7 @@ public enum PositionSolver {
     }
 
     /// The normal equations at `p`: JᵀWJ (symmetric 2×2 as a, b, c) and JᵀWr.
-    static func normalEquations(_ p: PlanePoint, _ ranges: [RangeMeasurement]) -> (a: Double, b: Double, c: Double, gx: Double, gy: Double) {
+    static func normalEquations(_ p: Point, _ ranges: [RangeMeasurement]) -> (a: Double, b: Double, c: Double, gx: Double, gy: Double) {
         var a = 0.0, b = 0.0, c = 0.0, gx = 0.0, gy = 0.0
         for r in ranges {
             let dx = p.x - r.anchor.x, dy = p.y - r.anchor.y
@@ -55,8 +56,8 @@ public enum PositionSolver {
         return (a, b, c, gx, gy)
     }
 
-    static func levenbergMarquardt(_ ranges: [RangeMeasurement], from start: PlanePoint,
-                                   maximumIterations: Int) -> (point: PlanePoint, cost: Double, iterations: Int) {
+    static func levenbergMarquardt(_ ranges: [RangeMeasurement], from start: Point,
+                                   maximumIterations: Int) -> (point: Point, cost: Double, iterations: Int) {
         var p = start
         var currentCost = cost(p, ranges)
         var lambda = 1e-3
@@ -77,7 +78,7 @@ public enum PositionSolver {
                 }
                 let dx = (-n.gx * c + n.gy * n.b) / det
                 let dy = (-n.gy * a + n.gx * n.b) / det
-                let candidate = PlanePoint(x: p.x + dx, y: p.y + dy)
+                let candidate = Point(x: p.x + dx, y: p.y + dy)
                 let candidateCost = cost(candidate, ranges)
                 if candidateCost < currentCost {
                     let stepLength = hypot(dx, dy)
@@ -95,7 +96,7 @@ public enum PositionSolver {
     }
 
     /// Residual statistics and the covariance radius at the solution.
-    static func estimate(at p: PlanePoint, _ ranges: [RangeMeasurement], iterations: Int) -> PositionEstimate {
+    static func estimate(at p: Point, _ ranges: [RangeMeasurement], iterations: Int) -> PositionEstimate {
         var sumSquares = 0.0
         for r in ranges {
             let residual = p.distance(to: r.anchor) - r.distance

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
 import Foundation
 
 /// How ranges become a position (`beacon locate --method`); docs/POSITIONING.md compares them.
@@ -32,20 +33,20 @@ public enum CircleIntersection {
     public static func solve(_ ranges: [RangeMeasurement]) -> PositionEstimate? {
         let usable = ranges.filter { $0.distance.isFinite && $0.distance >= 0 }
         guard usable.count >= 2 else { return nil }
-        var points: [PlanePoint] = []
+        var points: [Point] = []
         for i in usable.indices {
             for j in usable.indices where j > i {
                 let others = usable.indices.filter { $0 != i && $0 != j }.map { usable[$0] }
                 points.append(point(usable[i], usable[j], others: others))
             }
         }
-        let mean = PlanePoint(x: points.reduce(0) { $0 + $1.x } / Double(points.count),
+        let mean = Point(x: points.reduce(0) { $0 + $1.x } / Double(points.count),
                               y: points.reduce(0) { $0 + $1.y } / Double(points.count))
         return PositionSolver.estimate(at: mean, usable, iterations: 0)
     }
 
     /// The point one pair of circles gives.
-    static func point(_ a: RangeMeasurement, _ b: RangeMeasurement, others: [RangeMeasurement]) -> PlanePoint {
+    static func point(_ a: RangeMeasurement, _ b: RangeMeasurement, others: [RangeMeasurement]) -> Point {
         let dx = b.anchor.x - a.anchor.x, dy = b.anchor.y - a.anchor.y
         let d = hypot(dx, dy)
         guard d > 1e-9 else { return a.anchor }
@@ -53,14 +54,14 @@ public enum CircleIntersection {
         let r1 = a.distance, r2 = b.distance
         // No intersection: apart (d > r1 + r2) or nested (d < |r1 − r2|).
         guard d <= r1 + r2, d >= abs(r1 - r2) else {
-            return PlanePoint(x: a.anchor.x + r1 * ux, y: a.anchor.y + r1 * uy)
+            return Point(x: a.anchor.x + r1 * ux, y: a.anchor.y + r1 * uy)
         }
         let along = (r1 * r1 - r2 * r2 + d * d) / (2 * d)
         let h = max(r1 * r1 - along * along, 0).squareRoot()
-        let base = PlanePoint(x: a.anchor.x + along * ux, y: a.anchor.y + along * uy)
-        let p1 = PlanePoint(x: base.x - h * uy, y: base.y + h * ux)
-        let p2 = PlanePoint(x: base.x + h * uy, y: base.y - h * ux)
-        func misfit(_ p: PlanePoint) -> Double { others.reduce(0) { $0 + abs(p.distance(to: $1.anchor) - $1.distance) } }
+        let base = Point(x: a.anchor.x + along * ux, y: a.anchor.y + along * uy)
+        let p1 = Point(x: base.x - h * uy, y: base.y + h * ux)
+        let p2 = Point(x: base.x + h * uy, y: base.y - h * ux)
+        func misfit(_ p: Point) -> Double { others.reduce(0) { $0 + abs(p.distance(to: $1.anchor) - $1.distance) } }
         return misfit(p2) < misfit(p1) ? p2 : p1
     }
 }

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
 
 /// A ranged distance to a beacon of known position.
 public struct RangeMeasurement: Hashable, Sendable {
-    public var anchor: PlanePoint
+    public var anchor: Point
     /// Metres.
     public var distance: Double
     /// Relative weight in the least-squares fit (the inverse variance of `distance`, up to a
     /// common factor).
     public var weight: Double
 
-    public init(anchor: PlanePoint, distance: Double, weight: Double) {
+    public init(anchor: Point, distance: Double, weight: Double) {
         self.anchor = anchor
         self.distance = distance
         self.weight = weight
@@ -18,7 +19,7 @@ public struct RangeMeasurement: Hashable, Sendable {
     /// A range weighted for RSSI-derived distances: a fixed error in dB is a fixed *relative*
     /// error in distance (σ_d ≈ d · ln10 · σ_dB / (10 n)), so the weight is 1/d² (d floored at
     /// 10 cm so a beacon at the receiver cannot take all the weight).
-    public static func fromRSSI(anchor: PlanePoint, distance: Double) -> RangeMeasurement {
+    public static func fromRSSI(anchor: Point, distance: Double) -> RangeMeasurement {
         let d = max(distance, 0.1)
         return RangeMeasurement(anchor: anchor, distance: distance, weight: 1 / (d * d))
     }
@@ -26,7 +27,7 @@ public struct RangeMeasurement: Hashable, Sendable {
 
 /// Where the receiver probably is, and how sure the fit is.
 public struct PositionEstimate: Hashable, Sendable {
-    public var position: PlanePoint
+    public var position: Point
     /// Root mean square of the range residuals `|p − aᵢ| − dᵢ`, in metres (unweighted).
     public var rmsResidual: Double
     /// The 2-D RMS radius (√(σ²ₓ + σ²ᵧ), metres) from the fit's covariance
@@ -38,7 +39,7 @@ public struct PositionEstimate: Hashable, Sendable {
     /// Levenberg–Marquardt iterations of the best start.
     public var iterations: Int
 
-    public init(position: PlanePoint, rmsResidual: Double, errorRadius: Double?, rangeCount: Int, iterations: Int) {
+    public init(position: Point, rmsResidual: Double, errorRadius: Double?, rangeCount: Int, iterations: Int) {
         self.position = position
         self.rmsResidual = rmsResidual
         self.errorRadius = errorRadius

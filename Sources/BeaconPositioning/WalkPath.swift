@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
 import Foundation
 
 /// A receiver's route: straight segments between waypoints, walked at constant speed.
 public struct WalkPath: Hashable, Sendable {
-    public var waypoints: [PlanePoint]
+    public var waypoints: [Point]
 
-    public init(waypoints: [PlanePoint]) {
+    public init(waypoints: [Point]) {
         precondition(!waypoints.isEmpty, "a path needs a waypoint")
         self.waypoints = waypoints
     }
@@ -13,30 +14,42 @@ public struct WalkPath: Hashable, Sendable {
     /// Built-in paths for the 2 m room: `square` (a 1 m square around the centre, closed),
     /// `cross` (centre → each beacon's half-way point and back), `still` (standing at (0.3, 0.2)).
     public static let named: [String: WalkPath] = [
-        "square": WalkPath(waypoints: [PlanePoint(x: -0.5, y: -0.5), PlanePoint(x: 0.5, y: -0.5), PlanePoint(x: 0.5, y: 0.5),
-                                       PlanePoint(x: -0.5, y: 0.5), PlanePoint(x: -0.5, y: -0.5)]),
-        "cross": WalkPath(waypoints: [PlanePoint(x: 0, y: 0), PlanePoint(x: -0.5, y: 0), PlanePoint(x: 0, y: 0), PlanePoint(x: 0, y: 0.5),
-                                      PlanePoint(x: 0, y: 0), PlanePoint(x: 0.5, y: 0), PlanePoint(x: 0, y: 0), PlanePoint(x: 0, y: -0.5),
-                                      PlanePoint(x: 0, y: 0)]),
-        "still": WalkPath(waypoints: [PlanePoint(x: 0.3, y: 0.2)]),
+        "square": WalkPath(waypoints: [Point(x: -0.5, y: -0.5), Point(x: 0.5, y: -0.5), Point(x: 0.5, y: 0.5),
+                                       Point(x: -0.5, y: 0.5), Point(x: -0.5, y: -0.5)]),
+        "cross": WalkPath(waypoints: [Point(x: 0, y: 0), Point(x: -0.5, y: 0), Point(x: 0, y: 0), Point(x: 0, y: 0.5),
+                                      Point(x: 0, y: 0), Point(x: 0.5, y: 0), Point(x: 0, y: 0), Point(x: 0, y: -0.5),
+                                      Point(x: 0, y: 0)]),
+        "still": WalkPath(waypoints: [Point(x: 0.3, y: 0.2)]),
     ]
 
-    /// A built-in name, or waypoints `x,y;x,y;…` (metres).
-    public init?(parsing text: String) {
+    /// Why a text is not a path; names the waypoint at fault.
+    public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The one waypoint grammar (`locate --simulate`, `walk --path`): waypoints `x,y x,y …` in
+    /// metres, separated by spaces, tabs or semicolons (`0,0 1,0.5`, `0,0;1,0.5`, `0,0; 1,0.5`),
+    /// each within ``Point/coordinateRange``, or a built-in name (`square`, `cross`, `still`, see
+    /// ``named``).
+    public init(parsing text: String) throws(ParseError) {
         if let path = Self.named[text.lowercased()] {
             self = path
             return
         }
-        var points: [PlanePoint] = []
-        for pair in text.split(separator: ";", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: ",")
-            guard parts.count == 2,
-                  let x = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-                  let y = Double(parts[1].trimmingCharacters(in: .whitespaces)),
-                  x.isFinite, y.isFinite else { return nil }
-            points.append(PlanePoint(x: x, y: y))
+        var points: [Point] = []
+        let waypoints = text.split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "\t" })
+        for (index, waypoint) in waypoints.enumerated() {
+            let parts = waypoint.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 2, let point = Point(parsing: waypoint),
+                  Point.coordinateRange.contains(point.x), Point.coordinateRange.contains(point.y) else {
+                let limit = Int(Point.coordinateLimit)
+                throw ParseError(description: "waypoint \(index + 1) '\(waypoint)' is not x,y in metres (such as 0.5,-1; coordinates from -\(limit) to \(limit))")
+            }
+            points.append(point)
         }
-        guard !points.isEmpty else { return nil }
+        guard !points.isEmpty else {
+            throw ParseError(description: "no waypoint: give \"x,y x,y …\" in metres (such as \"-0.5,-0.5 0.5,-0.5 0.5,0.5\"), or square, cross or still")
+        }
         self.init(waypoints: points)
     }
 
@@ -46,13 +59,13 @@ public struct WalkPath: Hashable, Sendable {
     }
 
     /// Where a walker is after `distance` metres (held at the end once there).
-    public func point(atDistance distance: Double) -> PlanePoint {
+    public func point(atDistance distance: Double) -> Point {
         var left = max(0, distance)
         for (a, b) in zip(waypoints, waypoints.dropFirst()) {
             let segment = a.distance(to: b)
             if left <= segment, segment > 0 {
                 let f = left / segment
-                return PlanePoint(x: a.x + f * (b.x - a.x), y: a.y + f * (b.y - a.y))
+                return Point(x: a.x + f * (b.x - a.x), y: a.y + f * (b.y - a.y))
             }
             left -= segment
         }

@@ -37,7 +37,7 @@ public struct WalkSimulator: Sendable {
     }
 
     /// Where the receiver truly is at `time`.
-    public func truth(at time: Double) -> PlanePoint {
+    public func truth(at time: Double) -> Point {
         let length = path.length
         guard length > 0 else { return path.waypoints[0] }
         let travelled = min(max(0, time), duration) * speed
@@ -80,7 +80,7 @@ public struct LocationErrorSummary: Hashable, Sendable {
     public var maximum: Double
 
     /// Errors of `fixes` against `truth` at each fix's window middle.
-    public init?(fixes: [PositionFix], truth: (Double) -> PlanePoint) {
+    public init?(fixes: [PositionFix], truth: (Double) -> Point) {
         self.init(errors: fixes.map { $0.estimate.position.distance(to: truth($0.time)) })
     }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
 
 /// A named room or zone of the floor plan (`areas:` in a profile or scenario file): a closed wall
 /// polygon in the same metres as the beacons' `position:`. Several areas make a floor plan.
@@ -10,9 +11,9 @@ public struct Area: Hashable, Sendable {
 
     public var name: String
     /// The polygon's corners in order; the last one joins back to the first.
-    public var corners: [Position]
+    public var corners: [Point]
 
-    public init(name: String, corners: [Position]) {
+    public init(name: String, corners: [Point]) {
         self.name = name
         self.corners = corners
     }
@@ -25,10 +26,10 @@ public struct Area: Hashable, Sendable {
 
 /// One straight wall: a side of an ``Area``'s polygon (z ignored).
 public struct Wall: Hashable, Sendable {
-    public var start: Position
-    public var end: Position
+    public var start: Point
+    public var end: Point
 
-    public init(start: Position, end: Position) {
+    public init(start: Point, end: Point) {
         self.start = start
         self.end = end
     }
@@ -36,11 +37,11 @@ public struct Wall: Hashable, Sendable {
     /// Whether two walls cross or touch. Walls that share an end point (neighbours in a polygon)
     /// touch there; callers that look for a self-intersecting polygon skip neighbours.
     public func intersects(_ other: Wall) -> Bool {
-        func orientation(_ a: Position, _ b: Position, _ c: Position) -> Int {
+        func orientation(_ a: Point, _ b: Point, _ c: Point) -> Int {
             let cross = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
             return cross > 0 ? 1 : cross < 0 ? -1 : 0
         }
-        func onSegment(_ a: Position, _ b: Position, _ p: Position) -> Bool {
+        func onSegment(_ a: Point, _ b: Point, _ p: Point) -> Bool {
             min(a.x, b.x) <= p.x && p.x <= max(a.x, b.x) && min(a.y, b.y) <= p.y && p.y <= max(a.y, b.y)
         }
         let o1 = orientation(start, end, other.start), o2 = orientation(start, end, other.end)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconRadio
 import HCI
 
 /// One validated beacon: what it advertises (an iBeacon, an AltBeacon, an Eddystone UID or URL
@@ -30,7 +31,7 @@ public struct BeaconProfile: Hashable, Sendable {
     /// A Complete Local Name sent in the scan response (`local_name:`): the beacon then
     /// advertises scannable (ADV_SCAN_IND), so active scanners (phones) get the name.
     public var localName: String?
-    public var position: Position?
+    public var position: Point?
     /// Where this beacon is declared (its mapping in the file, or its range entry).
     public var location: SourceLocation
 
@@ -43,7 +44,7 @@ public struct BeaconProfile: Hashable, Sendable {
         txPower: Int8? = nil,
         address: BluetoothAddress? = nil,
         flags: BeaconFlags = .generalDiscoverable,
-        position: Position? = nil,
+        position: Point? = nil,
         location: SourceLocation = SourceLocation(file: "", line: 0, column: 0)
     ) {
         self.name = name
@@ -66,7 +67,7 @@ public struct BeaconProfile: Hashable, Sendable {
         txPower: Int8? = nil,
         address: BluetoothAddress? = nil,
         flags: BeaconFlags = .generalDiscoverable,
-        position: Position? = nil,
+        position: Point? = nil,
         location: SourceLocation = SourceLocation(file: "", line: 0, column: 0)
     ) {
         self.init(name: name, beacon: .iBeacon(beacon), intervalMilliseconds: intervalMilliseconds, txPower: txPower,
@@ -98,9 +99,9 @@ extension BeaconProfile {
     /// 20 ms to 10.24 s: the legacy advertising interval range, which every controller accepts.
     public static let intervalRange: ClosedRange<Double> = AdvertisingInterval.legacyMillisecondRange
     public static let defaultIntervalMilliseconds: Double = 100
-    /// Apple's iBeacon examples calibrate to −59 dBm at 1 m.
-    public static let defaultMeasuredPower: Int8 = -59
-    /// Eddystone's TX power at 0 m when `power_at_0m` is not given: −59 dBm at 1 m plus 41 dB.
+    /// Eddystone's TX power at 0 m when `power_at_0m` is not given (BeaconCodec's default power at
+    /// 1 m plus 41 dB); `measured_power` and `rssi` default to BeaconCodec's
+    /// `IBeacon.defaultMeasuredPower`.
     public static let defaultPowerAt0m: Int8 = EddystoneFormat.defaultPowerAt0m
     /// Advertising_TX_Power of LE Set Extended Advertising Parameters (Core Vol 4 Part E §7.8.53):
     /// −127…+20 dBm (0x7F, "no preference", is expressed by leaving `tx_power` out).

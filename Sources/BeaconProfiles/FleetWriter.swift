@@ -48,7 +48,7 @@ public enum FleetWriter {
         if !b.addressIsDerived { out.append(("address", quoted(b.address.description))) }
         if b.flags != .generalDiscoverable, b.rawData == nil { out.append(("flags", quoted(b.flags.description))) }
         if let p = b.position {
-            out.append(("position", "{x: \(p.x), y: \(p.y)" + (p.z.map { ", z: \($0)" } ?? "") + "}"))
+            out.append(("position", "{x: \(p.x), y: \(p.y)" + (p.z == 0 ? "" : ", z: \(p.z)") + "}"))
         }
         return out
     }
@@ -64,10 +64,7 @@ public enum FleetWriter {
         return out + "\""
     }
 
-    static func seconds(_ d: Duration) -> String {
-        let ms = d / .milliseconds(1)
-        return ms == ms.rounded() && Int(ms) % 1000 == 0 ? "\(Int(ms) / 1000)" : "\(ms / 1000)"
-    }
+    static func seconds(_ d: Duration) -> String { NumberText.string(d / .milliseconds(1) / 1000) }
 
     static func hex(_ bytes: AdvertisingPayload) -> String { bytes.description }
 

@@ -13,7 +13,7 @@ enum NumberSyntax {
         case notANumber
     }
 
-    /// Reads `123`, `-59`, `+4` or hexadecimal `0x1A` (the form Bluetooth documents use).
+    /// Reads `123`, `-70`, `+4` or hexadecimal `0x1A` (the form Bluetooth documents use).
     static func integer(_ text: String) -> IntegerReading {
         var body = Substring(text)
         var negative = false

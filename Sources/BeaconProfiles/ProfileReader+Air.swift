@@ -35,7 +35,7 @@ extension ProfileReader {
         read("exponent", range: AirChannel.exponentRange, unit: nil) { channel.exponent = $0 }
         read("loss", range: AirChannel.lossRange, unit: nil) { channel.randomLoss = $0 }
         if let f = keys["fading"] {
-            let allowed = "must be none, rayleigh or rician:K with K from \(Self.format(AirChannel.kFactorRange.lowerBound)) to \(Self.format(AirChannel.kFactorRange.upperBound)) dB"
+            let allowed = "must be none, rayleigh or rician:K with K from \(NumberText.string(AirChannel.kFactorRange.lowerBound)) to \(NumberText.string(AirChannel.kFactorRange.upperBound)) dB"
             if let text = scalar(f, path: "air.fading", allowed: allowed) {
                 if let fading = AirChannel.Fading(parsing: text) { channel.fading = fading; overridden = true } else {
                     sink.report(f.value, field: "air.fading", allowed)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
 import Yams
 
 extension ProfileReader {
@@ -32,7 +33,7 @@ extension ProfileReader {
             } else {
                 missing("\(path).name", in: item, "an area needs a name (text)")
             }
-            var corners: [Position]? = nil
+            var corners: [Point]? = nil
             if let f = keys["walls"] { corners = wallCorners(f, path: "\(path).walls") } else {
                 missing("\(path).walls", in: item, "the corners of the room's walls, such as `[[0, 0], [4, 0], [4, 3]]` (metres)")
             }
@@ -51,7 +52,7 @@ extension ProfileReader {
 
     /// The corners of `walls:`: a list of 3 to ``Area/maximumCorners`` pairs `[x, y]` within the
     /// beacons' coordinate range; `nil` after reporting every problem.
-    private func wallCorners(_ field: Field, path: String) -> [Position]? {
+    private func wallCorners(_ field: Field, path: String) -> [Point]? {
         let shape = "a list of at least 3 corners `[x, y]` (metres), such as `[[0, 0], [4, 0], [4, 3]]`"
         guard let list = field.value.sequence else {
             sink.report(field.value, field: path, "must be \(shape), not \(field.value.shapeName)")
@@ -61,7 +62,7 @@ extension ProfileReader {
             sink.report(field.value, field: path, "must have from 3 to \(Area.maximumCorners) corners, not \(list.count)")
             return nil
         }
-        var corners: [Position] = []
+        var corners: [Point] = []
         var valid = true
         for (index, item) in list.enumerated() {
             let cornerPath = "\(path)[\(index)]"
@@ -73,7 +74,7 @@ extension ProfileReader {
             let x = number(Field(key: pair[0], value: pair[0]), path: "\(cornerPath).x", range: PositionPlan.coordinateRange, unit: "metres")
             let y = number(Field(key: pair[1], value: pair[1]), path: "\(cornerPath).y", range: PositionPlan.coordinateRange, unit: "metres")
             guard let x, let y else { valid = false; continue }
-            corners.append(Position(x: x, y: y))
+            corners.append(Point(x: x, y: y))
         }
         return valid ? corners : nil
     }

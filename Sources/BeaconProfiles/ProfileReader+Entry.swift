@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconRadio
 import Yams
 
 /// One beacon as declared, with where its name and address came from, for duplicate reports.
@@ -144,7 +145,7 @@ extension ProfileReader {
                 ok = false
             }
             if let f = fields["position"], let position, !position.staysWithinLimits(count: count) {
-                let limit = ProfileReader.format(PositionPlan.coordinateLimit)
+                let limit = NumberText.string(Point.coordinateLimit)
                 sink.report(f.value, field: "position.step",
                             "this entry's beacon \(count) (index \(count - 1)) would be more than \(limit) m from the origin; coordinates must be from -\(limit) to \(limit) metres")
                 ok = false

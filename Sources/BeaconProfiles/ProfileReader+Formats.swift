@@ -141,13 +141,13 @@ extension ProfileReader {
         case .iBeacon:
             guard let uuid = values.uuid else { return nil }
             return .iBeacon(IBeacon(uuid: uuid, major: major, minor: minor,
-                                    measuredPower: values.measuredPower.map(Int8.init) ?? BeaconProfile.defaultMeasuredPower))
+                                    measuredPower: values.measuredPower.map(Int8.init) ?? IBeacon.defaultMeasuredPower))
         case .altBeacon:
             guard let uuid = values.uuid else { return nil }
             return .altBeacon(AltBeacon(
                 manufacturerID: values.manufacturer.map(UInt16.init) ?? AltBeaconFormat.radiusNetworks,
                 id: AltBeaconID(prefix: uuid, suffix: UInt32(major) << 16 | UInt32(minor)),
-                referenceRSSI: values.measuredPower.map(Int8.init) ?? BeaconProfile.defaultMeasuredPower,
+                referenceRSSI: values.measuredPower.map(Int8.init) ?? IBeacon.defaultMeasuredPower,
                 reserved: values.reserved.map(UInt8.init) ?? 0))
         case .eddystoneUID:
             guard let namespace = values.namespace, let instance = values.instance else { return nil }

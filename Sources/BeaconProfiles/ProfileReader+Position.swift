@@ -1,32 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
 import Yams
 
 /// A `position:` as written: where the entry's first beacon is, and how far each next one is
 /// from the previous (`step:`, for range entries laid out in a line).
 struct PositionPlan {
-    var start: Position
-    var step: (x: Double, y: Double, z: Double?) = (0, 0, nil)
+    var start: Point
+    var step: (x: Double, y: Double, z: Double) = (0, 0, 0)
 
-    /// The largest coordinate, in metres, of any beacon (1000 km). Far beyond a building, and
-    /// small enough that positioning's squares and sums stay finite and exact to the nanometre
-    /// (1e6 m × 1e9 < 2^53): a value such as 1e306 would validate, then print as `inf`.
-    static let coordinateLimit = 1_000_000.0
-    static let coordinateRange = -coordinateLimit...coordinateLimit
+    /// BeaconRadio's ``Point/coordinateRange``: ±1000 km.
+    static let coordinateRange = Point.coordinateRange
 
-    /// Whether every beacon of an entry of `count` stays within ``coordinateLimit``; the first
+    /// Whether every beacon of an entry of `count` stays within ``coordinateRange``; the first
     /// and last are the extremes of a line.
     func staysWithinLimits(count: Int) -> Bool {
         let last = position(at: count - 1)
-        return [last.x, last.y, last.z ?? 0].allSatisfy { Self.coordinateRange.contains($0) }
+        return [last.x, last.y, last.z].allSatisfy { Self.coordinateRange.contains($0) }
     }
 
     /// The position of the entry's `index`-th beacon (from 0), rounded to a nanometre so that
     /// 0.1 × 3 prints as 0.3.
-    func position(at index: Int) -> Position {
+    func position(at index: Int) -> Point {
         func at(_ base: Double, _ delta: Double) -> Double {
             ((base + Double(index) * delta) * 1e9).rounded() / 1e9
         }
-        return Position(x: at(start.x, step.x), y: at(start.y, step.y), z: start.z.map { at($0, step.z ?? 0) })
+        return Point(x: at(start.x, step.x), y: at(start.y, step.y), z: at(start.z, step.z))
     }
 }
 
@@ -54,7 +52,7 @@ extension ProfileReader {
         let y = read("y", in: keys, path: "position")
         let z = read("z", in: keys, path: "position")
 
-        var step: (x: Double, y: Double, z: Double?) = (0, 0, nil)
+        var step: (x: Double, y: Double, z: Double) = (0, 0, 0)
         if let stepField = keys["step"] {
             let expected = "a mapping like `{x: 2.5, y: 0}` (metres from one beacon to the next)"
             if let stepMapping = mapping(stepField, path: "position.step", expected: expected) {
@@ -65,13 +63,13 @@ extension ProfileReader {
                     sink.report(stepZ.value, field: "position.step.z", "needs a `position.z` to step from")
                     isValid = false
                 } else {
-                    step.z = read("z", in: stepKeys, path: "position.step")
+                    step.z = read("z", in: stepKeys, path: "position.step") ?? 0
                 }
             } else {
                 isValid = false
             }
         }
         guard isValid, let x, let y else { return nil }
-        return PositionPlan(start: Position(x: x, y: y, z: z), step: step)
+        return PositionPlan(start: Point(x: x, y: y, z: z ?? 0), step: step)
     }
 }

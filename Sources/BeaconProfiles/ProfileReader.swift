@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import Yams
 
 /// A key and its value, as found in a mapping (or inherited from `defaults:`), so issues can point
@@ -13,7 +14,7 @@ struct Field {
 ///
 /// The work is split by concern across files: this one holds mappings and scalars;
 /// `ProfileReader+Document.swift` the file's shape; `ProfileReader+Entry.swift` one beacon entry;
-/// `ProfileReader+Range.swift` and `ProfileReader+Position.swift` the compact forms.
+/// `ProfileReader+Range.swift` and `ProfileReader+Point.swift` the compact forms.
 final class ProfileReader {
     var sink: IssueSink
     /// "Did you mean" for each unknown key already met, by allowed keys and key: an alias used
@@ -96,7 +97,7 @@ final class ProfileReader {
     func number(_ field: Field, path: String, range: ClosedRange<Double>? = nil, unit: String? = nil) -> Double? {
         var allowed = "must be a number"
         if let unit { allowed += " of \(unit)" }
-        if let range { allowed += " from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))" }
+        if let range { allowed += " from \(NumberText.string(range.lowerBound)) to \(NumberText.string(range.upperBound))" }
         guard let text = scalar(field, path: path, allowed: allowed) else { return nil }
         guard !field.value.isString, let value = NumberSyntax.decimal(text) else {
             sink.report(field.value, field: path, allowed + (field.value.isString ? ", not \(field.value.shapeName)" : ""))
@@ -132,10 +133,5 @@ final class ProfileReader {
     /// Reports a required key that is absent, at the mapping that should hold it.
     func missing(_ path: String, in node: Node, _ allowed: String) {
         sink.report(sink.location(of: node), field: path, value: "(missing)", "required; " + allowed)
-    }
-
-    /// `20` rather than `20.0` in messages.
-    static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

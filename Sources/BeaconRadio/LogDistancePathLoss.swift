@@ -18,7 +18,14 @@ public enum LogDistancePathLoss {
     /// The RSSI at `distance` metres (no floor: callers clamp the distance).
     @inlinable
     public static func rssi(atDistance distance: Double, powerAt1m: Double, exponent: Double) -> Double {
-        powerAt1m - 10 * exponent * log10(distance)
+        powerAt1m - loss(atDistance: distance, exponent: exponent)
+    }
+
+    /// The loss in dB from 1 m out to `distance` metres, 10 · n · log₁₀(d) (negative closer
+    /// than 1 m; no floor: callers clamp the distance).
+    @inlinable
+    public static func loss(atDistance distance: Double, exponent: Double) -> Double {
+        10 * exponent * log10(distance)
     }
 
     /// The distance in metres that gives `rssi`.

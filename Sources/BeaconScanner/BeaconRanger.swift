@@ -69,8 +69,6 @@ public struct BeaconRanger: Sendable {
     }
 
     public var configuration: RangingConfiguration
-    /// Only for a frame without a power (none with an identity lacks one): iBeacon's usual −59 dBm.
-    static let fallbackPowerAt1m: Int8 = -59
     private var tracks: [BeaconKey: Track] = [:]
 
     public init(configuration: RangingConfiguration = RangingConfiguration()) {
@@ -95,7 +93,7 @@ public struct BeaconRanger: Sendable {
         return tracks.map { id, track in
             let (rssi, accuracyRSSI) = configuration.smoothed(track.window, at: now)
             // Every format with an identity has a power at 1 m (Eddystone's is its 0 m power − 41 dB).
-            let power = track.sighting.beacon.powerAt1m ?? BeaconRanger.fallbackPowerAt1m
+            let power = track.sighting.beacon.powerAt1m ?? IBeacon.defaultMeasuredPower
             let accuracy = accuracyRSSI.flatMap { configuration.model.distance(rssi: $0, measuredPower: power) }
             return RangedBeacon(
                 identity: id, measuredPower: power, rssi: rssi, accuracy: accuracy,

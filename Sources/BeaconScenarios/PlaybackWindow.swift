@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import BeaconProfiles
 
 /// Which part of a scenario a play covers and how fast its clock runs (`play --from`,
@@ -49,11 +50,11 @@ public struct PlaybackWindow: Hashable, Sendable {
         public var requirement: String {
             switch self {
             case .speed(let s):
-                "must be from \(ScenarioTime.format(PlaybackWindow.speedRange.lowerBound)) to \(ScenarioTime.format(PlaybackWindow.speedRange.upperBound)) scenario seconds per second (got \(s))"
+                "must be from \(NumberText.string(PlaybackWindow.speedRange.lowerBound, places: 3)) to \(NumberText.string(PlaybackWindow.speedRange.upperBound, places: 3)) scenario seconds per second (got \(s))"
             case .from(let t): "must be a scenario time of 0 s or more (got \(t))"
             case .duration(let d): "must be more than 0 s of scenario time (got \(d))"
             case let .fromPastEnd(from, end):
-                "must be before the scenario's end at \(ScenarioTime.format(end)) s (got \(ScenarioTime.format(from)) s)"
+                "must be before the scenario's end at \(NumberText.string(end, places: 3)) s (got \(NumberText.string(from, places: 3)) s)"
             }
         }
 

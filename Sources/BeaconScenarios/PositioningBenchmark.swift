@@ -40,7 +40,7 @@ public struct PositioningBenchmark: Sendable {
 
     /// The errors of every fix of `walks` walks, pooled.
     public func run(walks: Int, seed: UInt64) -> LocationErrorSummary? {
-        var fixes: [(PositionFix, PlanePoint)] = []
+        var fixes: [(PositionFix, Point)] = []
         for walk in 0..<walks {
             let simulator = WalkSimulator(anchors: anchors, path: path ?? randomPath(seed: seed &+ UInt64(walk)), noise: 0, speed: speed,
                                           advertisingInterval: advertisingInterval, seed: seed &+ UInt64(walk))
@@ -63,10 +63,10 @@ public struct PositioningBenchmark: Sendable {
         var random = SplitMix64(seed: seed)
         let xs = anchors.map(\.position.x), ys = anchors.map(\.position.y)
         let (x0, x1, y0, y1) = (xs.min() ?? 0, xs.max() ?? 0, ys.min() ?? 0, ys.max() ?? 0)
-        var point = PlanePoint(x: x0 + (x1 - x0) * random.nextUnit(), y: y0 + (y1 - y0) * random.nextUnit())
+        var point = Point(x: x0 + (x1 - x0) * random.nextUnit(), y: y0 + (y1 - y0) * random.nextUnit())
         var points = [point]
         for _ in 1..<max(2, waypoints) {
-            point = PlanePoint(x: min(max(point.x + leg * (2 * random.nextUnit() - 1), x0), x1),
+            point = Point(x: min(max(point.x + leg * (2 * random.nextUnit() - 1), x0), x1),
                                y: min(max(point.y + leg * (2 * random.nextUnit() - 1), y0), y1))
             points.append(point)
         }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconAdapters
+import BeaconCodec
 import BeaconEmulator
 import BeaconProfiles
 import HCI
@@ -34,7 +35,7 @@ public enum ScenarioPreflight {
 
         public var description: String {
             let at = location.map { "\($0): " } ?? ""
-            return "\(at)the fleet as it is at \(ScenarioTime.format(time)) s would be refused by \(adapter): \(reason)"
+            return "\(at)the fleet as it is at \(NumberText.string(time, places: 3)) s would be refused by \(adapter): \(reason)"
         }
     }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
 import BeaconPositioning
 
 extension WalkModel {
@@ -7,9 +8,9 @@ extension WalkModel {
     /// the distance the sent measured power stands for, quantised to a whole dBm) solved by
     /// weighted least squares. `count` points evenly over `duration` seconds (from 0, the end
     /// included); a point with fewer than three positioned beacons is left out.
-    public func estimates(over duration: Double, count: Int) -> [(truth: PlanePoint, estimate: PlanePoint)] {
+    public func estimates(over duration: Double, count: Int) -> [(truth: Point, estimate: Point)] {
         guard count > 0, duration.isFinite, duration >= 0 else { return [] }
-        let anchors = positioned.compactMap { $0.position.map { PlanePoint(x: $0.x, y: $0.y) } }
+        let anchors = positioned.compactMap { $0.position.map { Point(x: $0.x, y: $0.y) } }
         guard anchors.count >= 3 else { return [] }
         return (0..<count).compactMap { index in
             let time = count == 1 ? 0 : duration * Double(index) / Double(count - 1)

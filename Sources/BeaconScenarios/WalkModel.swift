@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconPositioning
 import BeaconProfiles
+import BeaconRadio
 import BeaconScanner
 import Foundation
 
@@ -47,7 +48,7 @@ public struct WalkModel: Sendable {
         /// The TX power for `distance` metres: full power up to 1 m, then 10·n·log10(d) less,
         /// in whole steps, never below the minimum.
         public func power(forDistance distance: Double) -> Int {
-            let attenuation = 10 * exponent * log10(max(distance, 1))
+            let attenuation = LogDistancePathLoss.loss(atDistance: max(distance, 1), exponent: exponent)
             let steps = Int((attenuation / Double(step)).rounded(.down))
             return max(minimum, reference - steps * step)
         }
@@ -98,11 +99,11 @@ public struct WalkModel: Sendable {
     }
 
     /// The walker's position and the fleet as it should be on air at `time` seconds.
-    public func beacons(at time: Double) -> (position: PlanePoint, beacons: [BeaconProfile]) {
+    public func beacons(at time: Double) -> (position: Point, beacons: [BeaconProfile]) {
         let walker = route.position(at: time)
         let beacons = fleet.map { profile -> BeaconProfile in
             guard let p = profile.position else { return profile }
-            let s = setting(forDistance: walker.distance(to: PlanePoint(x: p.x, y: p.y)))
+            let s = setting(forDistance: walker.distance(to: Point(x: p.x, y: p.y)))
             var b = profile
             b.beacon.setPowerAt1m(s.measuredPower)
             if let tx = s.txPower { b.txPower = tx }

@@ -3,6 +3,7 @@ import BeaconAdapters
 import BeaconEmulator
 import BeaconPositioning
 import BeaconProfiles
+import BeaconRadio
 
 /// Moves a ``WalkModel``'s walker in real time: `rate` times a second it works out every
 /// beacon's measured power (and TX power) for the walker's position and posts the fleet to
@@ -28,7 +29,7 @@ public struct WalkPlayer: Sendable {
         /// The walker is at `position` at `time` seconds, and `beacons` are what the fleet
         /// advertises for it; update `generation` carries them (nil: nothing changed since the
         /// last update). `behind`: the update before had not settled.
-        case moved(time: Double, position: PlanePoint, beacons: [BeaconProfile], generation: Int?, behind: Bool)
+        case moved(time: Double, position: Point, beacons: [BeaconProfile], generation: Int?, behind: Bool)
         /// The walk is over (not reported when it loops until stopped).
         case finished(time: Double, updates: Int, behind: Int, failures: [String])
     }
@@ -45,7 +46,7 @@ public struct WalkPlayer: Sendable {
         var last = model.beacons(at: 0).beacons
         var updates = 0
         var tick = 1
-        func announce(_ position: PlanePoint) {
+        func announce(_ position: Point) {
             for connection in fleet.connections { connection.announceWalker(x: position.x, y: position.y) }
         }
         announce(model.route.position(at: 0))

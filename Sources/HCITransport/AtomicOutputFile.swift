@@ -28,7 +28,7 @@ public enum AtomicOutputFile {
         do throws(OutputFileError) {
             defer { system.close(fd) }
             if let existing = target.existing { try keepOwnerAndMode(of: existing, on: fd, path: path, system: system) }
-            if let error = bytes.withUnsafeBytes({ OutputTarget.writeAll($0, to: fd, system: system) }) { throw .writeFailed(path: path, errno: error) }
+            if let error = bytes.withUnsafeBytes({ system.writeAll(fd, from: $0) }) { throw .writeFailed(path: path, errno: error) }
             if case .failure(let error) = system.synchronize(fd) { throw .writeFailed(path: path, errno: error) }
             // Checked again just before the rename, which would replace whatever is there now.
             if case .failure(let why) = OutputTarget.kind(target.name, in: target.folder, path: path, system: system) { throw why }

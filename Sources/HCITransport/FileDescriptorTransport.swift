@@ -28,13 +28,8 @@ public final class FileDescriptorTransport: HCITransport {
 
     public func send(_ packet: [UInt8]) throws(TransportError) {
         guard !closed.load(ordering: .acquiring) else { throw .closed(adapter: adapterName) }
-        var offset = 0
-        while offset < packet.count {
-            let r = packet.withUnsafeBytes { raw in system.write(fd, from: UnsafeRawBufferPointer(rebasing: raw[offset...])) }
-            switch r {
-            case .success(let n): offset += n
-            case .failure(let e): throw .system(SystemCallError(call: "write", errno: e), adapter: adapterName)
-            }
+        if let e = packet.withUnsafeBytes({ system.writeAll(fd, from: $0) }) {
+            throw .system(SystemCallError(call: "write", errno: e), adapter: adapterName)
         }
     }
 

@@ -79,18 +79,4 @@ final class OutputTarget {
             }
         }
     }
-
-    /// Writes `bytes` whole to `fd`; the error of the first write that fails.
-    static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, system: any SystemCalls) -> Errno? {
-        var done = 0
-        while done < bytes.count {
-            switch system.write(fd, from: UnsafeRawBufferPointer(rebasing: bytes[done...])) {
-            case .failure(let error): return error
-            // write(2) taking nothing of a non-empty buffer: treat as an I/O error, never spin.
-            case .success(0): return Errno(rawValue: EIO)
-            case .success(let n): done += n
-            }
-        }
-        return nil
-    }
 }

@@ -66,7 +66,7 @@ public final class StreamingOutputFile: Sendable {
     public func write(_ bytes: [UInt8]) {
         let failure: OutputFileError? = state.withLock { state in
             guard state.failure == nil, !bytes.isEmpty else { return nil }
-            guard let error = bytes.withUnsafeBytes({ OutputTarget.writeAll($0, to: state.fd, system: system) }) else { return nil }
+            guard let error = bytes.withUnsafeBytes({ system.writeAll(state.fd, from: $0) }) else { return nil }
             state.failure = .writeFailed(path: path, errno: error)
             return state.failure
         }

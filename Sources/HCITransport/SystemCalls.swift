@@ -39,6 +39,24 @@ public protocol SystemCalls: Sendable {
     var effectiveUserID: uid_t { get }
 }
 
+extension SystemCalls {
+    /// Writes `bytes` whole to `fd`, writing again after a short write (``write(_:from:)`` itself
+    /// retries on EINTR); the error of the first write that fails. The one write-all of beacon:
+    /// output files, transports and the CLI's output all call it.
+    public func writeAll(_ fd: Int32, from bytes: UnsafeRawBufferPointer) -> Errno? {
+        var done = 0
+        while done < bytes.count {
+            switch write(fd, from: UnsafeRawBufferPointer(rebasing: bytes[done...])) {
+            case .failure(let error): return error
+            // write(2) taking nothing of a non-empty buffer: treat as an I/O error, never spin.
+            case .success(0): return Errno(rawValue: EIO)
+            case .success(let n): done += n
+            }
+        }
+        return nil
+    }
+}
+
 /// A failed system call: which call, and the error number.
 public struct SystemCallError: Error, Hashable, Sendable {
     public var call: String

@@ -52,7 +52,7 @@ public enum AirPDU: String, Hashable, Sendable, CustomStringConvertible {
 
 /// One advertising event the virtual controller put on the air.
 public struct AirLogEntry: Hashable, Sendable, CustomStringConvertible {
-    /// Position in the log since the controller was created; never reused, so a reader can ask
+    /// Point in the log since the controller was created; never reused, so a reader can ask
     /// for the entries after the last one it saw.
     public var sequence: UInt64
     /// When the event started, on the controller's clock.

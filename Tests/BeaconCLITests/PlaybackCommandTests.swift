@@ -39,7 +39,7 @@ struct PlaybackCommandTests {
         #expect(result.stdout.isEmpty)
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines == [
-            "\(path):6:10: steps.at: -1: must be a time from 0 to 604800 s: seconds (`35`, `0.5`) or with a unit (`35s`, `500ms`, `2m`)",
+            "\(path):6:10: steps.at: -1: must be a time from 0 to 604800 s: seconds (`35`, `0.5`) or with units (`35s`, `500ms`, `1m30s`)",
             "\(path):7:20: steps.hide: dor: no beacon of the fleet has this name; did you mean `door`? (the fleet has: door)",
             "\(path):8:35: steps.major: 70000: must be an integer from 0 to 65535",
             "\(path):9:14: steps.sho: door: unknown key; did you mean `show`?",
@@ -169,6 +169,18 @@ struct PlaybackCommandTests {
         let result = try BeaconExecutable.run(["walk", "profiles/room-2m.yaml"] + arguments + ["-i", "virtual"])
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains(message), "\(result)")
+    }
+
+    @Test("locate --simulate takes walk --path's waypoints, and refuses a bad one by its place", arguments: ["0,0 1,0", "0,0;1,0"])
+    func locateSimulateTakesWalkWaypoints(path: String) throws {
+        let walked = try BeaconExecutable.run(["walk", "profiles/room-2m.yaml", "--path", path, "--speed", "100", "-i", "virtual"])
+        #expect(walked.status == 0, "\(walked)")
+        let located = try BeaconExecutable.run(["locate", "profiles/room-2m.yaml", "--simulate", path, "--json"])
+        #expect(located.status == 0, "\(located)")
+        #expect(located.stdout.contains("\"summary\""), "\(located)")
+        let refused = try BeaconExecutable.run(["locate", "profiles/room-2m.yaml", "--simulate", path + " 1"])
+        #expect(refused.status == 2, "\(refused)")
+        #expect(refused.stderr.contains("--simulate: waypoint 3 '1' is not x,y in metres"), "\(refused)")
     }
 
     @Test("walk needs positions")

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
 import BeaconMaps
 import BeaconProfiles
 import Testing
@@ -40,7 +41,7 @@ struct LabelPlacementTests {
     func pile() {
         var scene = MapScene(title: "pile")
         for i in 0..<20 { scene.markers.append(MapMarker(position: .init(x: 0, y: 0), style: .onAir, label: "beacon number \(i)")) }
-        scene.walls = [Wall(start: Position(x: -1, y: -1), end: Position(x: 1, y: 1))]
+        scene.walls = [Wall(start: Point(x: -1, y: -1), end: Point(x: 1, y: 1))]
         let map = SVGMap(scene)
         #expect(map.labels.count == 20)
         Self.assertNoOverlap(map)

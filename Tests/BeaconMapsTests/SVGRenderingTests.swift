@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
 import BeaconMaps
 import BeaconPositioning
 import BeaconProfiles
@@ -21,10 +22,10 @@ struct SVGRenderingTests {
             $0.name == "room-east" ? .offAir : $0.name == "room-south" ? .failed : .onAir
         })
         let anchors = BeaconAnchor.anchors(of: fleet)
-        let estimate = PositionEstimate(position: PlanePoint(x: 0.3, y: 0.2), rmsResidual: 0.05, errorRadius: 0.1, rangeCount: 4, iterations: 3)
-        let ranges = anchors.map { RangedAnchor(name: $0.name, meanRSSI: -60, samples: 10, distance: $0.position.distance(to: PlanePoint(x: 0.3, y: 0.2))) }
+        let estimate = PositionEstimate(position: Point(x: 0.3, y: 0.2), rmsResidual: 0.05, errorRadius: 0.1, rangeCount: 4, iterations: 3)
+        let ranges = anchors.map { RangedAnchor(name: $0.name, meanRSSI: -60, samples: 10, distance: $0.position.distance(to: Point(x: 0.3, y: 0.2))) }
         let fixes = [PositionFix(windowStart: 0, windowEnd: 1, estimate: estimate, ranges: ranges)]
-        scene.addFixes(fixes, anchors: anchors, truth: { _ in PlanePoint(x: 0.3, y: 0.25) })
+        scene.addFixes(fixes, anchors: anchors, truth: { _ in Point(x: 0.3, y: 0.25) })
         return scene
     }
 
@@ -66,17 +67,17 @@ struct SVGRenderingTests {
         #expect(result.status == 0, "\(result.stderr)")
         let image = try PNGImage(contentsOf: png)
         #expect(image.width == Int(map.width.rounded()) && image.height == Int(map.height.rounded()))
-        func pixel(at point: PlanePoint, dx: Double = 0) -> PNGImage.RGB {
+        func pixel(at point: Point, dx: Double = 0) -> PNGImage.RGB {
             image.pixel(x: Int(map.projection.x(point) + dx), y: Int(map.projection.y(point)))
         }
         // room-west (-1, 0) on air: green; room-south (0, -1) in error: red; room-east (1, 0)
         // off air: a grey ring, white in its middle.
-        #expect(pixel(at: PlanePoint(x: -1, y: 0)).isNear(0x1a, 0x98, 0x50), "\(pixel(at: PlanePoint(x: -1, y: 0)))")
-        #expect(pixel(at: PlanePoint(x: 0, y: -1)).isNear(0xd7, 0x30, 0x27), "\(pixel(at: PlanePoint(x: 0, y: -1)))")
-        #expect(pixel(at: PlanePoint(x: 1, y: 0)).isNear(0xff, 0xff, 0xff), "\(pixel(at: PlanePoint(x: 1, y: 0)))")
-        #expect(pixel(at: PlanePoint(x: 1, y: 0), dx: 4.5).isNear(0x9e, 0x9e, 0x9e, tolerance: 40), "\(pixel(at: PlanePoint(x: 1, y: 0), dx: 4.5))")
+        #expect(pixel(at: Point(x: -1, y: 0)).isNear(0x1a, 0x98, 0x50), "\(pixel(at: Point(x: -1, y: 0)))")
+        #expect(pixel(at: Point(x: 0, y: -1)).isNear(0xd7, 0x30, 0x27), "\(pixel(at: Point(x: 0, y: -1)))")
+        #expect(pixel(at: Point(x: 1, y: 0)).isNear(0xff, 0xff, 0xff), "\(pixel(at: Point(x: 1, y: 0)))")
+        #expect(pixel(at: Point(x: 1, y: 0), dx: 4.5).isNear(0x9e, 0x9e, 0x9e, tolerance: 40), "\(pixel(at: Point(x: 1, y: 0), dx: 4.5))")
         // The estimate (0.3, 0.2): blue.
-        #expect(pixel(at: PlanePoint(x: 0.3, y: 0.2)).isNear(0x21, 0x66, 0xac), "\(pixel(at: PlanePoint(x: 0.3, y: 0.2)))")
+        #expect(pixel(at: Point(x: 0.3, y: 0.2)).isNear(0x21, 0x66, 0xac), "\(pixel(at: Point(x: 0.3, y: 0.2)))")
         // The picture's corner: white.
         #expect(image.pixel(x: 2, y: image.height - 2).isNear(0xff, 0xff, 0xff))
     }

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconPositioning
+import BeaconRadio
 import Testing
 
 @Suite struct PositionSolverTests {
-    let room = [PlanePoint(x: -1, y: 0), PlanePoint(x: 0, y: 1), PlanePoint(x: 1, y: 0), PlanePoint(x: 0, y: -1)]
+    let room = [Point(x: -1, y: 0), Point(x: 0, y: 1), Point(x: 1, y: 0), Point(x: 0, y: -1)]
 
-    func exactRanges(to p: PlanePoint, anchors: [PlanePoint]) -> [RangeMeasurement] {
+    func exactRanges(to p: Point, anchors: [Point]) -> [RangeMeasurement] {
         anchors.map { .fromRSSI(anchor: $0, distance: $0.distance(to: p)) }
     }
 
     @Test(arguments: [(0.0, 0.0), (0.3, 0.2), (-0.7, 0.1), (0.9, -0.9), (2.5, 1.5), (-1, 0)])
     func exactRangesGiveThePoint(x: Double, y: Double) throws {
-        let truth = PlanePoint(x: x, y: y)
+        let truth = Point(x: x, y: y)
         let estimate = try #require(PositionSolver.solve(exactRanges(to: truth, anchors: room)))
         #expect(estimate.position.distance(to: truth) < 1e-6)
         #expect(estimate.rmsResidual < 1e-6)
@@ -21,7 +22,7 @@ import Testing
     /// The case two-circle intersection cannot solve: one range circle lies inside another
     /// (receiver right next to one beacon), and noisy ranges that make the circles miss.
     @Test func nestedAndDisjointCircles() throws {
-        let truth = PlanePoint(x: -0.9, y: 0)
+        let truth = Point(x: -0.9, y: 0)
         // Circle around (-1,0) of radius 0.1 lies inside the circle around (1,0) of radius 1.9.
         var ranges = exactRanges(to: truth, anchors: room)
         ranges[2].distance *= 0.9  // shrink: the circles no longer touch at all
@@ -33,9 +34,9 @@ import Testing
 
     @Test func tooFewRanges() {
         #expect(PositionSolver.solve([]) == nil)
-        #expect(PositionSolver.solve([.fromRSSI(anchor: PlanePoint(x: 0, y: 0), distance: 1)]) == nil)
+        #expect(PositionSolver.solve([.fromRSSI(anchor: Point(x: 0, y: 0), distance: 1)]) == nil)
         // Two ranges: an answer (one of the two mirror points) but no covariance.
-        let two = PositionSolver.solve(exactRanges(to: PlanePoint(x: 0, y: 0.5), anchors: [room[0], room[2]]))
+        let two = PositionSolver.solve(exactRanges(to: Point(x: 0, y: 0.5), anchors: [room[0], room[2]]))
         #expect(two != nil)
         #expect(two?.errorRadius == nil)
     }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 @testable import BeaconPositioning
+import BeaconRadio
 import Testing
 
 @Suite("positioning methods")
 struct PositioningMethodTests {
     /// A 4 m square of beacons, the receiver in the middle.
-    static let corners = [PlanePoint(x: 0, y: 0), PlanePoint(x: 4, y: 0), PlanePoint(x: 4, y: 4), PlanePoint(x: 0, y: 4)]
-    static let truth = PlanePoint(x: 2, y: 2)
+    static let corners = [Point(x: 0, y: 0), Point(x: 4, y: 0), Point(x: 4, y: 4), Point(x: 0, y: 4)]
+    static let truth = Point(x: 2, y: 2)
 
     static func ranges(_ distances: [Double]) -> [RangeMeasurement] {
         zip(corners, distances).map { RangeMeasurement.fromRSSI(anchor: $0, distance: $1) }
@@ -31,7 +32,7 @@ struct PositioningMethodTests {
         let ls = try #require(PositioningMethod.leastSquares.solve(ranges)).position
         let wls = try #require(PositioningMethod.weightedLeastSquares.solve(ranges)).position
         #expect(circles.distance(to: Self.truth) > 2, "circles: \(circles)")
-        #expect(circles.distance(to: PlanePoint(x: 4, y: 4)) < 0.5, "circles end next to the beacon at 4,4: \(circles)")
+        #expect(circles.distance(to: Point(x: 4, y: 4)) < 0.5, "circles end next to the beacon at 4,4: \(circles)")
         // Plain least squares is pulled as far (the 8 m range counts as much as the others);
         // weighting by 1/d² is what keeps the fix in the middle.
         #expect(ls.distance(to: Self.truth) > 2, "ls: \(ls)")
@@ -40,15 +41,15 @@ struct PositioningMethodTests {
 
     @Test("circles: a pair that meets gives the crossing nearer the other circles; a pair that misses, the first circle's edge")
     func circlePairs() {
-        let a = RangeMeasurement(anchor: PlanePoint(x: 0, y: 0), distance: 5, weight: 1)
-        let b = RangeMeasurement(anchor: PlanePoint(x: 8, y: 0), distance: 5, weight: 1)
+        let a = RangeMeasurement(anchor: Point(x: 0, y: 0), distance: 5, weight: 1)
+        let b = RangeMeasurement(anchor: Point(x: 8, y: 0), distance: 5, weight: 1)
         // Crossings at (4, ±3); a third circle around (4, 3) picks the upper one.
-        let third = RangeMeasurement(anchor: PlanePoint(x: 4, y: 5), distance: 2, weight: 1)
+        let third = RangeMeasurement(anchor: Point(x: 4, y: 5), distance: 2, weight: 1)
         let p = CircleIntersection.point(a, b, others: [third])
         #expect(abs(p.x - 4) < 1e-9 && abs(p.y - 3) < 1e-9)
         // Apart: 1 + 1 < 8: the point 1 m from a towards b.
         let apart = CircleIntersection.point(RangeMeasurement(anchor: a.anchor, distance: 1, weight: 1),
                                              RangeMeasurement(anchor: b.anchor, distance: 1, weight: 1), others: [])
-        #expect(apart == PlanePoint(x: 1, y: 0))
+        #expect(apart == Point(x: 1, y: 0))
     }
 }

@@ -2,6 +2,7 @@
 import BeaconCodec
 import BeaconPositioning
 import BeaconProfiles
+import BeaconRadio
 import Foundation
 import Testing
 import TestSupport
@@ -19,7 +20,7 @@ import TestSupport
 
     func meanError(noise: Double, seed: UInt64, path: String = "square") throws -> LocationErrorSummary {
         let anchors = try roomAnchors()
-        let simulator = WalkSimulator(anchors: anchors, path: try #require(WalkPath(parsing: path)), noise: noise, laps: 5, seed: seed)
+        let simulator = WalkSimulator(anchors: anchors, path: try WalkPath(parsing: path), noise: noise, laps: 5, seed: seed)
         let fixes = WindowedLocator.fixes(simulator.samples(), anchors: anchors)
         return try #require(LocationErrorSummary(fixes: fixes, truth: simulator.truth(at:)))
     }
@@ -27,7 +28,7 @@ import TestSupport
     @Test func roomHasFourAnchors() throws {
         let anchors = try roomAnchors()
         #expect(anchors.count == 4)
-        #expect(Set(anchors.map(\.position)) == [PlanePoint(x: -1, y: 0), PlanePoint(x: 0, y: 1), PlanePoint(x: 1, y: 0), PlanePoint(x: 0, y: -1)])
+        #expect(Set(anchors.map(\.position)) == [Point(x: -1, y: 0), Point(x: 0, y: 1), Point(x: 1, y: 0), Point(x: 0, y: -1)])
     }
 
     @Test(arguments: [(0.0, 0.05), (2.0, 0.15), (4.0, 0.25), (6.0, 0.35)])
@@ -53,10 +54,23 @@ import TestSupport
         #expect(a != c)
     }
 
-    @Test func waypointParsing() {
-        #expect(WalkPath(parsing: "0,0; 1,0.5")?.waypoints == [PlanePoint(x: 0, y: 0), PlanePoint(x: 1, y: 0.5)])
-        #expect(WalkPath(parsing: "square")?.waypoints.count == 5)
-        #expect(WalkPath(parsing: "0,0;1") == nil)
-        #expect(WalkPath(parsing: "") == nil)
+    @Test func waypointParsing() throws {
+        #expect(try WalkPath(parsing: "0,0; 1,0.5").waypoints == [Point(x: 0, y: 0), Point(x: 1, y: 0.5)])
+        #expect(try WalkPath(parsing: "square").waypoints.count == 5)
+        #expect(throws: WalkPath.ParseError.self) { try WalkPath(parsing: "0,0;1") }
+        #expect(throws: WalkPath.ParseError.self) { try WalkPath(parsing: "") }
+    }
+
+    /// `locate --simulate` and `walk --path` share this grammar: spaces, tabs and semicolons
+    /// separate waypoints alike, and an error names the waypoint at fault.
+    @Test func oneWaypointGrammarForEveryCommand() throws {
+        let spaced = try WalkPath(parsing: "0,0 1,0")
+        #expect(spaced.waypoints == [Point(x: 0, y: 0), Point(x: 1, y: 0)])
+        #expect(try WalkPath(parsing: "0,0;1,0") == spaced)
+        #expect(try WalkPath(parsing: "0,0\t1,0") == spaced)
+        let error = #expect(throws: WalkPath.ParseError.self) { try WalkPath(parsing: "0,0 1,0 2,x") }
+        #expect(error?.description == "waypoint 3 '2,x' is not x,y in metres (such as 0.5,-1; coordinates from -1000000 to 1000000)")
+        #expect(throws: WalkPath.ParseError.self) { try WalkPath(parsing: "0,0 1,0,2") }
+        #expect(throws: WalkPath.ParseError.self) { try WalkPath(parsing: "0,0 2000000,0") }
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
 import BeaconProfiles
 import Testing
 
@@ -15,7 +16,7 @@ struct AreasFieldTests {
                                             file: "hall.yaml")
         #expect(fleet.areas.map(\.name) == ["a", "b"])
         #expect(fleet.areas[0].walls.count == 3 && fleet.walls.count == 7)
-        #expect(fleet.areas[0].walls.last == Wall(start: Position(x: 4, y: 3), end: Position(x: 0, y: 0)))
+        #expect(fleet.areas[0].walls.last == Wall(start: Point(x: 4, y: 3), end: Point(x: 0, y: 0)))
         let none = "name: hall\nbeacons:\n  - uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0\n    major: 1\n    minor: 1\n"
         #expect(try ProfileLoader.parse(none, file: "hall.yaml").areas.isEmpty)
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconRadio
 import Testing
 @testable import BeaconProfiles
 
@@ -36,7 +37,7 @@ import Testing
         #expect(beacon.name == "hall-3-1")
         #expect(beacon.txPower == -4)
         #expect(beacon.flags == BeaconFlags.none)
-        #expect(beacon.position == Position(x: 1, y: 2, z: 0.5))
+        #expect(beacon.position == Point(x: 1, y: 2, z: 0.5))
     }
 
     @Test func entryKeysOverrideDefaults() throws {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconRadio
 import Testing
 @testable import BeaconProfiles
 
@@ -58,8 +59,8 @@ import Testing
             """
         let positions = try ProfileLoader.parse(yaml, file: "p.yaml").beacons.map(\.position)
         #expect(positions == [
-            Position(x: 1, y: 2, z: 0.5), Position(x: 1.1, y: 2, z: 0.25),
-            Position(x: 1.2, y: 2, z: 0), Position(x: 1.3, y: 2, z: -0.25),
+            Point(x: 1, y: 2, z: 0.5), Point(x: 1.1, y: 2, z: 0.25),
+            Point(x: 1.2, y: 2, z: 0), Point(x: 1.3, y: 2, z: -0.25),
         ])
     }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconRadio
 import Foundation
 import Testing
 @testable import BeaconProfiles
@@ -36,7 +37,7 @@ import Testing
         #expect(fleet.beacons.map(\.iBeacon!.major) == [1, 1, 1, 1])
         #expect(fleet.beacons.map(\.iBeacon!.minor) == [0, 1, 2, 3])
         #expect(fleet.beacons.map(\.position) == [
-            Position(x: -1, y: 0), Position(x: 0, y: 1), Position(x: 1, y: 0), Position(x: 0, y: -1),
+            Point(x: -1, y: 0), Point(x: 0, y: 1), Point(x: 1, y: 0), Point(x: 0, y: -1),
         ])
         // Opposite corners are 2 m apart.
         let p = fleet.beacons.compactMap(\.position)
@@ -54,10 +55,10 @@ import Testing
         #expect(beacons.first?.name == "station-001")
         #expect(beacons.last?.name == "station-160")
         #expect(beacons.allSatisfy { $0.address.isStaticRandom && $0.addressIsDerived })
-        #expect(beacons[0].position == Position(x: 0, y: 0, z: 3))
-        #expect(beacons[39].position == Position(x: 195, y: 0, z: 3))
-        #expect(beacons[40].position == Position(x: 0, y: 10, z: 3))
-        #expect(beacons[159].position == Position(x: 195, y: 30, z: 3))
+        #expect(beacons[0].position == Point(x: 0, y: 0, z: 3))
+        #expect(beacons[39].position == Point(x: 195, y: 0, z: 3))
+        #expect(beacons[40].position == Point(x: 0, y: 10, z: 3))
+        #expect(beacons[159].position == Point(x: 195, y: 30, z: 3))
     }
 
     @Test func exampleUsesEveryKey() throws {
@@ -70,14 +71,14 @@ import Testing
         #expect(lobby.name == "lobby")
         #expect(lobby.address == BluetoothAddress("C0:11:22:33:44:55"))
         #expect(!lobby.addressIsDerived)
-        #expect(lobby.position == Position(x: 1.5, y: 2, z: 2.4))
+        #expect(lobby.position == Point(x: 1.5, y: 2, z: 2.4))
         #expect(fleet.beacons[1].name == "example-10-2")
         #expect(fleet.beacons[1].flags == .generalDiscoverableSimultaneous)
         #expect(fleet.beacons[1].intervalMilliseconds == 152.5)
         let shelves = fleet.beacons[2..<10]
         #expect(shelves.map(\.name) == (100...107).map { "shelf-\($0)" })
         #expect(shelves.last?.address == BluetoothAddress("C0:DE:00:00:00:6B"))
-        #expect(shelves.last?.position == Position(x: 3.5, y: 5))
+        #expect(shelves.last?.position == Point(x: 3.5, y: 5))
         let others = fleet.beacons.dropFirst(10)
         #expect(others.map(\.format) == [.altBeacon, .eddystoneUID, .eddystoneURL, .iBeacon, .iBeacon])
         #expect(others.map(\.name) == ["example-10-3", "eddy-1", "eddy-url", "wrong-length", "raw-hex"])

@@ -167,4 +167,20 @@ struct ScenarioParsingTests {
         #expect(pass[0].change.beacons == ["door", "till"] && pass[0].change.txPower == .some(-10))
         #expect(pass[1].change.txPower == .some(nil))
     }
+
+    /// A scenario's times are the command line's durations (DurationSyntax): compound values,
+    /// units largest first and each once; anything else is refused at its line.
+    @Test("times as on the command line: 1m30s, 1h2m3.5s, 35 s")
+    func compoundTimes() throws {
+        let s = try ScenarioLoader.parse(Self.fleet + """
+            steps:
+              - {at: 35 s, hide: till}
+              - {at: 1m30s, show: till}
+            duration: 1h2m3.5s
+            """, file: "s.yaml")
+        #expect(ScenarioTimeline(s).pass.map(\.time) == [35, 90])
+        #expect(s.duration == 3723.5)
+        #expect(Self.issues(Self.fleet + "steps:\n  - {at: 30s1m, hide: till}\n") == ["7:10 steps.at"])
+        #expect(Self.issues(Self.fleet + "steps:\n  - {at: 1m1m, hide: till}\n") == ["7:10 steps.at"])
+    }
 }

@@ -29,4 +29,14 @@ struct AdvertisingIntervalTests {
         #expect(AdvertisingInterval(units: 1).description == "0x0001 (0.625 ms)")
         #expect(AdvertisingInterval(units: 0x12_3456).description == "0x123456 (745653.75 ms)")
     }
+
+    /// A cap (FleetPlanner: one event per rotation turn) rounds down, never past the duration.
+    @Test func atMostRoundsDownToWholeUnits() {
+        #expect(AdvertisingInterval(atMost: .milliseconds(100)).rawValue == 160)
+        #expect(AdvertisingInterval(atMost: .microseconds(100_624)).rawValue == 160)
+        #expect(AdvertisingInterval(atMost: .microseconds(100_625)).rawValue == 161)
+        #expect(AdvertisingInterval(atMost: .milliseconds(50)).duration <= .milliseconds(50))
+        #expect(AdvertisingInterval(atMost: .zero).rawValue == 0)
+        #expect(AdvertisingInterval(atMost: .milliseconds(-5)).rawValue == 0)
+    }
 }

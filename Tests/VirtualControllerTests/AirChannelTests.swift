@@ -59,7 +59,7 @@ struct AirChannelTests {
         var previous = -1.0
         for distance in [2.0, 5.0, 10.0, 15.0, 20.0, 30.0] {
             // An event without a beacon frame at 0 dBm: −41 dBm at 1 m.
-            let mean = AirPathLoss.meanRSSI(data: [], txPower: 0, from: AirPoint(x: distance, y: 0), to: AirPoint(x: 0, y: 0), exponent: 3)
+            let mean = AirPathLoss.meanRSSI(data: [], txPower: 0, from: Point(x: distance, y: 0), to: Point(x: 0, y: 0), exponent: 3)
             let (_, lost) = Self.draws(channel, mean: mean)
             let rate = Double(lost.count) / Double(Self.samples)
             let expected = Self.phi((-95 - mean) / 7)

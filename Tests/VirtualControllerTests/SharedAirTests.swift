@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
 #if canImport(Glibc)
+import BeaconRadio
 import Glibc
 #endif
 import HCI
@@ -11,7 +12,7 @@ import Testing
 /// heard transmission becomes (or does not become) an advertising report.
 @Suite struct SharedAirUnitTests {
     static let transmission = AirTransmission(pdu: .advNonconnInd, address: staticAddress1, addressType: .random,
-                                              data: beaconData(minor: 7), txPower: -4, position: AirPoint(x: 1.5, y: -2, z: 0.25))
+                                              data: beaconData(minor: 7), txPower: -4, position: Point(x: 1.5, y: -2, z: 0.25))
 
     @Test func datagramsRoundTripAndRejectDamage() throws {
         let other = AirTransmission(pdu: .advExtInd, address: staticAddress2, addressType: .public, data: [UInt8](repeating: 9, count: 300),
@@ -32,16 +33,16 @@ import Testing
 
     @Test func pathLossFromMeasuredPower() {
         let data = beaconData()  // measured power 0xC5 = −59
-        let origin = AirPoint(x: 0, y: 0)
-        #expect(AirPathLoss.rssi(data: data, txPower: 0, from: AirPoint(x: 1, y: 0), to: origin) == -59)
-        #expect(AirPathLoss.rssi(data: data, txPower: 0, from: AirPoint(x: 10, y: 0), to: origin) == -79)
-        #expect(AirPathLoss.rssi(data: data, txPower: 0, from: AirPoint(x: 0, y: 0, z: 2), to: origin) == -65)
+        let origin = Point(x: 0, y: 0)
+        #expect(AirPathLoss.rssi(data: data, txPower: 0, from: Point(x: 1, y: 0), to: origin) == -59)
+        #expect(AirPathLoss.rssi(data: data, txPower: 0, from: Point(x: 10, y: 0), to: origin) == -79)
+        #expect(AirPathLoss.rssi(data: data, txPower: 0, from: Point(x: 0, y: 0, z: 2), to: origin) == -65)
         // No position: as if 1 m away. Not an iBeacon: TX power − 41 dB at 1 m.
         #expect(AirPathLoss.rssi(data: data, txPower: 0, from: nil, to: origin) == -59)
-        #expect(AirPathLoss.rssi(data: [0x02, 0x01, 0x06], txPower: 4, from: AirPoint(x: 1, y: 0), to: origin) == -37)
-        #expect(AirPoint(parsing: "1,2") == AirPoint(x: 1, y: 2))
-        #expect(AirPoint(parsing: "1, 2, 3") == AirPoint(x: 1, y: 2, z: 3))
-        for bad in ["1", "1,2,3,4", "a,b", "1,inf", ""] { #expect(AirPoint(parsing: bad) == nil, "\(bad)") }
+        #expect(AirPathLoss.rssi(data: [0x02, 0x01, 0x06], txPower: 4, from: Point(x: 1, y: 0), to: origin) == -37)
+        #expect(Point(parsing: "1,2") == Point(x: 1, y: 2))
+        #expect(Point(parsing: "1, 2, 3") == Point(x: 1, y: 2, z: 3))
+        for bad in ["1", "1,2,3,4", "a,b", "1,inf", ""] { #expect(Point(parsing: bad) == nil, "\(bad)") }
     }
 
     /// Each format's own power at 1 m, whatever the radio's transmit power: an AltBeacon's
@@ -57,11 +58,11 @@ import Testing
         for beacon in beacons {
             let data = Array(beacon.advertisingData())
             #expect(AnyBeacon.powerAt1m(advertisingData: data) == -59, "\(beacon)")
-            #expect(AirPathLoss.rssi(data: data, txPower: 0, from: AirPoint(x: 2, y: 0), to: AirPoint(x: 0, y: 0)) == -65, "\(beacon)")
+            #expect(AirPathLoss.rssi(data: data, txPower: 0, from: Point(x: 2, y: 0), to: Point(x: 0, y: 0)) == -65, "\(beacon)")
         }
         let tlm = Array(AnyBeacon.eddystoneTLM(EddystoneTLM(batteryMillivolts: 3000, temperature: 0, advertisingCount: 0, uptimeTenths: 0)).advertisingData())
         #expect(AnyBeacon.powerAt1m(advertisingData: tlm) == nil)
-        #expect(AirPathLoss.rssi(data: tlm, txPower: 4, from: nil, to: AirPoint(x: 0, y: 0)) == -37)
+        #expect(AirPathLoss.rssi(data: tlm, txPower: 4, from: nil, to: Point(x: 0, y: 0)) == -37)
     }
 
     @Test func heardOnlyWhileScanningInTheFamilyTheHostChose() throws {
@@ -129,13 +130,13 @@ import Testing
         let air = SharedAir(directory: directory)
         let advertiser = VirtualController(), scanner = VirtualController()
         let sending = try AirLink(controller: advertiser, air: air)
-        let hearing = try AirLink(controller: scanner, air: air, receiver: AirPoint(x: 3, y: 4))
+        let hearing = try AirLink(controller: scanner, air: air, receiver: Point(x: 3, y: 4))
         defer {
             sending.close()
             hearing.close()
             rmdir(directory)
         }
-        sending.place(address: advertiser.configuration.publicAddress, at: AirPoint(x: 0, y: 0))
+        sending.place(address: advertiser.configuration.publicAddress, at: Point(x: 0, y: 0))
         Self.startAdvertisingAndScanning(advertiser, scanner)
         let heard = try #require(try await Self.firstReport(scanner), "no report within the hang detector's bound")
         #expect(Array(heard.data) == beaconData(minor: 5))
@@ -157,16 +158,16 @@ import Testing
             hearing.close()
             rmdir(directory)
         }
-        sending.place(address: advertiser.configuration.publicAddress, at: AirPoint(x: 0, y: 0))
-        sending.announceWalker(at: AirPoint(x: 3, y: 4))
+        sending.place(address: advertiser.configuration.publicAddress, at: Point(x: 0, y: 0))
+        sending.announceWalker(at: Point(x: 3, y: 4))
         Self.startAdvertisingAndScanning(advertiser, scanner)
         // Every report once the walker is heard comes from the walker's place, 5 m away.
         #expect(try await Self.report(scanner, rssi: -73), "the receiver moved to the walker")
-        #expect(hearing.receiver == AirPoint(x: 3, y: 4))
+        #expect(hearing.receiver == Point(x: 3, y: 4))
         // Walks on: 1 m away now.
-        sending.announceWalker(at: AirPoint(x: 0, y: 1))
+        sending.announceWalker(at: Point(x: 0, y: 1))
         #expect(try await Self.report(scanner, rssi: -59), "the receiver moved with the walker")
-        #expect(hearing.receiver == AirPoint(x: 0, y: 1))
+        #expect(hearing.receiver == Point(x: 0, y: 1))
     }
 
     /// Whether `scanner` reports at `rssi` within the hang detector's bound.
@@ -184,7 +185,7 @@ import Testing
     }
 
     @Test func walkerDatagramsRoundTripAndMalformedOnesAreDropped() {
-        let point = AirPoint(x: -0.5, y: 1.25, z: 2)
+        let point = Point(x: -0.5, y: 1.25, z: 2)
         #expect(AirWalkerDatagram.decode(AirWalkerDatagram.encode(point)[...]) == point)
         #expect(AirWalkerDatagram.decode(AirWalkerDatagram.encode(point).dropLast()) == nil)
         var nan = AirWalkerDatagram.encode(point)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 
 /// A timeline played over a fleet: at given times (seconds from the start of a pass) beacons
 /// appear and disappear, and their major, minor, measured power, TX power or interval change.
@@ -86,7 +87,7 @@ public struct ScenarioChange: Hashable, Sendable, CustomStringConvertible {
             if let minor { fields.append("minor \(minor)") }
             if let measuredPower { fields.append("measured_power \(measuredPower)") }
             if let txPower { fields.append("tx_power " + (txPower.map { "\($0)" } ?? "default")) }
-            if let intervalMilliseconds { fields.append("interval \(ScenarioTime.format(intervalMilliseconds)) ms") }
+            if let intervalMilliseconds { fields.append("interval \(NumberText.string(intervalMilliseconds, places: 3)) ms") }
             parts.append(beacons.joined(separator: ", ") + ": " + fields.joined(separator: ", "))
         }
         return parts.joined(separator: "; ")

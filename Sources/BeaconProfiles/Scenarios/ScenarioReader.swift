@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import Yams
 
 /// Reads one composed scenario document with the profile reader's machinery (its issue sink,
@@ -78,7 +79,7 @@ final class ScenarioReader {
             if d <= 0 {
                 sink.report(f.value, field: "duration", "must be more than 0 s")
             } else if d < lastTime {
-                sink.report(f.value, field: "duration", "must be at least the last step's time, \(ScenarioTime.format(lastTime)) s")
+                sink.report(f.value, field: "duration", "must be at least the last step's time, \(NumberText.string(lastTime, places: 3)) s")
             }
             duration = d
         }
@@ -188,8 +189,8 @@ final class ScenarioReader {
             let before = changeCount
             let (inner, innerEnd) = readSteps(block, path: "\(path).steps")
             if count > 1, every > 0, innerEnd > every {
-                sink.report(sink.location(of: block.value), field: "\(path).every", value: ScenarioTime.format(every) + " s",
-                            "each repeat lasts \(ScenarioTime.format(innerEnd)) s, longer than `every:`; repeats would overlap")
+                sink.report(sink.location(of: block.value), field: "\(path).every", value: NumberText.string(every, places: 3) + " s",
+                            "each repeat lasts \(NumberText.string(innerEnd, places: 3)) s, longer than `every:`; repeats would overlap")
                 ok = false
             }
             // The count never goes past the limit by more than one (reading stops there), so
@@ -207,7 +208,7 @@ final class ScenarioReader {
             guard ok, let at else { return nil }
             let end = at + Double(count - 1) * every + innerEnd
             if end > ScenarioTime.maximum {
-                sink.report(location, field: "\(path).repeat", value: ScenarioTime.format(end) + " s", "the scenario may last at most one week (604800 s)")
+                sink.report(location, field: "\(path).repeat", value: NumberText.string(end, places: 3) + " s", "the scenario may last at most one week (604800 s)")
                 return nil
             }
             return (.repeated(at: at, count: count, every: every, steps: inner, location), end)
@@ -273,9 +274,9 @@ final class ScenarioReader {
 
     /// A time at or after 0 s and within a week.
     private func time(_ field: Field, path: String) -> Double? {
-        let allowed = "must be a time from 0 to 604800 s: seconds (`35`, `0.5`) or with a unit (`35s`, `500ms`, `2m`)"
+        let allowed = "must be a time from 0 to 604800 s: seconds (`35`, `0.5`) or with units (`35s`, `500ms`, `1m30s`)"
         guard let text = reader.scalar(field, path: path, allowed: allowed) else { return nil }
-        guard let seconds = ScenarioTime.seconds(text), seconds >= 0, seconds <= ScenarioTime.maximum else {
+        guard let seconds = DurationSyntax.seconds(text), seconds >= 0, seconds <= ScenarioTime.maximum else {
             sink.report(field.value, field: path, allowed)
             return nil
         }

@@ -32,6 +32,17 @@ public struct AdvertisingInterval: RawRepresentable, Hashable, Comparable, Senda
         self.rawValue = units >= Double(UInt32.max) ? UInt32.max : UInt32(units)
     }
 
+    /// The longest interval not longer than `duration`: whole units, rounded down (a cap, such as
+    /// one advertising event per rotation turn, must not be exceeded); 0 for a duration of 0 or less.
+    public init(atMost duration: Duration) {
+        let units = (duration / Self.unit).rounded(.down)
+        guard units > 0 else { self.rawValue = 0; return }
+        self.rawValue = units >= Double(UInt32.max) ? UInt32.max : UInt32(units)
+    }
+
+    /// One unit as a duration: 625 µs.
+    static let unit = Duration.microseconds(625)
+
     /// The interval on air, in milliseconds (exact: units × 0.625).
     @inlinable public var milliseconds: Double { Double(rawValue) * Self.millisecondsPerUnit }
 

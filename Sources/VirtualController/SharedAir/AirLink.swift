@@ -30,14 +30,14 @@ public final class AirLink: Sendable {
     private let socketName: String
     /// What the air does to packets on their way to this receiver (`AirChannel.clean`, BeaconRadio: nothing).
     public let channel: AirChannel
-    private let receiverPoint: Mutex<AirPoint>
+    private let receiverPoint: Mutex<Point>
     /// Where the advertisers of this process are, by address: a beacon keeps its address when
     /// its data changes (a scenario's new major, a walk's new measured power, a TLM frame), so
     /// it keeps its position too.
-    private let positions = Mutex<[BluetoothAddress: AirPoint]>([:])
+    private let positions = Mutex<[BluetoothAddress: Point]>([:])
     /// The walker's latest position (``announceWalker(at:)``), and whether the scanners have
     /// not been sent it yet.
-    private let walker = Mutex<(point: AirPoint?, fresh: Bool)>((nil, false))
+    private let walker = Mutex<(point: Point?, fresh: Bool)>((nil, false))
     private let following = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
@@ -45,7 +45,7 @@ public final class AirLink: Sendable {
     private static let counter = Atomic<Int>(0)
 
     /// Joins `controller` to `air` (creating the directory if needed) and starts the loop.
-    public init(controller: VirtualController, air: SharedAir, receiver: AirPoint = AirPoint(x: 0, y: 0),
+    public init(controller: VirtualController, air: SharedAir, receiver: Point = Point(x: 0, y: 0),
                 channel: AirChannel = .clean) throws(SharedAirError) {
         let directory = try air.open()
         let n = Self.counter.add(1, ordering: .relaxed).newValue
@@ -66,21 +66,21 @@ public final class AirLink: Sendable {
     }
 
     /// Where this controller's receiver is.
-    public var receiver: AirPoint {
+    public var receiver: Point {
         get { receiverPoint.withLock { $0 } }
         set { receiverPoint.withLock { $0 = newValue } }
     }
 
     /// Says where the advertiser with `address` is; later calls for the same address replace
     /// the position.
-    public func place(address: BluetoothAddress, at point: AirPoint) {
+    public func place(address: BluetoothAddress, at point: Point) {
         positions.withLock { $0[address] = point }
     }
 
     /// Tells the scanners on the air where the walker now is (`beacon walk`): sent before the
     /// next round of advertising events (only the latest position when several come between),
     /// and again each time the scanners are listed (every 250 ms), for scanners that join later.
-    public func announceWalker(at point: AirPoint) {
+    public func announceWalker(at point: Point) {
         walker.withLock { $0 = (point, true) }
     }
 
@@ -142,7 +142,7 @@ public final class AirLink: Sendable {
         init(channel: AirChannel) { receiver = AirReceiver(channel: channel) }
 
         /// The RSSI `t` is heard with at `point`, or nil when the channel lost it.
-        mutating func rssi(of t: AirTransmission, at point: AirPoint) -> Int8? {
+        mutating func rssi(of t: AirTransmission, at point: Point) -> Int8? {
             let channel = receiver.channel
             guard !channel.isClean else { return AirPathLoss.rssi(data: t.data, txPower: t.txPower, from: t.position, to: point) }
             let now = ContinuousClock.now
@@ -177,7 +177,7 @@ public final class AirLink: Sendable {
             state.sequence = controller.airLogEnd
             return
         }
-        let walker = self.walker.withLock { w -> AirPoint? in
+        let walker = self.walker.withLock { w -> Point? in
             defer { w.fresh = false }
             return w.fresh || listed ? w.point : nil
         }

@@ -35,12 +35,12 @@ public enum AirPathLoss {
     }
 
     /// The RSSI, rounded to whole dBm as controllers report it, within −127…20.
-    public static func rssi(data: [UInt8], txPower: Int8, from advertiser: AirPoint?, to receiver: AirPoint) -> Int8 {
+    public static func rssi(data: [UInt8], txPower: Int8, from advertiser: Point?, to receiver: Point) -> Int8 {
         clamp(meanRSSI(data: data, txPower: txPower, from: advertiser, to: receiver, exponent: exponent))
     }
 
     /// The RSSI before rounding, with path-loss exponent `n`.
-    public static func meanRSSI(data: [UInt8], txPower: Int8, from advertiser: AirPoint?, to receiver: AirPoint, exponent n: Double) -> Double {
+    public static func meanRSSI(data: [UInt8], txPower: Int8, from advertiser: Point?, to receiver: Point, exponent n: Double) -> Double {
         let p1 = referencePower(data: data, txPower: txPower)
         guard let advertiser else { return p1 }
         let d = max(advertiser.distance(to: receiver), shortestDistance)

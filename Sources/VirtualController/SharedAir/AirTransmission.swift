@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconRadio
 import HCI
 
 /// One advertising event as it travels between processes on the shared virtual air: what a
@@ -11,10 +12,10 @@ public struct AirTransmission: Hashable, Sendable {
     public var data: [UInt8]
     public var txPower: Int8
     /// Where the advertiser is; `nil` when its process did not say (heard as if 1 m away).
-    public var position: AirPoint?
+    public var position: Point?
 
     public init(pdu: AirPDU, address: BluetoothAddress, addressType: LEAddressType, data: [UInt8], txPower: Int8,
-                position: AirPoint?) {
+                position: Point?) {
         self.pdu = pdu
         self.address = address
         self.addressType = addressType
@@ -23,7 +24,7 @@ public struct AirTransmission: Hashable, Sendable {
         self.position = position
     }
 
-    public init(_ entry: AirLogEntry, position: AirPoint?) {
+    public init(_ entry: AirLogEntry, position: Point?) {
         self.init(pdu: entry.pdu, address: entry.address, addressType: entry.addressType, data: entry.data,
                   txPower: entry.txPower, position: position)
     }
@@ -90,10 +91,10 @@ enum AirDatagram {
         for _ in 0..<count {
             guard let code = take(1)?.first, Int(code) < pduCodes.count, let type = take(1)?.first, let address = le(6),
                   let power = take(1)?.first, let hasPosition = take(1)?.first else { return nil }
-            var position: AirPoint? = nil
+            var position: Point? = nil
             if hasPosition == 1 {
                 guard let x = le(8), let y = le(8), let z = le(8) else { return nil }
-                position = AirPoint(x: Double(bitPattern: x), y: Double(bitPattern: y), z: Double(bitPattern: z))
+                position = Point(x: Double(bitPattern: x), y: Double(bitPattern: y), z: Double(bitPattern: z))
                 guard [position!.x, position!.y, position!.z].allSatisfy(\.isFinite) else { return nil }
             }
             guard let length = le(2), let data = take(Int(length)) else { return nil }

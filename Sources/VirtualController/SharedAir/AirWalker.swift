@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
 
 /// Where a walker is on the shared virtual air: `beacon walk -i virtual` sends the walker's
 /// position with its advertising events, and a receiver that follows the walker
@@ -11,7 +12,7 @@ enum AirWalkerDatagram {
     static let magic: [UInt8] = Array("BWLK".utf8)
     static let version: UInt8 = 1
 
-    static func encode(_ point: AirPoint) -> [UInt8] {
+    static func encode(_ point: Point) -> [UInt8] {
         var out = magic + [version]
         for v in [point.x, point.y, point.z] {
             for i in 0..<8 { out.append(UInt8(truncatingIfNeeded: v.bitPattern >> UInt64(8 * i))) }
@@ -20,7 +21,7 @@ enum AirWalkerDatagram {
     }
 
     /// The walker's position, or nil when `bytes` is not a walker datagram.
-    static func decode(_ bytes: ArraySlice<UInt8>) -> AirPoint? {
+    static func decode(_ bytes: ArraySlice<UInt8>) -> Point? {
         guard bytes.count == magic.count + 1 + 24, Array(bytes.prefix(magic.count)) == magic,
               bytes[bytes.startIndex + magic.count] == version else { return nil }
         var values: [Double] = []
@@ -31,6 +32,6 @@ enum AirWalkerDatagram {
             index += 8
         }
         guard values.allSatisfy(\.isFinite) else { return nil }
-        return AirPoint(x: values[0], y: values[1], z: values[2])
+        return Point(x: values[0], y: values[1], z: values[2])
     }
 }

@@ -4,6 +4,7 @@ import BeaconCapture
 import BeaconCodec
 import BeaconJSON
 import Foundation
+import HCITransport
 
 extension DecodeCommand {
     /// `beacon decode --capture FILE`: every beacon (of every format) of a capture, streamed (a capture of
@@ -120,15 +121,8 @@ struct CaptureLineWriter {
 
     mutating func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = write(STDOUT_FILENO, raw.baseAddress! + done, raw.count - done)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }  // a closed pipe: nothing more can be written
-                done += n
-            }
-        }
+        // A closed pipe: what is left is dropped, nothing more can be written.
+        _ = buffer.withUnsafeBytes { LiveSystemCalls().writeAll(STDOUT_FILENO, from: $0) }
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -3,6 +3,7 @@ import ArgumentParser
 import BeaconCodec
 import BeaconJSON
 import BeaconProfiles
+import BeaconRadio
 
 /// `beacon list FILE…`: the beacons of profile files as a table or JSON.
 struct ListCommand: AsyncParsableCommand {
@@ -83,13 +84,13 @@ struct ListCommand: AsyncParsableCommand {
         return table
     }
 
-    static func positionText(_ p: Position) -> String {
-        ([p.x, p.y] + (p.z.map { [$0] } ?? [])).map(NumberText.string).joined(separator: ",")
+    static func positionText(_ p: Point) -> String {
+        ([p.x, p.y] + (p.z == 0 ? [] : [p.z])).map(NumberText.string).joined(separator: ",")
     }
 
     static func json(_ b: BeaconProfile, file: String) -> JSONValue {
         let position: JSONValue = b.position.map { p in
-            .object([("x", .double(p.x)), ("y", .double(p.y)), ("z", p.z.map { .double($0) } ?? .null)])
+            .object([("x", .double(p.x)), ("y", .double(p.y)), ("z", .double(p.z))])
         } ?? .null
         return .object([
             ("file", .string(file)),

@@ -37,7 +37,7 @@ struct LocateCommand: AsyncParsableCommand {
             advertising reports (and sniffed advertising PDUs with an RSSI) in it, timed from \
             the first one as --trace is
               --simulate PATH  a simulated walk: square, cross, still, or waypoints \
-            "x,y;x,y;…"; RSSI from the path-loss model plus Gaussian noise (--noise dB, \
+            "x,y x,y …" (or "x,y;x,y;…", as walk --path); RSSI from the path-loss model plus Gaussian noise (--noise dB, \
             --seed); prints each fix's error against the true position and a summary. \
             With --air (the virtual air's channel model instead of --noise), --as (the \
             phone's smoothing) or PATH random (--walks seeded random walks through the \
@@ -69,7 +69,7 @@ struct LocateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Read samples from a btsnoop, pcap or pcapng capture (- reads standard input).", valueName: "file"), completion: .file())
     var capture: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Simulate a walk: square, cross, still, or \"x,y;x,y;…\".", valueName: "path"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Simulate a walk: square, cross, still, random, or waypoints \"x,y x,y …\" in metres (spaces or semicolons between them, as walk --path).", valueName: "path"))
     var simulate: String?
 
     @Flag(help: "Scan live with the controller -i.")
@@ -78,8 +78,8 @@ struct LocateCommand: AsyncParsableCommand {
     @OptionGroup var listening: ListeningControllerOptions
     var controller: ControllerOptions { listening.controller }
 
-    @Option(parsing: .unconditional, help: AirPoint.argumentHelp)
-    var at: AirPoint?
+    @Option(parsing: .unconditional, help: Point.argumentHelp)
+    var at: Point?
 
     @Flag(name: .customLong("follow-walker"), help: "With --live -i virtual: the receiver stands where `beacon walk -i virtual` (another process) puts its walker, and moves with it (at --at, default 0,0, until the walker is heard).")
     var followWalker = false
@@ -138,9 +138,9 @@ struct LocateCommand: AsyncParsableCommand {
         try air.check(controller: controller, simulating: simulate != nil)
         guard walks >= 1, walks <= 100_000 else { throw ValidationError("--walks must be 1 to 100000 (got \(walks))") }
         if walks > 1, simulate != "random" { throw ValidationError("--walks goes with --simulate random") }
-        try AirPoint.check(at, controller: controller)
+        try Point.check(at, controller: controller)
         if followWalker {
-            guard live, AirPoint.isVirtual(controller) else { throw ValidationError("--follow-walker moves the receiver on the shared virtual air: it needs --live and -i virtual") }
+            guard live, Point.isVirtual(controller) else { throw ValidationError("--follow-walker moves the receiver on the shared virtual air: it needs --live and -i virtual") }
         }
         guard pathLossExponent > 0, pathLossExponent <= 10 else {
             throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
@@ -151,8 +151,8 @@ struct LocateCommand: AsyncParsableCommand {
         if mapOptions.map != nil, simulate == "random" || (simulate != nil && (air.isGiven || phone.phone != .raw)) {
             throw ValidationError("--map draws the fixes of --live, --trace, --capture or --simulate PATH (without --air or --as); not of a benchmark")
         }
-        if let simulate, simulate != "random", WalkPath(parsing: simulate) == nil {
-            throw ValidationError("--simulate: '\(simulate)' is neither random, square, cross, still nor waypoints such as \"0,0;1,0.5\"")
+        if let simulate, simulate != "random" {
+            do { _ = try WalkPath(parsing: simulate) } catch { throw ValidationError("--simulate: \(error)") }
         }
     }
 
@@ -179,7 +179,7 @@ struct LocateCommand: AsyncParsableCommand {
             let heard = try await LocateLive.run(controller, inputs: [fleet], locator: locator, phone: phone.scanning(), duration: duration?.duration,
                                                  receiver: at, followsWalker: followWalker, channel: channel, output: output)
             // The receiver stood at --at (unless it followed a walker): the true position.
-            let truth = followWalker ? nil : at.map { PlanePoint(x: $0.x, y: $0.y) }
+            let truth = followWalker ? nil : at.map { Point(x: $0.x, y: $0.y) }
             try mapOptions.write(LocateMap.scene(fleet: loaded, anchors: anchors, fixes: output.recorder?.fixes.withLock { $0 } ?? [],
                                                  truth: truth.map { point in { _ in point } }, title: mapTitle))
             return try check(samples: heard.samples, fixes: heard.fixes, from: "the scan", anchors: anchors.count)
@@ -189,14 +189,14 @@ struct LocateCommand: AsyncParsableCommand {
             var bench = PositioningBenchmark(anchors: anchors, channel: channel, phone: phone.scanning(), method: method)
             bench.window = window
             bench.speed = speed
-            if let simulate, simulate != "random", let path = WalkPath(parsing: simulate) { bench.path = path }
+            if let simulate, simulate != "random", let path = try? WalkPath(parsing: simulate) { bench.path = path }
             let summary = bench.run(walks: walks, seed: seed)
             output.printSummary(summary, noise: channel.shadowingSigma, seed: seed,
                                 context: [("air", channel.name), ("as", phone.phone.rawValue), ("method", method.rawValue), ("walks", "\(walks)")])
             if summary == nil { throw CommandFailure.exit("no fix: no window heard three or more beacons", code: ExitStatus.dataError) }
             return
         }
-        if let simulate, let path = WalkPath(parsing: simulate) {
+        if let simulate, let path = try? WalkPath(parsing: simulate) {
             let simulator = WalkSimulator(anchors: anchors, path: path, model: model, noise: noise, speed: speed, laps: laps, seed: seed)
             let fixes = WindowedLocator.fixes(simulator.samples(), anchors: anchors, model: model, window: window, method: method)
             for fix in fixes { output.print(fix, truth: simulator.truth(at: fix.time)) }

@@ -102,8 +102,8 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(name: .customLong("path-loss-exponent"), help: ArgumentHelp("The path-loss exponent n for --model pathloss, above 0 and at most 10 (2 is free space).", valueName: "n"))
     var pathLossExponent: Double = 2
 
-    @Option(parsing: .unconditional, help: AirPoint.argumentHelp)
-    var at: AirPoint?
+    @Option(parsing: .unconditional, help: Point.argumentHelp)
+    var at: Point?
 
     @Option(name: .customLong("exit-after"), help: ArgumentHelp("How long a beacon must be silent before it exits (default 30s; 10s with --as android).", valueName: "duration"))
     var exitAfter: DurationArgument?
@@ -130,7 +130,7 @@ struct ScanCommand: AsyncParsableCommand {
         guard pathLossExponent.isFinite, pathLossExponent > 0, pathLossExponent <= 10 else {
             throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
         }
-        try AirPoint.check(at, controller: controller)
+        try Point.check(at, controller: controller)
         try air.check(controller: controller)
     }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconAdapters
+import BeaconCodec
 import BeaconEmulator
 import BeaconProfiles
 import BeaconScenarios
@@ -36,7 +37,7 @@ extension ValidateCommand {
         let refusals = ScenarioPreflight.refusals(timeline, planner: FleetPlanner(), capabilities: assumed)
         let issues = refusals.map { r in
             ProfileIssue(location: r.location ?? SourceLocation(file: path, line: 1, column: 1), field: "scenario",
-                         value: "\(ScenarioTime.format(r.time)) s",
+                         value: "\(NumberText.string(r.time, places: 3)) s",
                          message: "the fleet as it is then would be refused by \(r.adapter) (as play --dry-run assumes it): \(r.reason)")
         }
         return ScenarioCheck(file: path, counts: issues.isEmpty ? (scenario.fleet.beacons.count, timeline.pass.count) : nil, issues: issues)

@@ -87,7 +87,7 @@ struct WalkCommand: AsyncParsableCommand {
     @OptionGroup var mapOptions: MapOptions
 
     func validate() throws {
-        do { _ = try WalkRoute.parsePath(path) } catch { throw ValidationError("--path: \(error)") }
+        do { _ = try WalkPath(parsing: path) } catch { throw ValidationError("--path: \(error)") }
         guard let s = Self.metresPerSecond(speed) else {
             throw ValidationError("--speed must be a speed above 0 and at most 100 m/s, such as 1m/s or 0.5 (got '\(speed)')")
         }
@@ -121,7 +121,7 @@ struct WalkCommand: AsyncParsableCommand {
                                       code: ExitStatus.dataError)
         }
         try mapOptions.check(inputs: [fleet])
-        let route = WalkRoute(path: try WalkRoute.parsePath(path), speed: Self.metresPerSecond(speed)!, loops: loop)
+        let route = WalkRoute(path: try WalkPath(parsing: path), speed: Self.metresPerSecond(speed)!, loops: loop)
         if route.duration == nil, duration == nil { LineOutput.err("walking until Ctrl-C (--loop without --duration)") }
         let walk = WalkModel(fleet: loaded.beacons, route: route, distanceModel: distanceModel, rssiAtPhone: rssiAtPhone)
         let (json, rate, vary) = (self.json, self.rate, varyTxPower)

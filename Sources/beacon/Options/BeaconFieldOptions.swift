@@ -19,8 +19,8 @@ struct BeaconFieldOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The minor number, 0 to 65535.", valueName: "minor"))
     var minor: Int?
 
-    // `.unconditional`: the value is usually negative (-59), which would otherwise look like an option.
-    @Option(parsing: .unconditional, help: ArgumentHelp("The measured power at 1 m in dBm, -128 to 127 (default -59).", valueName: "dBm"))
+    // `.unconditional`: the value is usually negative (a power in dBm), which would otherwise look like an option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("The measured power at 1 m in dBm, -128 to 127 (default \(IBeacon.defaultMeasuredPower)).", valueName: "dBm"))
     var power: Int?
 
     @Option(help: ArgumentHelp("The Flags AD structure: 0x06, 0x1A or none (default 0x06).", valueName: "flags"))
@@ -79,7 +79,7 @@ struct BeaconFieldOptions: ParsableArguments {
     /// The beacon, once ``validate()`` has accepted the fields; `nil` when none were given.
     func transmission() -> BeaconTransmission? {
         guard let uuid, let parsedUUID = BeaconUUID(uuid), let major, let minor else { return nil }
-        let beacon = IBeacon(uuid: parsedUUID, major: UInt16(major), minor: UInt16(minor), measuredPower: power.map { Int8($0) } ?? BeaconProfile.defaultMeasuredPower)
+        let beacon = IBeacon(uuid: parsedUUID, major: UInt16(major), minor: UInt16(minor), measuredPower: power.map { Int8($0) } ?? IBeacon.defaultMeasuredPower)
         let givenAddress = address.flatMap { BluetoothAddress($0) }
         let profile = BeaconProfile(
             name: "\(parsedUUID) \(major) \(minor)",

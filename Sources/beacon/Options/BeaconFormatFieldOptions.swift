@@ -19,7 +19,7 @@ struct BeaconFormatFieldOptions: ParsableArguments {
 
     // `.unconditional`: usually negative. The name of profiles' `power_at_0m`.
     @Option(name: .customLong("power-at-0m"), parsing: .unconditional,
-            help: ArgumentHelp("Eddystone-UID/URL: the power at 0 m in dBm, -128 to 127 (default -18: -59 dBm at 1 m plus 41 dB; profiles' power_at_0m).", valueName: "dBm"))
+            help: ArgumentHelp("Eddystone-UID/URL: the power at 0 m in dBm, -128 to 127 (default \(EddystoneFormat.defaultPowerAt0m): \(IBeacon.defaultMeasuredPower) dBm at 1 m plus \(EddystoneFormat.lossOverFirstMetre) dB; profiles' power_at_0m).", valueName: "dBm"))
     var powerAt0m: Int?
 
     /// The option's old name, still accepted.
@@ -52,7 +52,7 @@ struct BeaconFormatFieldOptions: ParsableArguments {
     @Option(help: ArgumentHelp("AltBeacon: the manufacturer's company identifier, 0x0000 to 0xFFFF (default 0x0118).", valueName: "id"))
     var manufacturer: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("AltBeacon: the reference RSSI at 1 m in dBm, -128 to 127 (default -59).", valueName: "dBm"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("AltBeacon: the reference RSSI at 1 m in dBm, -128 to 127 (default \(IBeacon.defaultMeasuredPower)).", valueName: "dBm"))
     var rssi: Int?
 
     @Option(help: ArgumentHelp("AltBeacon: the manufacturer-reserved byte, 0x00 to 0xFF (default 0x00).", valueName: "byte"))
@@ -148,7 +148,7 @@ struct BeaconFormatFieldOptions: ParsableArguments {
             guard let id = altbeacon.flatMap(AltBeaconID.init) else { return nil }
             return .altBeacon(AltBeacon(
                 manufacturerID: manufacturer.flatMap { Self.number($0, maximum: 0xFFFF) }.map { UInt16($0) } ?? AltBeaconFormat.radiusNetworks,
-                id: id, referenceRSSI: rssi.map { Int8($0) } ?? BeaconProfile.defaultMeasuredPower,
+                id: id, referenceRSSI: rssi.map { Int8($0) } ?? IBeacon.defaultMeasuredPower,
                 reserved: reserved.flatMap { Self.number($0, maximum: 0xFF) }.map { UInt8($0) } ?? 0))
         case .iBeacon, nil:
             return nil

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import BeaconRadio
 import HCITransport
 import VirtualController
 
 /// `--at X,Y[,Z]`: where the receiver of `-i virtual` stands on the shared virtual air (metres,
 /// the frame of the profiles' `position:`).
-extension AirPoint: ExpressibleByArgument {
+extension Point: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }
 
     static let argumentHelp = ArgumentHelp(
@@ -13,7 +14,7 @@ extension AirPoint: ExpressibleByArgument {
         valueName: "x,y")
 
     /// `--at` means something only to the virtual controller.
-    static func check(_ at: AirPoint?, controller: ControllerOptions) throws {
+    static func check(_ at: Point?, controller: ControllerOptions) throws {
         guard at != nil else { return }
         if !isVirtual(controller) { throw ValidationError("--at places the receiver on the shared virtual air: it needs -i virtual") }
     }

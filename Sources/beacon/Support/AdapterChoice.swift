@@ -77,12 +77,12 @@ enum AdapterChoice {
     /// `receiver` (`--at`; the origin without it).
     /// `advertising`: a plain kernel adapter (`hci0`) gets the backend ``BackendChoice`` picks.
     /// `channel`: what the air does to what a virtual receiver hears (`--air`).
-    static func open(_ specs: [AdapterSpec], snoop: BTSnoopWriter?, receiver: AirPoint? = nil, advertising: Bool = false,
+    static func open(_ specs: [AdapterSpec], snoop: BTSnoopWriter?, receiver: Point? = nil, advertising: Bool = false,
                      channel: AirChannel = .clean) -> Result<[AdapterConnection], ExitCode> {
         var open: [AdapterConnection] = []
         for spec in specs {
             do {
-                let at = receiver ?? AirPoint(x: 0, y: 0)
+                let at = receiver ?? Point(x: 0, y: 0)
                 open.append(advertising
                     ? try AdapterConnection.openForAdvertising(spec, commandTimeout: commandTimeout, btsnoop: snoop, air: sharedAir, receiver: at)
                     : try AdapterConnection.open(spec, commandTimeout: commandTimeout, btsnoop: snoop, air: sharedAir, receiver: at, channel: channel))
@@ -95,7 +95,7 @@ enum AdapterChoice {
     }
 
     /// `specs`, `snoop` and `open` in one step, for the commands that need nothing in between.
-    static func openAll(_ options: ControllerOptions, inputs: [String] = [], receiver: AirPoint? = nil, advertising: Bool = false,
+    static func openAll(_ options: ControllerOptions, inputs: [String] = [], receiver: Point? = nil, advertising: Bool = false,
                         channel: AirChannel = .clean) -> Result<[AdapterConnection], ExitCode> {
         specs(options).flatMap { specs in
             // A UART the controller is on is not a capture file either.

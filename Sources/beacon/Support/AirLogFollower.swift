@@ -39,7 +39,7 @@ final class AirLogFollower: Sendable {
         return JSONValue.object([
             ("event", .string("air")),
             ("adapter", .string(adapter)),
-            ("controller_time", .double((entry.time.seconds * 1_000_000).rounded() / 1_000_000)),
+            ("controller_time", .double(NumberText.rounded(entry.time.seconds, places: 6))),
             ("advertiser", .string(entry.advertiser.description)),
             ("address", .string(entry.address.description)),
             ("address_type", .string("\(entry.addressType)")),

@@ -12,7 +12,7 @@ enum AirPlacement {
         for link in connections.compactMap(\.airLink) {
             for beacon in beacons {
                 guard let p = beacon.position else { continue }
-                link.place(address: beacon.address, at: AirPoint(x: p.x, y: p.y, z: p.z ?? 0))
+                link.place(address: beacon.address, at: p)
             }
         }
     }

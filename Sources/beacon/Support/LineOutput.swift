@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
+import HCITransport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -102,13 +103,13 @@ enum LineOutput {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             guard waitUntilWritable(fd) else { return "nobody reads it" }
-            // At most a pipe's atomic size: after POLLOUT, a write that fits never blocks.
-            let n = bytes.prefix(Int(PIPE_BUF)).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                return String(cString: strerror(errno))
+            // At most a pipe's atomic size: after POLLOUT, a write that fits never blocks. Through
+            // the seam, which retries EINTR; a write that takes part of it goes round again.
+            switch bytes.prefix(Int(PIPE_BUF)).withUnsafeBytes({ LiveSystemCalls().write(fd, from: $0) }) {
+            case .success(let n): bytes = bytes.dropFirst(n)
+            case .failure(let error) where error.rawValue == EAGAIN: continue
+            case .failure(let error): return String(cString: strerror(error.rawValue))
             }
-            bytes = bytes.dropFirst(n)
         }
         return nil
     }

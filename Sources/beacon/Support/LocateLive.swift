@@ -16,7 +16,7 @@ enum LocateLive {
     /// `phone`: raw feeds every report; ios and android feed each ranging update's smoothed
     /// RSSI (what an app on that phone gets).
     static func run(_ controller: ControllerOptions, inputs: [String], locator: WindowedLocator, phone: PhoneScanning, duration: Duration?,
-                    receiver: AirPoint? = nil, followsWalker: Bool = false, channel: AirChannel = .clean,
+                    receiver: Point? = nil, followsWalker: Bool = false, channel: AirChannel = .clean,
                     output: LocateOutput) async throws -> (samples: Int, fixes: Int) {
         let connection = try AdapterChoice.openAll(controller, inputs: inputs, receiver: receiver, channel: channel).get()[0]
         connection.airLink?.followsWalker = followsWalker

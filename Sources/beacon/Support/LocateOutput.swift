@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import BeaconJSON
 import BeaconPositioning
+import BeaconRadio
 import Foundation
 import Synchronization
 
@@ -13,21 +15,21 @@ struct LocateOutput {
     /// `--map` of a live run: keeps every fix printed, for the picture at the end.
     var recorder: FixRecorder? = nil
 
-    func print(_ fix: PositionFix, truth: PlanePoint?) {
+    func print(_ fix: PositionFix, truth: Point?) {
         recorder?.fixes.withLock { $0.append(fix) }
         let e = fix.estimate
         if json {
             var members: [(String, JSONValue)] = [
-                ("time", .double(Self.round(fix.time, 3))),
-                ("x", .double(Self.round(e.position.x, 3))), ("y", .double(Self.round(e.position.y, 3))),
-                ("error_radius", e.errorRadius.map { .double(Self.round($0, 3)) } ?? .null),
-                ("rms_residual", .double(Self.round(e.rmsResidual, 3))),
+                ("time", .double(NumberText.rounded(fix.time, places: 3))),
+                ("x", .double(NumberText.rounded(e.position.x, places: 3))), ("y", .double(NumberText.rounded(e.position.y, places: 3))),
+                ("error_radius", e.errorRadius.map { .double(NumberText.rounded($0, places: 3)) } ?? .null),
+                ("rms_residual", .double(NumberText.rounded(e.rmsResidual, places: 3))),
                 ("beacons", .int(e.rangeCount)),
             ]
-            if let wallClockStart { members.append(("unix_time", .double(Self.round(wallClockStart + fix.time, 3)))) }
+            if let wallClockStart { members.append(("unix_time", .double(NumberText.rounded(wallClockStart + fix.time, places: 3)))) }
             if let truth {
-                members += [("true_x", .double(Self.round(truth.x, 3))), ("true_y", .double(Self.round(truth.y, 3))),
-                            ("error", .double(Self.round(e.position.distance(to: truth), 3)))]
+                members += [("true_x", .double(NumberText.rounded(truth.x, places: 3))), ("true_y", .double(NumberText.rounded(truth.y, places: 3))),
+                            ("error", .double(NumberText.rounded(e.position.distance(to: truth), places: 3)))]
             }
             LineOutput.out(JSONValue.object(members).text)
         } else {
@@ -50,19 +52,14 @@ struct LocateOutput {
         if json {
             LineOutput.out(JSONValue.object([("summary", .object(context.map { ($0.0, JSONValue.string($0.1)) } + [
                 ("noise_db", .double(noise)), ("seed", .int(Int(seed))), ("fixes", .int(s.fixes)),
-                ("mean_error", .double(Self.round(s.mean, 3))), ("median_error", .double(Self.round(s.median, 3))),
-                ("p90_error", .double(Self.round(s.p90, 3))), ("max_error", .double(Self.round(s.maximum, 3))),
+                ("mean_error", .double(NumberText.rounded(s.mean, places: 3))), ("median_error", .double(NumberText.rounded(s.median, places: 3))),
+                ("p90_error", .double(NumberText.rounded(s.p90, places: 3))), ("max_error", .double(NumberText.rounded(s.maximum, places: 3))),
             ]))]).text)
         } else {
             let prefix = context.map { "\($0.0) \($0.1), " }.joined()
             LineOutput.out(prefix + String(format: "%d fixes, noise %.1f dB, seed %llu: mean error %.3f m, median %.3f m, 90%% %.3f m, max %.3f m",
                                            s.fixes, noise, seed, s.mean, s.median, s.p90, s.maximum))
         }
-    }
-
-    static func round(_ v: Double, _ places: Int) -> Double {
-        let f = pow(10, Double(places))
-        return (v * f).rounded() / f
     }
 }
 

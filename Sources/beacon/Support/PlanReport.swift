@@ -71,8 +71,8 @@ enum PlanReport {
         let rates = placements.map(\.eventsPerSecond).sorted()
         if let low = rates.first {
             let median = rates[rates.count / 2]
-            let least = (low * 10).rounded() / 10
-            lines.append("  per beacon: \(NumberText.string(least)) \(Plural.word(least, "event"))/s at least, \(NumberText.string((median * 10).rounded() / 10)) median; longest silence \(text(plan.longestSilence))")
+            let least = NumberText.rounded(low, places: 1)
+            lines.append("  per beacon: \(NumberText.string(least)) \(Plural.word(least, "event"))/s at least, \(NumberText.string(median, places: 1)) median; longest silence \(text(plan.longestSilence))")
         }
         lines += plan.warnings.map { "warning: \($0)" }
         lines += plan.notes.map { "note: \($0)" }
@@ -98,7 +98,7 @@ enum PlanReport {
                 advertiserText(p),
                 rotating ? "\(p.slot + 1) of \(p.slots)" : "-",
                 rotating ? "\(text(p.slotDuration)) every \(text(p.cycle))" : "always",
-                NumberText.string((p.eventsPerSecond * 10).rounded() / 10),
+                NumberText.string(p.eventsPerSecond, places: 1),
                 text(p.longestGap),
             ])
         }
@@ -135,7 +135,7 @@ enum PlanReport {
                     ("slot_ms", .double(milliseconds(p.slotDuration))),
                     ("cycle_ms", .double(milliseconds(p.cycle))),
                     ("interval_ms", .double(p.interval.milliseconds)),
-                    ("events_per_second", .double((p.eventsPerSecond * 1000).rounded() / 1000)),
+                    ("events_per_second", .double(NumberText.rounded(p.eventsPerSecond, places: 3))),
                     ("longest_gap_ms", .double(milliseconds(p.longestGap))),
                 ])
             })),
@@ -152,8 +152,5 @@ enum PlanReport {
     static func milliseconds(_ d: Duration) -> Double { (d.seconds * 1_000_000).rounded() / 1000 }
 
     /// `300 ms`, `1.2 s`.
-    static func text(_ d: Duration) -> String {
-        let ms = milliseconds(d).rounded()
-        return ms < 1000 ? "\(NumberText.string(ms)) ms" : "\(NumberText.string((ms / 10).rounded() / 100)) s"
-    }
+    static func text(_ d: Duration) -> String { NumberText.duration(d) }
 }

@@ -3,6 +3,7 @@ import BeaconCodec
 import BeaconJSON
 import BeaconPositioning
 import BeaconProfiles
+import BeaconRadio
 import BeaconScenarios
 import Foundation
 
@@ -43,7 +44,7 @@ struct PlaybackOutput: Sendable {
     static func describe(_ window: PlaybackWindow, of timeline: ScenarioTimeline) -> String {
         let end = window.end(of: timeline)
         var line = "playing \(clock(window.from)) to \(end.map(clock) ?? "the end (until stopped)") of scenario time"
-        if window.speed != 1 { line += " at \(ScenarioTime.format(window.speed))× speed" }
+        if window.speed != 1 { line += " at \(NumberText.string(window.speed, places: 3))× speed" }
         if let end { line += ": \(clock(window.wallSeconds(at: end))) of wall clock" }
         return line + (window.speed != 1 ? "; beacon intervals unchanged" : "")
     }
@@ -136,15 +137,14 @@ struct PlaybackOutput: Sendable {
     }
 
     /// The walker's plane distance to a positioned beacon.
-    static func distance(_ walker: PlanePoint, _ beacon: BeaconProfile) -> Double {
+    static func distance(_ walker: Point, _ beacon: BeaconProfile) -> Double {
         guard let p = beacon.position else { return .nan }
-        return walker.distance(to: PlanePoint(x: p.x, y: p.y))
+        return walker.distance(to: Point(x: p.x, y: p.y))
     }
 
     /// `35 s`, `1.5 s`.
     static func clock(_ seconds: Double) -> String {
-        let rounded = (seconds * 1000).rounded() / 1000
-        return (rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)) + " s"
+        NumberText.string(seconds, places: 3) + " s"
     }
 
     static func passes(_ s: Scenario) -> String {

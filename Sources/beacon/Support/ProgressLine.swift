@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import Foundation
 
 /// A progress line on standard error for work that takes more than a second (`decode --capture`
@@ -23,7 +24,7 @@ final class ProgressLine {
     /// The line for `done` bytes of `total`.
     static func text(label: String, done: Int, total: Int) -> String {
         let percent = total > 0 ? min(100, done * 100 / total) : 0
-        let mb = { (bytes: Int) in ScanOutput.formatted(Double(bytes) / 1_000_000, places: 1) }
+        let mb = { (bytes: Int) in NumberText.fixed(Double(bytes) / 1_000_000, places: 1) }
         return "\(label): \(percent)% (\(mb(done)) of \(mb(total)) MB)"
     }
 

@@ -49,7 +49,7 @@ extension RunStatusBoard {
         let adapters = Set(s.rows.map(\.adapter)).count
         let turns = s.rows.reduce(0) { $0 + $1.turns }
         let late = s.headline.map { " · \($0().late) late" } ?? ""
-        return "\(onAir) of \(count(s.rows.count, "beacon")) on air · \(count(adapters, "adapter")) · \(count(turns, "turn")) · \(count(s.errors, "error"))\(late) · +\(ScanOutput.formatted(elapsed, places: 1)) s"
+        return "\(onAir) of \(count(s.rows.count, "beacon")) on air · \(count(adapters, "adapter")) · \(count(turns, "turn")) · \(count(s.errors, "error"))\(late) · +\(NumberText.fixed(elapsed, places: 1)) s"
     }
 
     static func count(_ n: Int, _ noun: String) -> String { Plural.of(n, noun) }

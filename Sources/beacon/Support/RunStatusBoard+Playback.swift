@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 import BeaconPositioning
 import BeaconProfiles
+import BeaconRadio
 import BeaconScenarios
 import Synchronization
 
@@ -26,7 +28,7 @@ final class PlaybackProgress: Sendable {
         var next: TimedChange?
         var started = false
         var over: Double?
-        var walker: PlanePoint?
+        var walker: Point?
         var updates = 0
         var late = 0
     }
@@ -67,7 +69,7 @@ final class PlaybackProgress: Sendable {
     func scenarioHeadline(_ scenario: Scenario, window: PlaybackWindow) -> RunStatusBoard.Headline {
         let s = state.withLock { $0 }
         let now = s.over ?? window.scenarioTime(afterWallSeconds: elapsed)
-        var title = "scenario \(s.over == nil ? "" : "over at ")\(ScanOutput.formatted(now, places: 1)) s"
+        var title = "scenario \(s.over == nil ? "" : "over at ")\(NumberText.fixed(now, places: 1)) s"
         if scenario.passes != 1, scenario.duration > 0, s.over == nil {
             let pass = Int(now / scenario.duration) + 1
             title += " (pass \(pass)\(scenario.passes.map { " of \($0)" } ?? ""))"
@@ -82,11 +84,11 @@ final class PlaybackProgress: Sendable {
     func walkHeadline() -> RunStatusBoard.Headline {
         let s = state.withLock { $0 }
         let now = s.over ?? elapsed
-        var title = "walk \(s.over == nil ? "" : "over at ")\(ScanOutput.formatted(now, places: 1)) s"
+        var title = "walk \(s.over == nil ? "" : "over at ")\(NumberText.fixed(now, places: 1)) s"
         if let w = s.walker { title += ", walker at (\(Self.signed(w.x)), \(Self.signed(w.y))) m" }
         title += " · \(RunStatusBoard.count(s.updates, "update"))"
         return .init(title: title, late: s.late)
     }
 
-    static func signed(_ v: Double) -> String { (v < 0 ? "-" : "+") + ScanOutput.formatted(abs(v), places: 2) }
+    static func signed(_ v: Double) -> String { (v < 0 ? "-" : "+") + NumberText.fixed(abs(v), places: 2) }
 }

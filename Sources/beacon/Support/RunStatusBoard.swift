@@ -245,5 +245,6 @@ final class RunStatusBoard: Sendable {
         return EventObject.object(time: round(time), event: kind, members)
     }
 
-    static func round(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+    /// Event times in JSON: to the millisecond.
+    static func round(_ value: Double) -> Double { NumberText.rounded(value, places: 3) }
 }

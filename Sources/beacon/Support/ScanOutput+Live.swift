@@ -33,17 +33,17 @@ extension ScanOutput {
                 identity = [b.identity.format.rawValue, BeaconText.identity(b.identity)]
             }
             return LiveRow(identity + [
-                b.rssi.map { String(Self.round($0, places: 1)) } ?? "-",
+                b.rssi.map { String(NumberText.rounded($0, places: 1)) } ?? "-",
                 String(b.measuredPower),
-                b.accuracy.map { "\(Self.formatted($0)) m" } ?? "-",
+                b.accuracy.map { "\(NumberText.fixed($0)) m" } ?? "-",
                 b.proximity.rawValue,
-                "\(Self.formatted((at - b.lastSeen).seconds)) s ago",
-                Self.formatted(b.reportsPerSecond, places: 1),
+                "\(NumberText.fixed((at - b.lastSeen).seconds)) s ago",
+                NumberText.fixed(b.reportsPerSecond, places: 1),
             ], status: b.proximity == .unknown ? .idle : .active)
         }
         let inRange = s.beacons.filter { $0.proximity != .unknown }.count
         let title = "beacon scan on \(adapter) (\(s.mode?.rawValue ?? "starting") scanning), region \(region) — Ctrl-C stops"
-        let summary = "\(Self.regionState(s)) · \(RunStatusBoard.count(s.beacons.count, "beacon")) · \(inRange) in range · \(RunStatusBoard.count(s.reports, "report")) · +\(Self.formatted(seconds(now), places: 1)) s"
+        let summary = "\(Self.regionState(s)) · \(RunStatusBoard.count(s.beacons.count, "beacon")) · \(inRange) in range · \(RunStatusBoard.count(s.reports, "report")) · +\(NumberText.fixed(seconds(now), places: 1)) s"
         return LiveScreen(title: title, columns: onlyIBeacons ? Self.columns : Self.mixedColumns, rows: rows, placeholder: "no beacon heard yet",
                           messages: s.recent, summary: summary)
     }
@@ -52,7 +52,7 @@ extension ScanOutput {
     /// +5.0 s", or "region not entered" before its first enter.
     static func regionState(_ s: State) -> String {
         guard let region = s.region else { return "region not entered" }
-        return "\(region.inside ? "in" : "out of") region since +\(formatted(region.at, places: 1)) s"
+        return "\(region.inside ? "in" : "out of") region since +\(NumberText.fixed(region.at, places: 1)) s"
     }
 
     /// Leaves the live view (once), then prints the region's enters and exits and the summary:

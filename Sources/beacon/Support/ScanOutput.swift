@@ -62,13 +62,7 @@ final class ScanOutput: Sendable {
     }
 
     /// Seconds since the scan began, to the millisecond.
-    func seconds(_ instant: ContinuousClock.Instant) -> Double { Self.round((instant - start).seconds, places: 3) }
-
-    static func round(_ value: Double, places: Int) -> Double {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        return (value * scale).rounded() / scale
-    }
+    func seconds(_ instant: ContinuousClock.Instant) -> Double { NumberText.rounded((instant - start).seconds, places: 3) }
 
     func handle(_ update: ScanUpdate, now: ContinuousClock.Instant = .now) {
         switch style {
@@ -104,10 +98,10 @@ final class ScanOutput: Sendable {
             let list = beacons.map { b in
                 // With --as ios a beacon silent this second shows RSSI 0 and accuracy -1, as CLBeacon does.
                 RangingEntryObject.json(identity: b.identity, power: b.measuredPower,
-                                        rssi: b.rssi.map { Self.round($0, places: 1) } ?? (phone == .ios ? 0 : nil),
-                                        accuracy: b.accuracy.map { Self.round($0, places: 2) } ?? (phone == .ios ? -1 : nil), proximity: b.proximity.rawValue,
-                                        lastSeen: Self.round((at - b.lastSeen).seconds, places: 3),
-                                        reportsPerSecond: Self.round(b.reportsPerSecond, places: 1), address: b.address)
+                                        rssi: b.rssi.map { NumberText.rounded($0, places: 1) } ?? (phone == .ios ? 0 : nil),
+                                        accuracy: b.accuracy.map { NumberText.rounded($0, places: 2) } ?? (phone == .ios ? -1 : nil), proximity: b.proximity.rawValue,
+                                        lastSeen: NumberText.rounded((at - b.lastSeen).seconds, places: 3),
+                                        reportsPerSecond: NumberText.rounded(b.reportsPerSecond, places: 1), address: b.address)
             }
             return EventObject.object(time: seconds(at), event: "ranging", [("beacons", .array(list))])
         case .region(let e):
@@ -121,16 +115,6 @@ final class ScanOutput: Sendable {
     }
 
     // MARK: The live table
-
-    /// A number with `places` decimals (2 by default), zero-padded: `1.50`.
-    static func formatted(_ value: Double, places: Int = 2) -> String {
-        let rounded = round(value, places: places)
-        var text = String(rounded)
-        if text.contains("e") { return text }
-        if !text.contains(".") { text += "." }
-        let decimals = text.count - (text.firstIndex(of: ".").map { text.distance(from: text.startIndex, to: $0) } ?? 0) - 1
-        return text + String(repeating: "0", count: max(0, places - decimals))
-    }
 
     private func table(_ update: ScanUpdate, now: ContinuousClock.Instant) {
         switch update {
@@ -155,7 +139,7 @@ final class ScanOutput: Sendable {
         case .region(let e):
             let what = e.kind == .enter ? "entered" : "exited"
             let region = e.regionChanged ? " (region \(e.region) \(e.kind == .enter ? "entered" : "exited"))" : ""
-            let line = "+\(Self.formatted(seconds(e.time), places: 1)) s \(BeaconText.identity(e.beacon)) \(what)\(region)"
+            let line = "+\(NumberText.fixed(seconds(e.time), places: 1)) s \(BeaconText.identity(e.beacon)) \(what)\(region)"
             state.withLock { s in
                 s.recent.append(line)
                 if s.recent.count > Self.recentLimit { s.recent.removeFirst(s.recent.count - Self.recentLimit) }
