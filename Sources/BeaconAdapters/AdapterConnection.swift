@@ -71,7 +71,19 @@ public struct AdapterConnection: Sendable {
     /// virtual controller joins `air` when given, hearing it from `receiver`.
     public static func open(_ spec: AdapterSpec, commandTimeout: Duration = .seconds(2), btsnoop: BTSnoopWriter? = nil,
                             air: SharedAir? = nil, receiver: AirPoint = AirPoint(x: 0, y: 0),
-                            channel: AirChannel = .clean) throws -> AdapterConnection {
+                            channel: AirChannel = .clean) throws(AdapterOpenError) -> AdapterConnection {
+        switch spec {
+        case .virtual(let options):
+            return try openVirtual(spec, options: options, commandTimeout: commandTimeout, btsnoop: btsnoop, air: air, receiver: receiver, channel: channel)
+        case .allKernel:
+            throw .notExpanded(spec)
+        case .kernel, .raw, .management, .userChannel, .tcp, .serial:
+            do throws(TransportError) { return try openTransport(spec, commandTimeout: commandTimeout, btsnoop: btsnoop) } catch { throw .transport(error) }
+        }
+    }
+
+    /// Opens an adapter reached through a transport (not `virtual`, not `all`).
+    private static func openTransport(_ spec: AdapterSpec, commandTimeout: Duration, btsnoop: BTSnoopWriter?) throws(TransportError) -> AdapterConnection {
         switch spec {
         case .kernel(let id), .raw(let id):
             return AdapterConnection(spec: spec, hci: HCIController(transport: try KernelTransport.openRaw(id: id), commandTimeout: commandTimeout, btsnoop: btsnoop))
@@ -90,22 +102,34 @@ public struct AdapterConnection: Sendable {
             return AdapterConnection(spec: spec, hci: HCIController(transport: try TCPTransport.connect(host: host, port: port, timeout: commandTimeout), commandTimeout: commandTimeout, btsnoop: btsnoop))
         case let .serial(path, baud, flow):
             return AdapterConnection(spec: spec, hci: HCIController(transport: try SerialTransport.open(path: path, baud: baud, flowControl: flow), commandTimeout: commandTimeout, btsnoop: btsnoop))
-        case .virtual(let options):
-            let controller = VirtualController(configuration: try VirtualController.Configuration(options: options))
-            let transport = VirtualTransport(controller: controller, adapterName: spec.description)
-            let link = try air.map { air throws(SharedAirError) in try AirLink(controller: controller, air: air, receiver: receiver, channel: channel) }
-            var connection = AdapterConnection(spec: spec, hci: HCIController(transport: transport, commandTimeout: commandTimeout, btsnoop: btsnoop), virtual: controller)
-            connection.airLink = link
-            return connection
-        case .allKernel:
-            preconditionFailure("expand 'all' with AdapterConnection.expand first")
+        case .virtual, .allKernel:
+            throw .invalidAdapter(spec.description, reason: "not reached through a transport")
         }
+    }
+
+    private static func openVirtual(_ spec: AdapterSpec, options: [String: String], commandTimeout: Duration, btsnoop: BTSnoopWriter?,
+                                    air: SharedAir?, receiver: AirPoint, channel: AirChannel) throws(AdapterOpenError) -> AdapterConnection {
+        let configuration: VirtualController.Configuration
+        do throws(VirtualControllerConfigurationError) { configuration = try VirtualController.Configuration(options: options) } catch {
+            throw .virtualConfiguration(error)
+        }
+        let controller = VirtualController(configuration: configuration)
+        let transport = VirtualTransport(controller: controller, adapterName: spec.description)
+        let link: AirLink?
+        do throws(SharedAirError) {
+            link = try air.map { air throws(SharedAirError) in try AirLink(controller: controller, air: air, receiver: receiver, channel: channel) }
+        } catch {
+            throw .sharedAir(error)
+        }
+        var connection = AdapterConnection(spec: spec, hci: HCIController(transport: transport, commandTimeout: commandTimeout, btsnoop: btsnoop), virtual: controller)
+        connection.airLink = link
+        return connection
     }
 
     /// Opens `spec` for advertising (or `stop`): a plain kernel adapter gets the backend
     /// ``BackendChoice`` picks, and the connection says why.
     public static func openForAdvertising(_ spec: AdapterSpec, commandTimeout: Duration = .seconds(2), btsnoop: BTSnoopWriter? = nil,
-                                          air: SharedAir? = nil, receiver: AirPoint = AirPoint(x: 0, y: 0)) throws -> AdapterConnection {
+                                          air: SharedAir? = nil, receiver: AirPoint = AirPoint(x: 0, y: 0)) throws(AdapterOpenError) -> AdapterConnection {
         let choice = BackendChoice.forAdvertising(spec)
         var connection = try open(choice.spec, commandTimeout: commandTimeout, btsnoop: btsnoop, air: air, receiver: receiver)
         connection.backendReason = choice.reason

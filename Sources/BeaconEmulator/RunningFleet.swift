@@ -49,6 +49,8 @@ public final class RunningFleet: Sendable {
         /// The generation of the last ``start(_:)`` or ``update(_:)`` (not of a TLM burst).
         var requestGeneration = 1
         var plan: FleetPlan?
+        /// What ``plan(_:)`` last planned, so the start that follows does not plan it again.
+        var planned: PlannedBeacons?
         /// Per adapter: the newest generation it settled, and whether that settling was a failure.
         var settled: [String: (generation: Int, failed: String?)] = [:]
         var waiters: [(generation: Int, continuation: CheckedContinuation<UpdateOutcome, Never>)] = []
@@ -97,9 +99,18 @@ public final class RunningFleet: Sendable {
         return capabilities
     }
 
-    /// Probes (once) and plans `beacons`; nothing goes on air.
+    /// Probes (once) and plans `beacons`; nothing goes on air. A ``start(_:)`` of the same
+    /// beacons that follows carries out this plan (it does not plan them again).
     public func plan(_ beacons: [BeaconProfile]) async throws(AdapterError) -> FleetPlan {
-        planner.plan(beacons, on: try await probe())
+        let plan = planner.plan(beacons, on: try await probe())
+        state.withLock { $0.planned = PlannedBeacons(beacons: beacons, plan: plan) }
+        return plan
+    }
+
+    /// A plan and the beacons it was made for.
+    private struct PlannedBeacons {
+        var beacons: [BeaconProfile]
+        var plan: FleetPlan
     }
 
     /// The generation of the last ``start(_:)`` or ``update(_:)`` call: later generations that
@@ -119,7 +130,8 @@ public final class RunningFleet: Sendable {
     public func start(_ requested: [BeaconProfile]) async throws(AdapterError) -> FleetPlan {
         let beacons = telemetry.request(requested)
         let capabilities = try await probe()
-        let plan = planner.plan(beacons, on: capabilities)
+        let planned = state.withLock { $0.planned }
+        let plan = planned.flatMap { $0.beacons == beacons ? $0.plan : nil } ?? planner.plan(beacons, on: capabilities)
         // A stop asked for while a large fleet was being planned (seconds): nothing was sent.
         if isStopRequested {
             finish()
@@ -290,13 +302,13 @@ public final class RunningFleet: Sendable {
         await withTaskGroup(of: (String, AdapterDriver.Outcome).self) { group in
             for d in drivers { group.addTask { (d.adapter, await d.run()) } }
             var failure: String?
-            var teardowns: [(adapter: String, teardown: Teardown)] = []
+            var teardowns: [AdapterTeardown] = []
             for await (adapter, outcome) in group {
                 if case .failed(let message, _) = outcome, failure == nil {
                     failure = message
                     for d in drivers { d.requestStop() }
                 }
-                teardowns.append((adapter, outcome.teardown))
+                teardowns.append(AdapterTeardown(adapter: adapter, teardown: outcome.teardown))
             }
             let order = drivers.map(\.adapter)
             teardowns.sort { order.firstIndex(of: $0.adapter)! < order.firstIndex(of: $1.adapter)! }
@@ -393,17 +405,43 @@ public struct FleetOutcome: Sendable {
     /// The controller error that ended the run, if one did.
     public var failure: String?
     /// Each adapter's teardown, in the order the adapters were given.
-    public var teardowns: [(adapter: String, teardown: Teardown)]
+    public var teardowns: [AdapterTeardown]
+
+    public init(failure: String?, teardowns: [AdapterTeardown]) {
+        self.failure = failure
+        self.teardowns = teardowns
+    }
 
     /// No failure, and nothing of ours left on air.
     public var isClean: Bool { failure == nil && teardowns.allSatisfy { $0.teardown.isClean } }
 
     /// Per adapter whose teardown failed: the beacons that may still be on air, and why.
-    public var leftOnAir: [(adapter: String, beacons: [String], reason: String)] {
+    public var leftOnAir: [LeftOnAir] {
         teardowns.compactMap { t in
-            if case let .incomplete(names, reason) = t.teardown { return (t.adapter, names, reason) }
+            if case let .incomplete(names, reason) = t.teardown { return LeftOnAir(adapter: t.adapter, beacons: names, reason: reason) }
             return nil
         }
+    }
+}
+
+/// How one adapter's teardown went.
+public struct AdapterTeardown: Sendable, Equatable {
+    /// The adapter, as named by its connection (``AdapterConnection/adapterName``).
+    public var adapter: String
+    public var teardown: Teardown
+}
+
+/// What may still be on air on one adapter after its teardown failed.
+public struct LeftOnAir: Sendable, Equatable, CustomStringConvertible {
+    /// The adapter, as named by its connection.
+    public var adapter: String
+    /// The beacons that may still be on air (empty: its advertising, whatever it was).
+    public var beacons: [String]
+    /// Why the teardown failed.
+    public var reason: String
+
+    public var description: String {
+        "\(adapter): may still be on air: \(beacons.isEmpty ? "its advertising" : beacons.joined(separator: ", ")) (\(reason))"
     }
 }
 
@@ -418,7 +456,7 @@ public enum FleetError: Error, CustomStringConvertible {
         switch self {
         case .notStarted(let e): "\(e)"
         case .ended(let o):
-            ([o.failure].compactMap { $0 } + o.leftOnAir.map { "\($0.adapter): may still be on air: \($0.beacons.joined(separator: ", ")) (\($0.reason))" })
+            ([o.failure].compactMap { $0 } + o.leftOnAir.map(\.description))
                 .joined(separator: "; ")
         }
     }

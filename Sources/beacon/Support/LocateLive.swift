@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
 import ArgumentParser
+import BeaconEmulator
 import BeaconPositioning
 import BeaconScanner
 import Foundation
@@ -40,7 +41,7 @@ enum LocateLive {
             }
             for fix in fixes { output.print(fix, truth: nil) }
         }
-        let failure = await SignalTrap.value { () async -> ScanSession.Failure? in
+        let failure = await StopSignals.value(of: { () async -> ScanSession.Failure? in
             do throws(ScanSession.Failure) {
                 try await session.run(duration: duration) { update in
                     switch update {
@@ -63,7 +64,7 @@ enum LocateLive {
             } catch {
                 return error
             }
-        }
+        }, onStop: SignalNotice.stopping)
         if let failure { throw CommandFailure.exit(failure.description) }
         let last = state.withLock { s in
             let fix = s.locator.finish()
