@@ -16,7 +16,7 @@ import VirtualController
 /// let outcome = await run.run(for: nil)               // until stopped; then everything is off air
 /// ```
 ///
-/// The run opens every adapter or none (``AdapterOpening/open(_:)-(AdapterSpec)``), probes and plans once
+/// The run opens every adapter or none (`AdapterOpening.open(_:)`), probes and plans once
 /// (``prepare()``; the plan it returns is the one ``start()`` carries out), and keeps the
 /// beacons on air until ``requestStop()``, a stop signal, the duration given to ``run(for:)``
 /// or a controller failure. A stop asked for at any stage is honoured: before the adapters are
@@ -180,7 +180,7 @@ public final class FleetRun: Sendable {
         return .posted(generation: fleet.update(beacons))
     }
 
-    /// Reads the profile files at `paths` again (as ``ProfileLoader/load(paths:extra:accepting:)``
+    /// Reads the profile files at `paths` again (as `ProfileLoader.load(paths:extra:accepting:)`
     /// does) and carries their beacons; throws, carrying on with the beacons from before, when a
     /// file has issues.
     @discardableResult

@@ -187,8 +187,7 @@ public final class RunningFleet: Sendable {
     /// has put anything on air, the beacons are kept and applied once it has. After a stop, ignored.
     @discardableResult
     public func update(_ beacons: [BeaconProfile]) -> Int {
-        let generation = apply(telemetry.request(beacons))
-        state.withLock { $0.requestGeneration = generation }
+        let generation = apply(telemetry.request(beacons), requested: true)
         if state.withLock({ !$0.drivers.isEmpty }) { startTelemetryIfNeeded() }
         return generation
     }
@@ -199,9 +198,12 @@ public final class RunningFleet: Sendable {
     }
 
     /// Plans `beacons` (the frames to put on air now) and posts them; see ``update(_:)``.
-    private func apply(_ beacons: [BeaconProfile]) -> Int {
+    /// `requested`: an ``update(_:)``, not a TLM burst; its generation is recorded before any
+    /// adapter can report it applied.
+    private func apply(_ beacons: [BeaconProfile], requested: Bool = false) -> Int {
         state.withLock { s in
             s.generation += 1
+            if requested { s.requestGeneration = s.generation }
             guard !s.drivers.isEmpty, !s.stopRequested else {
                 if !s.stopRequested { s.pending = beacons }
                 return s.generation

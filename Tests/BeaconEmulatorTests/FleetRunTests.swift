@@ -9,7 +9,7 @@ import VirtualController
 
 /// A whole run through ``FleetRun`` on the virtual controller: open, plan once, start, reload,
 /// stop (by a call, before the adapters are open, by a signal), and the truth about the teardown.
-@Suite(.serialized) struct FleetRunTests {
+@Suite(.serialized, .timeLimit(.minutes(1))) struct FleetRunTests {
     /// The events a run reported, in order.
     final class Recorder: Sendable {
         let events = Mutex<[EmulatorEvent]>([])

@@ -6,6 +6,7 @@ import BeaconEmulator
 import BeaconJSON
 import BeaconProfiles
 import Synchronization
+import VirtualController
 
 /// One `advertise`, `cycle`, `play` or `walk` run, presented: the library's ``FleetRun`` opens
 /// the adapters, plans, starts, reloads and tears down; this shows its plan and progress, maps
@@ -84,7 +85,7 @@ struct FleetSession {
             return
         }
         if let sink {
-            followers.withLock { $0 = run.connections.compactMap { c in c.virtual.map { AirLogFollower(controller: $0, adapter: c.adapterName, json: json, sink: sink) } } }
+            followers.withLock { $0 = run.connections.compactMap { c in c.virtual.map { AirLogLines.follower($0, adapter: c.adapterName, json: json, sink: sink) } } }
         }
         if let preflight, let fleet = run.fleet { try await preflight(fleet) }
         // Stopped while planning (a large fleet takes seconds): the start below sends nothing and
