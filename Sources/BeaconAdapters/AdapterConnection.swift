@@ -9,12 +9,23 @@ import BeaconRadio
 /// and, for the built-in virtual controller, the controller itself (to read its air log).
 public struct AdapterConnection: Sendable {
     public var spec: AdapterSpec
+    /// How the controller is driven: an HCI session, or (`mgmt:hci0`) the kernel's management API.
+    public var session: Session
+    public var virtual: VirtualController?
+
+    /// How a connection reaches its controller.
+    public enum Session: Sendable {
+        /// HCI commands: raw socket, user channel, TCP, UART, or the virtual controller.
+        case hci(HCIController)
+        /// The kernel's management API, which only advertises (`mgmt:hci0`).
+        case management(MgmtController)
+    }
+
     /// The HCI session; nil only for a `mgmt:` connection, which has ``management`` instead.
     /// Commands that need HCI (scan, stop, doctor, locate) get it through ``requireHCI(for:)``.
-    public var hci: HCIController!
-    public var virtual: VirtualController?
+    public var hci: HCIController? { if case .hci(let hci) = session { hci } else { nil } }
     /// The management API session of a `mgmt:` connection.
-    public var management: MgmtController?
+    public var management: MgmtController? { if case .management(let mgmt) = session { mgmt } else { nil } }
     /// The virtual controller's place on the shared air, when it joined one.
     public var airLink: AirLink?
     /// Whether the kernel drives this controller too (the raw socket: `hci0`, `raw:hci0`), so
@@ -26,7 +37,7 @@ public struct AdapterConnection: Sendable {
 
     public init(spec: AdapterSpec, hci: HCIController, virtual: VirtualController? = nil) {
         self.spec = spec
-        self.hci = hci
+        session = .hci(hci)
         self.virtual = virtual
         switch spec {
         case .kernel, .raw: sharedWithKernel = true
@@ -36,17 +47,24 @@ public struct AdapterConnection: Sendable {
 
     public init(spec: AdapterSpec, management: MgmtController) {
         self.spec = spec
-        self.management = management
+        session = .management(management)
         sharedWithKernel = false
     }
 
     /// The adapter as the user named it.
-    public var adapterName: String { management?.adapterName ?? hci.adapterName }
+    public var adapterName: String {
+        switch session {
+        case .hci(let hci): hci.adapterName
+        case .management(let mgmt): mgmt.adapterName
+        }
+    }
 
     public func close() {
         airLink?.close()
-        management?.close()
-        hci?.close()
+        switch session {
+        case .hci(let hci): hci.close()
+        case .management(let mgmt): mgmt.close()
+        }
     }
 
     /// The HCI session, or the reason this connection has none: the management API advertises

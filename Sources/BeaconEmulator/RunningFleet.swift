@@ -86,11 +86,12 @@ public final class RunningFleet: Sendable {
         var capabilities: [ControllerCapabilities] = []
         for c in connections {
             var caps: ControllerCapabilities
-            if let mgmt = c.management {
+            switch c.session {
+            case .management(let mgmt):
                 do throws(MgmtControllerError) { caps = try await ControllerProbe.probe(management: mgmt) } catch { throw .management(error) }
                 caps = await ControllerProbe.measureUsableInstances(mgmt, caps)
-            } else {
-                do throws(HCIControllerError) { caps = try await ControllerProbe.probe(c.hci, reset: c.mayReset) } catch { throw .hci(error) }
+            case .hci(let hci):
+                do throws(HCIControllerError) { caps = try await ControllerProbe.probe(hci, reset: c.mayReset) } catch { throw .hci(error) }
             }
             caps.backendReason = c.backendReason
             capabilities.append(caps)
@@ -140,13 +141,14 @@ public final class RunningFleet: Sendable {
         let drivers = connections.map { connection in
             let caps = capabilities.first { $0.adapter == connection.adapterName }!
             let backend: any AdvertisingBackend
-            if let mgmt = connection.management {
+            switch connection.session {
+            case .management(let mgmt):
                 backend = MgmtAdvertisingBackend(mgmt: mgmt, capabilities: caps)
-            } else {
+            case .hci(let hci):
                 // Controller-timed turns need the event masks set, which only a controller we own allows.
                 backend = planner.usesExtendedSets(caps)
-                    ? HCIAdvertisingBackend.extendedSets(connection.hci, caps, controllerTimedTurns: connection.mayReset)
-                    : HCIAdvertisingBackend.legacy(connection.hci, caps)
+                    ? HCIAdvertisingBackend.extendedSets(hci, caps, controllerTimedTurns: connection.mayReset)
+                    : HCIAdvertisingBackend.legacy(hci, caps)
             }
             let watched = connection.management != nil || connection.sharedWithKernel
             return AdapterDriver(backend: backend, teardownTimeout: teardownTimeout, watched: watched) { [weak self] event in self?.emit(event) }

@@ -90,11 +90,12 @@ struct DoctorCommand: AsyncParsableCommand {
             }
             return report
         }
+        guard let hci = connection.hci else { return report }
         do throws(HCIControllerError) {
-            let caps = try await ControllerProbe.probe(connection.hci, reset: false)
+            let caps = try await ControllerProbe.probe(hci, reset: false)
             report.capabilities = caps
             // A legacy-only controller has no mode to lose by a legacy command.
-            if !caps.hasExtendedAdvertising { report.legacyTxPower = await ControllerProbe.legacyTxPower(connection.hci) }
+            if !caps.hasExtendedAdvertising { report.legacyTxPower = await ControllerProbe.legacyTxPower(hci) }
         } catch {
             report.error = "\(error)"
         }
