@@ -430,7 +430,7 @@ public struct FleetOutcome: Sendable {
 
 /// How one adapter's teardown went.
 public struct AdapterTeardown: Sendable, Equatable {
-    /// The adapter, as named by its connection (``AdapterConnection/adapterName``).
+    /// The adapter, as named by its connection (`AdapterConnection.adapterName`).
     public var adapter: String
     public var teardown: Teardown
 }

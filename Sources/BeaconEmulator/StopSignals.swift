@@ -60,19 +60,58 @@ public final class StopSignals: @unchecked Sendable {
         for number in signals + others { sigaddset(&blocked, number) }
         pthread_sigmask(SIG_BLOCK, &blocked, nil)
         for number in signals {
-            signal(number, SIG_IGN)
+            Self.stopIgnoring(number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [weak self] in self?.received(number) }
             source.resume()
             sources.append(source)
         }
         if let hangup {
-            signal(SIGHUP, SIG_IGN)
+            Self.stopIgnoring(SIGHUP)
             let hangups = DispatchQueue(label: "beacon.hangups")
             let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
             source.setEventHandler { hangups.async { hangup() } }
             source.resume()
             sources.append(source)
+        }
+        for number in signals + others { Self.awaitRouting(number) }
+    }
+
+    // MARK: - Routing the signals to the dispatch sources
+
+    // Dispatch (on Linux) reads a signal from a signalfd, and makes sure no other thread takes it
+    // first with a handler of its own, which it installs once per process and signal, when the
+    // first source for that signal is registered: asynchronously, on its manager thread. Until
+    // then the signal is ignored (never its default action), and lost. So `init` waits until the
+    // handler is in place, and keeps it, to put it back for a later StopSignals after
+    // ``cancel()`` restored the default action (dispatch would not install it again).
+
+    /// Dispatch's handler of each signal, once seen.
+    private static let routing = Mutex<[Int32: sigaction]>([:])
+
+    /// No default action from now on: dispatch's handler if known, else ignored until it is.
+    private static func stopIgnoring(_ number: Int32) {
+        if var known = routing.withLock({ $0[number] }) {
+            sigaction(number, &known, nil)
+        } else {
+            signal(number, SIG_IGN)
+        }
+    }
+
+    /// Waits (1 s at most: a hang bound) until dispatch's handler of `number` is in place.
+    private static func awaitRouting(_ number: Int32) {
+        guard routing.withLock({ $0[number] }) == nil else { return }
+        let ignored = unsafeBitCast(SIG_IGN, to: Int.self)
+        let deadline = ContinuousClock.now + .seconds(1)
+        var current = sigaction()
+        while ContinuousClock.now < deadline {
+            sigaction(number, nil, &current)
+            if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) != ignored {
+                let handler = current
+                routing.withLock { $0[number] = handler }
+                return
+            }
+            usleep(1_000)
         }
     }
 

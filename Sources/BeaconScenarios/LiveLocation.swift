@@ -4,7 +4,7 @@ import BeaconScanner
 import Synchronization
 
 /// Positioning while scanning (`beacon locate --live`): each scan update becomes RSSI samples
-/// for a ``WindowedLocator``, and the locator's windows become fixes.
+/// for a `WindowedLocator`, and the locator's windows become fixes.
 ///
 /// Like the phone it imitates, it feeds either every report (`raw`: the receiver's own RSSI) or
 /// each ranging update's smoothed RSSI (`ios`, `android`: what an app on that phone gets).
