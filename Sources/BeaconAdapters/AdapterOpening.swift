@@ -24,7 +24,10 @@ public struct AdapterOpening: Sendable {
     /// ``BackendChoice`` picks.
     public var advertising: Bool
 
-    public init(commandTimeout: Duration = .seconds(2), btsnoop: BTSnoopWriter? = nil, air: SharedAir? = nil,
+    /// How long a command waits for its reply unless told otherwise.
+    public static let standardCommandTimeout: Duration = .seconds(2)
+
+    public init(commandTimeout: Duration = standardCommandTimeout, btsnoop: BTSnoopWriter? = nil, air: SharedAir? = nil,
                 receiver: AirPoint = AirPoint(x: 0, y: 0), channel: AirChannel = .clean, advertising: Bool = false) {
         self.commandTimeout = commandTimeout
         self.btsnoop = btsnoop
@@ -54,5 +57,14 @@ public struct AdapterOpening: Sendable {
             }
         }
         return opened
+    }
+
+    /// The adapters `names` lists (`hci0,virtual`, `all` expanded); without names, the first
+    /// kernel adapter. Never falls back to the virtual controller: a program that wants it
+    /// names it.
+    public static func adapters(named names: String?) throws(TransportError) -> [AdapterSpec] {
+        if let names { return try AdapterConnection.expand(try AdapterSpec.list(names)) }
+        guard let first = try KernelTransport.adapters().first else { throw .noSuchAdapter("hci0", existing: []) }
+        return [.kernel(id: first.id)]
     }
 }

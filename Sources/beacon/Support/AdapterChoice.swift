@@ -12,7 +12,7 @@ import BeaconRadio
 enum AdapterChoice {
     /// How long a command may wait for its reply. A controller that does not answer (a silent
     /// TCP peer, a UART at the wrong baud rate) fails after this long, naming the command.
-    static let commandTimeout: Duration = .seconds(2)
+    static let commandTimeout = AdapterOpening.standardCommandTimeout
 
     /// The adapters `-i` names, `all` expanded; without `-i`, the first kernel adapter. Never
     /// falls back to the virtual controller: a user who wants it says `-i virtual`. A failure
@@ -29,13 +29,7 @@ enum AdapterChoice {
     /// ``specs(_:)`` without printing.
     static func resolve(_ options: ControllerOptions) -> Result<[AdapterSpec], Unavailable> {
         do throws(TransportError) {
-            if let given = options.adapter {
-                return .success(try AdapterConnection.expand(try AdapterSpec.list(given)))
-            }
-            guard let first = try KernelTransport.adapters().first else {
-                throw TransportError.noSuchAdapter("hci0", existing: [])
-            }
-            return .success([.kernel(id: first.id)])
+            return .success(try AdapterOpening.adapters(named: options.adapter))
         } catch {
             return .failure(Unavailable(message: withDefaultHint(error.description, options: options)))
         }
