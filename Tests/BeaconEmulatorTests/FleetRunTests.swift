@@ -102,4 +102,38 @@ import VirtualController
         #expect(outcome.isClean)
         #expect(controller.activeAdvertisers().isEmpty)
     }
+
+    @Test func aReloadFromFilesCarriesTheirBeaconsAndKeepsTheOldOnesWhenAFileIsBroken() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-run-reload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func profile(_ name: String, minor: Int) throws -> String {
+            let path = directory.appendingPathComponent("\(name).yaml").path
+            try "name: \(name)\nuuid: B9D4719F-A407-42FA-A365-1B6B03AE00CF\nmajor: 1\nminor: \(minor)\n".write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let first = try profile("one", minor: 1)
+        let run = FleetRun(beacons: try ProfileLoader.load(contentsOf: first).beacons, on: [.virtual(options: [:])])
+        try await run.start()
+        let controller = try #require(run.connections.first?.virtual)
+        #expect(try run.reload(contentsOf: [first]) == .unchanged)
+
+        let second = try profile("two", minor: 2)
+        guard case .posted(let generation) = try run.reload(contentsOf: [first, second]) else {
+            Issue.record("the reload was not posted")
+            return
+        }
+        #expect(await run.settled(generation) == .applied)
+        #expect(run.beacons.map(\.name) == ["one", "two"])
+        #expect(controller.activeAdvertisers().count == 2)
+
+        let broken = directory.appendingPathComponent("broken.yaml").path
+        try "name: broken\nuuid: not-a-uuid\n".write(toFile: broken, atomically: true, encoding: .utf8)
+        #expect(throws: ProfileErrors.self) { try run.reload(contentsOf: [broken]) }
+        #expect(run.beacons.map(\.name) == ["one", "two"], "a broken file changes nothing")
+
+        run.requestStop()
+        #expect(await run.run(for: nil).isClean)
+        #expect(controller.activeAdvertisers().isEmpty)
+    }
 }
