@@ -75,7 +75,7 @@ let package = Package(
         // Indoor positioning: ranged distances to beacons of known position → where the receiver is.
         .target(name: "BeaconPositioning", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles"]),
         // Scenario playback and the over-the-air walk: drive a running fleet on a clock.
-        .target(name: "BeaconScenarios", dependencies: ["BeaconRadio", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI"]),
+        .target(name: "BeaconScenarios", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI"]),
         // A live view that fits the terminal: the layout (pure) and a thin terminal layer.
         .target(name: "LiveView"),
         // Eclipse Mosquitto's client library (libmosquitto-dev's libmosquitto.pc); only BeaconMQTT
@@ -115,7 +115,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: ["BeaconEmulator", "BeaconAdapters", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec", "TestSupport"]
         ),
-        .testTarget(name: "BeaconAdaptersTests", dependencies: ["BeaconAdapters", "HCI", "HCITransport"]),
+        .testTarget(name: "BeaconAdaptersTests", dependencies: ["BeaconAdapters", "HCI", "HCITransport", "Mgmt", "VirtualController"]),
         .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "Mgmt", "VirtualController", "BeaconCodec", "TestControllers"]),
         .testTarget(
             name: "VirtualControllerTests",
@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconProfiles", "BeaconCodec", "HCI"]),
         .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting", "TestSupport"]),
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
-        .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconRadio", "BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),
+        .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconRadio", "BeaconCodec", "HCI", "BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),
