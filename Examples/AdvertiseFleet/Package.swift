@@ -12,10 +12,7 @@ let package = Package(
             name: "AdvertiseFleet",
             dependencies: [
                 .product(name: "BeaconProfiles", package: "beacon"),
-                .product(name: "BeaconAdapters", package: "beacon"),
                 .product(name: "BeaconEmulator", package: "beacon"),
-                .product(name: "HCITransport", package: "beacon"),
-                .product(name: "VirtualController", package: "beacon"),
             ]
         ),
     ]

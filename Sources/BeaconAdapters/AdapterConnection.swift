@@ -9,12 +9,23 @@ import BeaconRadio
 /// and, for the built-in virtual controller, the controller itself (to read its air log).
 public struct AdapterConnection: Sendable {
     public var spec: AdapterSpec
+    /// How the controller is driven: an HCI session, or (`mgmt:hci0`) the kernel's management API.
+    public var session: Session
+    public var virtual: VirtualController?
+
+    /// How a connection reaches its controller.
+    public enum Session: Sendable {
+        /// HCI commands: raw socket, user channel, TCP, UART, or the virtual controller.
+        case hci(HCIController)
+        /// The kernel's management API, which only advertises (`mgmt:hci0`).
+        case management(MgmtController)
+    }
+
     /// The HCI session; nil only for a `mgmt:` connection, which has ``management`` instead.
     /// Commands that need HCI (scan, stop, doctor, locate) get it through ``requireHCI(for:)``.
-    public var hci: HCIController!
-    public var virtual: VirtualController?
+    public var hci: HCIController? { if case .hci(let hci) = session { hci } else { nil } }
     /// The management API session of a `mgmt:` connection.
-    public var management: MgmtController?
+    public var management: MgmtController? { if case .management(let mgmt) = session { mgmt } else { nil } }
     /// The virtual controller's place on the shared air, when it joined one.
     public var airLink: AirLink?
     /// Whether the kernel drives this controller too (the raw socket: `hci0`, `raw:hci0`), so
@@ -26,7 +37,7 @@ public struct AdapterConnection: Sendable {
 
     public init(spec: AdapterSpec, hci: HCIController, virtual: VirtualController? = nil) {
         self.spec = spec
-        self.hci = hci
+        session = .hci(hci)
         self.virtual = virtual
         switch spec {
         case .kernel, .raw: sharedWithKernel = true
@@ -36,17 +47,24 @@ public struct AdapterConnection: Sendable {
 
     public init(spec: AdapterSpec, management: MgmtController) {
         self.spec = spec
-        self.management = management
+        session = .management(management)
         sharedWithKernel = false
     }
 
     /// The adapter as the user named it.
-    public var adapterName: String { management?.adapterName ?? hci.adapterName }
+    public var adapterName: String {
+        switch session {
+        case .hci(let hci): hci.adapterName
+        case .management(let mgmt): mgmt.adapterName
+        }
+    }
 
     public func close() {
         airLink?.close()
-        management?.close()
-        hci?.close()
+        switch session {
+        case .hci(let hci): hci.close()
+        case .management(let mgmt): mgmt.close()
+        }
     }
 
     /// The HCI session, or the reason this connection has none: the management API advertises
@@ -71,7 +89,19 @@ public struct AdapterConnection: Sendable {
     /// virtual controller joins `air` when given, hearing it from `receiver`.
     public static func open(_ spec: AdapterSpec, commandTimeout: Duration = .seconds(2), btsnoop: BTSnoopWriter? = nil,
                             air: SharedAir? = nil, receiver: Point = Point(x: 0, y: 0),
-                            channel: AirChannel = .clean) throws -> AdapterConnection {
+                            channel: AirChannel = .clean) throws(AdapterOpenError) -> AdapterConnection {
+        switch spec {
+        case .virtual(let options):
+            return try openVirtual(spec, options: options, commandTimeout: commandTimeout, btsnoop: btsnoop, air: air, receiver: receiver, channel: channel)
+        case .allKernel:
+            throw .notExpanded(spec)
+        case .kernel, .raw, .management, .userChannel, .tcp, .serial:
+            do throws(TransportError) { return try openTransport(spec, commandTimeout: commandTimeout, btsnoop: btsnoop) } catch { throw .transport(error) }
+        }
+    }
+
+    /// Opens an adapter reached through a transport (not `virtual`, not `all`).
+    private static func openTransport(_ spec: AdapterSpec, commandTimeout: Duration, btsnoop: BTSnoopWriter?) throws(TransportError) -> AdapterConnection {
         switch spec {
         case .kernel(let id), .raw(let id):
             return AdapterConnection(spec: spec, hci: HCIController(transport: try KernelTransport.openRaw(id: id), commandTimeout: commandTimeout, btsnoop: btsnoop))
@@ -90,22 +120,34 @@ public struct AdapterConnection: Sendable {
             return AdapterConnection(spec: spec, hci: HCIController(transport: try TCPTransport.connect(host: host, port: port, timeout: commandTimeout), commandTimeout: commandTimeout, btsnoop: btsnoop))
         case let .serial(path, baud, flow):
             return AdapterConnection(spec: spec, hci: HCIController(transport: try SerialTransport.open(path: path, baud: baud, flowControl: flow), commandTimeout: commandTimeout, btsnoop: btsnoop))
-        case .virtual(let options):
-            let controller = VirtualController(configuration: try VirtualController.Configuration(options: options))
-            let transport = VirtualTransport(controller: controller, adapterName: spec.description)
-            let link = try air.map { air throws(SharedAirError) in try AirLink(controller: controller, air: air, receiver: receiver, channel: channel) }
-            var connection = AdapterConnection(spec: spec, hci: HCIController(transport: transport, commandTimeout: commandTimeout, btsnoop: btsnoop), virtual: controller)
-            connection.airLink = link
-            return connection
-        case .allKernel:
-            preconditionFailure("expand 'all' with AdapterConnection.expand first")
+        case .virtual, .allKernel:
+            throw .invalidAdapter(spec.description, reason: "not reached through a transport")
         }
+    }
+
+    private static func openVirtual(_ spec: AdapterSpec, options: [String: String], commandTimeout: Duration, btsnoop: BTSnoopWriter?,
+                                    air: SharedAir?, receiver: Point, channel: AirChannel) throws(AdapterOpenError) -> AdapterConnection {
+        let configuration: VirtualController.Configuration
+        do throws(VirtualControllerConfigurationError) { configuration = try VirtualController.Configuration(options: options) } catch {
+            throw .virtualConfiguration(error)
+        }
+        let controller = VirtualController(configuration: configuration)
+        let transport = VirtualTransport(controller: controller, adapterName: spec.description)
+        let link: AirLink?
+        do throws(SharedAirError) {
+            link = try air.map { air throws(SharedAirError) in try AirLink(controller: controller, air: air, receiver: receiver, channel: channel) }
+        } catch {
+            throw .sharedAir(error)
+        }
+        var connection = AdapterConnection(spec: spec, hci: HCIController(transport: transport, commandTimeout: commandTimeout, btsnoop: btsnoop), virtual: controller)
+        connection.airLink = link
+        return connection
     }
 
     /// Opens `spec` for advertising (or `stop`): a plain kernel adapter gets the backend
     /// ``BackendChoice`` picks, and the connection says why.
     public static func openForAdvertising(_ spec: AdapterSpec, commandTimeout: Duration = .seconds(2), btsnoop: BTSnoopWriter? = nil,
-                                          air: SharedAir? = nil, receiver: Point = Point(x: 0, y: 0)) throws -> AdapterConnection {
+                                          air: SharedAir? = nil, receiver: Point = Point(x: 0, y: 0)) throws(AdapterOpenError) -> AdapterConnection {
         let choice = BackendChoice.forAdvertising(spec)
         var connection = try open(choice.spec, commandTimeout: commandTimeout, btsnoop: btsnoop, air: air, receiver: receiver)
         connection.backendReason = choice.reason

@@ -45,7 +45,7 @@ public struct AdapterExamination: Sendable {
     /// also has its legacy channel power read) and closes it again; for a kernel adapter named
     /// plainly, also the backend advertising would use with `host`'s bluetoothd, and the
     /// management API's view. Never throws: what failed is in ``error`` and ``managementError``.
-    public static func examine(_ spec: AdapterSpec, host: HostDiagnosis, commandTimeout: Duration = .seconds(2),
+    public static func examine(_ spec: AdapterSpec, host: HostDiagnosis, commandTimeout: Duration = AdapterOpening.standardCommandTimeout,
                                btsnoop: BTSnoopWriter? = nil) async -> AdapterExamination {
         var examination = await probe(spec, commandTimeout: commandTimeout, btsnoop: btsnoop)
         if case .kernel(let id) = spec {
@@ -67,21 +67,22 @@ public struct AdapterExamination: Sendable {
             return report
         }
         defer { connection.close() }
-        if let mgmt = connection.management {
+        switch connection.session {
+        case .management(let mgmt):
             do throws(MgmtControllerError) {
                 report.capabilities = await ControllerProbe.measureUsableInstances(mgmt, try await ControllerProbe.probe(management: mgmt))
             } catch {
                 report.error = "\(error)"
             }
-            return report
-        }
-        do throws(HCIControllerError) {
-            let caps = try await ControllerProbe.probe(connection.hci, reset: false)
-            report.capabilities = caps
-            // A legacy-only controller has no mode to lose by a legacy command.
-            if !caps.hasExtendedAdvertising { report.legacyTxPower = await ControllerProbe.legacyTxPower(connection.hci) }
-        } catch {
-            report.error = "\(error)"
+        case .hci(let hci):
+            do throws(HCIControllerError) {
+                let caps = try await ControllerProbe.probe(hci, reset: false)
+                report.capabilities = caps
+                // A legacy-only controller has no mode to lose by a legacy command.
+                if !caps.hasExtendedAdvertising { report.legacyTxPower = await ControllerProbe.legacyTxPower(hci) }
+            } catch {
+                report.error = "\(error)"
+            }
         }
         return report
     }
@@ -93,7 +94,7 @@ public struct AdapterExamination: Sendable {
     }
 
     /// The management API's view of kernel adapter `id`, or why it could not be had.
-    public static func managementView(_ id: UInt16, commandTimeout: Duration = .seconds(2)) async -> Result<ManagementAPIInfo, ManagementViewFailure> {
+    public static func managementView(_ id: UInt16, commandTimeout: Duration = AdapterOpening.standardCommandTimeout) async -> Result<ManagementAPIInfo, ManagementViewFailure> {
         let connection: AdapterConnection
         do { connection = try AdapterConnection.open(.management(id: id), commandTimeout: commandTimeout) } catch {
             return .failure(ManagementViewFailure(message: "\(error)"))

@@ -49,6 +49,8 @@ public final class RunningFleet: Sendable {
         /// The generation of the last ``start(_:)`` or ``update(_:)`` (not of a TLM burst).
         var requestGeneration = 1
         var plan: FleetPlan?
+        /// What ``plan(_:)`` last planned, so the start that follows does not plan it again.
+        var planned: PlannedBeacons?
         /// Per adapter: the newest generation it settled, and whether that settling was a failure.
         var settled: [String: (generation: Int, failed: String?)] = [:]
         var waiters: [(generation: Int, continuation: CheckedContinuation<UpdateOutcome, Never>)] = []
@@ -84,11 +86,12 @@ public final class RunningFleet: Sendable {
         var capabilities: [ControllerCapabilities] = []
         for c in connections {
             var caps: ControllerCapabilities
-            if let mgmt = c.management {
+            switch c.session {
+            case .management(let mgmt):
                 do throws(MgmtControllerError) { caps = try await ControllerProbe.probe(management: mgmt) } catch { throw .management(error) }
                 caps = await ControllerProbe.measureUsableInstances(mgmt, caps)
-            } else {
-                do throws(HCIControllerError) { caps = try await ControllerProbe.probe(c.hci, reset: c.mayReset) } catch { throw .hci(error) }
+            case .hci(let hci):
+                do throws(HCIControllerError) { caps = try await ControllerProbe.probe(hci, reset: c.mayReset) } catch { throw .hci(error) }
             }
             caps.backendReason = c.backendReason
             capabilities.append(caps)
@@ -97,9 +100,18 @@ public final class RunningFleet: Sendable {
         return capabilities
     }
 
-    /// Probes (once) and plans `beacons`; nothing goes on air.
+    /// Probes (once) and plans `beacons`; nothing goes on air. A ``start(_:)`` of the same
+    /// beacons that follows carries out this plan (it does not plan them again).
     public func plan(_ beacons: [BeaconProfile]) async throws(AdapterError) -> FleetPlan {
-        planner.plan(beacons, on: try await probe())
+        let plan = planner.plan(beacons, on: try await probe())
+        state.withLock { $0.planned = PlannedBeacons(beacons: beacons, plan: plan) }
+        return plan
+    }
+
+    /// A plan and the beacons it was made for.
+    private struct PlannedBeacons {
+        var beacons: [BeaconProfile]
+        var plan: FleetPlan
     }
 
     /// The generation of the last ``start(_:)`` or ``update(_:)`` call: later generations that
@@ -119,7 +131,8 @@ public final class RunningFleet: Sendable {
     public func start(_ requested: [BeaconProfile]) async throws(AdapterError) -> FleetPlan {
         let beacons = telemetry.request(requested)
         let capabilities = try await probe()
-        let plan = planner.plan(beacons, on: capabilities)
+        let planned = state.withLock { $0.planned }
+        let plan = planned.flatMap { $0.beacons == beacons ? $0.plan : nil } ?? planner.plan(beacons, on: capabilities)
         // A stop asked for while a large fleet was being planned (seconds): nothing was sent.
         if isStopRequested {
             finish()
@@ -128,13 +141,14 @@ public final class RunningFleet: Sendable {
         let drivers = connections.map { connection in
             let caps = capabilities.first { $0.adapter == connection.adapterName }!
             let backend: any AdvertisingBackend
-            if let mgmt = connection.management {
+            switch connection.session {
+            case .management(let mgmt):
                 backend = MgmtAdvertisingBackend(mgmt: mgmt, capabilities: caps)
-            } else {
+            case .hci(let hci):
                 // Controller-timed turns need the event masks set, which only a controller we own allows.
                 backend = planner.usesExtendedSets(caps)
-                    ? HCIAdvertisingBackend.extendedSets(connection.hci, caps, controllerTimedTurns: connection.mayReset)
-                    : HCIAdvertisingBackend.legacy(connection.hci, caps)
+                    ? HCIAdvertisingBackend.extendedSets(hci, caps, controllerTimedTurns: connection.mayReset)
+                    : HCIAdvertisingBackend.legacy(hci, caps)
             }
             let watched = connection.management != nil || connection.sharedWithKernel
             return AdapterDriver(backend: backend, teardownTimeout: teardownTimeout, watched: watched) { [weak self] event in self?.emit(event) }
@@ -175,8 +189,7 @@ public final class RunningFleet: Sendable {
     /// has put anything on air, the beacons are kept and applied once it has. After a stop, ignored.
     @discardableResult
     public func update(_ beacons: [BeaconProfile]) -> Int {
-        let generation = apply(telemetry.request(beacons))
-        state.withLock { $0.requestGeneration = generation }
+        let generation = apply(telemetry.request(beacons), requested: true)
         if state.withLock({ !$0.drivers.isEmpty }) { startTelemetryIfNeeded() }
         return generation
     }
@@ -187,9 +200,12 @@ public final class RunningFleet: Sendable {
     }
 
     /// Plans `beacons` (the frames to put on air now) and posts them; see ``update(_:)``.
-    private func apply(_ beacons: [BeaconProfile]) -> Int {
+    /// `requested`: an ``update(_:)``, not a TLM burst; its generation is recorded before any
+    /// adapter can report it applied.
+    private func apply(_ beacons: [BeaconProfile], requested: Bool = false) -> Int {
         state.withLock { s in
             s.generation += 1
+            if requested { s.requestGeneration = s.generation }
             guard !s.drivers.isEmpty, !s.stopRequested else {
                 if !s.stopRequested { s.pending = beacons }
                 return s.generation
@@ -290,13 +306,13 @@ public final class RunningFleet: Sendable {
         await withTaskGroup(of: (String, AdapterDriver.Outcome).self) { group in
             for d in drivers { group.addTask { (d.adapter, await d.run()) } }
             var failure: String?
-            var teardowns: [(adapter: String, teardown: Teardown)] = []
+            var teardowns: [AdapterTeardown] = []
             for await (adapter, outcome) in group {
                 if case .failed(let message, _) = outcome, failure == nil {
                     failure = message
                     for d in drivers { d.requestStop() }
                 }
-                teardowns.append((adapter, outcome.teardown))
+                teardowns.append(AdapterTeardown(adapter: adapter, teardown: outcome.teardown))
             }
             let order = drivers.map(\.adapter)
             teardowns.sort { order.firstIndex(of: $0.adapter)! < order.firstIndex(of: $1.adapter)! }
@@ -393,17 +409,43 @@ public struct FleetOutcome: Sendable {
     /// The controller error that ended the run, if one did.
     public var failure: String?
     /// Each adapter's teardown, in the order the adapters were given.
-    public var teardowns: [(adapter: String, teardown: Teardown)]
+    public var teardowns: [AdapterTeardown]
+
+    public init(failure: String?, teardowns: [AdapterTeardown]) {
+        self.failure = failure
+        self.teardowns = teardowns
+    }
 
     /// No failure, and nothing of ours left on air.
     public var isClean: Bool { failure == nil && teardowns.allSatisfy { $0.teardown.isClean } }
 
     /// Per adapter whose teardown failed: the beacons that may still be on air, and why.
-    public var leftOnAir: [(adapter: String, beacons: [String], reason: String)] {
+    public var leftOnAir: [LeftOnAir] {
         teardowns.compactMap { t in
-            if case let .incomplete(names, reason) = t.teardown { return (t.adapter, names, reason) }
+            if case let .incomplete(names, reason) = t.teardown { return LeftOnAir(adapter: t.adapter, beacons: names, reason: reason) }
             return nil
         }
+    }
+}
+
+/// How one adapter's teardown went.
+public struct AdapterTeardown: Sendable, Equatable {
+    /// The adapter, as named by its connection (`AdapterConnection.adapterName`).
+    public var adapter: String
+    public var teardown: Teardown
+}
+
+/// What may still be on air on one adapter after its teardown failed.
+public struct LeftOnAir: Sendable, Equatable, CustomStringConvertible {
+    /// The adapter, as named by its connection.
+    public var adapter: String
+    /// The beacons that may still be on air (empty: its advertising, whatever it was).
+    public var beacons: [String]
+    /// Why the teardown failed.
+    public var reason: String
+
+    public var description: String {
+        "\(adapter): may still be on air: \(beacons.isEmpty ? "its advertising" : beacons.joined(separator: ", ")) (\(reason))"
     }
 }
 
@@ -418,7 +460,7 @@ public enum FleetError: Error, CustomStringConvertible {
         switch self {
         case .notStarted(let e): "\(e)"
         case .ended(let o):
-            ([o.failure].compactMap { $0 } + o.leftOnAir.map { "\($0.adapter): may still be on air: \($0.beacons.joined(separator: ", ")) (\($0.reason))" })
+            ([o.failure].compactMap { $0 } + o.leftOnAir.map(\.description))
                 .joined(separator: "; ")
         }
     }

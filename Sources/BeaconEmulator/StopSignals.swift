@@ -26,6 +26,9 @@ import Darwin
 /// so the signals wait for the dispatch source. A thread that already runs with them unblocked
 /// could take one, and an ignored signal is lost. A second signal while a stop is under way ends the
 /// process at once with status 130 (128 + SIGINT), for a controller that never answers its teardown.
+///
+/// SIGHUP is handled only when asked for (`hangup:`): each one then calls that handler, one at a
+/// time on a queue of its own, so a reload that takes long never holds a stop signal up.
 public final class StopSignals: @unchecked Sendable {
     // Dispatch sources are thread-safe; they are kept so they live as long as this value, and
     // never changed after `init` (`cancelled` makes `cancel()` act once).
@@ -43,20 +46,82 @@ public final class StopSignals: @unchecked Sendable {
     /// The signals handled (SIGINT and SIGTERM unless told otherwise).
     public let signals: [Int32]
 
-    /// Starts handling `signals`: from here on they no longer end the process.
-    public init(_ signals: [Int32] = [SIGINT, SIGTERM]) {
+    /// The signals handled besides the stop signals (SIGHUP when a hangup handler was given).
+    private let others: [Int32]
+
+    /// Starts handling `signals`: from here on they no longer end the process. `hangup`: called
+    /// on each SIGHUP (a reload, say), which then no longer ends the process either.
+    public init(_ signals: [Int32] = [SIGINT, SIGTERM], hangup: (@Sendable () -> Void)? = nil) {
         self.signals = signals
+        others = hangup == nil ? [] : [SIGHUP]
         let queue = DispatchQueue(label: "beacon.stop-signals")
         var blocked = sigset_t()
         sigemptyset(&blocked)
-        for number in signals { sigaddset(&blocked, number) }
+        for number in signals + others { sigaddset(&blocked, number) }
         pthread_sigmask(SIG_BLOCK, &blocked, nil)
         for number in signals {
-            signal(number, SIG_IGN)
+            Self.stopIgnoring(number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { [weak self] in self?.received(number) }
             source.resume()
             sources.append(source)
+        }
+        if let hangup {
+            Self.stopIgnoring(SIGHUP)
+            let hangups = DispatchQueue(label: "beacon.hangups")
+            let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
+            source.setEventHandler { hangups.async { hangup() } }
+            source.resume()
+            sources.append(source)
+        }
+        for number in signals + others { Self.awaitRouting(number) }
+    }
+
+    // MARK: - Routing the signals to the dispatch sources
+
+    // Dispatch (on Linux) reads a signal from a signalfd, and makes sure no other thread takes it
+    // first with a handler of its own, which it installs once per process and signal, when the
+    // first source for that signal is registered: asynchronously, on its manager thread. Until
+    // then the signal is ignored (never its default action), and lost. So `init` waits until the
+    // handler is in place, and keeps it, to put it back for a later StopSignals after
+    // ``cancel()`` restored the default action (dispatch would not install it again).
+
+    /// Dispatch's handler of each signal, once seen.
+    private static let routing = Mutex<[Int32: sigaction]>([:])
+
+    /// No default action from now on: dispatch's handler if known, else ignored until it is.
+    private static func stopIgnoring(_ number: Int32) {
+        if var known = routing.withLock({ $0[number] }) {
+            sigaction(number, &known, nil)
+        } else {
+            signal(number, SIG_IGN)
+        }
+    }
+
+    /// Waits (1 s at most: a hang bound) until dispatch's handler of `number` is in place.
+    private static func awaitRouting(_ number: Int32) {
+        guard routing.withLock({ $0[number] }) == nil else { return }
+        let ignored = unsafeBitCast(SIG_IGN, to: Int.self)
+        let deadline = ContinuousClock.now + .seconds(1)
+        var current = sigaction()
+        while ContinuousClock.now < deadline {
+            sigaction(number, nil, &current)
+            if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) != ignored {
+                let handler = current
+                routing.withLock { $0[number] = handler }
+                return
+            }
+            usleep(1_000)
+        }
+    }
+
+    /// The signal's name as `kill -l` prints it, for messages ("SIGINT: stopping").
+    public static func name(_ number: Int32) -> String {
+        switch number {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
+        default: "signal \(number)"
         }
     }
 
@@ -90,8 +155,13 @@ public final class StopSignals: @unchecked Sendable {
     public func cancel() {
         guard !cancelled.exchange(true, ordering: .relaxed) else { return }
         for source in sources { source.cancel() }
-        for number in signals { signal(number, SIG_DFL) }
+        for number in signals + others { signal(number, SIG_DFL) }
     }
+
+    /// Acts as if `number` had arrived: the first call runs the handlers and wakes the waiters,
+    /// a later one ends the process with status 130. What the dispatch source calls; tests call
+    /// it to take the handler's path without sending a signal to the process.
+    public func deliver(_ number: Int32) { received(number) }
 
     private func received(_ number: Int32) {
         let first: (handlers: [@Sendable (Int32) -> Void], waiters: [CheckedContinuation<Int32, Never>])? = state.withLock { s in
@@ -107,5 +177,36 @@ public final class StopSignals: @unchecked Sendable {
         for waiter in first.waiters { waiter.resume(returning: number) }
         // Handlers run off the signal queue, so a second signal is handled even if one blocks.
         for handler in first.handlers { DispatchQueue.global().async { handler(number) } }
+    }
+}
+
+extension StopSignals {
+    /// Runs `operation` as a task and cancels it on the first SIGINT or SIGTERM (and on SIGHUP:
+    /// with nothing to reload, a hangup means the terminal is gone, so the work ends as on
+    /// SIGINT rather than going on unseen). `onStop` runs first, with the signal's number (to say
+    /// so); a second signal ends the process at once. The signals are handled before the task
+    /// starts, so whatever it prints ("Ctrl-C stops") is true by then.
+    public static func value<T: Sendable>(of operation: @escaping @Sendable () async -> T,
+                                          onStop: @escaping @Sendable (Int32) -> Void = { _ in }) async -> T {
+        let running = Mutex<(task: Task<T, Never>?, stopped: Bool)>((nil, false))
+        let stop: @Sendable () -> Void = {
+            let task = running.withLock { r in
+                r.stopped = true
+                return r.task
+            }
+            task?.cancel()
+        }
+        let signals = StopSignals([SIGINT, SIGTERM, SIGHUP])
+        defer { signals.cancel() }
+        signals.onStop { number in
+            onStop(number)
+            stop()
+        }
+        let task = Task { await operation() }
+        if running.withLock({ r in
+            r.task = task
+            return r.stopped
+        }) { task.cancel() }
+        return await task.value
     }
 }

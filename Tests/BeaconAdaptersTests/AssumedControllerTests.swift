@@ -36,7 +36,7 @@ import VirtualController
         let assumed = ControllerCapabilities(virtual: try VirtualController.Configuration(options: options), adapter: "virtual")
         let connection = try AdapterConnection.open(.virtual(options: options))
         defer { connection.close() }
-        let probed = try await ControllerProbe.probe(connection.hci, reset: true)
+        let probed = try await ControllerProbe.probe(try #require(connection.hci), reset: true)
         #expect(assumed.advertisingSets == probed.advertisingSets && assumed.maximumDataLength == probed.maximumDataLength)
         #expect(assumed.hciVersion == probed.hciVersion && assumed.leFeatures.contains(.leExtendedAdvertising) == probed.hasExtendedAdvertising)
         #expect(assumed.txPowerRange == probed.txPowerRange && assumed.address == probed.address)

@@ -11,14 +11,14 @@ import HCITransport
     /// (§3.1.1); probing without reset (the shared kernel socket) must then plan legacy, not fail.
     @Test func controllerInLegacyModeSinceResetProbesAsLegacy() async throws {
         let c = try AdapterConnection.open(.virtual(options: [:]))
-        try await c.hci.send(HCIReset())
-        try await c.hci.send(LESetAdvertisingEnable(false))
-        let caps = try await ControllerProbe.probe(c.hci, reset: false)
+        try await c.hci!.send(HCIReset())
+        try await c.hci!.send(LESetAdvertisingEnable(false))
+        let caps = try await ControllerProbe.probe(c.hci!, reset: false)
         #expect(!caps.hasExtendedAdvertising)
         let plan = FleetPlanner().plan(beacons(2), on: [caps])
         #expect(plan.adapters[0].mode == .legacy)
         // With a reset, the same controller offers its sets again.
-        #expect(try await ControllerProbe.probe(c.hci, reset: true).hasExtendedAdvertising)
-        c.hci.close()
+        #expect(try await ControllerProbe.probe(c.hci!, reset: true).hasExtendedAdvertising)
+        c.close()
     }
 }

@@ -30,7 +30,7 @@ import Testing
     func run(_ rule: FaultyController.Rule?, commandTimeout: Duration = .seconds(30), options: [String: String] = [:]) async throws -> (FleetOutcome, FaultyController, [EmulatorEvent]) {
         let peer = try FaultyController(rule, options: options)
         let connection = try AdapterConnection.open(.tcp(host: "127.0.0.1", port: peer.port), commandTimeout: commandTimeout)
-        defer { connection.hci.close() }
+        defer { connection.close() }
         let events = EventLog()
         let fleet = RunningFleet(connections: [connection], teardownTimeout: .seconds(1), report: events.record)
         do {
@@ -100,7 +100,7 @@ import Testing
     @Test func aRefusedUpdateLeavesTheOldBeaconsOnAirAndSaysWhy() async throws {
         let peer = try FaultyController(nil, options: ["version": "4.2", "legacy": "yes"])
         let connection = try AdapterConnection.open(.tcp(host: "127.0.0.1", port: peer.port))
-        defer { connection.hci.close() }
+        defer { connection.close() }
         let fleet = RunningFleet(connections: [connection])
         try await fleet.start(beacons(1))
         // 50 ms is below what a 4.2 controller allows for non-connectable advertising.

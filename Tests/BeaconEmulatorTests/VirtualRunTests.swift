@@ -39,10 +39,10 @@ import VirtualController
         #expect(c.virtual!.activeAdvertisers().isEmpty)
         // Teardown removed the sets: enabling one now is an unknown identifier.
         let error = await #expect(throws: HCIControllerError.self) {
-            try await c.hci.send(LESetExtendedAdvertisingEnable(true, sets: [.init(handle: 0)]))
+            try await c.hci!.send(LESetExtendedAdvertisingEnable(true, sets: [.init(handle: 0)]))
         }
         #expect(error?.status == .unknownAdvertisingIdentifier)
-        c.hci.close()
+        c.close()
     }
 
     @Test func fortyBeaconsRotateOnFourSets() async throws {
@@ -53,7 +53,7 @@ import VirtualController
         #expect(plan.adapters[0].cycleDuration == .milliseconds(1000))
         expectOnAir(fleet, in: c.virtual!.airLog())
         #expect(c.virtual!.activeAdvertisers().isEmpty)
-        c.hci.close()
+        c.close()
     }
 
     @Test func legacyOnlyControllerRotates() async throws {
@@ -64,7 +64,7 @@ import VirtualController
         expectOnAir(fleet, in: log)
         #expect(Set(log.map(\.advertiser)) == [.legacy])
         #expect(c.virtual!.activeAdvertisers().isEmpty)
-        c.hci.close()
+        c.close()
     }
 
     @Test func sharedAddressRotation() async throws {
@@ -72,7 +72,7 @@ import VirtualController
         let planner = FleetPlanner(slotDuration: .milliseconds(100), shareAddresses: true)
         let (c, _) = try await run(fleet, options: ["sets": "2"], planner: planner, for: .milliseconds(500))
         expectOnAir(fleet, in: c.virtual!.airLog(), sharedAddress: true)
-        c.hci.close()
+        c.close()
     }
 
     @Test func fastIntervalOnOldControllerIsRefusedBeforeAnythingIsSent() async throws {
@@ -83,7 +83,7 @@ import VirtualController
         let outcome = await fleet.stop()
         #expect(outcome.isClean && outcome.teardowns.isEmpty, "nothing was started, so nothing to tear down")
         #expect(connection.virtual!.airLog().isEmpty)
-        connection.hci.close()
+        connection.close()
     }
 
     @Test func stoppingTheFleetStopsAdvertising() async throws {
@@ -96,6 +96,6 @@ import VirtualController
         #expect(outcome.isClean)
         #expect(outcome.teardowns.map(\.teardown) == [.clean])
         #expect(connection.virtual!.activeAdvertisers().isEmpty)
-        connection.hci.close()
+        connection.close()
     }
 }

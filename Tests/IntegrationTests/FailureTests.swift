@@ -16,7 +16,7 @@ extension BumbleIntegration {
             try await withBumble(["--max-sets", "2"]) { link in
                 let harness = try FleetHarness(link)
                 defer { harness.close() }
-                let hci: HCIController = harness.connection.hci
+                let hci: HCIController = harness.connection.hci!
                 let probed = try await ControllerProbe.probe(hci, reset: true)
                 #expect(probed.advertisingSets == 2)
                 // Plan as if the controller had three sets (what a wrong assumption would do).

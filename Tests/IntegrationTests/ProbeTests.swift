@@ -30,7 +30,7 @@ extension BumbleIntegration {
             try await withBumble(c.arguments) { link in
                 let harness = try FleetHarness(link)
                 defer { harness.close() }
-                let caps = try await ControllerProbe.probe(harness.connection.hci, reset: true)
+                let caps = try await ControllerProbe.probe(harness.connection.hci!, reset: true)
                 #expect(caps.hciVersion == c.version)
                 #expect(caps.leFeatures.contains(.leExtendedAdvertising) == c.extended, "LE feature bit 12")
                 #expect(caps.hasExtendedAdvertising == c.extended)

@@ -74,12 +74,15 @@ struct StopCommand: AsyncParsableCommand {
         let connections = try AdapterChoice.openAll(controller, advertising: !reset).get()
         var tally = ExitTally()
         for connection in connections {
-            if let mgmt = connection.management {
+            let hci: HCIController
+            switch connection.session {
+            case .management(let mgmt):
                 report(mgmt.adapterName, done: await AdvertisingCleanup.stopAdvertising(management: mgmt, chosen: connection.backendReason != nil), error: nil)
                 connection.close()
                 continue
+            case .hci(let session):
+                hci = session
             }
-            let hci = connection.hci!
             let note: String?
             if case .virtual = connection.spec { note = Self.virtualNote } else { note = nil }
             do throws(HCIControllerError) {

@@ -12,7 +12,7 @@ import BeaconRadio
 enum AdapterChoice {
     /// How long a command may wait for its reply. A controller that does not answer (a silent
     /// TCP peer, a UART at the wrong baud rate) fails after this long, naming the command.
-    static let commandTimeout: Duration = .seconds(2)
+    static let commandTimeout = AdapterOpening.standardCommandTimeout
 
     /// The adapters `-i` names, `all` expanded; without `-i`, the first kernel adapter. Never
     /// falls back to the virtual controller: a user who wants it says `-i virtual`. A failure
@@ -29,13 +29,7 @@ enum AdapterChoice {
     /// ``specs(_:)`` without printing.
     static func resolve(_ options: ControllerOptions) -> Result<[AdapterSpec], Unavailable> {
         do throws(TransportError) {
-            if let given = options.adapter {
-                return .success(try AdapterConnection.expand(try AdapterSpec.list(given)))
-            }
-            guard let first = try KernelTransport.adapters().first else {
-                throw TransportError.noSuchAdapter("hci0", existing: [])
-            }
-            return .success([.kernel(id: first.id)])
+            return .success(try AdapterOpening.adapters(named: options.adapter))
         } catch {
             return .failure(Unavailable(message: withDefaultHint(error.description, options: options)))
         }
@@ -72,35 +66,31 @@ enum AdapterChoice {
     /// of this user's (see ``SharedAir/fromEnvironment(_:)``).
     static var sharedAir: SharedAir? { SharedAir.fromEnvironment(ProcessInfo.processInfo.environment) }
 
-    /// Opens every adapter; on the first failure the ones already open are closed and the error
-    /// (with its advice) is printed. A virtual controller joins the shared air, its receiver at
-    /// `receiver` (`--at`; the origin without it).
-    /// `advertising`: a plain kernel adapter (`hci0`) gets the backend ``BackendChoice`` picks.
-    /// `channel`: what the air does to what a virtual receiver hears (`--air`).
-    static func open(_ specs: [AdapterSpec], snoop: BTSnoopWriter?, receiver: Point? = nil, advertising: Bool = false,
-                     channel: AirChannel = .clean) -> Result<[AdapterConnection], ExitCode> {
-        var open: [AdapterConnection] = []
-        for spec in specs {
-            do {
-                let at = receiver ?? Point(x: 0, y: 0)
-                open.append(advertising
-                    ? try AdapterConnection.openForAdvertising(spec, commandTimeout: commandTimeout, btsnoop: snoop, air: sharedAir, receiver: at)
-                    : try AdapterConnection.open(spec, commandTimeout: commandTimeout, btsnoop: snoop, air: sharedAir, receiver: at, channel: channel))
-            } catch {
-                for c in open { c.close() }
-                return .failure(CommandFailure.exit("\(error)"))
-            }
-        }
-        return .success(open)
-    }
-
-    /// `specs`, `snoop` and `open` in one step, for the commands that need nothing in between.
-    static func openAll(_ options: ControllerOptions, inputs: [String] = [], receiver: Point? = nil, advertising: Bool = false,
-                        channel: AirChannel = .clean) -> Result<[AdapterConnection], ExitCode> {
+    /// The adapters `-i` names and how the library opens them (``AdapterOpening``): with the
+    /// command timeout, the `--btsnoop` writer, on the shared air. A virtual receiver is at
+    /// `receiver` (`--at`; the origin without it); `channel`: what the air does to what it hears
+    /// (`--air`); `advertising`: a plain kernel adapter (`hci0`) gets the backend
+    /// ``BackendChoice`` picks. A failure is printed.
+    static func opening(_ options: ControllerOptions, inputs: [String] = [], receiver: Point? = nil, advertising: Bool = false,
+                        channel: AirChannel = .clean) -> Result<(specs: [AdapterSpec], opening: AdapterOpening), ExitCode> {
         specs(options).flatMap { specs in
             // A UART the controller is on is not a capture file either.
             let devices = specs.compactMap { spec -> String? in if case .serial(let path, _, _) = spec { path } else { nil } }
-            return snoop(options, inputs: inputs + devices).flatMap { open(specs, snoop: $0, receiver: receiver, advertising: advertising, channel: channel) }
+            return snoop(options, inputs: inputs + devices).map { snoop in
+                (specs, AdapterOpening(commandTimeout: commandTimeout, btsnoop: snoop, air: sharedAir, receiver: receiver ?? Point(x: 0, y: 0),
+                                       channel: channel, advertising: advertising))
+            }
+        }
+    }
+
+    /// Opens every adapter `-i` names (all or none, see ``AdapterOpening/open(_:)-([AdapterSpec])``);
+    /// a failure, with its advice, is printed.
+    static func openAll(_ options: ControllerOptions, inputs: [String] = [], receiver: Point? = nil, advertising: Bool = false,
+                        channel: AirChannel = .clean) -> Result<[AdapterConnection], ExitCode> {
+        opening(options, inputs: inputs, receiver: receiver, advertising: advertising, channel: channel).flatMap { choice in
+            do throws(AdapterOpenError) { return .success(try choice.opening.open(choice.specs)) } catch {
+                return .failure(CommandFailure.exit("\(error)"))
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import BeaconEmulator
 import BeaconScanner
 import Synchronization
 
@@ -8,7 +9,7 @@ import Synchronization
 enum ScanRun {
     static func run(_ session: ScanSession, duration: Duration?, output: ScanOutput,
                     also: @escaping @Sendable (ScanUpdate) -> Void = { _ in }) async throws(ExitCode) {
-        let failure = await SignalTrap.value { () async -> ScanSession.Failure? in
+        let failure = await StopSignals.value(of: { () async -> ScanSession.Failure? in
             do throws(ScanSession.Failure) {
                 try await session.run(duration: duration) { update in
                     also(update)
@@ -18,7 +19,7 @@ enum ScanRun {
             } catch {
                 return error
             }
-        }
+        }, onStop: SignalNotice.stopping)
         // The live view gives the screen back before any error is printed.
         output.finish()
         if let failure {

@@ -47,7 +47,7 @@ struct FleetHarness {
     }
 
     /// Closes our side; the harness keeps its controller state, like real hardware.
-    func close() { connection.hci.close() }
+    func close() { connection.close() }
 
     /// The commands a run must have sent after probing, in order: the preamble, the setup, each
     /// rotation slot the runner reported, and the teardown.

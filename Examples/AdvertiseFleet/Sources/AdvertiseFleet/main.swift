@@ -4,12 +4,9 @@
 //
 //     swift run AdvertiseFleet virtual ../../profiles/example.yaml
 //     sudo .build/debug/AdvertiseFleet hci0 ../../profiles/example.yaml
-import BeaconAdapters
 import BeaconEmulator
 import BeaconProfiles
 import Foundation
-import HCITransport
-import VirtualController
 
 /// One line on standard output, written at once (also into a pipe: a test waits for it).
 func say(_ line: String) { FileHandle.standardOutput.write(Data("\(line)\n".utf8)) }
@@ -27,37 +24,25 @@ guard arguments.count == 2, let adapter = arguments.first, let profile = argumen
 let signals = StopSignals()
 
 let fleet: BeaconFleet
-do { fleet = try ProfileLoader.load(contentsOf: profile) } catch { fail("\(error)") }
+do throws(ProfileErrors) { fleet = try ProfileLoader.load(contentsOf: profile) } catch { fail("\(error)") }
+let adapters: [AdapterSpec]
+do { adapters = try AdapterSpec.list(adapter) } catch { fail("\(error)") }
 
-// One adapter, opened as `beacon advertise -i ADAPTER` opens it; `virtual` joins the shared
-// virtual air ($BEACON_AIR), where `beacon scan -i virtual` hears it.
-let connection: AdapterConnection
-do {
-    let specs = try AdapterConnection.expand(AdapterSpec.list(adapter))
-    guard specs.count == 1 else { fail("\(adapter): name one adapter") }
-    let air = SharedAir.fromEnvironment(ProcessInfo.processInfo.environment)
-    connection = try AdapterConnection.openForAdvertising(specs[0], air: air)
+// Opened as `beacon advertise -i ADAPTER` opens it; `virtual` joins the shared virtual air
+// ($BEACON_AIR), where `beacon scan -i virtual` hears it.
+let air = SharedAir.fromEnvironment(ProcessInfo.processInfo.environment)
+let run = FleetRun(beacons: fleet.beacons, on: adapters, opening: AdapterOpening(air: air, advertising: true))
+run.stop(on: signals)
+do throws(FleetRunError) {
+    if try await run.start() != nil {
+        say("on air: \(fleet.beacons.map(\.name).joined(separator: ", ")) on \(adapter); Ctrl-C stops")
+    }
 } catch {
     fail("\(error)")
 }
 
-let running = RunningFleet(connections: [connection])
-signals.onStop { _ in running.requestStop() }
-do {
-    try await running.start(fleet.beacons)
-} catch {
-    connection.close()
-    fail("\(error)")
-}
-if signals.received == nil {
-    say("on air: \(fleet.beacons.map(\.name).joined(separator: ", ")) on \(connection.adapterName); Ctrl-C stops")
-}
-
-let outcome = await running.outcome()
-connection.close()
+let outcome = await run.run(for: nil)  // until Ctrl-C or SIGTERM; then off the air and closed
 if let failure = outcome.failure { say("failed: \(failure)") }
-for left in outcome.leftOnAir {
-    say("\(left.adapter): may still be on air: \(left.beacons.joined(separator: ", ")) (\(left.reason))")
-}
+for left in outcome.leftOnAir { say("\(left)") }
 guard outcome.isClean else { exit(1) }
 say("stopped: nothing left on air")

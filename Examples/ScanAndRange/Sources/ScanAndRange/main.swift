@@ -14,7 +14,7 @@ do {
     let air = SharedAir.fromEnvironment(ProcessInfo.processInfo.environment)
     let connection = try AdapterConnection.open(AdapterSpec(parsing: adapter), air: air)
     defer { connection.close() }
-    let session = ScanSession(hci: connection.hci, owned: connection.mayReset)
+    let session = try ScanSession(hci: connection.requireHCI(for: "scan"), owned: connection.mayReset)
     try await session.run(duration: .seconds(seconds)) { update in
         guard case .ranging(let beacons, _) = update else { return }
         for beacon in beacons {

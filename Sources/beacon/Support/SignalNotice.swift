@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconEmulator
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SIGHUP as the command line means it: the terminal hung up, or a reload was asked for.
+enum TerminalHangup {
+    /// What a run that stops on SIGHUP says.
+    static let message = "SIGHUP: the terminal hung up (or a hangup was sent): stopping"
+
+    /// Whether the terminal the run was started on has hung up (closed window, lost ssh
+    /// connection): a standard descriptor that is a terminal then polls as hung up. Pipes and
+    /// files are not looked at (a pipe at end of file is no hangup). A run that reloads on SIGHUP
+    /// asks this first, so closing its terminal still stops it.
+    static var hungUp: Bool {
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+            var info = stat()
+            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFCHR else { continue }
+            var watch = pollfd(fd: fd, events: 0, revents: 0)
+            if poll(&watch, 1, 0) > 0, watch.revents & Int16(POLLHUP | POLLERR) != 0 { return true }
+        }
+        return false
+    }
+}
+
+/// What the command line says when a signal stops a scan or a run.
+enum SignalNotice {
+    /// Says that signal `number` stops the work (SIGHUP: the terminal is gone), and lets output
+    /// nobody reads no longer hold the stop up.
+    static func stopping(_ number: Int32) {
+        LineOutput.stopRequested()
+        LineOutput.err(number == SIGHUP ? TerminalHangup.message : "\(StopSignals.name(number)): stopping (again to quit at once)")
+    }
+}
