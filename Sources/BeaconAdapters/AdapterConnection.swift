@@ -4,6 +4,11 @@ import HCI
 import HCITransport
 import VirtualController
 import BeaconRadio
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An open controller: the HCI session (or, for `mgmt:hci0`, the kernel management API session)
 /// and, for the built-in virtual controller, the controller itself (to read its air log).
@@ -91,7 +96,15 @@ public struct AdapterConnection: Sendable {
         case let .serial(path, baud, flow):
             return AdapterConnection(spec: spec, hci: HCIController(transport: try SerialTransport.open(path: path, baud: baud, flowControl: flow), commandTimeout: commandTimeout, btsnoop: btsnoop))
         case .virtual(let options):
-            let controller = VirtualController(configuration: try VirtualController.Configuration(options: options))
+            var configuration = try VirtualController.Configuration(options: options)
+            if air != nil {
+                // On the shared air, events keep the spec's 0–10 ms advDelay unless the spec says
+                // otherwise, each process with its own seed: without it two advertisers at one
+                // interval keep their phase for ever, colliding on every event or never.
+                if options["advdelay"] == nil { configuration.advertisingDelay = true }
+                if options["seed"] == nil { configuration.seed = UInt64(getpid()) }
+            }
+            let controller = VirtualController(configuration: configuration)
             let transport = VirtualTransport(controller: controller, adapterName: spec.description)
             let link = try air.map { air throws(SharedAirError) in try AirLink(controller: controller, air: air, receiver: receiver, channel: channel) }
             var connection = AdapterConnection(spec: spec, hci: HCIController(transport: transport, commandTimeout: commandTimeout, btsnoop: btsnoop), virtual: controller)
