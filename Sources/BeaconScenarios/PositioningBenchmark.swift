@@ -74,7 +74,7 @@ public struct PositioningBenchmark: Sendable {
     }
 
     /// The simulator's noiseless advertisements as the channel lets them through. With
-    /// collisions, each event is judged against the others by ``AdvertisingCollisions``; the
+    /// collisions, each event is judged against the others by `AdvertisingCollisions` (BeaconRadio); the
     /// simulator's beacons keep fixed phases, so each event is moved by its own 0–10 ms advDelay
     /// (drawn per event, not accumulated, so the walk's timing stays the simulator's) and pairs
     /// of beacons do not collide for ever or never.

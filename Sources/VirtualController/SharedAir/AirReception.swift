@@ -3,9 +3,9 @@ import BeaconCodec
 import BeaconRadio
 
 /// What one receiver on the shared air makes of the transmissions that reach it, through its
-/// ``AirChannel`` (BeaconRadio): each gets its power drawn as it is taken (path loss, shadowing,
+/// `AirChannel` (BeaconRadio): each gets its power drawn as it is taken (path loss, shadowing,
 /// fading, sensitivity, random loss); with collisions on, it then waits in
-/// ``AdvertisingCollisions`` until nothing that starts later can overlap it. ``AirLink`` drives
+/// `AdvertisingCollisions` (BeaconRadio) until nothing that starts later can overlap it. ``AirLink`` drives
 /// it in real time; a test can drive it with the times of a controller on a manual clock.
 public struct AirReception {
     public let channel: AirChannel

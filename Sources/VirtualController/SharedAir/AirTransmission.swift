@@ -14,7 +14,7 @@ public struct AirTransmission: Hashable, Sendable {
     /// Where the advertiser is; `nil` when its process did not say (heard as if 1 m away).
     public var position: AirPoint?
     /// When the event started on the machine's monotonic clock (``AirLink/machineTime()``), so
-    /// receivers can tell which events overlapped (``AdvertisingCollisions``, BeaconRadio).
+    /// receivers can tell which events overlapped (`AdvertisingCollisions`, BeaconRadio).
     public var time: Duration
 
     public init(pdu: AirPDU, address: BluetoothAddress, addressType: LEAddressType, data: [UInt8], txPower: Int8,
