@@ -4,6 +4,11 @@ import HCI
 import HCITransport
 import VirtualController
 import BeaconRadio
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An open controller: the HCI session (or, for `mgmt:hci0`, the kernel management API session)
 /// and, for the built-in virtual controller, the controller itself (to read its air log).
@@ -127,9 +132,16 @@ public struct AdapterConnection: Sendable {
 
     private static func openVirtual(_ spec: AdapterSpec, options: [String: String], commandTimeout: Duration, btsnoop: BTSnoopWriter?,
                                     air: SharedAir?, receiver: Point, channel: AirChannel) throws(AdapterOpenError) -> AdapterConnection {
-        let configuration: VirtualController.Configuration
+        var configuration: VirtualController.Configuration
         do throws(VirtualControllerConfigurationError) { configuration = try VirtualController.Configuration(options: options) } catch {
             throw .virtualConfiguration(error)
+        }
+        if air != nil {
+            // On the shared air, events keep the spec's 0–10 ms advDelay unless the spec says
+            // otherwise, each process with its own seed: without it two advertisers at one
+            // interval keep their phase for ever, colliding on every event or never.
+            if options["advdelay"] == nil { configuration.advertisingDelay = true }
+            if options["seed"] == nil { configuration.seed = UInt64(getpid()) }
         }
         let controller = VirtualController(configuration: configuration)
         let transport = VirtualTransport(controller: controller, adapterName: spec.description)

@@ -55,7 +55,8 @@ public struct AirChannel: Hashable, Sendable, CustomStringConvertible {
     /// The probability that a packet is lost whatever its power (interference from Wi-Fi and
     /// the like), 0 to 1.
     public var randomLoss: Double
-    /// Whether events overlapping on the channel the scanner listens on destroy each other.
+    /// Whether events overlapping on the channel the scanner listens on destroy each other
+    /// (judged event by event: ``AdvertisingCollisions``).
     public var collisions: Bool
     public var seed: UInt64
 
@@ -109,13 +110,6 @@ public struct AirChannel: Hashable, Sendable, CustomStringConvertible {
     /// 8 µs each (Core Vol 6 Part B §2.1, §2.3).
     public static func airtime(dataLength: Int) -> Double { Double(16 + dataLength) * 8e-6 }
 
-    /// The chance that an event is not destroyed by another on the channel the scanner listens
-    /// on, with `rate` other events per second on air, each `airtime` seconds long: unslotted
-    /// ALOHA, e^(−2·rate·airtime) (advertisers are not synchronised: the spec's 0–10 ms advDelay
-    /// keeps them apart only on average). Every event visits channels 37, 38 and 39 in turn, so
-    /// the scanner, listening on one, meets every event's PDU there: three channels do not
-    /// divide the load.
-    public static func survivesCollisions(rate: Double, airtime: Double) -> Double { exp(-2 * rate * airtime) }
 }
 
 /// Why a packet did not arrive.
@@ -136,11 +130,10 @@ public struct AirReceiver: Sendable {
         random = SplitMix64(seed: channel.seed)
     }
 
-    /// The RSSI of one packet whose path-loss mean is `mean` dBm, or why it was lost.
-    /// `otherEventsPerSecond`: the other advertising events on air, for collisions;
-    /// `airtime`: this event's PDU time on one channel, seconds.
-    public mutating func receive(mean: Double, otherEventsPerSecond: Double = 0, airtime: Double = AirChannel.airtime(dataLength: 30))
-        -> Result<Double, AirLoss> {
+    /// The power one packet whose path-loss mean is `mean` dBm arrives with (after shadowing
+    /// and fading), and why it is lost apart from collisions, if it is. Collisions need the
+    /// events' timing: ``AdvertisingCollisions`` judges them.
+    public mutating func draw(mean: Double) -> (power: Double, loss: AirLoss?) {
         var power = mean
         if channel.shadowingSigma > 0 { power += channel.shadowingSigma * random.nextGaussian() }
         switch channel.fading {
@@ -153,12 +146,15 @@ public struct AirReceiver: Sendable {
             let q = scatter * random.nextGaussian()
             power += 10 * log10(max(i * i + q * q, 1e-12))
         }
-        if let sensitivity = channel.sensitivity, power < sensitivity { return .failure(.belowSensitivity) }
-        if channel.randomLoss > 0, random.nextUnit() < channel.randomLoss { return .failure(.random) }
-        if channel.collisions,
-           random.nextUnit() >= AirChannel.survivesCollisions(rate: otherEventsPerSecond, airtime: airtime) {
-            return .failure(.collision)
-        }
-        return .success(power)
+        if let sensitivity = channel.sensitivity, power < sensitivity { return (power, .belowSensitivity) }
+        if channel.randomLoss > 0, random.nextUnit() < channel.randomLoss { return (power, .random) }
+        return (power, nil)
+    }
+
+    /// The RSSI of one packet whose path-loss mean is `mean` dBm, or why it was lost (collisions
+    /// aside: see ``draw(mean:)``).
+    public mutating func receive(mean: Double) -> Result<Double, AirLoss> {
+        let (power, loss) = draw(mean: mean)
+        return loss.map { .failure($0) } ?? .success(power)
     }
 }

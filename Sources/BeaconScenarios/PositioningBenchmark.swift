@@ -11,8 +11,8 @@ import BeaconRadio
 ///
 /// Each walk goes through `waypoints` points, the first drawn uniformly in the fleet's bounding
 /// box, each next within `leg` metres (seed `seed + walk`), at `speed`; every beacon advertises every `advertisingInterval` at its own
-/// phase; each advertisement is heard through the channel (its collisions counting every other
-/// beacon's events); `raw` feeds every packet heard to the locator, `ios` and `android` feed
+/// phase; each advertisement is heard through the channel (its collisions judged event by event
+/// against every other beacon's); `raw` feeds every packet heard to the locator, `ios` and `android` feed
 /// each beacon's smoothed RSSI at every ranging update, as an app on that phone gets it. The
 /// locator inverts the channel's own path-loss exponent (a site calibrated for n), with the
 /// strongest `maximumBeacons` of each window.
@@ -73,20 +73,33 @@ public struct PositioningBenchmark: Sendable {
         return WalkPath(waypoints: points)
     }
 
-    /// The simulator's noiseless advertisements as the channel lets them through.
+    /// The simulator's noiseless advertisements as the channel lets them through. With
+    /// collisions, each event is judged against the others by `AdvertisingCollisions` (BeaconRadio); the
+    /// simulator's beacons keep fixed phases, so each event is moved by its own 0–10 ms advDelay
+    /// (drawn per event, not accumulated, so the walk's timing stays the simulator's) and pairs
+    /// of beacons do not collide for ever or never.
     func heard(_ simulator: WalkSimulator, through channel: AirChannel) -> [RSSISample] {
         var receiver = AirReceiver(channel: channel)
-        let others = Double(max(anchors.count - 1, 0)) / advertisingInterval
+        var delays = SplitMix64(seed: channel.seed ^ 0xAD_DE1A)
+        var collisions = AdvertisingCollisions<RSSISample>()
+        let airtime = AirChannel.airtime(dataLength: 30)  // an iBeacon's AdvData
         let byKey = Dictionary(anchors.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
-        return simulator.samples().compactMap { s in
-            guard let anchor = byKey[s.key] else { return nil }
+        var out: [RSSISample] = []
+        for s in simulator.samples() {
+            guard let anchor = byKey[s.key] else { continue }
             let d = max(simulator.truth(at: s.time).distance(to: anchor.position), AirPathLoss.shortestDistance)
             let mean = LogDistancePathLoss.rssi(atDistance: d, powerAt1m: Double(anchor.measuredPower), exponent: channel.exponent)
-            guard case .success(let rssi) = receiver.receive(mean: mean, otherEventsPerSecond: others) else { return nil }
+            let (power, loss) = receiver.draw(mean: mean)
             var heard = s
-            heard.rssi = Double(AirPathLoss.clamp(rssi))
-            return heard
+            heard.rssi = Double(AirPathLoss.clamp(power))
+            if channel.collisions {
+                collisions.add(heard, start: s.time + 0.010 * delays.nextUnit(), airtime: airtime, power: power, audible: loss == nil)
+            } else if loss == nil {
+                out.append(heard)
+            }
         }
+        guard channel.collisions else { return out }
+        return collisions.settleAll().filter { !$0.collided }.map(\.packet).sorted { $0.time < $1.time }
     }
 
     /// What an app on the phone gets: every packet (raw), or each beacon's smoothed RSSI at

@@ -132,6 +132,10 @@ struct ControllerCore {
         case .legacy: 0xFFFF
         case let .set(handle): UInt64(handle)
         }
-        return SplitMix64(seed: configuration.seed ^ (salt &* 0x9E37_79B9_7F4A_7C15))
+        // The stream's seed is itself drawn: SplitMix64 steps its state by 0x9E37_79B9_7F4A_7C15,
+        // so seeds a multiple of it apart give one stream shifted by a draw, and two sets whose
+        // delays are the same sequence one event apart keep their relative phase for ever.
+        var seeds = SplitMix64(seed: configuration.seed ^ (salt &* 0x9E37_79B9_7F4A_7C15))
+        return SplitMix64(seed: seeds.next())
     }
 }

@@ -30,7 +30,9 @@ extension VirtualController {
         /// HCI_Subversion and LMP_Subversion.
         public var subversion: UInt16 = 0
         /// Add the link layer's pseudo-random 0–10 ms advDelay to every advertising interval
-        /// (Core Vol 6 Part B §4.4.2.2.1). Off by default so event times are exact multiples.
+        /// (Core Vol 6 Part B §4.4.2.2.1). Off by default so event times are exact multiples;
+        /// `AdapterConnection` turns it on (seeded with the process id) for a controller on the
+        /// shared air unless the options name `advdelay` (and `seed`), so collisions there come and go.
         public var advertisingDelay = false
         /// Seed for advDelay, so runs with the delay are still reproducible.
         public var seed: UInt64 = 0

@@ -19,6 +19,11 @@ import Darwin
 /// directory (listed again every 250 ms). Controllers that only advertise have no socket there,
 /// so they never send to each other. The controller itself stays as deterministic as ever:
 /// only the link reads the clock.
+///
+/// Each transmission carries its event's start on the machine's monotonic clock, so a receiver
+/// whose channel has collisions can judge overlaps between events of different processes
+/// (``AirReception``); it reports an event once ``collisionLateness`` has passed since it
+/// started, time enough for every overlapping one to arrive.
 public final class AirLink: Sendable {
     public let air: SharedAir
     public let controller: VirtualController
@@ -43,6 +48,11 @@ public final class AirLink: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     private static let counter = Atomic<Int>(0)
+    /// How long after an event starts a receiver with collisions judges it: the sender's round
+    /// (10 ms), the receiver's (10 ms) and scheduling, with room to spare.
+    public static let collisionLateness = Duration.milliseconds(100)
+    /// The controller's clock plus this is the machine's monotonic clock.
+    private let clockOffset: Duration
 
     /// Joins `controller` to `air` (creating the directory if needed) and starts the loop.
     public init(controller: VirtualController, air: SharedAir, receiver: Point = Point(x: 0, y: 0),
@@ -58,6 +68,7 @@ public final class AirLink: Sendable {
         self.socketPath = directory.path(of: name)
         self.channel = channel
         self.receiverPoint = Mutex(receiver)
+        clockOffset = Self.machineTime() - controller.clock.now
         let queue = DispatchQueue(label: "beacon.air.\(n)")
         queue.async { [self] in
             loop(sender)
@@ -103,7 +114,7 @@ public final class AirLink: Sendable {
         var buffer = [UInt8](repeating: 0, count: 256 * 1024)
         var listener: AirSocket? = nil
         var outbound = Outbound(sequence: controller.airLogEnd)
-        var reception = Reception(channel: channel)
+        var reception = AirReception(channel: channel)
         while !stopped.load(ordering: .acquiring) {
             let scanning = controller.isScanning
             if scanning != (listener != nil) {
@@ -123,8 +134,11 @@ public final class AirLink: Sendable {
                     }
                     guard let transmissions = AirDatagram.decode(datagram[...]) else { continue }
                     for t in transmissions {
-                        if let rssi = reception.rssi(of: t, at: receiver) { controller.hear(t, rssi: rssi) }
+                        for (heard, rssi) in reception.take(t, at: receiver) { controller.hear(heard, rssi: rssi) }
                     }
+                }
+                for (heard, rssi) in reception.settle(before: Self.machineTime() - Self.collisionLateness) {
+                    controller.hear(heard, rssi: rssi)
                 }
             } else {
                 _ = poll(nil, 0, 10)
@@ -133,27 +147,12 @@ public final class AirLink: Sendable {
         }
     }
 
-    /// The receiving side's draws and the recent load on air (for collisions).
-    private struct Reception {
-        var receiver: AirReceiver
-        /// When the events of the last second arrived.
-        var arrivals: [ContinuousClock.Instant] = []
-
-        init(channel: AirChannel) { receiver = AirReceiver(channel: channel) }
-
-        /// The RSSI `t` is heard with at `point`, or nil when the channel lost it.
-        mutating func rssi(of t: AirTransmission, at point: Point) -> Int8? {
-            let channel = receiver.channel
-            guard !channel.isClean else { return AirPathLoss.rssi(data: t.data, txPower: t.txPower, from: t.position, to: point) }
-            let now = ContinuousClock.now
-            arrivals.removeAll { now - $0 >= .seconds(1) }
-            let others = Double(arrivals.count)
-            arrivals.append(now)
-            let mean = AirPathLoss.meanRSSI(data: t.data, txPower: t.txPower, from: t.position, to: point, exponent: channel.exponent)
-            let heard = receiver.receive(mean: mean, otherEventsPerSecond: others,
-                                         airtime: AirChannel.airtime(dataLength: min(t.data.count, 31)))
-            return (try? heard.get()).map(AirPathLoss.clamp)
-        }
+    /// The machine's monotonic clock (`CLOCK_MONOTONIC`: one origin for every process), which
+    /// the shared air's event times are on.
+    public static func machineTime() -> Duration {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return .seconds(Int64(now.tv_sec)) + .nanoseconds(Int64(now.tv_nsec))
     }
 
     /// What the sending side remembers between rounds.
@@ -186,7 +185,7 @@ public final class AirLink: Sendable {
         let known = positions.withLock { $0 }
         // The walker first: the events of this round were sent with the walker already there.
         let datagrams = (walker.map { [AirWalkerDatagram.encode($0)] } ?? [])
-            + AirDatagram.encode(entries.map { AirTransmission($0, position: known[$0.address]) })
+            + AirDatagram.encode(entries.map { AirTransmission($0, position: known[$0.address], clockOffset: clockOffset) })
         guard !datagrams.isEmpty else { return }
         for peer in state.peers {
             for datagram in datagrams where !sender.send(datagram, to: directory.path(of: peer)) {

@@ -2,6 +2,7 @@
 import BeaconCodec
 import BeaconRadio
 import HCI
+import BeaconRadio
 
 /// One advertising event as it travels between processes on the shared virtual air: what a
 /// receiver needs to report it (PDU, address, data, transmit power) and where the advertiser is.
@@ -13,9 +14,13 @@ public struct AirTransmission: Hashable, Sendable {
     public var txPower: Int8
     /// Where the advertiser is; `nil` when its process did not say (heard as if 1 m away).
     public var position: Point?
+    /// When the event started on the machine's monotonic clock (``AirLink/machineTime()``), so
+    /// receivers can tell which events overlapped (`AdvertisingCollisions`, BeaconRadio).
+    public var time: Duration
 
     public init(pdu: AirPDU, address: BluetoothAddress, addressType: LEAddressType, data: [UInt8], txPower: Int8,
-                position: Point?) {
+                position: Point?, time: Duration = .zero) {
+        self.time = time
         self.pdu = pdu
         self.address = address
         self.addressType = addressType
@@ -24,19 +29,25 @@ public struct AirTransmission: Hashable, Sendable {
         self.position = position
     }
 
-    public init(_ entry: AirLogEntry, position: Point?) {
+    /// The event `entry` logged; `clockOffset` takes its controller's clock to the machine's.
+    public init(_ entry: AirLogEntry, position: Point?, clockOffset: Duration = .zero) {
         self.init(pdu: entry.pdu, address: entry.address, addressType: entry.addressType, data: entry.data,
-                  txPower: entry.txPower, position: position)
+                  txPower: entry.txPower, position: position, time: entry.time + clockOffset)
     }
+
+    /// One PDU's time on air, seconds: a legacy PDU's (at most 31 octets of data; an extended
+    /// event's ADV_EXT_IND is counted as the longest legacy PDU, its AUX PDUs not at all).
+    public var airtime: Double { AirChannel.airtime(dataLength: min(data.count, 31)) }
 }
 
-/// The datagram format: `BAIR`, version 1, a count (u16 LE), then per transmission: PDU code,
-/// address type, address (6 octets LE), TX power, a position flag and, when set, x, y, z as
+/// The datagram format: `BAIR`, version 2, a count (u16 LE), then per transmission: PDU code,
+/// address type, address (6 octets LE), TX power, the event's start on the machine's monotonic
+/// clock (i64 LE, nanoseconds), a position flag and, when set, x, y, z as
 /// IEEE 754 binary64 LE, the data length (u16 LE) and the data. Only processes of one machine
 /// and one user read it, but a malformed datagram is still dropped whole, never trusted.
 enum AirDatagram {
     static let magic: [UInt8] = Array("BAIR".utf8)
-    static let version: UInt8 = 1
+    static let version: UInt8 = 2
     /// A datagram stays well under the default UNIX datagram limit (about 200 KiB).
     static let targetSize = 16 * 1024
 
@@ -58,6 +69,8 @@ enum AirDatagram {
             body.append(t.addressType.rawValue)
             for shift in stride(from: 0, to: 48, by: 8) { body.append(UInt8(truncatingIfNeeded: t.address.value >> UInt64(shift))) }
             body.append(UInt8(bitPattern: t.txPower))
+            let (seconds, attoseconds) = t.time.components
+            appendLE(UInt64(bitPattern: seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000), bytes: 8, to: &body)
             if let p = t.position {
                 body.append(1)
                 for v in [p.x, p.y, p.z] { appendLE(v.bitPattern, bytes: 8, to: &body) }
@@ -90,7 +103,7 @@ enum AirDatagram {
         var out: [AirTransmission] = []
         for _ in 0..<count {
             guard let code = take(1)?.first, Int(code) < pduCodes.count, let type = take(1)?.first, let address = le(6),
-                  let power = take(1)?.first, let hasPosition = take(1)?.first else { return nil }
+                  let power = take(1)?.first, let nanoseconds = le(8), let hasPosition = take(1)?.first else { return nil }
             var position: Point? = nil
             if hasPosition == 1 {
                 guard let x = le(8), let y = le(8), let z = le(8) else { return nil }
@@ -100,7 +113,8 @@ enum AirDatagram {
             guard let length = le(2), let data = take(Int(length)) else { return nil }
             out.append(AirTransmission(pdu: pduCodes[Int(code)], address: BluetoothAddress(address),
                                        addressType: LEAddressType(rawValue: type), data: Array(data),
-                                       txPower: Int8(bitPattern: power), position: position))
+                                       txPower: Int8(bitPattern: power), position: position,
+                                       time: .nanoseconds(Int64(bitPattern: nanoseconds))))
         }
         return r.isEmpty ? out : nil
     }
