@@ -23,8 +23,9 @@ extension BumbleIntegration {
 
         @Test("walk around room-2m on A, locate --live on B: the located track follows the path")
         func walkIsLocated() async throws {
-            let scannerPort = try ScanIntegrationTests.freePort()
-            try await withBumble(["--scanner-port", String(scannerPort)]) { link in
+            try await withBumble(["--scanner-port", "0"]) { link in
+                // The harness binds the port itself (0: the kernel picks): no window for another process to take it.
+                let scannerPort = link.scannerPort
                 let locate = try BeaconCLI.start(["locate", "profiles/room-2m.yaml", "--live", "--json",
                                                   "-i", "tcp:127.0.0.1:\(scannerPort)", "--duration", "90s"])
                 let listening = await link.waitFor(timeout: .seconds(15)) { _ in locate.stderr.contains("locating on") }
@@ -65,8 +66,9 @@ extension BumbleIntegration {
                   - {at: 12s, show: door}
                 duration: 15s
                 """.write(to: scenario, atomically: true, encoding: .utf8)
-            let scannerPort = try ScanIntegrationTests.freePort()
-            try await withBumble(["--scanner-port", String(scannerPort)]) { link in
+            try await withBumble(["--scanner-port", "0"]) { link in
+                // The harness binds the port itself (0: the kernel picks): no window for another process to take it.
+                let scannerPort = link.scannerPort
                 let scan = try BeaconCLI.start(["scan", "-i", "tcp:127.0.0.1:\(scannerPort)", "--json", "--exit-after", "3s", "--duration", "90s"])
                 let scanning = await link.waitFor(timeout: .seconds(15)) { _ in scan.stdout.contains("\"event\":\"scanning\"") }
                 try #require(scanning, "beacon scan started: \(scan.output)")

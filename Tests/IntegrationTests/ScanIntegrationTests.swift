@@ -32,30 +32,14 @@ extension BumbleIntegration {
 
         static func lines(_ text: String) -> [Line] { text.split(separator: "\n").compactMap { Line(String($0)) } }
 
-        /// A TCP port nobody listens on now (the kernel's pick for port 0), for the harness's B.
-        static func freePort() throws -> UInt16 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw POSIXError(.EMFILE) }
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) { p in
-                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-            }
-            guard bound else { throw POSIXError(.EADDRINUSE) }
-            return UInt16(bigEndian: address.sin_port)
-        }
-
         @Test("room-2m advertised on A, scanned on B: exact fields, enter, ranging, exit after --exit-after 1s")
         func room() async throws {
             let profiles = try BeaconExpectations.shipped("room-2m.yaml")
             let expected = Set(profiles.map { "\($0.iBeacon!.uuid) \($0.iBeacon!.major) \($0.iBeacon!.minor) \($0.iBeacon!.measuredPower)" })
             #expect(expected.count == 4)
-            let scannerPort = try Self.freePort()
-            try await withBumble(["--scanner-port", String(scannerPort)]) { link in
+            try await withBumble(["--scanner-port", "0"]) { link in
+                // The harness binds the port itself (0: the kernel picks): no window for another process to take it.
+                let scannerPort = link.scannerPort
                 let scan = try BeaconCLI.start(["scan", "-i", "tcp:127.0.0.1:\(scannerPort)", "--json", "--exit-after", "1s", "--duration", "30s"])
                 let scanning = await link.waitFor(timeout: .seconds(60)) { _ in scan.stdout.contains("\"event\":\"scanning\"") }
                 try #require(scanning, "beacon scan started: \(scan.output)")

@@ -35,8 +35,9 @@ extension BumbleIntegration {
 
         /// Scans on B while `profile` is advertised on A for 3 s; returns the scan's stdout.
         static func scanWhileAdvertising(_ profile: String, extraScanArguments: [String] = []) async throws -> String {
-            let scannerPort = try ScanIntegrationTests.freePort()
-            return try await withBumble(["--scanner-port", String(scannerPort)]) { link in
+            return try await withBumble(["--scanner-port", "0"]) { link in
+                // The harness binds the port itself (0: the kernel picks): no window for another process to take it.
+                let scannerPort = link.scannerPort
                 let scan = try BeaconCLI.start(["scan", "-i", "tcp:127.0.0.1:\(scannerPort)", "--json", "--duration", "60s"] + extraScanArguments)
                 let scanning = await link.waitFor(timeout: .seconds(10)) { _ in scan.stdout.contains("\"event\":\"scanning\"") }
                 try #require(scanning, "beacon scan started: \(scan.output)")

@@ -14,8 +14,9 @@ extension BumbleIntegration {
 
         @Test("scan room-2m", arguments: [(80, 24), (160, 50)])
         func room(width: Int, height: Int) async throws {
-            let scannerPort = try ScanIntegrationTests.freePort()
-            try await withBumble(["--scanner-port", String(scannerPort)]) { link in
+            try await withBumble(["--scanner-port", "0"]) { link in
+                // The harness binds the port itself (0: the kernel picks): no window for another process to take it.
+                let scannerPort = link.scannerPort
                 let tmux = try TmuxScreen(width: width, height: height, beacon: ["scan", "-i", "tcp:127.0.0.1:\(scannerPort)", "--exit-after", "2s"])
                 defer { tmux.close() }
                 let scanning = await tmux.waitForScreen { $0.last.map(Self.isSummary) == true }

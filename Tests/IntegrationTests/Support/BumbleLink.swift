@@ -25,6 +25,8 @@ final class BumbleLink: @unchecked Sendable {
     /// The `ready` line (always present once ``start(_:readyTimeout:)`` returned).
     var ready: HarnessReady { state.withLock { $0.ready! } }
     var port: UInt16 { ready.port }
+    /// The scanner controller's port, when started with `--scanner-port 0`.
+    var scannerPort: UInt16 { ready.scannerPort }
     /// Controller A's public address, as the harness reports it.
     var controllerAddress: String { ready.address }
 

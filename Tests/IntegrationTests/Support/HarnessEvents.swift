@@ -55,6 +55,8 @@ struct HarnessReady: Sendable {
     var maxSets: Int
     var hciVersion: Int
     var pid: Int32
+    /// The second controller's port (`--scanner-port`; 0 asks the kernel for a free one), if served.
+    var scannerPort: UInt16 = 0
 }
 
 /// A parsed stdout line of `bumble_link.py`.
@@ -79,7 +81,7 @@ enum HarnessEvent: Sendable {
         switch event {
         case "ready":
             self = .ready(HarnessReady(port: UInt16(int("port") ?? 0), address: string("address"), extended: bool("extended"),
-                                       maxSets: int("max_sets") ?? 0, hciVersion: int("hci_version") ?? 0, pid: Int32(int("pid") ?? 0)))
+                                       maxSets: int("max_sets") ?? 0, hciVersion: int("hci_version") ?? 0, pid: Int32(int("pid") ?? 0), scannerPort: UInt16(int("scanner_port") ?? 0)))
         case "adv":
             self = .advertisement(HarnessAdvertisement(
                 address: string("address"), addressType: int("address_type") ?? -1, legacy: bool("legacy"),
