@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "BeaconScanner", targets: ["BeaconScanner"]),
         .library(name: "LiveView", targets: ["LiveView"]),
         .library(name: "BeaconMQTT", targets: ["BeaconMQTT"]),
+        .library(name: "BeaconSite", targets: ["BeaconSite"]),
         .executable(name: "beacon", targets: ["beacon"]),
     ],
     dependencies: [
@@ -83,11 +84,14 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // An MQTT client (3.1.1 and 5, TLS, Last Will, reconnect) over libmosquitto, for the site (#24).
         .target(name: "BeaconMQTT", dependencies: ["CMosquitto"]),
+        // A site (#24): many hosts and radios as one fleet through an MQTT broker: the site file,
+        // placement, topics and payloads (Home Assistant discovery too), agent and controller.
+        .target(name: "BeaconSite", dependencies: ["BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
         // The command-line tool.
         .executableTarget(
             name: "beacon",
             dependencies: ["BeaconRadio", 
-                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView",
+                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconSite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -127,6 +131,7 @@ let package = Package(
         .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconRadio", "BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
+        .testTarget(name: "BeaconSiteTests", dependencies: ["BeaconSite", "BeaconCodec", "BeaconEmulator", "BeaconProfiles", "BeaconJSON", "BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),
     ]
 )

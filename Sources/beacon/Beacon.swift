@@ -96,6 +96,7 @@ struct Beacon: AsyncParsableCommand {
             LocateCommand.self,
             PlayCommand.self,
             WalkCommand.self,
+            SiteCommand.self,
         ]
     )
 
