@@ -97,6 +97,7 @@ struct Beacon: AsyncParsableCommand {
             PlayCommand.self,
             WalkCommand.self,
             SiteCommand.self,
+            AgentCommand.self,
         ]
     )
 
