@@ -53,15 +53,7 @@ public final class SiteAgent: Sendable {
     private let now: @Sendable () -> Double
     private let started: Double
     private let state = Mutex(State())
-    private let outbox: AsyncStream<Outgoing>.Continuation
-    private let outgoing: AsyncStream<Outgoing>
-
-    private struct Outgoing: Sendable {
-        var topic: String
-        var payload: [UInt8]
-        var qos: MQTTQoS
-        var retain: Bool
-    }
+    private let publisher: OrderedPublisher
 
     private struct RadioRecord {
         /// The revision on air, and what its beacons are (as profile entries: what decides
@@ -99,7 +91,7 @@ public final class SiteAgent: Sendable {
         var fleets: [SiteRadio.ID: RunningFleet] = [:]
         for radio in radios { fleets[radio.id] = RunningFleet(connections: [radio.connection], planner: planner) }
         self.fleets = fleets
-        (outgoing, outbox) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .unbounded)
+        publisher = OrderedPublisher(client)
         state.withLock { s in for radio in radios { s.radios[radio.id] = RadioRecord() } }
     }
 
@@ -133,7 +125,6 @@ public final class SiteAgent: Sendable {
             _ = await stopFleets()
             throw .broker("\(error)")
         }
-        let publisher = Task { await self.publishInOrder() }
         let telemetry = Task { await self.publishTelemetry() }
         announce()
         report(.connected)
@@ -153,8 +144,7 @@ public final class SiteAgent: Sendable {
             }
         }
         telemetry.cancel()
-        outbox.finish()
-        await publisher.value
+        await publisher.finish()
         return await stopFleets()
     }
 
@@ -328,16 +318,7 @@ public final class SiteAgent: Sendable {
     }
 
     private func send(_ topic: String, _ payload: [UInt8], qos: MQTTQoS = .atLeastOnce, retain: Bool) {
-        outbox.yield(Outgoing(topic: topic, payload: payload, qos: qos, retain: retain))
-    }
-
-    /// One message at a time, in the order they were made, so a retained state is never
-    /// overtaken by an older one. A message that cannot be sent (the broker away: QoS 0 is
-    /// refused) is dropped: the next connection republishes everything that matters.
-    private func publishInOrder() async {
-        for await message in outgoing {
-            _ = try? await client.publish(topic: message.topic, payload: message.payload, qos: message.qos, retain: message.retain)
-        }
+        publisher.send(topic, payload, qos: qos, retain: retain)
     }
 }
 

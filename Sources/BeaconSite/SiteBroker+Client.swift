@@ -7,7 +7,7 @@ extension SiteBroker {
     /// else from `BEACON_MQTT_USERNAME` / `BEACON_MQTT_PASSWORD` in `environment` (never from
     /// the command line), and the Last Will `will`.
     public func clientConfiguration(clientID: String, will: MQTTWill, environment: [String: String],
-                                    keepaliveSeconds: Int32 = 10) throws(MQTTError) -> MQTTConfiguration {
+                                    keepaliveSeconds: Int32 = 5) throws(MQTTError) -> MQTTConfiguration {
         let credentials: MQTTCredentials?
         if let credentialsFile {
             credentials = try MQTTCredentials.load(fromFile: credentialsFile)

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import BeaconEmulator
 import BeaconJSON
+import BeaconMQTT
 import BeaconProfiles
 import BeaconSite
+import Foundation
 
-/// `beacon site SITE.yaml --plan`: which radio carries which beacon of a site (docs/SITE.md).
+/// `beacon site SITE.yaml`: the site's controller; `--plan`: which radio carries which beacon
+/// (docs/SITE.md).
 struct SiteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "site",
-        abstract: "Plan a site: many hosts and radios as one fleet.",
+        abstract: "Run or plan a site: many hosts and radios as one fleet, through an MQTT broker.",
         discussion: """
             A site file names the broker, the radios (host, adapter, position in metres, optional \
             capacity) and the beacons (inline entries or profile files, each with a position); \
@@ -18,9 +22,19 @@ struct SiteCommand: AsyncParsableCommand {
             carry, with why. A site file with issues is reported as validate reports profiles \
             (file:line:column: field: value: message) and the exit status is 65.
 
+            Without --plan, runs the site's controller: connects to the broker (credentials as \
+            for beacon agent), publishes each radio's desired fleet (retained, QoS 1, only \
+            when it changes), follows each host's status and its radios' state, prints a line \
+            per change (--json: one object per event) and publishes Home Assistant discovery. \
+            When a host goes offline its beacons are reported off air and, with failover: \
+            nearest, placed again on the radios in reach. A restarted controller adopts what it \
+            published before, so nothing on air changes. SIGINT or SIGTERM stops it; the \
+            beacons stay on air with their agents.
+
             Examples:
               beacon site examples/site-lab.yaml --plan
               beacon site examples/site-lab.yaml --plan --json
+              beacon site examples/site-lab.yaml --json
             """
     )
 
@@ -30,12 +44,8 @@ struct SiteCommand: AsyncParsableCommand {
     @Flag(help: "Print the placement and exit.")
     var plan = false
 
-    @Flag(help: "Print the placement as one JSON object.")
+    @Flag(help: "Print the placement as one JSON object; without --plan, one JSON object per event.")
     var json = false
-
-    func validate() throws {
-        if !plan { throw ValidationError("only --plan is available yet: give --plan") }
-    }
 
     mutating func run() async throws {
         let site: Site
@@ -43,11 +53,36 @@ struct SiteCommand: AsyncParsableCommand {
         case .success(let loaded): site = loaded
         case .failure(let code): throw code
         }
+        guard plan else { return try await runController(site) }
         let placement = SitePlacer(maximumDistance: site.maximumDistance).place(site.beacons, on: site.radios)
         if json {
             LineOutput.out(SitePlanJSON.object(site: site, placement: placement).text)
         } else {
             for line in SitePlanText.lines(site: site, placement: placement) { LineOutput.out(line) }
+        }
+    }
+
+    private func runController(_ site: Site) async throws {
+        guard let broker = site.broker else {
+            throw CommandFailure.exit("\(file): the site names no broker; a site of one host without one is planned with --plan (running it without a broker is not available yet)")
+        }
+        let topics = SiteTopics(site)
+        let client: MQTTClient
+        do throws(MQTTError) {
+            let configuration = try broker.clientConfiguration(clientID: "beacon-site-\(site.name)", will: SiteController.lastWill(topics: topics),
+                                                               environment: ProcessInfo.processInfo.environment)
+            client = try MQTTClient(configuration)
+        } catch {
+            throw CommandFailure.exit("\(error)")
+        }
+        let json = json
+        let controller = SiteController(site: site, client: client, report: { event in
+            LineOutput.out(json ? ControllerOutput.json(event).text : ControllerOutput.text(event))
+        })
+        let stop = StopSignals()
+        stop.onStop { _ in controller.requestStop() }
+        do throws(MQTTError) { try await controller.run() } catch {
+            throw CommandFailure.exit("\(error)")
         }
     }
 }

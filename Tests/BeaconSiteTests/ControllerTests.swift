@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Testing
+import TestSupport
+@testable import BeaconSite
+
+/// `beacon site SITE` with two `beacon agent`s on a real Mosquitto (virtual radios): the desired
+/// fleets go out and the beacons are reported on air; an agent killed is noticed through its Last
+/// Will, its beacons reported off air and placed again on the other radio; a controller killed and
+/// restarted adopts what is on air without sending a thing.
+@Suite(.serialized) struct ControllerTests {
+    static let uuid = "8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061"
+    static let radios = """
+          - {host: pi-a, adapter: virtual, position: {x: 0, y: 0}}
+          - {host: pi-b, adapter: virtual, position: {x: 10, y: 0}}
+        """
+    static let beacons = """
+          - {name: door, uuid: \(uuid), major: 7, minor: 1, position: {x: 1, y: 0}}
+          - {name: desk, uuid: \(uuid), major: 7, minor: 2, position: {x: 9, y: 0}}
+        """
+    static let door = "8b0c3b1e-6e2a-4c55-9b8f-3d1a2e4f5061-7-1"
+    static let desk = "8b0c3b1e-6e2a-4c55-9b8f-3d1a2e4f5061-7-2"
+
+    static func events(_ program: BackgroundProgram) -> [[String: Any]] {
+        program.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    static func onAir(_ program: BackgroundProgram, _ id: String, on radio: String) -> Bool {
+        events(program).contains { $0["event"] as? String == "beacon" && $0["id"] as? String == id && $0["on_air"] as? Bool == true && $0["radio"] as? String == radio }
+    }
+
+    @Test func anAgentKilledIsReportedOffAirAndItsBeaconsArePlacedAgain() async throws {
+        let site = try await SiteFixture(hosts: ["pi-a", "pi-b"], radios: Self.radios, beacons: Self.beacons)
+        let controller = try site.start(["site", site.siteFile, "--json"], as: SiteFixture.controller)
+        let a = try site.start(["agent", "--site", site.siteFile, "--host", "pi-a", "--json"], as: SiteFixture.hostUser("pi-a"))
+        let b = try site.start(["agent", "--site", site.siteFile, "--host", "pi-b", "--json"], as: SiteFixture.hostUser("pi-b"))
+        defer { for p in [controller, a, b] { p.send(SIGKILL) } }
+        let both = await controller.waitForOutput(timeout: .seconds(60)) { _ in
+            Self.onAir(controller, Self.door, on: "pi-a/virtual") && Self.onAir(controller, Self.desk, on: "pi-b/virtual")
+        }
+        #expect(both, "controller:\n\(controller.output)\npi-a:\n\(a.output)\npi-b:\n\(b.output)")
+        let watcher = try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/beacons/+/state", "homeassistant/#"])
+        let topics = SiteTopics(site: "lab")
+        #expect(await watcher.wait(on: topics.beaconState(Self.door)) { String(decoding: $0, as: UTF8.self) == "ON" ? true : nil } == true)
+        #expect(await watcher.wait(on: topics.discoverySwitch(Self.door)) { $0.isEmpty ? nil : true } == true)
+
+        // pi-a dies without a word: its Last Will says offline (at once when the kernel closes
+        // its socket; within 1.5 keepalives, 7.5 s, when the host itself is gone).
+        let before = Self.events(controller).count
+        a.send(SIGKILL)
+        let failedOver = await controller.waitForOutput(timeout: .seconds(60)) { _ in Self.onAir(controller, Self.door, on: "pi-b/virtual") }
+        #expect(failedOver, "controller:\n\(controller.output)\npi-b:\n\(b.output)")
+        let events = Array(Self.events(controller).dropFirst(before))
+        let offline = events.firstIndex { $0["event"] as? String == "host_offline" && $0["host"] as? String == "pi-a" }
+        let reportedOff = events.firstIndex { $0["event"] as? String == "beacon" && $0["id"] as? String == Self.door && $0["on_air"] as? Bool == false }
+        let moved = events.firstIndex { $0["event"] as? String == "desired" && $0["radio"] as? String == "pi-b/virtual" && $0["beacons"] as? Int == 2 }
+        #expect(offline != nil && reportedOff != nil && moved != nil, "\(controller.output)")
+        if let offline, let reportedOff, let moved { #expect(offline < reportedOff && reportedOff < moved) }
+        #expect((events[reportedOff ?? 0]["reason"] as? String)?.contains("pi-a is offline") == true)
+        // The desk never moved: pi-b applied revision 2 with both, the desk on air all along.
+        #expect(await watcher.wait(on: topics.beaconState(Self.door)) { String(decoding: $0, as: UTF8.self) == "ON" ? true : nil } == true)
+        #expect(!Self.events(controller).dropFirst(before).contains { $0["event"] as? String == "beacon" && $0["id"] as? String == Self.desk && $0["on_air"] as? Bool == false })
+    }
+
+    @Test func aRestartedControllerAdoptsWhatIsOnAirWithoutChurn() async throws {
+        let site = try await SiteFixture(hosts: ["pi-a", "pi-b"], radios: Self.radios, beacons: Self.beacons)
+        let first = try site.start(["site", site.siteFile, "--json"], as: SiteFixture.controller)
+        let a = try site.start(["agent", "--site", site.siteFile, "--host", "pi-a", "--json"], as: SiteFixture.hostUser("pi-a"))
+        let b = try site.start(["agent", "--site", site.siteFile, "--host", "pi-b", "--json"], as: SiteFixture.hostUser("pi-b"))
+        defer { for p in [first, a, b] { p.send(SIGKILL) } }
+        #expect(await first.waitForOutput(timeout: .seconds(60)) { _ in
+            Self.onAir(first, Self.door, on: "pi-a/virtual") && Self.onAir(first, Self.desk, on: "pi-b/virtual")
+        }, "\(first.output)")
+        first.send(SIGKILL)
+        _ = await first.waitForExit(timeout: .seconds(10))
+
+        let second = try site.start(["site", site.siteFile, "--json"], as: SiteFixture.controller)
+        defer { second.send(SIGKILL) }
+        #expect(await second.waitForOutput(timeout: .seconds(60)) { _ in Self.events(second).contains { $0["event"] as? String == "ready" } }, "\(second.output)")
+        let events = Self.events(second)
+        let adopted = try #require(events.first { $0["event"] as? String == "adopted" })
+        #expect(adopted["radios"] as? Int == 2 && adopted["beacons"] as? Int == 2)
+        // Nothing new published: no desired revision, and the agents applied revision 1 only.
+        #expect(!events.contains { $0["event"] as? String == "desired" }, "\(second.output)")
+        for agent in [a, b] {
+            let applied = Self.events(agent).filter { $0["event"] as? String == "applied" }
+            #expect(applied.map { $0["revision"] as? Int } == [1], "\(agent.output)")
+        }
+        // And it still knows both beacons are on air.
+        #expect(await second.waitForOutput(timeout: .seconds(30)) { _ in
+            Self.onAir(second, Self.door, on: "pi-a/virtual") && Self.onAir(second, Self.desk, on: "pi-b/virtual")
+        }, "\(second.output)")
+        second.send(SIGTERM)
+        #expect(await second.waitForExit(timeout: .seconds(10)) == 0, "\(second.output)")
+    }
+}
