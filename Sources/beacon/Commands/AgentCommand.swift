@@ -28,6 +28,7 @@ struct AgentCommand: AsyncParsableCommand {
 
             Examples:
               beacon agent --site examples/site-lab.yaml --host pi-west
+              beacon agent --site examples/site-lab.yaml --host pi-east --json
             """
     )
 
