@@ -47,6 +47,10 @@ import TestSupport
             Self.jsonLines(out).contains { $0["event"] as? String == "report" && $0["minor"] as? Int == 1 && $0["major"] as? Int == 7 }
         }
         #expect(heard, "scanner:\n\(scanner.output)\nagent:\n\(agent.output)")
+        // Heard from the radio's position (0,0), 1 m from the scanner: the measured power, −59;
+        // from the beacon's own (1,0) it would be √2 m away, −62.
+        let rssi = Self.jsonLines(scanner.stdout).first { $0["event"] as? String == "report" && $0["minor"] as? Int == 1 }?["rssi"] as? Int
+        #expect(rssi == -59, "\(scanner.output)")
         scanner.send(SIGINT)
         _ = await scanner.waitForExit(timeout: .seconds(30))
 
@@ -120,5 +124,49 @@ import TestSupport
         let back = await controller.wait(on: topics.state(radio), timeout: .seconds(60)) { p in Self.state(p).flatMap { $0.revision == 1 ? $0 : nil } }
         #expect(back?.beacons.map(\.state) == [.onAir, .onAir], "\(agent.output)")
         #expect(await controller.wait(on: topics.hostStatus("pi")) { String(decoding: $0, as: UTF8.self) == "online" ? true : nil } == true)
+    }
+
+    @Test func wrongCredentialsEndTheAgentWithTheBrokersAnswer() async throws {
+        let site = try await SiteFixture(hosts: ["pi"], radios: "  - {host: pi, adapter: virtual, position: {x: 0, y: 0}}", beacons: Self.beacons)
+        var user = SiteFixture.hostUser("pi")
+        user.password = "wrong"
+        let agent = try site.start(["agent", "--site", site.siteFile, "--host", "pi"], as: user)
+        defer { agent.send(SIGKILL) }
+        #expect(await agent.waitForExit(timeout: .seconds(30)) == 1, "\(agent.output)")
+        let lines = agent.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(agent.output)")
+        #expect(lines.first?.hasPrefix("error: ") == true && lines.first?.lowercased().contains("not authori") == true, "\(agent.output)")
+    }
+
+    @Test func anotherHostsCredentialsCannotChangeThisHostsBeacons() async throws {
+        let site = try await SiteFixture(hosts: ["pi", "rogue"], radios: "  - {host: pi, adapter: virtual, position: {x: 0, y: 0}}", beacons: Self.beacons)
+        let agent = try site.start(["agent", "--site", site.siteFile, "--host", "pi", "--json"], as: SiteFixture.hostUser("pi"))
+        defer { agent.send(SIGKILL) }
+        let topics = SiteTopics(site: "lab")
+        let radio = SiteRadio.ID(host: "pi", adapter: "virtual")
+        let loaded = try SiteLoader.load(contentsOf: site.siteFile)
+        let controller = try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/hosts/#"])
+        try await controller.client.publish(topic: topics.desired(radio), payload: DesiredFleet(revision: 1, beacons: [loaded.beacons[0]]).payload,
+                                            qos: .atLeastOnce, retain: true)
+        #expect(await controller.wait(on: topics.state(radio)) { p in Self.state(p)?.revision == 1 ? true : nil } == true, "\(agent.output)")
+        // The rogue holds another host's credentials: the broker refuses its desired fleet for pi
+        // (MQTT 5 says so), and nothing reaches pi.
+        let rogue = try await site.watcher(SiteFixture.hostUser("rogue"), subscribing: [])
+        var refused = false
+        do {
+            try await rogue.client.publish(topic: topics.desired(radio), payload: DesiredFleet(revision: 9, beacons: []).payload, qos: .atLeastOnce, retain: true)
+        } catch {
+            refused = true
+        }
+        #expect(refused)
+        // Its state-topic forgery is refused too; the controller's next fleet is what pi applies.
+        do { try await rogue.publish(topics.state(radio), #"{"revision":9,"beacons":[]}"#) } catch {}
+        try await controller.client.publish(topic: topics.desired(radio), payload: DesiredFleet(revision: 2, beacons: loaded.beacons).payload,
+                                            qos: .atLeastOnce, retain: true)
+        let applied = await agent.waitForOutput(timeout: .seconds(30)) { out in Self.jsonLines(out).contains { $0["event"] as? String == "applied" && $0["revision"] as? Int == 2 } }
+        #expect(applied, "\(agent.output)")
+        let revisions = Self.jsonLines(agent.stdout).filter { ["applied", "unchanged", "rejected"].contains($0["event"] as? String ?? "") }.compactMap { $0["revision"] as? Int }
+        #expect(revisions == [1, 2], "\(agent.output)")
+        #expect(await controller.wait(on: topics.state(radio)) { p in Self.state(p)?.revision == 2 ? true : nil } == true)
     }
 }
