@@ -38,3 +38,22 @@ final class OrderedPublisher: Sendable {
         await worker.value
     }
 }
+
+extension MQTTClient {
+    /// A clean goodbye: `messages` published retained (QoS 1) in order, waiting at most `bound`
+    /// for the broker (a stop is honoured within a second whatever the broker does), then
+    /// DISCONNECT, which ends the client's events.
+    func farewell(_ messages: [(topic: String, payload: [UInt8])], within bound: Duration = .milliseconds(500)) {
+        Task {
+            let sending = Task {
+                for message in messages {
+                    _ = try? await self.publish(topic: message.topic, payload: message.payload, qos: .atLeastOnce, retain: true)
+                }
+            }
+            let timer = Task { try? await Task.sleep(for: bound); sending.cancel() }
+            _ = await sending.value
+            timer.cancel()
+            self.disconnect()
+        }
+    }
+}

@@ -154,22 +154,13 @@ public final class SiteAgent: Sendable {
         let already = state.withLock { s in defer { s.stopping = true }; return s.stopping }
         guard !already else { return }
         for radio in radios { fleets[radio.id]?.requestStop() }
-        let records = state.withLock { $0.radios }
-        let client = client, topics = topics, host = host, now = now()
-        Task {
-            let farewell = Task {
-                for (id, record) in records {
-                    let off = record.beacons.map { BeaconState(id: $0.id, name: $0.name, state: .off, reason: "the agent stopped", since: now) }
-                    let report = RadioStateReport(revision: record.revision, beacons: off, rejected: record.rejected)
-                    _ = try? await client.publish(topic: topics.state(id), payload: report.payload, qos: .atLeastOnce, retain: true)
-                }
-                _ = try? await client.publish(topic: topics.hostStatus(host), payload: Array(SiteTopics.offline.utf8), qos: .atLeastOnce, retain: true)
-            }
-            let bound = Task { try? await Task.sleep(for: .milliseconds(500)); farewell.cancel() }
-            _ = await farewell.value
-            bound.cancel()
-            client.disconnect()
+        let time = now()
+        var messages: [(topic: String, payload: [UInt8])] = state.withLock { $0.radios }.map { id, record in
+            let off = record.beacons.map { BeaconState(id: $0.id, name: $0.name, state: .off, reason: "the agent stopped", since: time) }
+            return (topics.state(id), RadioStateReport(revision: record.revision, beacons: off, rejected: record.rejected).payload)
         }
+        messages.append((topics.hostStatus(host), Array(SiteTopics.offline.utf8)))
+        client.farewell(messages)
     }
 
     // MARK: - Desired fleets

@@ -117,16 +117,7 @@ public final class SiteController: Sendable {
     public func requestStop() {
         let already = state.withLock { s in defer { s.stopping = true }; return s.stopping }
         guard !already else { return }
-        let client = client, topics = topics
-        Task {
-            let farewell = Task {
-                _ = try? await client.publish(topic: topics.controllerStatus, payload: Array(SiteTopics.offline.utf8), qos: .atLeastOnce, retain: true)
-            }
-            let bound = Task { try? await Task.sleep(for: .milliseconds(500)); farewell.cancel() }
-            _ = await farewell.value
-            bound.cancel()
-            client.disconnect()
-        }
+        client.farewell([(topics.controllerStatus, Array(SiteTopics.offline.utf8))])
     }
 
     // MARK: - Messages
