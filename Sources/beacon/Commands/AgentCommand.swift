@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
-import BeaconAdapters
 import BeaconEmulator
-import BeaconJSON
 import BeaconMQTT
 import BeaconSite
 import Foundation
-import HCITransport
 
 /// `beacon agent --site SITE --host NAME`: one host of a site (docs/SITE.md).
 struct AgentCommand: AsyncParsableCommand {
@@ -64,20 +61,9 @@ struct AgentCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure.exit("\(error)")
         }
-        var specs: [AdapterSpec] = []
-        for radio in mine {
-            do throws(TransportError) { specs.append(try AdapterSpec(parsing: radio.adapterSpecText)) } catch {
-                throw CommandFailure.exit("\(self.site): radio \(radio.id): \(error)")
-            }
-        }
         let stop = StopSignals()
-        let connections: [AdapterConnection]
-        switch AdapterChoice.open(specs, snoop: nil, advertising: true) {
-        case .success(let open): connections = open
-        case .failure(let code): throw code
-        }
-        defer { for c in connections { c.close() } }
-        let radios = zip(mine, connections).map { SiteAgent.Radio(id: $0.id, connection: $1, position: $0.position) }
+        let radios = try SiteRadios.open(mine)
+        defer { for radio in radios { radio.connection.close() } }
         let json = json
         let agent = SiteAgent(host: host, topics: topics, client: client, radios: radios, report: { event in
             LineOutput.out(json ? AgentOutput.json(event).text : AgentOutput.text(event))
@@ -87,14 +73,6 @@ struct AgentCommand: AsyncParsableCommand {
         do throws(SiteAgentError) { outcomes = try await agent.run() } catch {
             throw CommandFailure.exit("\(error)")
         }
-        var clean = true
-        for (radio, outcome) in outcomes {
-            if let failure = outcome.failure { LineOutput.err("error: \(radio): \(failure)"); clean = false }
-            for left in outcome.leftOnAir {
-                LineOutput.err("error: \(radio): may still be on air: \(left.beacons.joined(separator: ", ")) (\(left.reason))")
-                clean = false
-            }
-        }
-        if !clean { throw ExitStatus.runtimeFailure }
+        try SiteRadios.reportTeardowns(outcomes)
     }
 }

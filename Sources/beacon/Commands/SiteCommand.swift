@@ -29,7 +29,9 @@ struct SiteCommand: AsyncParsableCommand {
             When a host goes offline its beacons are reported off air and, with failover: \
             nearest, placed again on the radios in reach. A restarted controller adopts what it \
             published before, so nothing on air changes. SIGINT or SIGTERM stops it; the \
-            beacons stay on air with their agents.
+            beacons stay on air with their agents. A site without a broker (its radios all on \
+            this host) runs here: the radios opened, each one's beacons on air (on -i virtual, \
+            heard from the radio's position) until SIGINT or SIGTERM.
 
             Examples:
               beacon site examples/site-lab.yaml --plan
@@ -63,9 +65,7 @@ struct SiteCommand: AsyncParsableCommand {
     }
 
     private func runController(_ site: Site) async throws {
-        guard let broker = site.broker else {
-            throw CommandFailure.exit("\(file): the site names no broker; a site of one host without one is planned with --plan (running it without a broker is not available yet)")
-        }
+        guard let broker = site.broker else { return try await runLocally(site) }
         let topics = SiteTopics(site)
         let client: MQTTClient
         do throws(MQTTError) {
@@ -84,5 +84,25 @@ struct SiteCommand: AsyncParsableCommand {
         do throws(MQTTError) { try await controller.run() } catch {
             throw CommandFailure.exit("\(error)")
         }
+    }
+
+    /// A site of one host, without a broker: its radios opened here.
+    private func runLocally(_ site: Site) async throws {
+        guard site.hosts.count == 1 else {
+            throw CommandFailure.exit("\(file): the radios are on several hosts; they meet at a broker (broker: {url: mqtt://HOST})")
+        }
+        let stop = StopSignals()
+        let radios = try SiteRadios.open(site.radios)
+        defer { for radio in radios { radio.connection.close() } }
+        let json = json
+        let run = LocalSiteRun(site: site, radios: radios, report: { event in
+            LineOutput.out(json ? ControllerOutput.json(event).text : ControllerOutput.text(event))
+        })
+        stop.onStop { _ in run.requestStop() }
+        let outcomes: [(radio: SiteRadio.ID, outcome: FleetOutcome)]
+        do throws(SiteAgentError) { outcomes = try await run.run() } catch {
+            throw CommandFailure.exit("\(error)")
+        }
+        try SiteRadios.reportTeardowns(outcomes)
     }
 }

@@ -43,4 +43,22 @@ enum ControllerOutput {
         case .rejected(let radio, let rejection): return object("rejected", [("radio", .string(radio.description)), ("rejected", rejection.json)])
         }
     }
+
+    /// A broker-less site's lines.
+    static func text(_ event: LocalSiteRun.Event) -> String {
+        switch event {
+        case .onAir(let radio, let beacons): "\(radio): \(Plural.of(beacons, "beacon")) on air"
+        case .unplaced(let id, let name, let reason): "\(name) (\(id)): not placed: \(reason)"
+        case .failed(let radio, let reason): "\(radio): \(reason)"
+        }
+    }
+
+    static func json(_ event: LocalSiteRun.Event) -> JSONValue {
+        let time = Date().timeIntervalSince1970
+        switch event {
+        case .onAir(let radio, let beacons): return EventObject.object(time: time, event: "on_air", [("radio", .string(radio.description)), ("beacons", .int(beacons))])
+        case .unplaced(let id, let name, let reason): return EventObject.object(time: time, event: "unplaced", [("id", .string(id)), ("name", .string(name)), ("reason", .string(reason))])
+        case .failed(let radio, let reason): return EventObject.object(time: time, event: "failed", [("radio", .string(radio.description)), ("reason", .string(reason))])
+        }
+    }
 }
