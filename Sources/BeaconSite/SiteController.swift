@@ -27,16 +27,35 @@ public final class SiteController: Sendable {
         case rejected(radio: SiteRadio.ID, DesiredRejection)
     }
 
-    public let site: Site
     public let topics: SiteTopics
     public let client: MQTTClient
-    public let placer: SitePlacer
     private let report: @Sendable (Event) -> Void
     private let publisher: OrderedPublisher
     private let state = Mutex(State())
     private let syncToken = UUID().uuidString
-    private let beaconsByID: [String: BeaconProfile]
-    private let order: [String]
+    private let configuration: Mutex<Configuration>
+    /// One message, reload or reconnection handled at a time: each reads the state, places and
+    /// publishes, then writes the state back.
+    private let serial = NSLock()
+
+    /// The site as last read, and what is worked out of it once.
+    private struct Configuration {
+        var site: Site
+        var placer: SitePlacer
+        var beaconsByID: [String: BeaconProfile]
+        /// The beacons' identities, in site order.
+        var order: [String]
+
+        init(_ site: Site, placer: SitePlacer? = nil) {
+            self.site = site
+            self.placer = placer ?? SitePlacer(maximumDistance: site.maximumDistance)
+            order = site.beacons.map(SiteBeaconID.of)
+            beaconsByID = Dictionary(zip(order, site.beacons).map { ($0, $1) }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
+    /// The site as last read (the file given at the start, or its last good reload).
+    public var site: Site { configuration.withLock { $0.site } }
 
     private struct Published {
         var revision: Int
@@ -58,15 +77,11 @@ public final class SiteController: Sendable {
     }
 
     public init(site: Site, client: MQTTClient, placer: SitePlacer? = nil, report: @escaping @Sendable (Event) -> Void = { _ in }) {
-        self.site = site
+        self.configuration = Mutex(Configuration(site, placer: placer))
         self.topics = SiteTopics(site)
         self.client = client
-        self.placer = placer ?? SitePlacer(maximumDistance: site.maximumDistance)
         self.report = report
         self.publisher = OrderedPublisher(client)
-        let ids = site.beacons.map(SiteBeaconID.of)
-        order = ids
-        beaconsByID = Dictionary(zip(ids, site.beacons).map { ($0, $1) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// The controller's Last Will: `offline`, retained, on ``SiteTopics/controllerStatus``.
@@ -98,7 +113,9 @@ public final class SiteController: Sendable {
             case .connected:
                 if first { first = false; continue }
                 report(.connected)
-                if state.withLock({ $0.synced }) { republish() }
+                if state.withLock({ $0.synced }) {
+                    serial.withLock { republish() }
+                }
             case .disconnected(_, let reason):
                 report(.disconnected(reason: reason))
             case .refused(let error):
@@ -120,9 +137,27 @@ public final class SiteController: Sendable {
         client.farewell([(topics.controllerStatus, Array(SiteTopics.offline.utf8))])
     }
 
+    /// Applies an edited site file: beacons added, removed or moved, radios added or removed;
+    /// only the desired fleets that change are published (each beacon that can stay where it is
+    /// stays). The site's name and discovery prefix cannot change while it runs.
+    /// - Returns: why the file was not applied, or `nil`.
+    public func reload(_ edited: Site) -> String? {
+        serial.lock()
+        defer { serial.unlock() }
+        let current = site
+        if edited.name != current.name { return "the site's name cannot change while it runs (\(current.name) → \(edited.name)); restart beacon site" }
+        if edited.discoveryPrefix != current.discoveryPrefix { return "discovery_prefix cannot change while the site runs; restart beacon site" }
+        configuration.withLock { $0 = Configuration(edited) }
+        if state.withLock({ $0.synced }) { reconcile() }
+        return nil
+    }
+
     // MARK: - Messages
 
     private func receive(_ message: MQTTMessage) {
+        serial.lock()
+        defer { serial.unlock() }
+        let site = self.site
         if message.topic == syncTopic {
             guard String(decoding: message.payload, as: UTF8.self) == syncToken, !state.withLock({ $0.synced }) else { return }
             let adopted = state.withLock { s -> (Int, Int) in
@@ -135,7 +170,7 @@ public final class SiteController: Sendable {
             report(.ready)
             return
         }
-        if let id = topics.parseBeaconSet(message.topic), beaconsByID[id] != nil {
+        if let id = topics.parseBeaconSet(message.topic), site.beacons.contains(where: { SiteBeaconID.of($0) == id }) {
             let text = String(decoding: message.payload, as: UTF8.self)
             guard text == SiteTopics.on || text == SiteTopics.off else { return }
             state.withLock { $0.enabled[id] = text == SiteTopics.on }
@@ -186,6 +221,7 @@ public final class SiteController: Sendable {
     /// their current revision, for a broker that forgot them).
     private func reconcile(republishing: Bool = false) {
         let s = state.withLock { $0 }
+        let (site, placer) = configuration.withLock { ($0.site, $0.placer) }
         let available = site.radios.filter { site.failover == .none || s.hostOnline[$0.host] != false }
         let wanted = site.beacons.filter { s.enabled[SiteBeaconID.of($0)] ?? true }
         let placement = placer.place(wanted, on: available, keeping: s.assignment)
@@ -230,6 +266,7 @@ public final class SiteController: Sendable {
     }
 
     private func publishDiscovery(_ placement: SitePlacement, all: Bool) {
+        let site = self.site
         let due: [(SiteRadio.ID?, SitePlacement.Assignment)] = state.withLock { s in
             var out: [(SiteRadio.ID?, SitePlacement.Assignment)] = []
             for a in placement.assignments where all || s.discoveryHost[a.id] != a.radio.host {
@@ -255,6 +292,7 @@ public final class SiteController: Sendable {
     /// Each beacon on air or not, from its radio's state and its host's status; published
     /// (`ON`/`OFF`, retained) and reported when it changes.
     private func updateBeaconStates(republishing: Bool = false) {
+        let (order, beaconsByID) = configuration.withLock { ($0.order, $0.beaconsByID) }
         let changes: [(id: String, onAir: Bool, radio: SiteRadio.ID?, reason: String?, changed: Bool)] = state.withLock { s in
             var out: [(id: String, onAir: Bool, radio: SiteRadio.ID?, reason: String?, changed: Bool)] = []
             for id in order {

@@ -93,4 +93,33 @@ import TestSupport
         second.send(SIGTERM)
         #expect(await second.waitForExit(timeout: .seconds(10)) == 0, "\(second.output)")
     }
+
+    @Test func anEditedSiteFileOnSIGHUPSendsOnlyTheDifference() async throws {
+        let site = try await SiteFixture(hosts: ["pi-a", "pi-b"], radios: Self.radios, beacons: Self.beacons)
+        let controller = try site.start(["site", site.siteFile, "--json"], as: SiteFixture.controller)
+        let a = try site.start(["agent", "--site", site.siteFile, "--host", "pi-a", "--json"], as: SiteFixture.hostUser("pi-a"))
+        let b = try site.start(["agent", "--site", site.siteFile, "--host", "pi-b", "--json"], as: SiteFixture.hostUser("pi-b"))
+        defer { for p in [controller, a, b] { p.send(SIGKILL) } }
+        #expect(await controller.waitForOutput(timeout: .seconds(60)) { _ in
+            Self.onAir(controller, Self.door, on: "pi-a/virtual") && Self.onAir(controller, Self.desk, on: "pi-b/virtual")
+        }, "\(controller.output)")
+        let text = try String(contentsOfFile: site.siteFile, encoding: .utf8)
+
+        // A broken edit: reported, nothing sent.
+        try (text + "  - {name: shelf, uuid: \(Self.uuid), major: 70000, minor: 3, position: {x: 8, y: 0}}\n").write(toFile: site.siteFile, atomically: true, encoding: .utf8)
+        controller.send(SIGHUP)
+        #expect(await controller.waitForOutput(timeout: .seconds(30)) { _ in controller.stderr.contains("the site stays as it was") }, "\(controller.output)")
+        #expect(controller.stderr.contains("major: 70000: must be an integer from 0 to 65535"), "\(controller.output)")
+
+        // A good one: a beacon near pi-b. Only pi-b's fleet changes.
+        let before = Self.events(controller).count
+        try (text + "  - {name: shelf, uuid: \(Self.uuid), major: 7, minor: 3, position: {x: 8, y: 0}}\n").write(toFile: site.siteFile, atomically: true, encoding: .utf8)
+        controller.send(SIGHUP)
+        let shelf = "8b0c3b1e-6e2a-4c55-9b8f-3d1a2e4f5061-7-3"
+        #expect(await controller.waitForOutput(timeout: .seconds(60)) { _ in Self.onAir(controller, shelf, on: "pi-b/virtual") }, "\(controller.output)\npi-b:\n\(b.output)")
+        let desired = Self.events(controller).dropFirst(before).filter { $0["event"] as? String == "desired" }
+        #expect(desired.map { $0["radio"] as? String } == ["pi-b/virtual"], "\(controller.output)")
+        #expect(desired.first?["revision"] as? Int == 2 && desired.first?["beacons"] as? Int == 2)
+        #expect(Self.events(a).filter { $0["event"] as? String == "applied" }.map { $0["revision"] as? Int } == [1], "\(a.output)")
+    }
 }

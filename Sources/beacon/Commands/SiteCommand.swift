@@ -28,7 +28,9 @@ struct SiteCommand: AsyncParsableCommand {
             per change (--json: one object per event) and publishes Home Assistant discovery. \
             When a host goes offline its beacons are reported off air and, with failover: \
             nearest, placed again on the radios in reach. A restarted controller adopts what it \
-            published before, so nothing on air changes. SIGINT or SIGTERM stops it; the \
+            published before, so nothing on air changes. SIGHUP reads the site file again and \
+            publishes only the desired fleets that change (a file with issues is reported and \
+            the site stays as it was). SIGINT or SIGTERM stops it; the \
             beacons stay on air with their agents. A site without a broker (its radios all on \
             this host) runs here: the radios opened, each one's beacons on air (on -i virtual, \
             heard from the radio's position) until SIGINT or SIGTERM.
@@ -79,8 +81,17 @@ struct SiteCommand: AsyncParsableCommand {
         let controller = SiteController(site: site, client: client, report: { event in
             LineOutput.out(json ? ControllerOutput.json(event).text : ControllerOutput.text(event))
         })
-        let stop = StopSignals()
-        stop.onStop { _ in controller.requestStop() }
+        let file = file
+        let trap = SignalTrap(onStop: { _ in controller.requestStop() }, onReload: {
+            LineOutput.err("SIGHUP: reading \(file) again")
+            switch SiteFiles.load(file) {
+            case .failure:
+                LineOutput.err("the site file has issues (above); the site stays as it was")
+            case .success(let edited):
+                if let refusal = controller.reload(edited) { LineOutput.err("error: \(refusal)") }
+            }
+        })
+        defer { trap.cancel() }
         do throws(MQTTError) { try await controller.run() } catch {
             throw CommandFailure.exit("\(error)")
         }
