@@ -122,4 +122,50 @@ import TestSupport
         #expect(desired.first?["revision"] as? Int == 2 && desired.first?["beacons"] as? Int == 2)
         #expect(Self.events(a).filter { $0["event"] as? String == "applied" }.map { $0["revision"] as? Int } == [1], "\(a.output)")
     }
+
+    @Test func homeAssistantsSwitchTakesABeaconOffAirAndBack() async throws {
+        let site = try await SiteFixture(hosts: ["pi-a", "pi-b"], radios: Self.radios, beacons: Self.beacons)
+        let controller = try site.start(["site", site.siteFile, "--json"], as: SiteFixture.controller)
+        let a = try site.start(["agent", "--site", site.siteFile, "--host", "pi-a", "--json"], as: SiteFixture.hostUser("pi-a"))
+        let b = try site.start(["agent", "--site", site.siteFile, "--host", "pi-b", "--json"], as: SiteFixture.hostUser("pi-b"))
+        defer { for p in [controller, a, b] { p.send(SIGKILL) } }
+        #expect(await controller.waitForOutput(timeout: .seconds(60)) { _ in Self.onAir(controller, Self.door, on: "pi-a/virtual") }, "\(controller.output)")
+        let topics = SiteTopics(site: "lab")
+        let ha = try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/beacons/+/state"])
+        try await ha.publish(topics.beaconSet(Self.door), "OFF", retain: false)
+        #expect(await ha.wait(on: topics.beaconState(Self.door)) { String(decoding: $0, as: UTF8.self) == "OFF" ? true : nil } == true, "\(controller.output)")
+        #expect(Self.events(controller).contains { $0["event"] as? String == "beacon" && $0["id"] as? String == Self.door && $0["reason"] as? String == "switched off" })
+        #expect(await a.waitForOutput(timeout: .seconds(30)) { _ in Self.events(a).contains { $0["event"] as? String == "applied" && $0["beacons"] as? Int == 0 } }, "\(a.output)")
+        try await ha.publish(topics.beaconSet(Self.door), "ON", retain: false)
+        #expect(await ha.wait(on: topics.beaconState(Self.door)) { String(decoding: $0, as: UTF8.self) == "ON" ? true : nil } == true, "\(controller.output)")
+    }
+
+    @Test func theBrokerRestartedEverythingComesBackWithoutChurn() async throws {
+        let site = try await SiteFixture(hosts: ["pi-a", "pi-b"], radios: Self.radios, beacons: Self.beacons)
+        let controller = try site.start(["site", site.siteFile, "--json"], as: SiteFixture.controller)
+        let a = try site.start(["agent", "--site", site.siteFile, "--host", "pi-a", "--json"], as: SiteFixture.hostUser("pi-a"))
+        let b = try site.start(["agent", "--site", site.siteFile, "--host", "pi-b", "--json"], as: SiteFixture.hostUser("pi-b"))
+        defer { for p in [controller, a, b] { p.send(SIGKILL) } }
+        #expect(await controller.waitForOutput(timeout: .seconds(60)) { _ in
+            Self.onAir(controller, Self.door, on: "pi-a/virtual") && Self.onAir(controller, Self.desk, on: "pi-b/virtual")
+        }, "\(controller.output)")
+        // kill -9 of the broker: no persistence, every retained message gone with it.
+        try await site.broker.kill()
+        #expect(await controller.waitForOutput(timeout: .seconds(30)) { _ in Self.events(controller).contains { $0["event"] as? String == "disconnected" } })
+        try await site.broker.start()
+        let topics = SiteTopics(site: "lab")
+        let watcher = try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/#"])
+        // Everything retained is back: the desired fleets (same revision), the states, ON.
+        for (id, radio) in [(Self.door, SiteRadio.ID(host: "pi-a", adapter: "virtual")), (Self.desk, SiteRadio.ID(host: "pi-b", adapter: "virtual"))] {
+            #expect(await watcher.wait(on: topics.beaconState(id), timeout: .seconds(60)) { String(decoding: $0, as: UTF8.self) == "ON" ? true : nil } == true, "\(controller.output)")
+            let desired = await watcher.wait(on: topics.desired(radio)) { try? DesiredFleet.read($0, topic: "t").get() }
+            #expect(desired?.revision == 1 && desired?.beacons.count == 1)
+            #expect(await watcher.wait(on: topics.state(radio)) { RadioStateReport(payload: $0)?.beacons.first?.state == .onAir ? true : nil } == true)
+        }
+        #expect(await watcher.wait(on: topics.controllerStatus) { String(decoding: $0, as: UTF8.self) == "online" ? true : nil } == true)
+        // No agent put anything on air again: revision 1 applied once each.
+        for agent in [a, b] {
+            #expect(Self.events(agent).filter { $0["event"] as? String == "applied" }.map { $0["revision"] as? Int } == [1], "\(agent.output)")
+        }
+    }
 }
