@@ -57,6 +57,9 @@ import TestSupport
         #expect(offline != nil && reportedOff != nil && moved != nil, "\(controller.output)")
         if let offline, let reportedOff, let moved { #expect(offline < reportedOff && reportedOff < moved) }
         #expect((events[reportedOff ?? 0]["reason"] as? String)?.contains("pi-a is offline") == true)
+        // The --json lines of both commands match their schemas (docs/schema/).
+        let verdict = try SiteSchemaTests.validateLines([("site-event.schema.json", controller.stdout), ("site-agent-event.schema.json", a.stdout + b.stdout)])
+        #expect(verdict.status == 0, "\(verdict)")
         // The desk never moved: pi-b applied revision 2 with both, the desk on air all along.
         #expect(await watcher.wait(on: topics.beaconState(Self.door)) { String(decoding: $0, as: UTF8.self) == "ON" ? true : nil } == true)
         #expect(!Self.events(controller).dropFirst(before).contains { $0["event"] as? String == "beacon" && $0["id"] as? String == Self.desk && $0["on_air"] as? Bool == false })

@@ -12,13 +12,18 @@ import TestSupport
 /// and the schemas are no rubber stamp: a payload that breaks one fails.
 @Suite struct SiteSchemaTests {
     static func validate(_ checks: [(schema: String, lines: [JSONValue])]) throws -> ProgramOutput {
+        try validateLines(checks.map { ($0.schema, $0.lines.map(\.text).joined(separator: "\n") + "\n") })
+    }
+
+    /// Checks JSON Lines text against a schema each.
+    static func validateLines(_ checks: [(schema: String, text: String)]) throws -> ProgramOutput {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-site-schema-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var arguments = [PackageRoot.path("Tests/Harness/validate_json.py"), PackageRoot.path("docs/schema")]
         for (index, check) in checks.enumerated() {
             let url = dir.appendingPathComponent("\(index).jsonl")
-            try Data((check.lines.map(\.text).joined(separator: "\n") + "\n").utf8).write(to: url)
+            try Data(check.text.utf8).write(to: url)
             arguments += [check.schema, url.path]
         }
         let python = try Executables.require("python3", install: "scripts/setup --tests, then put /root/.cache/beacon/venv/bin first on PATH")

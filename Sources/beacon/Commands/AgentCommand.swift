@@ -39,6 +39,7 @@ struct AgentCommand: AsyncParsableCommand {
     var json = false
 
     mutating func run() async throws {
+        SiteEventTime.start()
         let site: Site
         switch SiteFiles.load(self.site) {
         case .success(let loaded): site = loaded

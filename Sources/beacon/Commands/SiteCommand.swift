@@ -52,6 +52,7 @@ struct SiteCommand: AsyncParsableCommand {
     var json = false
 
     mutating func run() async throws {
+        SiteEventTime.start()
         let site: Site
         switch SiteFiles.load(file) {
         case .success(let loaded): site = loaded

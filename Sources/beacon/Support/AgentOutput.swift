@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconJSON
 import BeaconSite
-import Foundation
 
 /// `beacon agent`'s lines: one per event, as text or JSON (`{"time":…,"event":…}`).
 enum AgentOutput {
@@ -18,7 +17,7 @@ enum AgentOutput {
     }
 
     static func json(_ event: SiteAgent.Event) -> JSONValue {
-        let time = Date().timeIntervalSince1970
+        let time = SiteEventTime.now
         switch event {
         case .connected: return EventObject.object(time: time, event: "connected")
         case .disconnected(let reason): return EventObject.object(time: time, event: "disconnected", [("reason", .string(reason))])

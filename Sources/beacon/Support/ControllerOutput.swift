@@ -2,7 +2,6 @@
 import BeaconCodec
 import BeaconJSON
 import BeaconSite
-import Foundation
 
 /// `beacon site`'s lines: one per event, as text or JSON (`{"time":…,"event":…}`).
 enum ControllerOutput {
@@ -23,7 +22,7 @@ enum ControllerOutput {
     }
 
     static func json(_ event: SiteController.Event) -> JSONValue {
-        let time = Date().timeIntervalSince1970
+        let time = SiteEventTime.now
         func object(_ name: String, _ members: [(String, JSONValue)] = []) -> JSONValue { EventObject.object(time: time, event: name, members) }
         switch event {
         case .connected: return object("connected")
@@ -54,7 +53,7 @@ enum ControllerOutput {
     }
 
     static func json(_ event: LocalSiteRun.Event) -> JSONValue {
-        let time = Date().timeIntervalSince1970
+        let time = SiteEventTime.now
         switch event {
         case .onAir(let radio, let beacons): return EventObject.object(time: time, event: "on_air", [("radio", .string(radio.description)), ("beacons", .int(beacons))])
         case .unplaced(let id, let name, let reason): return EventObject.object(time: time, event: "unplaced", [("id", .string(id)), ("name", .string(name)), ("reason", .string(reason))])
