@@ -92,8 +92,8 @@ public struct SiteRadio: Sendable, Hashable, Identifiable {
     }
 
     public var host: String
-    /// The adapter as `-i` names it (`hci0`, `virtual`, `tcp:HOST:PORT` is not topic-safe: see
-    /// ``SiteNames``).
+    /// The adapter as `-i` names it (`hci0`, `user:hci1`, `virtual`; see ``adapterSpecText``):
+    /// one topic level (``SiteNames/problem(withTopicLevel:)``).
     public var adapter: String
     /// Where its antenna is, in metres, in the site's frame.
     public var position: Position

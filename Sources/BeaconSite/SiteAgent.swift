@@ -48,6 +48,8 @@ public final class SiteAgent: Sendable {
     public let radios: [Radio]
     /// How often telemetry is published.
     public let telemetryInterval: Duration
+    /// How the radios' fleets are planned (and what their capabilities promise).
+    public let planner: FleetPlanner
     private let fleets: [SiteRadio.ID: RunningFleet]
     private let report: @Sendable (Event) -> Void
     private let now: @Sendable () -> Double
@@ -85,6 +87,7 @@ public final class SiteAgent: Sendable {
         self.client = client
         self.radios = radios
         self.telemetryInterval = telemetryInterval
+        self.planner = planner
         self.report = report
         self.now = now
         self.started = now()
@@ -280,7 +283,7 @@ public final class SiteAgent: Sendable {
         send(topics.hostStatus(host), Array(SiteTopics.online.utf8), retain: true)
         let radios = state.withLock { s in self.radios.map { (adapter: $0.id.adapter, capabilities: s.radios[$0.id]?.capabilities) } }
         var bytes: [UInt8] = []
-        HostAnnouncement.json(host: host, radios: radios, planner: fleets.values.first?.planner ?? FleetPlanner()).write(to: &bytes)
+        HostAnnouncement.json(host: host, radios: radios, planner: planner).write(to: &bytes)
         send(topics.hostRadios(host), bytes, retain: true)
         for radio in self.radios { publishState(radio.id) }
     }
