@@ -125,7 +125,9 @@ public final class SiteAgent: Sendable {
             try await client.subscribe(topics.desiredFilter(host: host), qos: .atLeastOnce)
         } catch {
             client.disconnect()
-            _ = await stopFleets()
+            let outcomes = await stopFleets()
+            // Stopped while waiting for the broker: a stop, not a failure.
+            if state.withLock({ $0.stopping }) { return outcomes }
             throw .broker("\(error)")
         }
         let telemetry = Task { await self.publishTelemetry() }

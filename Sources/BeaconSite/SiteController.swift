@@ -104,6 +104,8 @@ public final class SiteController: Sendable {
             try await client.publish(topic: syncTopic, payload: Array(syncToken.utf8), qos: .atLeastOnce, retain: false)
         } catch {
             client.disconnect()
+            // Stopped while waiting for the broker: a stop, not a failure.
+            if state.withLock({ $0.stopping }) { return }
             throw error
         }
         report(.connected)

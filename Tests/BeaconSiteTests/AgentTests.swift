@@ -169,4 +169,26 @@ import TestSupport
         #expect(revisions == [1, 2], "\(agent.output)")
         #expect(await controller.wait(on: topics.state(radio)) { p in Self.state(p)?.revision == 2 ? true : nil } == true)
     }
+
+    @Test func aStopWhileTheBrokerDoesNotAnswerIsHonouredWithinASecond() async throws {
+        // A broker that takes the connection and never answers it.
+        let silent = try LoopbackListener()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-silent-\(UUID().uuidString.prefix(8))")
+        let air = directory.appendingPathComponent("air")
+        try FileManager.default.createDirectory(at: air, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let siteFile = directory.appendingPathComponent("site.yaml").path
+        try Data("name: lab\nbroker: {url: \"mqtt://127.0.0.1:\(silent.port)\"}\nradios:\n  - {host: pi, adapter: virtual, position: {x: 0, y: 0}}\nbeacons:\n\(Self.beacons)\n".utf8)
+            .write(to: URL(fileURLWithPath: siteFile))
+        let agent = try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/env"), ["BEACON_AIR=\(air.path)", "BEACON_MQTT_USERNAME=pi", "BEACON_MQTT_PASSWORD=x",
+                                                                                try Executables.beacon.get().path, "agent", "--site", siteFile, "--host", "pi"])
+        defer { agent.send(SIGKILL) }
+        let connection = silent.accept()
+        defer { close(connection) }
+        agent.send(SIGTERM)
+        let start = ContinuousClock.now
+        let status = await agent.waitForExit(timeout: .seconds(10))
+        #expect(status == 0, "\(agent.output)")
+        #expect(ContinuousClock.now - start < .seconds(1), "\(agent.output)")
+    }
 }
