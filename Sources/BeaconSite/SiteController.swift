@@ -256,8 +256,27 @@ public final class SiteController: Sendable {
             report(.desired(radio: radio, revision: desired.revision, beacons: desired.beacons.count))
         }
         for u in newlyUnplaced { report(.unplaced(id: u.id, name: u.beacon.name, reason: u.reason)) }
+        forgetRemovedBeacons(keeping: Set(site.beacons.map(SiteBeaconID.of)))
         publishDiscovery(placement, all: republishing)
         updateBeaconStates(republishing: republishing)
+    }
+
+    /// Beacons an edited site no longer has: their switch and state are removed from the broker
+    /// (an empty retained message), so Home Assistant drops the entity.
+    private func forgetRemovedBeacons(keeping current: Set<String>) {
+        let removed: [String] = state.withLock { s in
+            let gone = Set(s.discoveryHost.keys).union(s.onAir.keys).subtracting(current)
+            for id in gone {
+                s.discoveryHost[id] = nil
+                s.onAir[id] = nil
+                s.enabled[id] = nil
+            }
+            return gone.sorted()
+        }
+        for id in removed {
+            publisher.send(topics.discoverySwitch(id), [], retain: true)
+            publisher.send(topics.beaconState(id), [], retain: true)
+        }
     }
 
     /// After a reconnection: everything retained again (a broker restarted without persistence

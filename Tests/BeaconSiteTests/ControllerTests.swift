@@ -124,6 +124,15 @@ import TestSupport
         #expect(desired.map { $0["radio"] as? String } == ["pi-b/virtual"], "\(controller.output)")
         #expect(desired.first?["revision"] as? Int == 2 && desired.first?["beacons"] as? Int == 2)
         #expect(Self.events(a).filter { $0["event"] as? String == "applied" }.map { $0["revision"] as? Int } == [1], "\(a.output)")
+
+        // The shelf removed again: Home Assistant's entity for it is removed (an empty config).
+        let watcher = try await site.watcher(SiteFixture.controller, subscribing: ["homeassistant/#"])
+        let topics = SiteTopics(site: "lab")
+        #expect(await watcher.wait(on: topics.discoverySwitch(shelf)) { $0.isEmpty ? nil : true } == true)
+        try text.write(toFile: site.siteFile, atomically: true, encoding: .utf8)
+        controller.send(SIGHUP)
+        #expect(await watcher.wait(on: topics.discoverySwitch(shelf)) { $0.isEmpty ? true : nil } == true, "\(controller.output)")
+        #expect(await b.waitForOutput(timeout: .seconds(30)) { _ in Self.events(b).contains { $0["event"] as? String == "applied" && $0["revision"] as? Int == 3 && $0["beacons"] as? Int == 1 } }, "\(b.output)")
     }
 
     @Test func homeAssistantsSwitchTakesABeaconOffAirAndBack() async throws {
@@ -137,7 +146,9 @@ import TestSupport
         let ha = try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/beacons/+/state"])
         try await ha.publish(topics.beaconSet(Self.door), "OFF", retain: false)
         #expect(await ha.wait(on: topics.beaconState(Self.door)) { String(decoding: $0, as: UTF8.self) == "OFF" ? true : nil } == true, "\(controller.output)")
-        #expect(Self.events(controller).contains { $0["event"] as? String == "beacon" && $0["id"] as? String == Self.door && $0["reason"] as? String == "switched off" })
+        #expect(await controller.waitForOutput(timeout: .seconds(30)) { _ in
+            Self.events(controller).contains { $0["event"] as? String == "beacon" && $0["id"] as? String == Self.door && $0["reason"] as? String == "switched off" }
+        }, "\(controller.output)")
         #expect(await a.waitForOutput(timeout: .seconds(30)) { _ in Self.events(a).contains { $0["event"] as? String == "applied" && $0["beacons"] as? Int == 0 } }, "\(a.output)")
         try await ha.publish(topics.beaconSet(Self.door), "ON", retain: false)
         #expect(await ha.wait(on: topics.beaconState(Self.door)) { String(decoding: $0, as: UTF8.self) == "ON" ? true : nil } == true, "\(controller.output)")
