@@ -52,11 +52,11 @@ import TestSupport
         let rssi = Self.jsonLines(scanner.stdout).first { $0["event"] as? String == "report" && $0["minor"] as? Int == 1 }?["rssi"] as? Int
         #expect(rssi == -59, "\(scanner.output)")
         scanner.send(SIGINT)
-        _ = await scanner.waitForExit(timeout: .seconds(30))
+        _ = await scanner.waitForExit(timeout: .seconds(60))
 
         // The same payload again (as QoS 1 may deliver it): nothing sent to the radio.
         try await controller.client.publish(topic: topics.desired(radio), payload: desired.payload, qos: .atLeastOnce, retain: true)
-        let unchanged = await agent.waitForOutput(timeout: .seconds(30)) { out in Self.jsonLines(out).contains { $0["event"] as? String == "unchanged" } }
+        let unchanged = await agent.waitForOutput(timeout: .seconds(60)) { out in Self.jsonLines(out).contains { $0["event"] as? String == "unchanged" } }
         #expect(unchanged, "\(agent.output)")
         #expect(report.beacons[0].since == Self.state(controller.payload(topics.state(radio))!)?.beacons.first?.since)
 
@@ -114,10 +114,10 @@ import TestSupport
 
         // The broker goes away (its retained messages with it: no persistence) and comes back.
         try await site.broker.kill()
-        #expect(await agent.waitForOutput(timeout: .seconds(30)) { out in Self.jsonLines(out).contains { $0["event"] as? String == "disconnected" } }, "\(agent.output)")
+        #expect(await agent.waitForOutput(timeout: .seconds(60)) { out in Self.jsonLines(out).contains { $0["event"] as? String == "disconnected" } }, "\(agent.output)")
         // Still on air while the broker is away: reports keep coming after the loss.
         let mark = Self.jsonLines(scanner.stdout).count
-        #expect(await scanner.waitForOutput(timeout: .seconds(30)) { Self.jsonLines($0).dropFirst(mark).contains { $0["minor"] as? Int == 1 } })
+        #expect(await scanner.waitForOutput(timeout: .seconds(60)) { Self.jsonLines($0).dropFirst(mark).contains { $0["minor"] as? Int == 1 } })
         try await site.broker.start()
         let controller = try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/hosts/#"])
         // The agent says again who it is and what is on air: revision 1, both beacons.
@@ -132,7 +132,7 @@ import TestSupport
         user.password = "wrong"
         let agent = try site.start(["agent", "--site", site.siteFile, "--host", "pi"], as: user)
         defer { agent.send(SIGKILL) }
-        #expect(await agent.waitForExit(timeout: .seconds(30)) == 1, "\(agent.output)")
+        #expect(await agent.waitForExit(timeout: .seconds(60)) == 1, "\(agent.output)")
         let lines = agent.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(agent.output)")
         #expect(lines.first?.hasPrefix("error: ") == true && lines.first?.lowercased().contains("not authori") == true, "\(agent.output)")
@@ -163,7 +163,7 @@ import TestSupport
         do { try await rogue.publish(topics.state(radio), #"{"revision":9,"beacons":[]}"#) } catch {}
         try await controller.client.publish(topic: topics.desired(radio), payload: DesiredFleet(revision: 2, beacons: loaded.beacons).payload,
                                             qos: .atLeastOnce, retain: true)
-        let applied = await agent.waitForOutput(timeout: .seconds(30)) { out in Self.jsonLines(out).contains { $0["event"] as? String == "applied" && $0["revision"] as? Int == 2 } }
+        let applied = await agent.waitForOutput(timeout: .seconds(60)) { out in Self.jsonLines(out).contains { $0["event"] as? String == "applied" && $0["revision"] as? Int == 2 } }
         #expect(applied, "\(agent.output)")
         let revisions = Self.jsonLines(agent.stdout).filter { ["applied", "unchanged", "rejected"].contains($0["event"] as? String ?? "") }.compactMap { $0["revision"] as? Int }
         #expect(revisions == [1, 2], "\(agent.output)")

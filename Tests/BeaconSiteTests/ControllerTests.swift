@@ -90,7 +90,7 @@ import TestSupport
             #expect(applied.map { $0["revision"] as? Int } == [1], "\(agent.output)")
         }
         // And it still knows both beacons are on air.
-        #expect(await second.waitForOutput(timeout: .seconds(30)) { _ in
+        #expect(await second.waitForOutput(timeout: .seconds(60)) { _ in
             Self.onAir(second, Self.door, on: "pi-a/virtual") && Self.onAir(second, Self.desk, on: "pi-b/virtual")
         }, "\(second.output)")
         second.send(SIGTERM)
@@ -111,7 +111,7 @@ import TestSupport
         // A broken edit: reported, nothing sent.
         try (text + "  - {name: shelf, uuid: \(Self.uuid), major: 70000, minor: 3, position: {x: 8, y: 0}}\n").write(toFile: site.siteFile, atomically: true, encoding: .utf8)
         controller.send(SIGHUP)
-        #expect(await controller.waitForOutput(timeout: .seconds(30)) { _ in controller.stderr.contains("the site stays as it was") }, "\(controller.output)")
+        #expect(await controller.waitForOutput(timeout: .seconds(60)) { _ in controller.stderr.contains("the site stays as it was") }, "\(controller.output)")
         #expect(controller.stderr.contains("major: 70000: must be an integer from 0 to 65535"), "\(controller.output)")
 
         // A good one: a beacon near pi-b. Only pi-b's fleet changes.
@@ -132,7 +132,7 @@ import TestSupport
         try text.write(toFile: site.siteFile, atomically: true, encoding: .utf8)
         controller.send(SIGHUP)
         #expect(await watcher.wait(on: topics.discoverySwitch(shelf)) { $0.isEmpty ? true : nil } == true, "\(controller.output)")
-        #expect(await b.waitForOutput(timeout: .seconds(30)) { _ in Self.events(b).contains { $0["event"] as? String == "applied" && $0["revision"] as? Int == 3 && $0["beacons"] as? Int == 1 } }, "\(b.output)")
+        #expect(await b.waitForOutput(timeout: .seconds(60)) { _ in Self.events(b).contains { $0["event"] as? String == "applied" && $0["revision"] as? Int == 3 && $0["beacons"] as? Int == 1 } }, "\(b.output)")
     }
 
     @Test func homeAssistantsSwitchTakesABeaconOffAirAndBack() async throws {
@@ -146,10 +146,10 @@ import TestSupport
         let ha = try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/beacons/+/state"])
         try await ha.publish(topics.beaconSet(Self.door), "OFF", retain: false)
         #expect(await ha.wait(on: topics.beaconState(Self.door)) { String(decoding: $0, as: UTF8.self) == "OFF" ? true : nil } == true, "\(controller.output)")
-        #expect(await controller.waitForOutput(timeout: .seconds(30)) { _ in
+        #expect(await controller.waitForOutput(timeout: .seconds(60)) { _ in
             Self.events(controller).contains { $0["event"] as? String == "beacon" && $0["id"] as? String == Self.door && $0["reason"] as? String == "switched off" }
         }, "\(controller.output)")
-        #expect(await a.waitForOutput(timeout: .seconds(30)) { _ in Self.events(a).contains { $0["event"] as? String == "applied" && $0["beacons"] as? Int == 0 } }, "\(a.output)")
+        #expect(await a.waitForOutput(timeout: .seconds(60)) { _ in Self.events(a).contains { $0["event"] as? String == "applied" && $0["beacons"] as? Int == 0 } }, "\(a.output)")
         try await ha.publish(topics.beaconSet(Self.door), "ON", retain: false)
         #expect(await ha.wait(on: topics.beaconState(Self.door)) { String(decoding: $0, as: UTF8.self) == "ON" ? true : nil } == true, "\(controller.output)")
     }
@@ -165,7 +165,7 @@ import TestSupport
         }, "\(controller.output)")
         // kill -9 of the broker: no persistence, every retained message gone with it.
         try await site.broker.kill()
-        #expect(await controller.waitForOutput(timeout: .seconds(30)) { _ in Self.events(controller).contains { $0["event"] as? String == "disconnected" } })
+        #expect(await controller.waitForOutput(timeout: .seconds(60)) { _ in Self.events(controller).contains { $0["event"] as? String == "disconnected" } })
         try await site.broker.start()
         let topics = SiteTopics(site: "lab")
         let watcher = try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/#"])

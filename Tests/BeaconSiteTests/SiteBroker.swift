@@ -89,7 +89,7 @@ final class TopicWatcher: Sendable {
 
     /// Waits until the last payload on `topic` satisfies `condition`; `nil` if none did within
     /// `timeout` (a hang bound only).
-    func wait<T>(on topic: String, timeout: Duration = .seconds(30), _ condition: ([UInt8]) -> T?) async -> T? {
+    func wait<T>(on topic: String, timeout: Duration = .seconds(60), _ condition: ([UInt8]) -> T?) async -> T? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let payload = payload(topic), let found = condition(payload) { return found }
