@@ -21,6 +21,29 @@ import TestSupport
     static let door = "8b0c3b1e-6e2a-4c55-9b8f-3d1a2e4f5061-7-1"
     static let desk = "8b0c3b1e-6e2a-4c55-9b8f-3d1a2e4f5061-7-2"
 
+    /// The two-host site of these tests running: a controller and both agents, until the door is
+    /// on air from pi-a and the desk from pi-b (each killed when the test ends, in `defer`).
+    struct Running {
+        let site: SiteFixture
+        let controller: BackgroundProgram
+        let a: BackgroundProgram
+        let b: BackgroundProgram
+        var all: [BackgroundProgram] { [controller, a, b] }
+    }
+
+    static func startSite() async throws -> Running {
+        let site = try await SiteFixture(hosts: ["pi-a", "pi-b"], radios: radios, beacons: beacons)
+        let controller = try site.start(["site", site.siteFile, "--json"], as: SiteFixture.controller)
+        let a = try site.start(["agent", "--site", site.siteFile, "--host", "pi-a", "--json"], as: SiteFixture.hostUser("pi-a"))
+        let b = try site.start(["agent", "--site", site.siteFile, "--host", "pi-b", "--json"], as: SiteFixture.hostUser("pi-b"))
+        let running = Running(site: site, controller: controller, a: a, b: b)
+        let both = await controller.waitForOutput(timeout: .seconds(60)) { _ in
+            onAir(controller, door, on: "pi-a/virtual") && onAir(controller, desk, on: "pi-b/virtual")
+        }
+        #expect(both, "controller:\n\(controller.output)\npi-a:\n\(a.output)\npi-b:\n\(b.output)")
+        return running
+    }
+
     static func events(_ program: BackgroundProgram) -> [[String: Any]] {
         program.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
@@ -30,15 +53,9 @@ import TestSupport
     }
 
     @Test func anAgentKilledIsReportedOffAirAndItsBeaconsArePlacedAgain() async throws {
-        let site = try await SiteFixture(hosts: ["pi-a", "pi-b"], radios: Self.radios, beacons: Self.beacons)
-        let controller = try site.start(["site", site.siteFile, "--json"], as: SiteFixture.controller)
-        let a = try site.start(["agent", "--site", site.siteFile, "--host", "pi-a", "--json"], as: SiteFixture.hostUser("pi-a"))
-        let b = try site.start(["agent", "--site", site.siteFile, "--host", "pi-b", "--json"], as: SiteFixture.hostUser("pi-b"))
-        defer { for p in [controller, a, b] { p.send(SIGKILL) } }
-        let both = await controller.waitForOutput(timeout: .seconds(60)) { _ in
-            Self.onAir(controller, Self.door, on: "pi-a/virtual") && Self.onAir(controller, Self.desk, on: "pi-b/virtual")
-        }
-        #expect(both, "controller:\n\(controller.output)\npi-a:\n\(a.output)\npi-b:\n\(b.output)")
+        let running = try await Self.startSite()
+        defer { for p in running.all { p.send(SIGKILL) } }
+        let (site, controller, a, b) = (running.site, running.controller, running.a, running.b)
         let watcher = try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/beacons/+/state", "homeassistant/#"])
         let topics = SiteTopics(site: "lab")
         #expect(await watcher.wait(on: topics.beaconState(Self.door)) { String(decoding: $0, as: UTF8.self) == "ON" ? true : nil } == true)
@@ -66,14 +83,9 @@ import TestSupport
     }
 
     @Test func aRestartedControllerAdoptsWhatIsOnAirWithoutChurn() async throws {
-        let site = try await SiteFixture(hosts: ["pi-a", "pi-b"], radios: Self.radios, beacons: Self.beacons)
-        let first = try site.start(["site", site.siteFile, "--json"], as: SiteFixture.controller)
-        let a = try site.start(["agent", "--site", site.siteFile, "--host", "pi-a", "--json"], as: SiteFixture.hostUser("pi-a"))
-        let b = try site.start(["agent", "--site", site.siteFile, "--host", "pi-b", "--json"], as: SiteFixture.hostUser("pi-b"))
-        defer { for p in [first, a, b] { p.send(SIGKILL) } }
-        #expect(await first.waitForOutput(timeout: .seconds(60)) { _ in
-            Self.onAir(first, Self.door, on: "pi-a/virtual") && Self.onAir(first, Self.desk, on: "pi-b/virtual")
-        }, "\(first.output)")
+        let running = try await Self.startSite()
+        defer { for p in running.all { p.send(SIGKILL) } }
+        let (site, first, a, b) = (running.site, running.controller, running.a, running.b)
         first.send(SIGKILL)
         _ = await first.waitForExit(timeout: .seconds(10))
 
@@ -98,14 +110,9 @@ import TestSupport
     }
 
     @Test func anEditedSiteFileOnSIGHUPSendsOnlyTheDifference() async throws {
-        let site = try await SiteFixture(hosts: ["pi-a", "pi-b"], radios: Self.radios, beacons: Self.beacons)
-        let controller = try site.start(["site", site.siteFile, "--json"], as: SiteFixture.controller)
-        let a = try site.start(["agent", "--site", site.siteFile, "--host", "pi-a", "--json"], as: SiteFixture.hostUser("pi-a"))
-        let b = try site.start(["agent", "--site", site.siteFile, "--host", "pi-b", "--json"], as: SiteFixture.hostUser("pi-b"))
-        defer { for p in [controller, a, b] { p.send(SIGKILL) } }
-        #expect(await controller.waitForOutput(timeout: .seconds(60)) { _ in
-            Self.onAir(controller, Self.door, on: "pi-a/virtual") && Self.onAir(controller, Self.desk, on: "pi-b/virtual")
-        }, "\(controller.output)")
+        let running = try await Self.startSite()
+        defer { for p in running.all { p.send(SIGKILL) } }
+        let (site, controller, a, b) = (running.site, running.controller, running.a, running.b)
         let text = try String(contentsOfFile: site.siteFile, encoding: .utf8)
 
         // A broken edit: reported, nothing sent.
@@ -136,12 +143,9 @@ import TestSupport
     }
 
     @Test func homeAssistantsSwitchTakesABeaconOffAirAndBack() async throws {
-        let site = try await SiteFixture(hosts: ["pi-a", "pi-b"], radios: Self.radios, beacons: Self.beacons)
-        let controller = try site.start(["site", site.siteFile, "--json"], as: SiteFixture.controller)
-        let a = try site.start(["agent", "--site", site.siteFile, "--host", "pi-a", "--json"], as: SiteFixture.hostUser("pi-a"))
-        let b = try site.start(["agent", "--site", site.siteFile, "--host", "pi-b", "--json"], as: SiteFixture.hostUser("pi-b"))
-        defer { for p in [controller, a, b] { p.send(SIGKILL) } }
-        #expect(await controller.waitForOutput(timeout: .seconds(60)) { _ in Self.onAir(controller, Self.door, on: "pi-a/virtual") }, "\(controller.output)")
+        let running = try await Self.startSite()
+        defer { for p in running.all { p.send(SIGKILL) } }
+        let (site, controller, a) = (running.site, running.controller, running.a)
         let topics = SiteTopics(site: "lab")
         let ha = try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/beacons/+/state"])
         try await ha.publish(topics.beaconSet(Self.door), "OFF", retain: false)
@@ -155,14 +159,9 @@ import TestSupport
     }
 
     @Test func theBrokerRestartedEverythingComesBackWithoutChurn() async throws {
-        let site = try await SiteFixture(hosts: ["pi-a", "pi-b"], radios: Self.radios, beacons: Self.beacons)
-        let controller = try site.start(["site", site.siteFile, "--json"], as: SiteFixture.controller)
-        let a = try site.start(["agent", "--site", site.siteFile, "--host", "pi-a", "--json"], as: SiteFixture.hostUser("pi-a"))
-        let b = try site.start(["agent", "--site", site.siteFile, "--host", "pi-b", "--json"], as: SiteFixture.hostUser("pi-b"))
-        defer { for p in [controller, a, b] { p.send(SIGKILL) } }
-        #expect(await controller.waitForOutput(timeout: .seconds(60)) { _ in
-            Self.onAir(controller, Self.door, on: "pi-a/virtual") && Self.onAir(controller, Self.desk, on: "pi-b/virtual")
-        }, "\(controller.output)")
+        let running = try await Self.startSite()
+        defer { for p in running.all { p.send(SIGKILL) } }
+        let (site, controller, a, b) = (running.site, running.controller, running.a, running.b)
         // kill -9 of the broker: no persistence, every retained message gone with it.
         try await site.broker.kill()
         #expect(await controller.waitForOutput(timeout: .seconds(60)) { _ in Self.events(controller).contains { $0["event"] as? String == "disconnected" } })
