@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "VirtualController", targets: ["VirtualController"]),
         .library(name: "BeaconScanner", targets: ["BeaconScanner"]),
         .library(name: "LiveView", targets: ["LiveView"]),
+        .library(name: "BeaconMaps", targets: ["BeaconMaps"]),
         .library(name: "BeaconMQTT", targets: ["BeaconMQTT"]),
         .library(name: "BeaconSite", targets: ["BeaconSite"]),
         .executable(name: "beacon", targets: ["beacon"]),
@@ -76,7 +77,10 @@ let package = Package(
         // Indoor positioning: ranged distances to beacons of known position → where the receiver is.
         .target(name: "BeaconPositioning", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles"]),
         // Scenario playback and the over-the-air walk: drive a running fleet on a clock.
-        .target(name: "BeaconScenarios", dependencies: ["BeaconRadio", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI"]),
+        .target(name: "BeaconScenarios", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI"]),
+        // Maps as SVG (and a self-contained HTML page): walls, beacons, ranging circles, estimates,
+        // routes, labels that never overlap. Pure Swift: text out, no I/O.
+        .target(name: "BeaconMaps", dependencies: ["BeaconPositioning", "BeaconProfiles"]),
         // A live view that fits the terminal: the layout (pure) and a thin terminal layer.
         .target(name: "LiveView"),
         // Eclipse Mosquitto's client library (libmosquitto-dev's libmosquitto.pc); only BeaconMQTT
@@ -91,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "beacon",
             dependencies: ["BeaconRadio", 
-                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconSite",
+                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconMaps", "BeaconSite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -119,7 +123,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: ["BeaconEmulator", "BeaconAdapters", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec", "TestSupport"]
         ),
-        .testTarget(name: "BeaconAdaptersTests", dependencies: ["BeaconAdapters", "HCI", "HCITransport"]),
+        .testTarget(name: "BeaconAdaptersTests", dependencies: ["BeaconAdapters", "HCI", "HCITransport", "Mgmt", "VirtualController"]),
         .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "Mgmt", "VirtualController", "BeaconCodec", "TestControllers"]),
         .testTarget(
             name: "VirtualControllerTests",
@@ -128,8 +132,9 @@ let package = Package(
         .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconProfiles", "BeaconCodec", "HCI"]),
         .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting", "TestSupport"]),
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
-        .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconRadio", "BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),
+        .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconRadio", "BeaconCodec", "HCI", "BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
+        .testTarget(name: "BeaconMapsTests", dependencies: ["BeaconMaps", "BeaconPositioning", "BeaconProfiles", "TestSupport"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconSiteTests", dependencies: ["BeaconSite", "BeaconCodec", "BeaconEmulator", "BeaconProfiles", "BeaconJSON", "BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),

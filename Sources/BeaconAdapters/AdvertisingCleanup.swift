@@ -51,7 +51,7 @@ public enum AdvertisingCleanup {
         }
         var lines = [line]
         if chosen {
-            lines.append("bluetoothd is running, so stop used the management API; to clear the whole controller, bluetoothd's advertising included: beacon stop -i raw:hci\(mgmt.index)")
+            lines.append("bluetoothd is running, so stop used the management API; to clear the whole controller, bluetoothd's advertising included: \(FrontEndTerm.stopOn(adapter: "raw:hci\(mgmt.index)").text)")
         }
         return lines
     }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import HCI
 import HCITransport
 
 /// Which way `advertise` and `stop` drive a kernel adapter named plainly (`-i hci0`), and why.
@@ -25,10 +26,10 @@ public struct BackendChoice: Sendable, Equatable {
         switch spec {
         case .kernel(let id):
             if bluetoothd.isEmpty {
-                return BackendChoice(spec: .raw(id: id), reason: "hci\(id): raw HCI socket, because bluetoothd is not running (with bluetoothd, beacon would use the management API; -i mgmt:hci\(id) forces it)")
+                return BackendChoice(spec: .raw(id: id), reason: "hci\(id): raw HCI socket, because bluetoothd is not running (with bluetoothd, beacon would use the management API; \(FrontEndTerm.adapter("mgmt:hci\(id)").text) forces it)")
             }
             let pids = bluetoothd.map(String.init).joined(separator: ", ")
-            return BackendChoice(spec: .management(id: id), reason: "hci\(id): management API, because bluetoothd is running (pid \(pids)): the kernel keeps beacon's instances next to bluetoothd's and never pauses them (-i raw:hci\(id) forces the raw socket, -i user:hci\(id) the exclusive user channel)")
+            return BackendChoice(spec: .management(id: id), reason: "hci\(id): management API, because bluetoothd is running (pid \(pids)): the kernel keeps beacon's instances next to bluetoothd's and never pauses them (\(FrontEndTerm.adapter("raw:hci\(id)").text) forces the raw socket, \(FrontEndTerm.adapter("user:hci\(id)").text) the exclusive user channel)")
         default:
             return BackendChoice(spec: spec, reason: nil)
         }

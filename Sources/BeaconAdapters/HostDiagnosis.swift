@@ -23,6 +23,25 @@ public struct HostDiagnosis: Sendable {
         public var name: String
         public var soft: Bool
         public var hard: Bool
+
+        /// A switch as its sysfs files describe it.
+        public init(name: String, soft: Bool, hard: Bool) {
+            self.name = name
+            self.soft = soft
+            self.hard = hard
+        }
+    }
+
+    /// A diagnosis from facts already known (``examine()`` finds them on this machine).
+    public init(bluetoothSocket: Bool?, socketError: TransportError? = nil, bluetoothd: [Int], rfkill: [RFKillSwitch],
+                effectiveCapabilities: UInt64?, isRoot: Bool, kernelRelease: String? = nil) {
+        self.bluetoothSocket = bluetoothSocket
+        self.socketError = socketError
+        self.bluetoothd = bluetoothd
+        self.rfkill = rfkill
+        self.effectiveCapabilities = effectiveCapabilities
+        self.isRoot = isRoot
+        self.kernelRelease = kernelRelease
     }
 
     /// Capability numbers from linux/capability.h.

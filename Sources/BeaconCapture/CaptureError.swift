@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import HCI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -35,7 +36,7 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .cannotOpen(_, code): "cannot open \(path): \(String(cString: strerror(code)))"
         case let .readFailed(_, code): "reading \(path) failed: \(String(cString: strerror(code)))"
         case .notACapture:
-            "\(path) is not a capture this tool reads: neither btsnoop (btmon -w, Android, beacon --btsnoop), pcap (tcpdump) nor pcapng (Wireshark, tshark)"
+            "\(path) is not a capture this tool reads: neither btsnoop (btmon -w, Android, beacon \(FrontEndTerm.trafficCapture.text)), pcap (tcpdump) nor pcapng (Wireshark, tshark)"
         case let .unsupportedLinkType(format, value):
             "\(format) link type \(value) is not supported (btsnoop: 1001, 1002, 2001; pcap and pcapng: 187, 201, 251, 254, 256)"
         case let .malformedBlock(offset, type, problem):

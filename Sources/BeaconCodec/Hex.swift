@@ -39,4 +39,29 @@ public enum Hex {
         }
         return pending == nil ? out : nil
     }
+
+    /// The character offset where `text` stops being hex in ``bytes(_:)``'s grammar: the first
+    /// character that is neither a digit nor a separator, a separator splitting a byte, or the
+    /// end for an odd digit count. For text that is hex, its character count.
+    public static func firstFault(in text: some StringProtocol) -> Int {
+        var offset = 0
+        var pendingDigit = false
+        var rest = Substring(text)
+        if rest.hasPrefix("0x") || rest.hasPrefix("0X") {
+            rest = rest.dropFirst(2)
+            offset = 2
+        }
+        for c in rest {
+            if c == " " || c == ":" || c == "-" || c == "_" || c == "\t" {
+                if pendingDigit { return offset }
+            } else {
+                // ASCII only, as `bytes` reads: `Character.isHexDigit` also holds for fullwidth
+                // digits such as "０", which would put the fault past them.
+                guard c.isASCII, c.isHexDigit else { return offset }
+                pendingDigit.toggle()
+            }
+            offset += 1
+        }
+        return offset
+    }
 }

@@ -53,7 +53,7 @@ public struct FleetPlanner: Sendable {
         }
         let telemetry = beacons.filter { $0.telemetry != nil }.map(\.name)
         if !telemetry.isEmpty {
-            notes.append(group(telemetry) { "\(Plural.verb($0, singular: "interleaves", plural: "interleave")) Eddystone TLM frames (tlm:): a burst every `every` seconds, for `duration`, sent as new advertising data from the host while the advertiser stays on (not in --dry-run's listing); advertising count and time since boot count from the start of the run" })
+            notes.append(group(telemetry) { "\(Plural.verb($0, singular: "interleaves", plural: "interleave")) Eddystone TLM frames (tlm:): a burst every `every` seconds, for `duration`, sent as new advertising data from the host while the advertiser stays on (not in \(FrontEndTerm.dryRun.text)'s listing); advertising count and time since boot count from the start of the run" })
         }
         let raw = beacons.filter { $0.rawData != nil }.map(\.name)
         if !raw.isEmpty {
@@ -85,7 +85,7 @@ public struct FleetPlanner: Sendable {
         if !plan.meetsGoal {
             plan.adaptersNeeded = adaptersNeeded(for: beacons.count, on: controllers)
             let late = plan.placements.filter { $0.longestGap > maximumSilence + .milliseconds(1) }.map(\.beacon.name)
-            warnings.append(Self.group(late, { _ in "may go unseen for longer than the goal of \(formatted(maximumSilence)) (--max-silence)" }))
+            warnings.append(Self.group(late, { _ in "may go unseen for longer than the goal of \(formatted(maximumSilence)) (\(FrontEndTerm.maximumSilence.text))" }))
         }
         plan.warnings = warnings
         plan.notes = Self.notes(beacons)

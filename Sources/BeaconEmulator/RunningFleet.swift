@@ -327,7 +327,7 @@ public final class RunningFleet: Sendable {
                         continue
                     }
                     guard case .hardwareError(let e) = event else { continue }
-                    let message = "\(driver.adapter): the controller reported a Hardware Error (code 0x\(Hex.string([e.hardwareCode]))): it hit a fault and may have reset itself, so what it has on air is unknown; unplug and replug it, or reset it with beacon stop --reset"
+                    let message = "\(driver.adapter): the controller reported a Hardware Error (code 0x\(Hex.string([e.hardwareCode]))): it hit a fault and may have reset itself, so what it has on air is unknown; unplug and replug it, or reset it with \(FrontEndTerm.stopWithReset.text)"
                     self?.emit(.error(adapter: driver.adapter, message: message))
                     driver.fail(message)
                     return

@@ -60,7 +60,7 @@ public struct TraceSample: Sendable, Equatable {
             switch self {
             case .notAnObject: "not a JSON object"
             case .incompleteIBeacon: "a sample needs time, uuid, major, minor and rssi (finite numbers; major and minor 0 to 65535)"
-            case .incomplete(let format): "a \(format) sample needs time, rssi and the format's identity fields as scan --json prints them"
+            case .incomplete(let format): "a \(format) sample needs time, rssi and the format's identity fields as a scan's JSON lines give them"
             }
         }
     }

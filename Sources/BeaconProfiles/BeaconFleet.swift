@@ -12,11 +12,14 @@ public struct BeaconFleet: Sendable {
     /// The fleet's `air:`: the channel a `-i virtual` receiver locating in it hears through
     /// (`nil`: not given; `--air` overrides it).
     public var air: AirChannel?
+    /// The file's `areas:`: the rooms of its floor plan, in file order (empty: none declared).
+    public var areas: [Area]
 
-    public init(file: String, name: String? = nil, beacons: [BeaconProfile], air: AirChannel? = nil) {
+    public init(file: String, name: String? = nil, beacons: [BeaconProfile], air: AirChannel? = nil, areas: [Area] = []) {
         self.file = file
         self.name = name
         self.beacons = beacons
         self.air = air
+        self.areas = areas
     }
 }

@@ -30,7 +30,9 @@ enum ProfileKeys {
     /// Keys of `tlm:`.
     static let tlm = ["every", "duration", "battery", "temperature"]
     /// Keys of a fleet file's top level.
-    static let fleet = ["name", "defaults", "beacons", "air"]
+    static let fleet = ["name", "defaults", "beacons", "air", "areas"]
+    /// Keys of one `areas:` entry.
+    static let area = ["name", "walls"]
     /// Keys of a fleet's `air:` mapping.
     static let air = ["preset", "sigma", "exponent", "fading", "loss", "seed"]
     /// Keys of a `major:`/`minor:` range.

@@ -12,6 +12,8 @@ struct DocumentContents {
     var namesComplete = false
     /// The fleet's `air:`, if it has a valid one.
     var air: AirChannel? = nil
+    /// The fleet's `areas:`, if every one is valid.
+    var areas: [Area] = []
 }
 
 extension ProfileReader {
@@ -53,6 +55,7 @@ extension ProfileReader {
         }
 
         let air = keys["air"].flatMap(airChannel)
+        let areas = keys["areas"].map(readAreas) ?? []
 
         var defaults: [String: Field] = [:]
         if let field = keys["defaults"] {
@@ -102,6 +105,6 @@ extension ProfileReader {
             }
             declarations += entry
         }
-        return DocumentContents(fleetName: fleetName, declarations: declarations, namesComplete: complete, air: air)
+        return DocumentContents(fleetName: fleetName, declarations: declarations, namesComplete: complete, air: air, areas: areas)
     }
 }

@@ -92,12 +92,10 @@ public enum ScenarioPreflight {
         func refused(_ plan: FleetPlan) -> [(String, String)] {
             var found: [(String, String)] = []
             for adapterPlan in plan.adapters {
-                let caps = adapterPlan.capabilities
-                for command in AdvertisingProgram(plan: adapterPlan).allCommands {
-                    do throws(HCIValidationError) { try command.validate(for: caps.hciInfo) } catch {
-                        found.append((caps.adapter, "\(type(of: command).name): \(error)"))
-                        break
-                    }
+                do throws(CommandRefusal) {
+                    try CommandRefusal.check(AdvertisingProgram(plan: adapterPlan).allCommands, for: adapterPlan.capabilities)
+                } catch {
+                    found.append((error.adapter, "\(error.command): \(error.error)"))
                 }
             }
             return found

@@ -27,7 +27,7 @@ public final class BTSnoopWriter: Sendable {
     public init(path: String, inputs: [String] = [], system: any SystemCalls = LiveSystemCalls(),
                 onWriteFailure: @escaping @Sendable (String) -> Void = { _ in }) throws(OutputFileError) {
         file = try StreamingOutputFile(path: path, inputs: inputs, system: system) { failure in
-            onWriteFailure("--btsnoop: \(failure); the capture stops here, the run goes on without it")
+            onWriteFailure("\(FrontEndTerm.trafficCapture.text): \(failure); the capture stops here, the run goes on without it")
         }
         var header = Self.bigEndian(UInt32(truncatingIfNeeded: BTSnoop.identification >> 32))
         header += Self.bigEndian(UInt32(truncatingIfNeeded: BTSnoop.identification))

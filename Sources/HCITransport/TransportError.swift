@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import HCI
 
 /// Why a transport could not be opened or used, with advice a user can act on.
 public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -46,11 +47,11 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notPermitted where managementAPI, .permissionDenied where managementAPI:
             return "The kernel's management API needs CAP_NET_ADMIN: run as root, or grant it once with: sudo setcap cap_net_admin+eip \"$(readlink -f \"$(command -v beacon)\")\" (setcap needs the file itself, not a symlink)"
         case .addressFamilyNotSupported:
-            return "This kernel has no Bluetooth support (AF_BLUETOOTH is missing): load the bluetooth module (modprobe bluetooth), use a kernel built with CONFIG_BT, or use -i tcp:HOST:PORT / -i virtual."
+            return "This kernel has no Bluetooth support (AF_BLUETOOTH is missing): load the bluetooth module (modprobe bluetooth), use a kernel built with CONFIG_BT, or use \(FrontEndTerm.adapter("tcp:HOST:PORT").text) / \(FrontEndTerm.adapter("virtual").text)."
         case .notPermitted, .permissionDenied:
             return "Raw HCI access needs CAP_NET_RAW and CAP_NET_ADMIN: run as root, or grant them once with: sudo setcap cap_net_raw,cap_net_admin+eip \"$(readlink -f \"$(command -v beacon)\")\" (setcap needs the file itself, not a symlink)"
         case .noSuchDevice:
-            return "No such adapter: run 'beacon adapters' to see which exist."
+            return "No such adapter: run \(FrontEndTerm.listAdapters.text) to see which exist."
         case .networkDown:
             return "The adapter is down: bring it up with 'sudo hciconfig \(adapter) up' or 'bluetoothctl power on'."
         case .resourceBusy:

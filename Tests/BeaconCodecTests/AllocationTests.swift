@@ -121,5 +121,34 @@ import Glibc
             exit(Int32(min(counted ?? 255, 255)))
         }
     }
+
+    /// Telling which format a payload is (`decode`'s answer, iBeacon first, then any format),
+    /// valid or not, allocates nothing either (the reason in words is worked out only when asked).
+    @Test func identifyingAPayloadDoesNotAllocate() async {
+        await #expect(processExitsWith: .exitCode(0)) {
+            guard let vectors = try? FormatVectorFiles.shipped.get(), let ibeacon = try? GoldenVectorFile.shipped.get() else { exit(254) }
+            let inputs = vectors.map(\.bytes) + ibeacon.valid.map(\.bytes) + ibeacon.malformed.map(\.bytes)
+            let options: [BeaconDecodingOptions] = [.strict, .strictExtended, .lenient]
+            var outcomes = 0
+
+            let counted = AllocationCounter.allocations {
+                for _ in 0..<20 {
+                    for bytes in inputs {
+                        for o in options {
+                            bytes.withUnsafeBytes { raw in
+                                do throws(PayloadDecodingError) {
+                                    outcomes &+= try AnyBeacon(identifying: raw, options: o).encodedSize(flags: .none)
+                                } catch {
+                                    outcomes &+= error.offset &+ error.kind.name.utf8.count
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            keep(outcomes)
+            exit(Int32(min(counted ?? 255, 255)))
+        }
+    }
 }
 #endif

@@ -25,7 +25,7 @@ struct StatusAndVersionTests {
         #expect(HCIStatus.memoryCapacityExceeded.rawValue == 0x07)
         #expect(HCIStatus.memoryCapacityExceeded.explanation?.contains("advertising set") == true)
         #expect(HCIStatus.commandDisallowed.rawValue == 0x0C)
-        #expect(HCIStatus.commandDisallowed.explanation?.contains("beacon stop") == true)
+        #expect(HCIStatus.commandDisallowed.explanation?.contains(FrontEndTerm.stop.text) == true)
         #expect(HCIStatus.commandDisallowed.explanation?.contains("legacy and extended") == true)
         #expect(HCIStatus.unsupportedFeatureOrParameter.rawValue == 0x11)
         #expect(HCIStatus.invalidCommandParameters.rawValue == 0x12)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Testing
+import HCI
 import HCITransport
 #if canImport(Glibc)
 import Glibc
@@ -39,7 +40,7 @@ struct FailingSystemCalls: SystemCalls {
         (Errno.networkDown, "hciconfig hci0 up"),
         (Errno.resourceBusy, "systemctl stop bluetooth"),
         (Errno.addressFamilyNotSupported, "no Bluetooth support"),
-        (Errno.noSuchDevice, "beacon adapters"),
+        (Errno.noSuchDevice, FrontEndTerm.listAdapters.text),
     ])
     func systemErrorsBecomeAdvice(errno: Errno, advice: String) {
         let e = TransportError.system(SystemCallError(call: "bind(hci0)", errno: errno), adapter: "hci0")

@@ -5,7 +5,7 @@ import Yams
 /// key checks with "did you mean", number and range checks), so a scenario file's issues read
 /// like a profile's: every one at once, each with file:line:column, field, value and what is allowed.
 final class ScenarioReader {
-    static let topKeys = ["name", "fleet", "hidden", "steps", "duration", "loop"]
+    static let topKeys = ["name", "fleet", "hidden", "steps", "duration", "loop", "areas"]
     static let stepKeys = ["at", "show", "hide", "beacon", "major", "minor", "measured_power", "tx_power", "interval", "repeat", "every", "steps"]
     static let changeKeys = ["major", "minor", "measured_power", "tx_power", "interval"]
     static let maximumChanges = Scenario.maximumChanges
@@ -55,7 +55,12 @@ final class ScenarioReader {
         if let f = keys["name"], let text = reader.scalar(f, path: "name", allowed: "must be the scenario's name (text)") {
             if reader.checkName(text, at: f.value) { name = text }
         }
-        let fleet = readFleet(keys["fleet"], root: root)
+        var fleet = readFleet(keys["fleet"], root: root)
+        // The scenario's own rooms add to its fleet's (a floor plan for a fleet file without one).
+        if let f = keys["areas"] {
+            let own = reader.readAreas(f)
+            fleet?.areas += own
+        }
 
         var hidden: Set<String> = []
         if let f = keys["hidden"] { hidden = Set(beaconNames(f, path: "hidden")) }
@@ -106,7 +111,8 @@ final class ScenarioReader {
             // The steps are checked against the names even when the fleet has issues of its
             // own (every problem in one run), as long as every entry could be named.
             if contents.namesComplete { names = Set(contents.declarations.map(\.profile.name)) }
-            return BeaconFleet(file: reader.sink.file, name: contents.fleetName, beacons: contents.declarations.map(\.profile))
+            return BeaconFleet(file: reader.sink.file, name: contents.fleetName, beacons: contents.declarations.map(\.profile),
+                               areas: contents.areas)
         }
         guard let path = reader.scalar(field, path: "fleet", allowed: "must be a profile file or a fleet mapping with `beacons:`") else { return nil }
         let loaded = loadFleet(path)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import HCI
 import HCITransport
 #if canImport(Glibc)
 import Glibc
@@ -136,10 +137,10 @@ public enum SharedAirError: Error, Hashable, Sendable, CustomStringConvertible {
     case socket(String, reason: String)
 
     public var description: String {
-        let advice = "set \(SharedAir.environmentVariable)=DIR to use another directory, or \(SharedAir.environmentVariable)=off to keep -i virtual to this process"
+        let advice = "set \(SharedAir.environmentVariable)=DIR to use another directory, or \(SharedAir.environmentVariable)=off to keep \(FrontEndTerm.adapter("virtual").text) to this process"
         switch self {
         case let .unsafe(path, problem, fix):
-            return "virtual air: refusing the directory \(path.escapingControlCharacters): \(problem); \(fix), or set \(SharedAir.environmentVariable) to a directory of your own (mode 0700), or \(SharedAir.environmentVariable)=off to keep -i virtual to this process"
+            return "virtual air: refusing the directory \(path.escapingControlCharacters): \(problem); \(fix), or set \(SharedAir.environmentVariable) to a directory of your own (mode 0700), or \(SharedAir.environmentVariable)=off to keep \(FrontEndTerm.adapter("virtual").text) to this process"
         case let .directory(path, reason): return "virtual air: cannot use the directory \(path) (\(reason)); \(advice)"
         case let .socket(path, reason): return "virtual air: cannot open the socket \(path) (\(reason)); \(advice)"
         }

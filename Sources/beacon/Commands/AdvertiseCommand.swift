@@ -97,6 +97,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Flag(help: "Probe the controllers, print the plan (a summary; --verbose: and the per-beacon table; --json: JSON) and exit.")
     var plan = false
 
+    @OptionGroup var mapOptions: MapOptions
+
     @Flag(name: .customLong("dry-run"), help: "Open no adapter; print every HCI command a run would send.")
     var dryRun = false
 
@@ -107,6 +109,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
         if files.isEmpty, !commandLineBeacon.isGiven { throw ValidationError("give at least one profile file, or a beacon with --uuid, --major and --minor") }
         if let maxSets, !(1...240).contains(maxSets) { throw ValidationError("--max-sets must be from 1 to 240 (got \(maxSets))") }
         if plan && dryRun { throw ValidationError("--plan and --dry-run exclude each other (--dry-run prints the plan's commands)") }
+        if mapOptions.map != nil, !plan { throw ValidationError("--map goes with --plan (a map of which adapter and set carries each beacon)") }
         if let slot, slot.duration < .milliseconds(20) { throw ValidationError("--slot must be at least 20ms (got \(slot))") }
         if let maxSilence, maxSilence.duration < .milliseconds(20) { throw ValidationError("--max-silence must be at least 20ms, the shortest advertising interval (got \(maxSilence))") }
     }
@@ -137,12 +140,15 @@ struct AdvertiseCommand: AsyncParsableCommand {
         }
         let json = self.json
         let duration = self.duration?.duration
+        try mapOptions.check(inputs: files)
+        let mapOptions = self.mapOptions
         try await FleetSession(
             controller: controller, inputs: files, planner: planner,
             style: { [airLog] _ in .choose(json: json, airLog: airLog) },
             showsOffAir: true, planOnly: plan, verbose: verbose, json: json, duration: { _ in duration },
             reload: { ProfileFiles.loadBeacons(files, extra: extra, accepting: .regularFiles).flatMap { ProfileFiles.select($0, only: only) }.success },
-            airLog: airLog
+            airLog: airLog,
+            planned: { plan throws(ExitCode) in try mapOptions.write(PlanMap.scene(plan, files: files)) }
         ).run(beacons)
     }
 }

@@ -75,15 +75,15 @@ struct DecodeCommand: AsyncParsableCommand {
         let (options, json) = (self.options, self.json)
         func decode(_ input: String) {
             let text = input.trimmingWhitespace()
-            switch PayloadDecoding.decode(text, options: options) {
-            case .success(let beacon):
+            do throws(PayloadDecodingError) {
+                let beacon = try AnyBeacon(identifyingHex: text, options: options)
                 LineOutput.out(json ? JSONValue.object(BeaconObject.fields(beacon, naming: .payload)).text : beacon.description)
-            case .failure(let failure):
+            } catch {
                 tally.record(ExitStatus.dataError)
                 if json {
-                    LineOutput.out(failure.json.text)
+                    LineOutput.out(error.json.text)
                 } else {
-                    LineOutput.err("error: \(text.escapingControlCharacters): \(failure.position): \(failure.kind): \(failure.reason)")
+                    LineOutput.err("error: \(text.escapingControlCharacters): \(error)")
                 }
             }
         }
@@ -107,69 +107,10 @@ struct DecodeCommand: AsyncParsableCommand {
     }
 }
 
-/// Decoding one hex input, with a failure type that also covers text that is not hex.
-enum PayloadDecoding {
-    struct Failure: Error {
-        /// `invalid-hex` or a ``BeaconDecodingError/Kind`` raw value.
-        var kind: String
-        var offset: Int
-        var reason: String
-
-        /// Where the fault is, in words: "byte N" of the data, or "character N" of text that
-        /// is not hex (counted from 0, as "offset" in JSON).
-        var position: String { kind == Self.invalidHex ? "character \(offset)" : "byte \(offset)" }
-        static let invalidHex = "invalid-hex"
-
-        var json: JSONValue {
-            .object([("error", .string(kind)), ("offset", .int(offset)), ("reason", .string(reason))])
-        }
-    }
-
-    /// The beacon in one hex input. iBeacon is read first, exactly as before the other formats
-    /// existed (its answers and errors are unchanged); data without an iBeacon is then read as
-    /// any format, whose own error is given only when it found a fault in another format's
-    /// structure (otherwise "no-ibeacon" stays the answer, as it always was).
-    static func decode(_ text: String, options: BeaconDecodingOptions) -> Result<AnyBeacon, Failure> {
-        guard let bytes = Hex.bytes(text) else {
-            let offset = firstHexFault(in: text)
-            return .failure(Failure(kind: Failure.invalidHex, offset: offset,
-                                    reason: "not hex: an odd number of digits or a character other than 0-9, A-F and separators"))
-        }
-        let iBeaconFailure: BeaconDecodingError
-        do throws(BeaconDecodingError) {
-            return .success(.iBeacon(try IBeacon(decoding: bytes, options: options)))
-        } catch {
-            iBeaconFailure = error
-        }
-        if iBeaconFailure.kind == .noIBeacon {
-            do throws(AnyBeaconDecodingError) {
-                return .success(try AnyBeacon(decoding: bytes, options: options))
-            } catch where error.kind != .noBeacon {
-                return .failure(Failure(kind: error.kind.rawValue, offset: error.offset, reason: error.reason))
-            } catch {}
-        }
-        return .failure(Failure(kind: iBeaconFailure.kind.rawValue, offset: iBeaconFailure.offset, reason: iBeaconFailure.reason))
-    }
-
-    /// The character offset where `text` stops being hex: the first character that is neither a
-    /// digit nor a separator, a separator splitting a byte, or the end for an odd digit count.
-    static func firstHexFault(in text: String) -> Int {
-        let characters = Array(text)
-        var start = 0
-        if characters.count >= 2, characters[0] == "0", characters[1] == "x" || characters[1] == "X" { start = 2 }
-        var pendingDigit = false
-        for i in start..<characters.count {
-            let c = characters[i]
-            if c == " " || c == ":" || c == "-" || c == "_" || c == "\t" {
-                if pendingDigit { return i }
-                continue
-            }
-            // ASCII only, as `Hex.bytes` reads: `Character.isHexDigit` also holds for fullwidth
-            // digits such as "０", which would put the fault past them.
-            guard c.isASCII, c.isHexDigit else { return i }
-            pendingDigit.toggle()
-        }
-        return characters.count
+extension PayloadDecodingError {
+    /// The fault as one JSON object: `error` (the kind's name), `offset`, `reason`.
+    var json: JSONValue {
+        .object([("error", .string(kind.name)), ("offset", .int(offset)), ("reason", .string(reason))])
     }
 }
 

@@ -32,39 +32,19 @@ struct DoctorCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as one JSON object.")
     var json = false
 
-    /// What was learned about one adapter.
-    struct AdapterReport {
-        var name: String
-        /// How the controller is reached (kernel socket, TCP, …).
-        var transport: String = ""
-        var capabilities: ControllerCapabilities?
-        /// The legacy advertising channel power (read only when there is no extended advertising).
-        var legacyTxPower: Int8?
-        var error: String?
-        var isKernelRaw: Bool
-        /// For a kernel adapter named plainly: the backend advertise would use, and why.
-        var backend: BackendChoice?
-        /// For a kernel adapter named plainly: the management API's view (or why it failed).
-        var management: ManagementAPIInfo?
-        var managementError: String?
-    }
-
     mutating func run() async throws {
-        var reports: [AdapterReport] = []
+        var reports: [AdapterExamination] = []
+        let host = HostDiagnosis.examine()
         switch AdapterChoice.resolve(controller) {
         case .failure(let unavailable):
-            reports.append(AdapterReport(name: controller.adapter ?? "(the first kernel adapter)", error: unavailable.message, isKernelRaw: false))
+            reports.append(AdapterExamination(name: controller.adapter ?? "(the first kernel adapter)", error: unavailable.message, isKernelRaw: false))
         case .success(let specs):
             let snoop = try AdapterChoice.snoop(controller).get()
-            for spec in specs { reports.append(await Self.examine(spec, snoop: snoop)) }
+            for spec in specs {
+                reports.append(await AdapterExamination.examine(spec, host: host, commandTimeout: AdapterChoice.commandTimeout, btsnoop: snoop))
+            }
         }
-        let host = HostDiagnosis.examine()
-        for i in reports.indices {
-            guard let spec = try? AdapterSpec(parsing: reports[i].name), case .kernel(let id) = spec else { continue }
-            reports[i].backend = BackendChoice.forAdvertising(spec, bluetoothd: host.bluetoothd)
-            (reports[i].management, reports[i].managementError) = await Self.managementView(id)
-        }
-        let advice = Self.advice(reports, host)
+        let advice = HostAdvice.advice(reports, host).map(Self.text)
         if json {
             LineOutput.out(Self.json(reports, host, advice).text)
         } else {
@@ -73,55 +53,12 @@ struct DoctorCommand: AsyncParsableCommand {
         if reports.contains(where: { $0.error != nil }) { throw ExitStatus.runtimeFailure }
     }
 
-    static func examine(_ spec: AdapterSpec, snoop: BTSnoopWriter?) async -> AdapterReport {
-        var report = AdapterReport(name: spec.description, isKernelRaw: { switch spec { case .kernel, .raw: true; default: false } }())
-        report.transport = spec.transportDescription
-        let connection: AdapterConnection
-        do { connection = try AdapterConnection.open(spec, commandTimeout: AdapterChoice.commandTimeout, btsnoop: snoop) } catch {
-            report.error = "\(error)"
-            return report
-        }
-        defer { connection.close() }
-        if let mgmt = connection.management {
-            do throws(MgmtControllerError) {
-                report.capabilities = await ControllerProbe.measureUsableInstances(mgmt, try await ControllerProbe.probe(management: mgmt))
-            } catch {
-                report.error = "\(error)"
-            }
-            return report
-        }
-        do throws(HCIControllerError) {
-            let caps = try await ControllerProbe.probe(connection.hci, reset: false)
-            report.capabilities = caps
-            // A legacy-only controller has no mode to lose by a legacy command.
-            if !caps.hasExtendedAdvertising { report.legacyTxPower = await ControllerProbe.legacyTxPower(connection.hci) }
-        } catch {
-            report.error = "\(error)"
-        }
-        return report
-    }
-
-    /// The management API's view of kernel adapter `id`, or why it could not be had.
-    static func managementView(_ id: UInt16) async -> (ManagementAPIInfo?, String?) {
-        let connection: AdapterConnection
-        do { connection = try AdapterConnection.open(.management(id: id), commandTimeout: AdapterChoice.commandTimeout) } catch {
-            return (nil, "\(error)")
-        }
-        defer { connection.close() }
-        do throws(MgmtControllerError) {
-            let caps = try await ControllerProbe.probe(management: connection.management!)
-            return (await ControllerProbe.measureUsableInstances(connection.management!, caps).managementAPI, nil)
-        } catch {
-            return (nil, "\(error)")
-        }
-    }
-
     static func versionText(_ v: HCIVersion?) -> String {
         guard let v else { return "unknown" }
         return v.description
     }
 
-    static func adapterLines(_ r: AdapterReport) -> [(String, String)] {
+    static func adapterLines(_ r: AdapterExamination) -> [(String, String)] {
         guard let caps = r.capabilities else { return [("transport", r.transport), ("error", r.error ?? "unknown")] }
         if let api = caps.managementAPI { return managementLines(r, api) }
         var rows: [(String, String)] = [
@@ -153,7 +90,7 @@ struct DoctorCommand: AsyncParsableCommand {
     }
 
     /// A `mgmt:` adapter as the kernel's management API describes it (no HCI read-outs there).
-    static func managementLines(_ r: AdapterReport, _ api: ManagementAPIInfo) -> [(String, String)] {
+    static func managementLines(_ r: AdapterExamination, _ api: ManagementAPIInfo) -> [(String, String)] {
         [("transport", r.transport), ("Bluetooth version", versionText(r.capabilities?.hciVersion))] + managementRows(api)
     }
 
@@ -191,67 +128,46 @@ struct DoctorCommand: AsyncParsableCommand {
         return [("kernel", h.kernelRelease ?? "unknown"), ("AF_BLUETOOTH", socket), ("bluetoothd", daemon), ("rfkill", rfkill), ("capabilities", caps)]
     }
 
-    static func advice(_ reports: [AdapterReport], _ h: HostDiagnosis) -> [String] {
-        var out: [String] = []
-        if h.bluetoothSocket == false, let e = h.socketError {
-            out.append("This kernel has no Bluetooth support, so no kernel adapter (hci0, user:hci0) can work here. \(e)")
+    /// One piece of advice in words, naming this tool's commands and options.
+    static func text(_ advice: HostAdvice) -> String {
+        switch advice {
+        case .noKernelBluetooth(let error):
+            "This kernel has no Bluetooth support, so no kernel adapter (hci0, user:hci0) can work here. \(error)"
+        case .unusable(let adapter, let error):
+            "\(adapter) could not be used: \(error)"
+        case .everyInstanceTaken(let adapter, let maxInstances):
+            "\(adapter): every advertising instance (\(maxInstances)) is taken by other programs, so beacon has none; remove some (btmgmt rm-adv N) or use another adapter."
+        case .lockedToLegacy(let adapter):
+            "\(adapter) is locked to legacy advertising until it is reset (Core Vol 4 Part E §3.1.1): reset it (beacon stop --reset -i \(adapter), or sudo hciconfig hciN reset) to use its advertising sets."
+        case .noExtendedAdvertising(let adapter):
+            "\(adapter) has no extended advertising: one beacon is on air at a time, and several take turns (see beacon advertise --plan)."
+        case .rawSocketNextToBluetoothd(let adapter, let id):
+            "\(adapter): the raw socket next to a running bluetoothd: the kernel can switch beacon's advertising off (a power cycle, its own pauses), and beacon's watchdog restores it within a second; plain -i hci\(id) would use the management API instead."
+        case .managementAPIUnavailable(let adapter, let error):
+            "\(adapter): beacon advertise would use the management API (bluetoothd is running), but it is unavailable: \(error)"
+        case .managementAPINextToBluetoothd(let adapter):
+            "\(adapter): beacon advertise uses the kernel's management API next to bluetoothd: its beacons are kernel instances that bluetoothd and other programs' advertising leave alone, and a watchdog re-adds them if bluetoothd restarts. -i raw:\(adapter) forces the raw socket instead (bluetoothd and the kernel can then switch its advertising off; the watchdog restores it within a second)."
+        case .privilege(let privilege):
+            privilegeText(privilege)
+        case .hardBlocked:
+            "A Bluetooth radio is hard blocked: a hardware switch or a firmware setting turns it off; rfkill cannot unblock it."
+        case .softBlocked:
+            "A Bluetooth radio is soft blocked: run 'rfkill unblock bluetooth'."
+        case .nothingToFix:
+            "Nothing to fix: beacon can advertise here."
         }
-        for r in reports {
-            if let error = r.error, h.bluetoothSocket != false || !error.contains("AF_BLUETOOTH") {
-                out.append("\(r.name) could not be used: \(error)")
-            }
-            if let api = r.capabilities?.managementAPI {
-                if api.freeInstances.isEmpty {
-                    out.append("\(r.name): every advertising instance (\(api.maxInstances)) is taken by other programs, so beacon has none; remove some (btmgmt rm-adv N) or use another adapter.")
-                }
-            } else if let caps = r.capabilities, caps.leFeatures.contains(.leExtendedAdvertising), !caps.hasExtendedAdvertising {
-                out.append("\(r.name) is locked to legacy advertising until it is reset (Core Vol 4 Part E §3.1.1): reset it (beacon stop --reset -i \(r.name), or sudo hciconfig hciN reset) to use its advertising sets.")
-            } else if let caps = r.capabilities, !caps.hasExtendedAdvertising {
-                out.append("\(r.name) has no extended advertising: one beacon is on air at a time, and several take turns (see beacon advertise --plan).")
-            }
-        }
-        for r in reports where r.name.hasPrefix("raw:") && !h.bluetoothd.isEmpty {
-            out.append("\(r.name): the raw socket next to a running bluetoothd: the kernel can switch beacon's advertising off (a power cycle, its own pauses), and beacon's watchdog restores it within a second; plain -i hci\(r.name.dropFirst(7)) would use the management API instead.")
-        }
-        for r in reports {
-            guard let backend = r.backend else { continue }
-            if case .management = backend.spec {
-                if r.management == nil, let e = r.managementError {
-                    out.append("\(r.name): beacon advertise would use the management API (bluetoothd is running), but it is unavailable: \(e)")
-                } else {
-                    out.append("\(r.name): beacon advertise uses the kernel's management API next to bluetoothd: its beacons are kernel instances that bluetoothd and other programs' advertising leave alone, and a watchdog re-adds them if bluetoothd restarts. -i raw:\(r.name) forces the raw socket instead (bluetoothd and the kernel can then switch its advertising off; the watchdog restores it within a second).")
-                }
-            }
-        }
-        if reports.contains(where: { $0.isKernelRaw || $0.name.hasPrefix("mgmt:") || $0.name.hasPrefix("raw:") }), !h.isRoot, h.hasNetRaw == false || h.hasNetAdmin == false {
-            out.append(privilegeAdvice(reports, h))
-        }
-        if h.rfkill.contains(where: \.hard) {
-            out.append("A Bluetooth radio is hard blocked: a hardware switch or a firmware setting turns it off; rfkill cannot unblock it.")
-        }
-        if h.rfkill.contains(where: { $0.soft && !$0.hard }) {
-            out.append("A Bluetooth radio is soft blocked: run 'rfkill unblock bluetooth'.")
-        }
-        if out.isEmpty { out.append("Nothing to fix: beacon can advertise here.") }
-        return out
     }
 
     /// The least privilege for the backend advertise would use, as one exact setcap line.
-    static func privilegeAdvice(_ reports: [AdapterReport], _ h: HostDiagnosis) -> String {
-        let usesManagement = reports.contains { r in
-            if r.name.hasPrefix("mgmt:") { return true }
-            if case .management? = r.backend?.spec { return true }
-            return false
-        }
-        if usesManagement {
-            let have = h.hasNetAdmin == true ? "this process has it" : "this process lacks it"
+    static func privilegeText(_ privilege: HostAdvice.Privilege) -> String {
+        let have = privilege.hasCapability ? "this process has it" : "this process lacks it"
+        if privilege.usesManagementAPI {
             return "The management API needs CAP_NET_ADMIN only (\(have)); rather than run beacon as root, grant it once with: \(HostDiagnosis.setcapManagement). The raw socket (-i raw:hci0, or hci0 without bluetoothd) needs CAP_NET_RAW: \(HostDiagnosis.setcapRaw); both at once: \(HostDiagnosis.setcapCommand)"
         }
-        let have = h.hasNetRaw == true ? "this process has it" : "this process lacks it"
         return "The raw HCI socket needs CAP_NET_RAW (\(have); CAP_NET_ADMIN too only to bring a down adapter up); rather than run beacon as root, grant it once with: \(HostDiagnosis.setcapRaw). With bluetoothd running beacon uses the management API, which needs CAP_NET_ADMIN: \(HostDiagnosis.setcapManagement); both at once: \(HostDiagnosis.setcapCommand)"
     }
 
-    static func text(_ reports: [AdapterReport], _ h: HostDiagnosis, _ advice: [String]) -> [String] {
+    static func text(_ reports: [AdapterExamination], _ h: HostDiagnosis, _ advice: [String]) -> [String] {
         func block(_ title: String, _ rows: [(String, String)]) -> [String] {
             let width = rows.map(\.0.count).max() ?? 0
             return [title] + rows.map { "  " + $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
@@ -264,7 +180,7 @@ struct DoctorCommand: AsyncParsableCommand {
         return lines
     }
 
-    static func json(_ reports: [AdapterReport], _ h: HostDiagnosis, _ advice: [String]) -> JSONValue {
+    static func json(_ reports: [AdapterExamination], _ h: HostDiagnosis, _ advice: [String]) -> JSONValue {
         let adapters: [JSONValue] = reports.map { r in
             var members: [(String, JSONValue)] = [("adapter", .string(r.name)), ("transport", .string(r.transport)), ("error", .string(r.error))]
             if let api = r.capabilities?.managementAPI {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import BeaconCodec
+import BeaconEmulator
 import BeaconJSON
 
 /// `beacon encode`: the advertising data of the beacons in a profile file, or of one beacon
@@ -111,14 +112,17 @@ struct EncodeCommand: AsyncParsableCommand {
             return
         }
         let transmissions = try selectedTransmissions()
-        let recipe = HCIToolRecipe(adapter: adapter.adapter)
         for transmission in transmissions {
             switch output {
             case .hex:
                 LineOutput.out(transmission.payload.description)
             case .hcitool:
                 LineOutput.out("# " + (transmission.name ?? BeaconText.identity(transmission.beacon)))
-                for line in recipe.lines(for: transmission) { LineOutput.out(line) }
+                // A beacon given on the command line without `--address` has the address derived
+                // from its identity, as `advertise --uuid …` gives it: the same lines.
+                for command in AdvertisingProgram.legacyRecipe(for: transmission.profile) {
+                    LineOutput.out(HCIToolLine.text(command, adapter: adapter.adapter))
+                }
             case .json:
                 LineOutput.out(Self.json(transmission).text)
             }

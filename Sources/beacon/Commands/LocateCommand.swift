@@ -49,6 +49,11 @@ struct LocateCommand: AsyncParsableCommand {
             that gets no fix at all (no samples, or never three beacons in a window) says why \
             on standard error and exits 65.
 
+            --map FILE (.svg, .html or .png) draws the run when it ends: the fleet's rooms \
+            (areas:), the beacons, each one's ranging circle at the last fix, the estimate with \
+            its error radius, the trail, and the true position when known (--simulate, --at); \
+            docs/TUTORIAL-positioning.md shows the pictures.
+
             Examples:
               beacon locate profiles/room-2m.yaml --simulate square --seed 1
               beacon locate profiles/room-2m.yaml --simulate still --json
@@ -116,6 +121,8 @@ struct LocateCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per fix.")
     var json = false
 
+    @OptionGroup var mapOptions: MapOptions
+
     func validate() throws {
         if fleet == "-", trace == "-" || capture == "-" {
             throw ValidationError("the fleet file and --trace/--capture cannot both be standard input (-)")
@@ -141,6 +148,9 @@ struct LocateCommand: AsyncParsableCommand {
         guard noise >= 0, noise.isFinite else { throw ValidationError("--noise must be 0 dB or more (got \(noise))") }
         guard laps >= 1 else { throw ValidationError("--laps must be 1 or more (got \(laps))") }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be positive (got \(speed))") }
+        if mapOptions.map != nil, simulate == "random" || (simulate != nil && (air.isGiven || phone.phone != .raw)) {
+            throw ValidationError("--map draws the fixes of --live, --trace, --capture or --simulate PATH (without --air or --as); not of a benchmark")
+        }
         if let simulate, simulate != "random", WalkPath(parsing: simulate) == nil {
             throw ValidationError("--simulate: '\(simulate)' is neither random, square, cross, still nor waypoints such as \"0,0;1,0.5\"")
         }
@@ -153,12 +163,14 @@ struct LocateCommand: AsyncParsableCommand {
         case .failure(let code): throw code
         }
         let anchors = BeaconAnchor.anchors(of: loaded)
+        try mapOptions.check(inputs: [fleet, trace, capture].compactMap { $0 })
         guard anchors.count >= 3 else {
             throw CommandFailure.exit("\(fleet.escapingControlCharacters): \(anchors.count) beacon(s) have a position; locating needs at least 3",
                                       code: ExitStatus.dataError)
         }
         let model = PathLossModel(exponent: pathLossExponent)
-        let output = LocateOutput(json: json)
+        var output = LocateOutput(json: json)
+        if mapOptions.map != nil { output.recorder = FixRecorder() }
         // The fleet's `air:` counts where the options would (the virtual air, or a simulation).
         let channel = air.channel(over: loaded.air)
         let noisyAir = air.isGiven || loaded.air != nil
@@ -166,6 +178,10 @@ struct LocateCommand: AsyncParsableCommand {
             let locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method)
             let heard = try await LocateLive.run(controller, inputs: [fleet], locator: locator, phone: phone.scanning(), duration: duration?.duration,
                                                  receiver: at, followsWalker: followWalker, channel: channel, output: output)
+            // The receiver stood at --at (unless it followed a walker): the true position.
+            let truth = followWalker ? nil : at.map { PlanePoint(x: $0.x, y: $0.y) }
+            try mapOptions.write(LocateMap.scene(fleet: loaded, anchors: anchors, fixes: output.recorder?.fixes.withLock { $0 } ?? [],
+                                                 truth: truth.map { point in { _ in point } }, title: mapTitle))
             return try check(samples: heard.samples, fixes: heard.fixes, from: "the scan", anchors: anchors.count)
         }
         if simulate != nil, simulate == "random" || noisyAir || phone.phone != .raw {
@@ -185,15 +201,18 @@ struct LocateCommand: AsyncParsableCommand {
             let fixes = WindowedLocator.fixes(simulator.samples(), anchors: anchors, model: model, window: window, method: method)
             for fix in fixes { output.print(fix, truth: simulator.truth(at: fix.time)) }
             output.printSummary(LocationErrorSummary(fixes: fixes, truth: simulator.truth(at:)), noise: noise, seed: seed)
+            try mapOptions.write(LocateMap.scene(fleet: loaded, anchors: anchors, fixes: fixes, truth: simulator.truth(at:), title: mapTitle))
             return
         }
         var locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method)
         var samples = 0, fixes = 0
+        var drawn: [PositionFix] = []
         func take(_ sample: RSSISample) {
             samples += 1
             for fix in locator.add(sample) {
                 fixes += 1
                 output.print(fix, truth: nil)
+                if mapOptions.map != nil { drawn.append(fix) }
             }
         }
         do {
@@ -210,8 +229,16 @@ struct LocateCommand: AsyncParsableCommand {
         if let last = locator.finish() {
             fixes += 1
             output.print(last, truth: nil)
+            drawn.append(last)
         }
         try check(samples: samples, fixes: fixes, from: InputPath.label(trace ?? capture!), anchors: anchors.count)
+        try mapOptions.write(LocateMap.scene(fleet: loaded, anchors: anchors, fixes: drawn, truth: nil, title: mapTitle))
+    }
+
+    /// The map's title: what was located, by which method.
+    var mapTitle: String {
+        let input = live ? "live scan" + (at.map { " at \($0)" } ?? "") : simulate.map { "simulated walk \($0)" } ?? InputPath.label(trace ?? capture ?? "-")
+        return "beacon locate \(fleet) — \(input), method \(method.rawValue)"
     }
 
     /// A run without a fix fails (exit 65), saying why: no sample at all, or never enough

@@ -3,6 +3,7 @@ import ArgumentParser
 import BeaconAdapters
 import BeaconEmulator
 import BeaconProfiles
+import BeaconMaps
 import BeaconScenarios
 
 /// `beacon play SCENARIO.yaml`: plays a scenario's timeline over its fleet.
@@ -60,6 +61,8 @@ struct PlayCommand: AsyncParsableCommand {
     @Flag(help: "JSON output: the dry-run commands, or one event per line while playing.")
     var json = false
 
+    @OptionGroup var mapOptions: MapOptions
+
     @Option(help: ArgumentHelp("Run the scenario clock this many times as fast: 0.01 to 1000 (beacon intervals are not scaled).", valueName: "x"))
     var speed: Double = 1
 
@@ -91,6 +94,7 @@ struct PlayCommand: AsyncParsableCommand {
             throw error.issues.contains(where: \.isUnreadableFile) ? ExitStatus.runtimeFailure : ExitStatus.dataError
         }
         let timeline = ScenarioTimeline(loaded)
+        try mapOptions.check(inputs: [scenario, loaded.fleet.file])
         let planner = FleetPlanner(forceLegacy: legacy, maximumSets: maxSets)
         if dryRun {
             if let spec = controller.specs?.first(where: { if case .management = $0 { true } else { false } }) {
@@ -99,6 +103,7 @@ struct PlayCommand: AsyncParsableCommand {
             let assumed = DryRun(controller: controller, planner: planner, legacy: legacy, maxSets: maxSets, json: json)
             try ScenarioDryRun(timeline: timeline, planner: planner, capabilities: assumed.capabilities(),
                                hcitoolAdapter: controller.hcitoolAdapter, json: json).print()
+            try writeMap(timeline)
             return
         }
         let window = self.window
@@ -135,5 +140,11 @@ struct PlayCommand: AsyncParsableCommand {
             },
             airLog: airLog
         ).run(player.initialBeacons)
+        try writeMap(timeline)
+    }
+
+    /// `--map`: the scenario's plan at its start; an HTML page has a slider through one pass.
+    func writeMap(_ timeline: ScenarioTimeline) throws(ExitCode) {
+        try mapOptions.write(MapScene.scenario(timeline, title: "beacon play \(scenario)"), timeline: MapTimeline(timeline))
     }
 }

@@ -137,14 +137,16 @@ struct ScanCommand: AsyncParsableCommand {
     /// Writes the fleet heard to `path` (its stem names the fleet and the beacons), checked by
     /// reading it back as `advertise` would.
     static func save(_ heard: HeardFleet, to path: String, atOneMetre: Bool) throws {
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        let name = stem.isEmpty ? "heard" : stem
+        let name = FleetWriter.fleetName(forPath: path)
         let beacons = heard.profiles(namePrefix: name, powerFromRSSI: atOneMetre)
-        let text = FleetWriter.yaml(name: name, beacons: beacons, comment: "Written by beacon scan --save: \(beacons.count) beacons heard.")
-        // A fleet without beacons is no profile: nothing is written.
-        if beacons.isEmpty { throw CommandFailure.exit("no beacon was heard; \(path.escapingControlCharacters) not written") }
-        do throws(ProfileErrors) { _ = try ProfileLoader.parse(text, file: path) } catch {
-            throw CommandFailure.exit("the fleet heard does not read back as a profile (a bug): \(error)")
+        let text: String
+        do throws(FleetWriter.SaveError) {
+            text = try FleetWriter.checkedYAML(name: name, beacons: beacons, comment: "Written by beacon scan --save: \(beacons.count) beacons heard.", file: path)
+        } catch {
+            switch error {
+            case .noBeacons: throw CommandFailure.exit("no beacon was heard; \(path.escapingControlCharacters) not written")
+            case .doesNotReadBack(let issues): throw CommandFailure.exit("the fleet heard does not read back as a profile (a bug): \(issues)")
+            }
         }
         // A regular file replaced whole (mode and owner kept), never a link, device or FIFO.
         do throws(OutputFileError) { try AtomicOutputFile.write(Array(text.utf8), to: path) } catch {

@@ -31,7 +31,8 @@ extension ValidateCommand {
             return ScenarioCheck(file: path, issues: error.issues)
         }
         let timeline = ScenarioTimeline(scenario)
-        let assumed = [ControllerCapabilities.assumedExtended(adapter: "hci0", sets: 16)]
+        // What play --dry-run assumes when no adapter is named.
+        let assumed = ControllerCapabilities.assumed(for: nil, legacy: false, sets: nil)
         let refusals = ScenarioPreflight.refusals(timeline, planner: FleetPlanner(), capabilities: assumed)
         let issues = refusals.map { r in
             ProfileIssue(location: r.location ?? SourceLocation(file: path, line: 1, column: 1), field: "scenario",

@@ -84,6 +84,8 @@ struct WalkCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line: the fleet's events and the walker's positions.")
     var json = false
 
+    @OptionGroup var mapOptions: MapOptions
+
     func validate() throws {
         do { _ = try WalkRoute.parsePath(path) } catch { throw ValidationError("--path: \(error)") }
         guard let s = Self.metresPerSecond(speed) else {
@@ -118,6 +120,7 @@ struct WalkCommand: AsyncParsableCommand {
             throw CommandFailure.exit("\(fleet.escapingControlCharacters): no beacon has a position; the walk needs position: {x: …, y: …} on the beacons it moves",
                                       code: ExitStatus.dataError)
         }
+        try mapOptions.check(inputs: [fleet])
         let route = WalkRoute(path: try WalkRoute.parsePath(path), speed: Self.metresPerSecond(speed)!, loops: loop)
         if route.duration == nil, duration == nil { LineOutput.err("walking until Ctrl-C (--loop without --duration)") }
         let walk = WalkModel(fleet: loaded.beacons, route: route, distanceModel: distanceModel, rssiAtPhone: rssiAtPhone)
@@ -128,6 +131,7 @@ struct WalkCommand: AsyncParsableCommand {
         }
         let initial = walk.beacons(at: 0).beacons
         let started = Mutex(false)
+        let walked = Mutex(0.0)
         // The walker's line each second says what changed: on/off air lines only until the
         // beacons are first on air (generation 1), and errors and the teardown always.
         let quiet: @Sendable (EmulatorEvent) -> Bool = { event in
@@ -155,6 +159,7 @@ struct WalkCommand: AsyncParsableCommand {
                 if board.style == .table { board.show { progress.walkHeadline() } }
                 await WalkPlayer(model: walk, rate: rate).walk(on: fleet, from: output.start, duration: seconds) { event in
                     progress.record(event)
+                    if case .moved(let time, _, _, _, _) = event { walked.withLock { $0 = time } }
                     output.show(event, board: board, textEvery: 1)
                     if case .finished = event { fleet.requestStop() }
                 }
@@ -163,6 +168,7 @@ struct WalkCommand: AsyncParsableCommand {
             shows: style == .lines ? quiet : nil,
             airLog: airLog
         ).run(initial)
+        try mapOptions.write(WalkMap.scene(fleet: loaded, walk: walk, walked: walked.withLock { $0 }, title: "beacon walk \(fleet) --path \(path)"))
     }
 
     /// The TX power range every controller of the fleet takes, when all use extended sets.

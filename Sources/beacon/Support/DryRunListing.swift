@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
-import BeaconAdapters
-import BeaconEmulator
 import BeaconJSON
 import HCI
 
@@ -13,38 +11,6 @@ import HCI
 struct DryRunListing {
     /// The adapter name for the hcitool lines.
     var hcitoolAdapter: String
-
-    /// One step of the program: a named group of commands.
-    struct Section {
-        /// `preamble`, `setup`, `slot 1`, `teardown`.
-        var key: String
-        /// The key with what the step does.
-        var title: String
-        var commands: [any HCICommand]
-    }
-
-    /// Preamble, setup, each slot of one rotation cycle (slot 1, 2, … then back to slot 0),
-    /// teardown.
-    static func sections(_ program: AdvertisingProgram) -> [Section] {
-        var sections = [Section(key: "preamble", title: "preamble: nothing on air, no sets (whatever an earlier run left)", commands: program.preamble)]
-        sections.append(Section(key: "setup", title: "setup: slot 0 on air (\(onAir(program, slot: 0)))", commands: program.setup))
-        let count = program.slots.count
-        if count > 1 {
-            for k in Array(1..<count) + [0] {
-                sections.append(Section(key: "slot \(k)", title: "slot \(k): \(onAir(program, slot: k))", commands: program.slots[k]))
-            }
-        }
-        sections.append(Section(key: "teardown", title: "teardown: advertising off, sets removed", commands: program.teardown))
-        return sections
-    }
-
-    static func onAir(_ program: AdvertisingProgram, slot: Int) -> String {
-        let state = program.states[slot]
-        let names = state.keys.sorted().map { handle in
-            (program.extended ? "set \(handle) " : "") + state[handle]!.beaconName
-        }
-        return names.isEmpty ? "nothing" : names.joined(separator: ", ")
-    }
 
     /// The text lines for one command.
     func lines(for command: any HCICommand) -> [String] {

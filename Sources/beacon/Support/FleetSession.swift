@@ -98,6 +98,8 @@ struct FleetSession {
     var shows: (@Sendable (EmulatorEvent) -> Bool)? = nil
     /// `--air-log`: where the virtual controllers' air log goes (nil: nowhere).
     var airLog: AirLogOptions? = nil
+    /// With `planOnly`: given the plan once it is printed (`advertise --plan --map`).
+    var planned: ((FleetPlan) throws(ExitCode) -> Void)? = nil
 
     func run(_ beacons: [BeaconProfile]) async throws(ExitCode) {
         let control = RunControl(beacons: beacons)
@@ -165,6 +167,7 @@ struct FleetSession {
             let plan: FleetPlan
             do throws(AdapterError) { plan = try await fleet.plan(control.beacons) } catch { throw CommandFailure.exit("\(error)") }
             if json { LineOutput.out(PlanReport.json(plan).text) } else { for line in PlanReport.summary(plan, verbose: verbose) { LineOutput.out(line) } }
+            try planned?(plan)
             return
         }
 

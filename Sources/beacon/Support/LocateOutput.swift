@@ -2,6 +2,7 @@
 import BeaconJSON
 import BeaconPositioning
 import Foundation
+import Synchronization
 
 /// Prints `beacon locate` fixes as text lines or JSON Lines.
 struct LocateOutput {
@@ -9,8 +10,11 @@ struct LocateOutput {
     /// Live: the Unix time of the fixes' time 0, so a fix can be set against another program's
     /// clock (`beacon walk --json`'s walker positions); JSON fixes then carry "unix_time".
     var wallClockStart: Double? = nil
+    /// `--map` of a live run: keeps every fix printed, for the picture at the end.
+    var recorder: FixRecorder? = nil
 
     func print(_ fix: PositionFix, truth: PlanePoint?) {
+        recorder?.fixes.withLock { $0.append(fix) }
         let e = fix.estimate
         if json {
             var members: [(String, JSONValue)] = [
@@ -60,4 +64,9 @@ struct LocateOutput {
         let f = pow(10, Double(places))
         return (v * f).rounded() / f
     }
+}
+
+/// The fixes a live run printed, kept for `locate --live --map` (the run's loop stays as it is).
+final class FixRecorder: Sendable {
+    let fixes = Mutex<[PositionFix]>([])
 }

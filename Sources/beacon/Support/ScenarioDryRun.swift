@@ -3,11 +3,10 @@ import ArgumentParser
 import BeaconAdapters
 import BeaconEmulator
 import BeaconProfiles
-import HCI
+import BeaconScenarios
 
 /// `play --dry-run`: the scenario's timeline, and under each step the HCI commands it sends
-/// (the difference between what is on air before and after), for assumed controllers. Opens
-/// nothing. When beacons take turns, the commands shown are those from turn 0 to turn 0.
+/// (``ScenarioCommandListing``), for assumed controllers. Opens nothing.
 struct ScenarioDryRun {
     var timeline: ScenarioTimeline
     var planner: FleetPlanner
@@ -27,61 +26,46 @@ struct ScenarioDryRun {
                 LineOutput.out("#   \(PlaybackOutput.clock(c.time))  \(c.change)  (\(c.location))")
             }
         }
-        var state = timeline.initialState
-        var plan = planner.plan(state.onAir, on: capabilities)
-        try emit(section: "start", title: "start (0 s): fleet on air: \(Self.names(state))",
-                 perAdapter: { caps in
-                     let program = plan.adapters.first { $0.capabilities.adapter == caps.adapter }.map { AdvertisingProgram(plan: $0) }
-                     return AdvertisingProgram.clean(extended: planner.usesExtendedSets(caps)) + (program?.setup ?? [])
-                 }, listing: listing)
-        // One state walked through the moments (a state kept per moment would cost moments × fleet).
-        try timeline.forEachMoment { (time, changes, isNextPass) throws(ExitCode) in
-            if isNextPass { state = timeline.initialState }
-            for c in changes { state.apply(c.change) }
-            // As a running fleet plans an update: beacons that stay keep their advertisers.
-            let next = planner.plan(state.onAir, on: capabilities, keeping: plan)
-            var what = changes.map(\.change.description).joined(separator: "; ")
-            if isNextPass { what = "the next pass starts: the fleet as declared" + (what.isEmpty ? "" : "; " + what) }
-            let before = plan
-            try emit(section: "t=\(PlaybackOutput.clock(time))", title: "\(PlaybackOutput.clock(time)): \(what) — fleet on air: \(Self.names(state))",
-                     perAdapter: { caps in
-                         AdvertisingProgram.steps(from: Self.firstState(before, caps), to: Self.firstState(next, caps),
-                                                  extended: planner.usesExtendedSets(caps))
-                     }, listing: listing)
-            plan = next
-            return true
-        }
-        try emit(section: "teardown", title: "teardown: advertising off, sets removed",
-                 perAdapter: { AdvertisingProgram.clean(extended: planner.usesExtendedSets($0)) }, listing: listing)
-    }
-
-    /// Prints one section per adapter, each command checked as a run would check it.
-    private func emit(section: String, title: String, perAdapter: (ControllerCapabilities) -> [any HCICommand],
-                      listing: DryRunListing) throws(ExitCode) {
-        for caps in capabilities {
-            let commands = perAdapter(caps)
-            for command in commands {
-                do throws(HCIValidationError) { try command.validate(for: caps.hciInfo) } catch {
-                    throw CommandFailure.exit("\(caps.adapter): \(type(of: command).name) would be refused at \(section): \(error)")
+        do throws(ScenarioCommandListing.Refusal) {
+            try ScenarioCommandListing.walk(timeline, planner: planner, capabilities: capabilities) { step in
+                let adapter = step.capabilities.adapter
+                if json {
+                    for command in step.commands {
+                        LineOutput.out(listing.json(for: command, adapter: adapter, section: Self.key(step.step)).text)
+                    }
+                } else {
+                    LineOutput.out("#\n# == \(adapter): \(Self.title(step))")
+                    if step.commands.isEmpty { LineOutput.out("# (nothing to send)") }
+                    for command in step.commands { for line in listing.lines(for: command) { LineOutput.out(line) } }
                 }
             }
-            if json {
-                for command in commands { LineOutput.out(listing.json(for: command, adapter: caps.adapter, section: section).text) }
-            } else {
-                LineOutput.out("#\n# == \(caps.adapter): \(title)")
-                if commands.isEmpty { LineOutput.out("# (nothing to send)") }
-                for command in commands { for line in listing.lines(for: command) { LineOutput.out(line) } }
-            }
+        } catch {
+            let refusal = error.refusal
+            throw CommandFailure.exit("\(refusal.adapter): \(refusal.command) would be refused at \(Self.key(error.step)): \(refusal.error)")
         }
     }
 
-    /// What `plan` puts on air on the adapter `caps` in its first turn.
-    static func firstState(_ plan: FleetPlan, _ caps: ControllerCapabilities) -> AdvertisingState {
-        plan.adapters.first { $0.capabilities.adapter == caps.adapter }.map { AdvertisingProgram.states(of: $0)[0] } ?? [:]
+    /// The section's key: `start`, `t=2 s`, `teardown`.
+    static func key(_ step: ScenarioCommandListing.Step) -> String {
+        switch step {
+        case .start: "start"
+        case .moment(let time, _, _): "t=\(PlaybackOutput.clock(time))"
+        case .teardown: "teardown"
+        }
     }
 
-    static func names(_ state: ScenarioState) -> String {
-        let names = state.onAir.map(\.name)
-        return names.isEmpty ? "nothing" : names.joined(separator: ", ")
+    /// The section's heading: when, what changes and what is on air after it.
+    static func title(_ listing: ScenarioCommandListing.Listing) -> String {
+        let onAir = listing.onAir.isEmpty ? "nothing" : listing.onAir.joined(separator: ", ")
+        switch listing.step {
+        case .start:
+            return "start (0 s): fleet on air: \(onAir)"
+        case .moment(let time, let changes, let isNextPass):
+            var what = changes.map(\.description).joined(separator: "; ")
+            if isNextPass { what = "the next pass starts: the fleet as declared" + (what.isEmpty ? "" : "; " + what) }
+            return "\(PlaybackOutput.clock(time)): \(what) — fleet on air: \(onAir)"
+        case .teardown:
+            return "teardown: advertising off, sets removed"
+        }
     }
 }

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+
+/// Numbers and text as SVG and HTML write them, without Foundation.
+enum SVGText {
+    /// `value` rounded to a tenth, without a trailing `.0` (`12`, `-3.5`): pixels to a tenth are
+    /// finer than any screen or printer shows.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        // A wild range (metres of noise) must not trap: a picture never needs a billion pixels.
+        let tenths = Int((min(max(value, -1e12), 1e12) * 10).rounded())
+        let sign = tenths < 0 ? "-" : ""
+        let whole = abs(tenths) / 10, fraction = abs(tenths) % 10
+        return sign + String(whole) + (fraction == 0 ? "" : "." + String(fraction))
+    }
+
+    /// Metres for people: `0.5 m`, `2 m`, `1.25 m` (up to two decimals).
+    static func metres(_ value: Double) -> String {
+        guard value.isFinite else { return "? m" }
+        let hundredths = Int((min(max(value, -1e12), 1e12) * 100).rounded())
+        let sign = hundredths < 0 ? "-" : ""
+        let whole = abs(hundredths) / 100, fraction = abs(hundredths) % 100
+        if fraction == 0 { return "\(sign)\(whole) m" }
+        let digits = fraction % 10 == 0 ? String(fraction / 10) : (fraction < 10 ? "0" : "") + String(fraction)
+        return "\(sign)\(whole).\(digits) m"
+    }
+
+    /// Text with XML's five special characters escaped (for element content and attributes);
+    /// control characters other than tab and newline, which XML 1.0 forbids, become U+FFFD.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n": out.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) { out += "\u{FFFD}" } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+
+    /// A rough width, in pixels, of `text` in a sans-serif font of `size` px: 0.62 em a character
+    /// (DejaVu Sans and Helvetica average under it), so a box made from it holds the text.
+    static func width(_ text: String, size: Double) -> Double {
+        Double(text.count) * size * 0.62
+    }
+}

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Testing
+import TestSupport
+
+/// `--map FILE`: the format by the extension, a PNG only with rsvg-convert (else a clear error
+/// before the run), and nothing written where the user did not name.
+@Suite struct MapOptionTests {
+    static let room = PackageRoot.path("profiles/room-2m.yaml")
+
+    @Test("locate --simulate --map: an SVG xmllint accepts, with the room's walls and each beacon")
+    func svg() throws {
+        let folder = try BeaconExecutable.temporaryFile(named: "x", contents: "")
+        let map = (folder as NSString).deletingLastPathComponent + "/room.svg"
+        let result = try BeaconExecutable.run(["locate", Self.room, "--simulate", "still", "--map", map])
+        #expect(result.status == 0, "\(result)")
+        let text = try String(contentsOfFile: map, encoding: .utf8)
+        #expect(text.contains("<g id=\"walls\"") && text.contains(">room-east</text>") && text.contains("class=\"estimate\""))
+        if let xmllint = Executables.onPath("xmllint") {
+            #expect(try Program.run(xmllint, ["--noout", map]).status == 0)
+        }
+    }
+
+    @Test("refused before the run: an unknown extension, a benchmark, a PNG without rsvg-convert (naming the package), a missing folder")
+    func refused() throws {
+        let bad = try BeaconExecutable.run(["locate", Self.room, "--simulate", "still", "--map", "room.jpg"])
+        #expect(bad.status == 2 && bad.stderr.contains("must end in .svg, .html or .png"), "\(bad)")
+        let bench = try BeaconExecutable.run(["locate", Self.room, "--simulate", "random", "--map", "room.svg"])
+        #expect(bench.status == 2 && bench.stderr.contains("not of a benchmark"), "\(bench)")
+        let beacon = try BeaconExecutable.location.get()
+        let noTool = try Program.run(URL(fileURLWithPath: "/usr/bin/env"), ["PATH=/nonexistent", beacon.path, "locate", Self.room, "--simulate", "still", "--map", "/tmp/never-written.png"])
+        #expect(noTool.status == 2 && noTool.stderr.contains("rsvg-convert") && noTool.stderr.contains("apt-get install librsvg2-bin"), "\(noTool)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.png"))
+        let missing = try BeaconExecutable.run(["locate", Self.room, "--simulate", "still", "--map", "/nonexistent/room.svg"])
+        #expect(missing.status == 1 && missing.stderr.contains("--map") && missing.stderr.contains("/nonexistent"), "\(missing)")
+        #expect(missing.stdout.isEmpty, "refused before any fix is computed\n\(missing)")
+    }
+
+    @Test("locate --live --at --map on the virtual air: the estimate next to the true position where --at put the receiver")
+    func live() async throws {
+        let air = try SharedAirTests.privateAir()
+        let advertiser = try SharedAirTests.start(["advertise", Self.room, "-i", "virtual", "--json"], air: air)
+        defer { advertiser.send(SIGKILL) }
+        // On air before the receiver starts (the wait is a hang bound: it ends when the line comes).
+        #expect(await advertiser.waitForOutput(timeout: .seconds(60)) { $0.contains("\"event\":\"on_air\",\"beacon\":\"room-south\"") },
+                "\(advertiser.output)")
+        let map = (try BeaconExecutable.temporaryFile(named: "x", contents: "") as NSString).deletingLastPathComponent + "/live.svg"
+        let locate = try SharedAirTests.start(["locate", Self.room, "--live", "-i", "virtual", "--at", "0.5,0.2", "--duration", "3s", "--map", map], air: air)
+        #expect(await locate.waitForExit(timeout: .seconds(60)) == 0, "\(locate.output)")
+        let text = try String(contentsOfFile: map, encoding: .utf8)
+        #expect(text.contains(">true position</text>") && text.contains("class=\"estimate\"") && text.contains("class=\"ranging\""), "\(text.prefix(400))")
+        advertiser.send(SIGINT)
+        #expect(await advertiser.waitForExit(timeout: .seconds(30)) == 0, "\(advertiser.output)")
+    }
+}
