@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "LiveView", targets: ["LiveView"]),
         .library(name: "BeaconMaps", targets: ["BeaconMaps"]),
         .library(name: "BeaconMQTT", targets: ["BeaconMQTT"]),
+        .library(name: "BeaconSite", targets: ["BeaconSite"]),
         .executable(name: "beacon", targets: ["beacon"]),
     ],
     dependencies: [
@@ -87,11 +88,14 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // An MQTT client (3.1.1 and 5, TLS, Last Will, reconnect) over libmosquitto, for the site (#24).
         .target(name: "BeaconMQTT", dependencies: ["CMosquitto"]),
+        // A site (#24): many hosts and radios as one fleet through an MQTT broker: the site file,
+        // placement, topics and payloads (Home Assistant discovery too), agent and controller.
+        .target(name: "BeaconSite", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
         // The command-line tool.
         .executableTarget(
             name: "beacon",
             dependencies: ["BeaconRadio", 
-                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconMaps",
+                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconMaps", "BeaconSite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -132,6 +136,7 @@ let package = Package(
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
         .testTarget(name: "BeaconMapsTests", dependencies: ["BeaconMaps", "BeaconRadio", "BeaconPositioning", "BeaconProfiles", "TestSupport"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
+        .testTarget(name: "BeaconSiteTests", dependencies: ["BeaconSite", "BeaconRadio", "BeaconCodec", "BeaconEmulator", "BeaconProfiles", "BeaconJSON", "BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),
     ]
 )

@@ -112,11 +112,7 @@ public struct FleetPlanner: Sendable {
     /// How many controllers like `controllers` it takes to keep `count` beacons on air at least
     /// once per goal; nil when even one beacon per advertiser cannot meet it.
     func adaptersNeeded(for count: Int, on controllers: [ControllerCapabilities]) -> Int? {
-        let perAdapter = controllers.map { caps -> Int in
-            let sets = usableSets(caps)
-            let turns = Int(maximumSilence.seconds / shortestTurn(on: caps, advertisers: sets).seconds)
-            return sets * max(turns, 0)
-        }
+        let perAdapter = controllers.map(beaconCapacity(of:))
         let capacity = perAdapter.reduce(0, +) / controllers.count
         guard capacity > 0 else { return nil }
         return (count + capacity - 1) / capacity

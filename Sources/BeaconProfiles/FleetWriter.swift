@@ -11,8 +11,14 @@ public enum FleetWriter {
         if let comment { lines += comment.split(separator: "\n", omittingEmptySubsequences: false).map { "# " + $0 } }
         lines.append("name: " + quoted(name))
         lines.append("beacons:")
-        for beacon in beacons { lines.append("  - {" + fields(beacon).map { "\($0.0): \($0.1)" }.joined(separator: ", ") + "}") }
+        for beacon in beacons { lines.append("  - " + flowMapping(beacon)) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One beacon as a profile entry on one line, a YAML flow mapping (`{name: "b", uuid: …}`):
+    /// a fleet file's line, and a site's desired fleet (converted to JSON) carry the same.
+    package static func flowMapping(_ beacon: BeaconProfile) -> String {
+        "{" + fields(beacon).map { "\($0.0): \($0.1)" }.joined(separator: ", ") + "}"
     }
 
     /// One beacon's keys and YAML values, in the order docs/PROFILES.md lists them.

@@ -3,9 +3,9 @@ import Yams
 
 /// Collects the issues of one file. Values inherited from `defaults:` are checked once per beacon,
 /// so the same issue can be found many times; it is kept once.
-struct IssueSink {
-    let file: String
-    private(set) var issues: [ProfileIssue] = []
+package struct IssueSink {
+    package let file: String
+    package private(set) var issues: [ProfileIssue] = []
     private var seen: Set<ProfileIssue> = []
 
     init(file: String) {
@@ -13,21 +13,21 @@ struct IssueSink {
     }
 
     /// The location of a node, or the top of the file for nodes Yams built without a mark.
-    func location(of node: Node?) -> SourceLocation {
+    package func location(of node: Node?) -> SourceLocation {
         guard let mark = node?.mark else { return SourceLocation(file: file, line: 1, column: 1) }
         return SourceLocation(file: file, line: mark.line, column: mark.column)
     }
 
-    mutating func report(_ location: SourceLocation, field: String, value: String, _ message: String) {
+    package mutating func report(_ location: SourceLocation, field: String, value: String, _ message: String) {
         let issue = ProfileIssue(location: location, field: field, value: value, message: message)
         if seen.insert(issue).inserted { issues.append(issue) }
     }
 
     /// Reports a problem with `node`'s value, at `node`.
-    mutating func report(_ node: Node, field: String, _ message: String) {
+    package mutating func report(_ node: Node, field: String, _ message: String) {
         report(location(of: node), field: field, value: node.displayValue, message)
     }
 
     /// Issues in file order (line, then column); equal positions keep the order they were found in.
-    var sortedIssues: [ProfileIssue] { issues.inReadingOrder() }
+    package var sortedIssues: [ProfileIssue] { issues.inReadingOrder() }
 }

@@ -4,7 +4,7 @@ import Yams
 /// What the loader needs to know about a YAML node beyond Yams' own accessors.
 extension Node {
     /// The scalar's text whatever its style, `nil` for collections.
-    var scalarText: String? { scalar?.string }
+    package var scalarText: String? { scalar?.string }
 
     /// Whether the scalar was quoted, which makes it a string even if it looks like a number.
     var isQuoted: Bool {
@@ -32,7 +32,7 @@ extension Node {
     var isString: Bool { isQuoted || explicitTag == "!!str" }
 
     /// `key:` with nothing after it, `~` or `null`: YAML's null, which no field accepts.
-    var isNull: Bool {
+    package var isNull: Bool {
         guard let scalar, scalar.style == .plain || scalar.style == .any,
               ["", "~", "null", "Null", "NULL"].contains(scalar.string) else { return false }
         return explicitTag == nil || explicitTag == "!!null"
@@ -58,7 +58,7 @@ extension Node {
     }
 
     /// A short name for the node's shape, for "expected a number, found a mapping" messages.
-    var shapeName: String {
+    package var shapeName: String {
         switch self {
         case .scalar:
             if let explicitTag { return explicitTag == "!!str" ? "a string (tagged !!str)" : "a value tagged \(explicitTag)" }

@@ -141,7 +141,7 @@ public enum ProfileLoader {
 
     /// The file's text, or an issue saying why it cannot be had. At most one byte past
     /// ``maximumFileSize`` is read, so an endless pipe is refused, not swallowed.
-    static func readText(_ path: String, accepting: Accepting = .regularFilesAndPipes) -> Result<String, ProfileIssue> {
+    package static func readText(_ path: String, accepting: Accepting = .regularFilesAndPipes) -> Result<String, ProfileIssue> {
         if path == "-" { return standardInputText }
         return readText(path, label: path, accepting: accepting)
     }

@@ -4,8 +4,8 @@ import Yams
 
 /// A `position:` as written: where the entry's first beacon is, and how far each next one is
 /// from the previous (`step:`, for range entries laid out in a line).
-struct PositionPlan {
-    var start: Point
+package struct PositionPlan {
+    package var start: Point
     var step: (x: Double, y: Double, z: Double) = (0, 0, 0)
 
     /// BeaconRadio's ``Point/coordinateRange``: ±1000 km.
@@ -31,7 +31,7 @@ struct PositionPlan {
 extension ProfileReader {
     /// Reads `position: {x: , y: , z: , step: {x: , y: , z: }}`; x and y are required, z and step
     /// optional, all in metres.
-    func positionPlan(_ field: Field) -> PositionPlan? {
+    package func positionPlan(_ field: Field) -> PositionPlan? {
         guard let positionMapping = mapping(field, path: "position", expected: "a mapping like `{x: 1.5, y: 0, z: 2.4}` (metres)")
         else { return nil }
         let keys = fields(of: positionMapping, at: field.value, allowed: ProfileKeys.position, path: "position")

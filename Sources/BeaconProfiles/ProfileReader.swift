@@ -4,9 +4,14 @@ import Yams
 
 /// A key and its value, as found in a mapping (or inherited from `defaults:`), so issues can point
 /// at the value and messages can name the key.
-struct Field {
-    var key: Node
-    var value: Node
+package struct Field {
+    package var key: Node
+    package var value: Node
+
+    package init(key: Node, value: Node) {
+        self.key = key
+        self.value = value
+    }
 }
 
 /// Reads one composed YAML document into beacon declarations, reporting every problem it finds to
@@ -14,20 +19,20 @@ struct Field {
 ///
 /// The work is split by concern across files: this one holds mappings and scalars;
 /// `ProfileReader+Document.swift` the file's shape; `ProfileReader+Entry.swift` one beacon entry;
-/// `ProfileReader+Range.swift` and `ProfileReader+Point.swift` the compact forms.
-final class ProfileReader {
-    var sink: IssueSink
+/// `ProfileReader+Range.swift` and `ProfileReader+Position.swift` the compact forms.
+package final class ProfileReader {
+    package var sink: IssueSink
     /// "Did you mean" for each unknown key already met, by allowed keys and key: an alias used
     /// thousands of times (or a key misspelt on every entry) is looked up once.
     private var suggestions: [String: String?] = [:]
 
-    init(file: String) {
+    package init(file: String) {
         sink = IssueSink(file: file)
     }
 
     /// The fields of a mapping, keyed by name. Keys not in `allowed` are reported (with the closest
     /// known key, or with `hints[key]` for keys that belong somewhere else) and left out.
-    func fields(
+    package func fields(
         of mapping: Node.Mapping, at node: Node, allowed: [String], path: String = "", hints: [String: String] = [:]
     ) -> [String: Field] {
         var result: [String: Field] = [:]
@@ -63,7 +68,7 @@ final class ProfileReader {
     }
 
     /// The field's value as a mapping, or `nil` after reporting what it is instead.
-    func mapping(_ field: Field, path: String, expected: String) -> Node.Mapping? {
+    package func mapping(_ field: Field, path: String, expected: String) -> Node.Mapping? {
         if let mapping = field.value.mapping { return mapping }
         sink.report(field.value, field: path, "must be \(expected), not \(field.value.shapeName)")
         return nil
@@ -71,7 +76,7 @@ final class ProfileReader {
 
     /// An integer within `range`; `nil` after reporting anything else (quoted strings, fractions,
     /// words, out-of-range values all get the same statement of what is allowed).
-    func integer(_ field: Field, path: String, range: ClosedRange<Int>, unit: String? = nil) -> Int? {
+    package func integer(_ field: Field, path: String, range: ClosedRange<Int>, unit: String? = nil) -> Int? {
         let allowed = "must be an integer from \(range.lowerBound) to \(range.upperBound)" + (unit.map { " (\($0))" } ?? "")
         guard let text = scalar(field, path: path, allowed: allowed) else { return nil }
         if field.value.isString {
@@ -94,7 +99,7 @@ final class ProfileReader {
     }
 
     /// A finite decimal number within `range`; `nil` after reporting anything else.
-    func number(_ field: Field, path: String, range: ClosedRange<Double>? = nil, unit: String? = nil) -> Double? {
+    package func number(_ field: Field, path: String, range: ClosedRange<Double>? = nil, unit: String? = nil) -> Double? {
         var allowed = "must be a number"
         if let unit { allowed += " of \(unit)" }
         if let range { allowed += " from \(NumberText.string(range.lowerBound)) to \(NumberText.string(range.upperBound))" }
@@ -112,7 +117,7 @@ final class ProfileReader {
 
     /// The text of a scalar value (quoted or not); `nil` after reporting a missing value or a
     /// mapping or list where a scalar belongs.
-    func scalar(_ field: Field, path: String, allowed: String) -> String? {
+    package func scalar(_ field: Field, path: String, allowed: String) -> String? {
         if field.value.isNull {
             sink.report(field.value, field: path, "has no value; it " + allowed)
             return nil
@@ -131,7 +136,7 @@ final class ProfileReader {
     }
 
     /// Reports a required key that is absent, at the mapping that should hold it.
-    func missing(_ path: String, in node: Node, _ allowed: String) {
+    package func missing(_ path: String, in node: Node, _ allowed: String) {
         sink.report(sink.location(of: node), field: path, value: "(missing)", "required; " + allowed)
     }
 }

@@ -88,13 +88,13 @@ public enum YAMLExpansion {
 }
 
 /// The text was not composed: why is in the ``IssueSink`` (not YAML, or aliases past the limit).
-struct DocumentRefused: Error {}
+package struct DocumentRefused: Error {}
 
 extension IssueSink {
     /// The root of `text` as Yams composes it, once its aliases are known to stay within
     /// ``YAMLExpansion/maximumAliasedNodes``; nil for an empty document. Every YAML text the tool
     /// reads is composed here.
-    mutating func compose(_ text: String) throws(DocumentRefused) -> Node? {
+    package mutating func compose(_ text: String) throws(DocumentRefused) -> Node? {
         // A byte order mark (Windows editors save UTF-8 with one) is not part of the document;
         // libyaml, told the text is UTF-8, would read it as the start of the first key.
         var text = text

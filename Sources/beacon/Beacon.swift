@@ -96,6 +96,8 @@ struct Beacon: AsyncParsableCommand {
             LocateCommand.self,
             PlayCommand.self,
             WalkCommand.self,
+            SiteCommand.self,
+            AgentCommand.self,
         ]
     )
 

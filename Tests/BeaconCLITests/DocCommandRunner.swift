@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// Runs the commands of one documentation block as a reader would, in a sandbox: a temporary
-/// directory holding links to the checkout's `profiles/`, `scenarios/`, `docs/` (so relative
+/// directory holding links to the checkout's `profiles/`, `scenarios/`, `docs/`, `examples/` (so relative
 /// paths work and anything a command writes lands in the sandbox), its own virtual air
 /// (`BEACON_AIR`), and the built `beacon` first on `PATH` (`scripts/beacon` is the same binary,
 /// built; the test does not build again).
@@ -34,7 +34,7 @@ final class DocCommandRunner {
         // The air directory must be the user's own and private (0700), or beacon refuses it.
         try FileManager.default.createDirectory(at: sandbox.appendingPathComponent("air"), withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        for name in ["profiles", "scenarios", "docs", "contrib"] {
+        for name in ["profiles", "scenarios", "docs", "contrib", "examples"] {
             try FileManager.default.createSymbolicLink(at: sandbox.appendingPathComponent(name),
                                                        withDestinationURL: PackageRoot.url.appendingPathComponent(name))
         }

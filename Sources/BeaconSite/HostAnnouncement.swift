@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
+import BeaconEmulator
+import BeaconJSON
+
+/// What an agent publishes, retained, on `…/hosts/<host>/radios`: its radios and what each was
+/// probed to offer.
+public enum HostAnnouncement {
+    public static func json(host: String, radios: [(adapter: String, capabilities: ControllerCapabilities?)], planner: FleetPlanner) -> JSONValue {
+        let list: [JSONValue] = radios.map { radio in
+            var members: [(String, JSONValue)] = [("adapter", .string(radio.adapter))]
+            if let caps = radio.capabilities {
+                members += [
+                    ("hci_version", .string(caps.hciVersion.description)),
+                    ("extended", .bool(planner.usesExtendedSets(caps))),
+                    ("sets", .int(planner.usableSets(caps))),
+                    ("capacity", .int(planner.beaconCapacity(of: caps))),
+                ]
+            }
+            return .object(members)
+        }
+        return .object([("host", .string(host)), ("radios", .array(list))])
+    }
+}
+
+/// What an agent publishes now and then (not retained) on `…/hosts/<host>/telemetry`.
+public struct HostTelemetry: Sendable, Hashable {
+    public var host: String
+    /// Seconds since the agent started.
+    public var uptime: Double
+    public var onAir: Int
+    public var errors: Int
+    /// Desired payloads refused since the start.
+    public var rejected: Int
+
+    public init(host: String, uptime: Double, onAir: Int, errors: Int, rejected: Int) {
+        self.host = host
+        self.uptime = uptime
+        self.onAir = onAir
+        self.errors = errors
+        self.rejected = rejected
+    }
+
+    public var json: JSONValue {
+        .object([("host", .string(host)), ("uptime", .double((uptime * 1000).rounded() / 1000)), ("on_air", .int(onAir)),
+                 ("errors", .int(errors)), ("rejected", .int(rejected))])
+    }
+}

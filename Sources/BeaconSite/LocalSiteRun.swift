@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
+import BeaconEmulator
+import BeaconProfiles
+
+/// A site of one host runs without a broker: its radios (adapters on cables) are opened here,
+/// the beacons placed on them as `beacon site --plan` shows, and each radio's share put on air by
+/// a ``RunningFleet`` of its own until ``requestStop()``.
+public final class LocalSiteRun: Sendable {
+    public enum Event: Sendable {
+        case onAir(radio: SiteRadio.ID, beacons: Int)
+        case unplaced(id: String, name: String, reason: String)
+        case failed(radio: SiteRadio.ID, reason: String)
+    }
+
+    public let site: Site
+    public let radios: [SiteAgent.Radio]
+    public let placement: SitePlacement
+    private let fleets: [RunningFleet]
+    private let report: @Sendable (Event) -> Void
+
+    /// `radios`: the site's radios, opened (a site of one host has them all).
+    public init(site: Site, radios: [SiteAgent.Radio], planner: FleetPlanner = FleetPlanner(), report: @escaping @Sendable (Event) -> Void = { _ in }) {
+        self.site = site
+        self.radios = radios
+        self.report = report
+        placement = SitePlacer(maximumDistance: site.maximumDistance, planner: planner).place(site.beacons, on: site.radios)
+        fleets = radios.map { RunningFleet(connections: [$0.connection], planner: planner) }
+    }
+
+    /// Puts every radio's share on air and waits until ``requestStop()`` (or every radio has
+    /// failed); returns each radio's teardown.
+    /// - Throws: ``SiteAgentError/radio(_:_:)`` when a radio cannot start; the ones started are
+    ///   stopped first.
+    public func run() async throws(SiteAgentError) -> [(radio: SiteRadio.ID, outcome: FleetOutcome)] {
+        for u in placement.unplaced { report(.unplaced(id: u.id, name: u.beacon.name, reason: u.reason)) }
+        for (radio, fleet) in zip(radios, fleets) {
+            let beacons = placement.assignments(on: radio.id).map(\.beacon)
+            if let link = radio.connection.airLink, let p = radio.position {
+                for beacon in beacons { link.place(address: beacon.address, at: p) }
+            }
+            do throws(AdapterError) { try await fleet.start(beacons) } catch {
+                for f in fleets { _ = await f.stop() }
+                throw .radio(radio.id, "\(error)")
+            }
+            report(.onAir(radio: radio.id, beacons: beacons.count))
+        }
+        var outcomes: [(radio: SiteRadio.ID, outcome: FleetOutcome)] = []
+        for (radio, fleet) in zip(radios, fleets) {
+            let outcome = await fleet.outcome()
+            if let failure = outcome.failure { report(.failed(radio: radio.id, reason: failure)) }
+            outcomes.append((radio.id, outcome))
+        }
+        return outcomes
+    }
+
+    public func requestStop() {
+        for fleet in fleets { fleet.requestStop() }
+    }
+}

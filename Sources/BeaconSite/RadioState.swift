@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconJSON
+
+/// Whether one beacon is on air, as its agent reports it.
+public struct BeaconState: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case onAir = "on_air"
+        case off
+        case error
+    }
+
+    /// The beacon's identity on the site (``SiteBeaconID``).
+    public var id: String
+    public var name: String
+    public var state: Kind
+    /// Why it is off or in error (`nil` when on air).
+    public var reason: String?
+    /// Since when (seconds since 1970) it has been in this state.
+    public var since: Double
+
+    public init(id: String, name: String, state: Kind, reason: String? = nil, since: Double) {
+        self.id = id
+        self.name = name
+        self.state = state
+        self.reason = reason
+        self.since = since
+    }
+
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [("id", .string(id)), ("name", .string(name)), ("state", .string(state.rawValue))]
+        if let reason { members.append(("reason", .string(reason))) }
+        members.append(("since", .double(since)))
+        return .object(members)
+    }
+
+    public init?(json object: JSONObjectView) {
+        guard let id = object.string("id"), let state = object.string("state").flatMap(Kind.init(rawValue:)) else { return nil }
+        self.init(id: id, name: object.string("name") ?? id, state: state, reason: object.string("reason"), since: object.double("since") ?? 0)
+    }
+}
+
+/// What an agent publishes, retained, on `…/hosts/<host>/<adapter>/state`: the desired revision it
+/// applied, each beacon's state, and the last desired payload it refused, if any.
+public struct RadioStateReport: Sendable, Hashable {
+    /// The revision of the desired fleet on air (`nil`: none received yet).
+    public var revision: Int?
+    public var beacons: [BeaconState]
+    /// The last desired payload refused (what stays on air is the revision before it).
+    public var rejected: DesiredRejection?
+
+    public init(revision: Int?, beacons: [BeaconState], rejected: DesiredRejection? = nil) {
+        self.revision = revision
+        self.beacons = beacons
+        self.rejected = rejected
+    }
+
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [("revision", .int(revision)), ("beacons", .array(beacons.map(\.json)))]
+        if let rejected { members.append(("rejected", rejected.json)) }
+        return .object(members)
+    }
+
+    public var payload: [UInt8] {
+        var bytes: [UInt8] = []
+        json.write(to: &bytes)
+        return bytes
+    }
+
+    /// Reads a state payload; `nil` when it is not one.
+    public init?(payload: [UInt8]) {
+        guard let text = String(validating: payload, as: UTF8.self), let value = try? JSONValue(parsing: text),
+              let members = value.members else { return nil }
+        let object = JSONObjectView(members)
+        guard case .array(let list)? = object["beacons"] else { return nil }
+        let beacons = list.compactMap { $0.members.flatMap { BeaconState(json: JSONObjectView($0)) } }
+        let rejected = object["rejected"]?.members.flatMap { DesiredRejection(json: JSONObjectView($0)) }
+        self.init(revision: object.int("revision"), beacons: beacons, rejected: rejected)
+    }
+}

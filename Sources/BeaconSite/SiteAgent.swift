@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
+import BeaconAdapters
+import BeaconEmulator
+import BeaconJSON
+import BeaconMQTT
+import BeaconProfiles
+import Foundation
+import Synchronization
+
+/// `beacon agent`: one host of a site. It announces its radios (retained, with a Last Will
+/// `offline`), takes each radio's desired fleet from its retained topic and puts it on air through
+/// a ``RunningFleet`` per radio (only the difference: beacons that stay are not touched, and a
+/// payload delivered twice changes nothing), and publishes each beacon's state and the host's
+/// telemetry. While the broker is away the radios keep what they carry; on every reconnection
+/// the agent says again who it is and what is on air.
+public final class SiteAgent: Sendable {
+    /// One radio the agent drives: its name on the site, its open adapter, and where it is (on
+    /// the virtual air, its beacons are heard from there).
+    public struct Radio: Sendable {
+        public var id: SiteRadio.ID
+        public var connection: AdapterConnection
+        public var position: Point?
+
+        public init(id: SiteRadio.ID, connection: AdapterConnection, position: Point?) {
+            self.id = id
+            self.connection = connection
+            self.position = position
+        }
+    }
+
+    /// What the agent did, for its log lines and `--json` events.
+    public enum Event: Sendable {
+        case connected
+        case disconnected(reason: String)
+        case brokerRefused(reason: String)
+        /// A desired fleet is on air (`beacons` of them).
+        case applied(radio: SiteRadio.ID, revision: Int, beacons: Int)
+        /// The same revision and beacons again: nothing done.
+        case unchanged(radio: SiteRadio.ID, revision: Int)
+        case rejected(radio: SiteRadio.ID, DesiredRejection)
+        /// The radio refused an update (the beacons before it stay on air) or failed.
+        case failed(radio: SiteRadio.ID, reason: String)
+    }
+
+    public let host: String
+    public let topics: SiteTopics
+    public let client: MQTTClient
+    public let radios: [Radio]
+    /// How often telemetry is published.
+    public let telemetryInterval: Duration
+    /// How the radios' fleets are planned (and what their capabilities promise).
+    public let planner: FleetPlanner
+    private let fleets: [SiteRadio.ID: RunningFleet]
+    private let report: @Sendable (Event) -> Void
+    private let now: @Sendable () -> Double
+    private let started: Double
+    private let state = Mutex(State())
+    private let publisher: OrderedPublisher
+
+    private struct RadioRecord {
+        /// The revision on air, and what its beacons are (as profile entries: what decides
+        /// whether a payload changes anything).
+        var revision: Int?
+        var entries: [String] = []
+        var beacons: [BeaconState] = []
+        var rejected: DesiredRejection?
+        /// The generation of the last update asked of the fleet: only its settling writes states.
+        var generation = 0
+        var capabilities: ControllerCapabilities?
+    }
+
+    private struct State {
+        var radios: [SiteRadio.ID: RadioRecord] = [:]
+        var rejectedCount = 0
+        var stopping = false
+    }
+
+    /// - Parameters:
+    ///   - client: a client whose configuration has the Last Will `offline` on
+    ///     ``SiteTopics/hostStatus(_:)`` (see ``lastWill(topics:host:)``); not yet connected.
+    ///   - now: seconds since 1970 (the `since` of states).
+    public init(host: String, topics: SiteTopics, client: MQTTClient, radios: [Radio], planner: FleetPlanner = FleetPlanner(),
+                telemetryInterval: Duration = .seconds(30), now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+                report: @escaping @Sendable (Event) -> Void = { _ in }) {
+        self.host = host
+        self.topics = topics
+        self.client = client
+        self.radios = radios
+        self.telemetryInterval = telemetryInterval
+        self.planner = planner
+        self.report = report
+        self.now = now
+        self.started = now()
+        var fleets: [SiteRadio.ID: RunningFleet] = [:]
+        for radio in radios { fleets[radio.id] = RunningFleet(connections: [radio.connection], planner: planner) }
+        self.fleets = fleets
+        publisher = OrderedPublisher(client)
+        state.withLock { s in for radio in radios { s.radios[radio.id] = RadioRecord() } }
+    }
+
+    /// The Last Will an agent's client must carry: `offline`, retained, on its host's status.
+    public static func lastWill(topics: SiteTopics, host: String) -> MQTTWill {
+        MQTTWill(topic: topics.hostStatus(host), payload: Array(SiteTopics.offline.utf8), qos: .atLeastOnce, retain: true)
+    }
+
+    /// Probes and starts every radio (nothing on air yet), connects to the broker and serves
+    /// until ``requestStop()``; then takes the beacons off air. Returns each radio's teardown.
+    /// - Throws: ``SiteAgentError`` when a radio cannot be started or the broker refuses the
+    ///   first connection (its answer in words); nothing is then on air.
+    public func run() async throws(SiteAgentError) -> [(radio: SiteRadio.ID, outcome: FleetOutcome)] {
+        for radio in radios {
+            let fleet = fleets[radio.id]!
+            do throws(AdapterError) {
+                let caps = try await fleet.probe()
+                state.withLock { $0.radios[radio.id]?.capabilities = caps.first }
+                try await fleet.start([])
+            } catch {
+                _ = await stopFleets()
+                throw .radio(radio.id, "\(error)")
+            }
+            watchFleet(radio.id, fleet)
+        }
+        do throws(MQTTError) {
+            try await client.connect()
+            try await client.subscribe(topics.desiredFilter(host: host), qos: .atLeastOnce)
+        } catch {
+            client.disconnect()
+            let outcomes = await stopFleets()
+            // Stopped while waiting for the broker: a stop, not a failure.
+            if state.withLock({ $0.stopping }) { return outcomes }
+            throw .broker("\(error)")
+        }
+        let telemetry = Task { await self.publishTelemetry() }
+        announce()
+        report(.connected)
+        for await event in client.events {
+            switch event {
+            case .connected:
+                report(.connected)
+                announce()
+            case .disconnected(_, let reason):
+                report(.disconnected(reason: reason))
+            case .refused(let error):
+                report(.brokerRefused(reason: "\(error)"))
+            case .message(let message):
+                receive(message)
+            case .subscribed:
+                break
+            }
+        }
+        telemetry.cancel()
+        await publisher.finish()
+        return await stopFleets()
+    }
+
+    /// Takes the beacons off air: publishes each radio's state `off` and the host `offline`
+    /// (waiting at most half a second for the broker), then disconnects, which ends ``run()``.
+    public func requestStop() {
+        let already = state.withLock { s in defer { s.stopping = true }; return s.stopping }
+        guard !already else { return }
+        for radio in radios { fleets[radio.id]?.requestStop() }
+        let time = now()
+        var messages: [(topic: String, payload: [UInt8])] = state.withLock { $0.radios }.map { id, record in
+            let off = record.beacons.map { BeaconState(id: $0.id, name: $0.name, state: .off, reason: "the agent stopped", since: time) }
+            return (topics.state(id), RadioStateReport(revision: record.revision, beacons: off, rejected: record.rejected).payload)
+        }
+        messages.append((topics.hostStatus(host), Array(SiteTopics.offline.utf8)))
+        client.farewell(messages)
+    }
+
+    // MARK: - Desired fleets
+
+    private func receive(_ message: MQTTMessage) {
+        guard let parsed = topics.parseHostTopic(message.topic), parsed.host == host, let adapter = parsed.adapter, parsed.kind == "desired",
+              let radio = radios.first(where: { $0.id.adapter == adapter }), let fleet = fleets[radio.id] else { return }
+        switch DesiredFleet.read(message.payload, topic: message.topic) {
+        case .failure(let rejection):
+            state.withLock { s in
+                s.radios[radio.id]?.rejected = rejection
+                s.rejectedCount += 1
+            }
+            report(.rejected(radio: radio.id, rejection))
+            publishState(radio.id)
+        case .success(let desired):
+            apply(desired, on: radio, fleet: fleet)
+        }
+    }
+
+    private func apply(_ desired: DesiredFleet, on radio: Radio, fleet: RunningFleet) {
+        let entries = desired.beacons.map(FleetWriter.flowMapping)
+        let unchanged: Bool = state.withLock { s in
+            guard let record = s.radios[radio.id], !s.stopping else { return true }
+            if record.entries == entries, record.revision != nil {
+                // Delivered again (QoS 1), or the same fleet under a new revision: nothing to send.
+                s.radios[radio.id]?.revision = desired.revision
+                s.radios[radio.id]?.rejected = nil
+                return true
+            }
+            return false
+        }
+        if unchanged {
+            report(.unchanged(radio: radio.id, revision: desired.revision))
+            publishState(radio.id)
+            return
+        }
+        // On the virtual air, every beacon of a radio is heard from the radio.
+        if let p = radio.position, let link = radio.connection.airLink {
+            for beacon in desired.beacons { link.place(address: beacon.address, at: p) }
+        }
+        let generation = fleet.update(desired.beacons)
+        state.withLock { s in
+            s.radios[radio.id]?.generation = generation
+            s.radios[radio.id]?.rejected = nil
+        }
+        Task {
+            let outcome = await fleet.settled(generation)
+            self.settle(radio.id, desired: desired, entries: entries, generation: generation, outcome: outcome)
+        }
+    }
+
+    private func settle(_ id: SiteRadio.ID, desired: DesiredFleet, entries: [String], generation: Int, outcome: RunningFleet.UpdateOutcome) {
+        let time = now()
+        let event: Event? = state.withLock { s in
+            guard var record = s.radios[id], record.generation == generation else { return nil }
+            let before = Dictionary(record.beacons.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            func stayed(_ id: String, _ name: String, _ kind: BeaconState.Kind, _ reason: String?) -> BeaconState {
+                if let old = before[id], old.state == kind, old.reason == reason { return old }
+                return BeaconState(id: id, name: name, state: kind, reason: reason, since: time)
+            }
+            switch outcome {
+            case .applied:
+                record.revision = desired.revision
+                record.entries = entries
+                record.beacons = desired.beacons.map { stayed(SiteBeaconID.of($0), $0.name, .onAir, nil) }
+                s.radios[id] = record
+                return .applied(radio: id, revision: desired.revision, beacons: desired.beacons.count)
+            case .failed(let reason):
+                // What was on air stays on air; the new beacons are in error.
+                record.beacons = desired.beacons.map { b in
+                    let bid = SiteBeaconID.of(b)
+                    return before[bid]?.state == .onAir ? before[bid]! : stayed(bid, b.name, .error, reason)
+                }
+                s.radios[id] = record
+                return .failed(radio: id, reason: reason)
+            case .ended:
+                return nil
+            }
+        }
+        if let event {
+            report(event)
+            publishState(id)
+        }
+    }
+
+    /// A fleet that ends on its own (a controller failure) leaves its beacons in error.
+    private func watchFleet(_ id: SiteRadio.ID, _ fleet: RunningFleet) {
+        Task {
+            let outcome = await fleet.outcome()
+            let time = now()
+            let stopping = state.withLock { s -> Bool in
+                guard !s.stopping else { return true }
+                let reason = outcome.failure ?? "the radio stopped"
+                let failed = (s.radios[id]?.beacons ?? []).map { BeaconState(id: $0.id, name: $0.name, state: .error, reason: reason, since: time) }
+                s.radios[id]?.beacons = failed
+                return false
+            }
+            if !stopping {
+                report(.failed(radio: id, reason: outcome.failure ?? "the radio stopped"))
+                publishState(id)
+            }
+        }
+    }
+
+    private func stopFleets() async -> [(radio: SiteRadio.ID, outcome: FleetOutcome)] {
+        var outcomes: [(radio: SiteRadio.ID, outcome: FleetOutcome)] = []
+        for radio in radios { outcomes.append((radio.id, await fleets[radio.id]!.stop())) }
+        return outcomes
+    }
+
+    // MARK: - Publishing
+
+    /// Status `online`, the radios, and every radio's state: on the first connection and after
+    /// each reconnection (a broker restarted without persistence has forgotten them all).
+    private func announce() {
+        send(topics.hostStatus(host), Array(SiteTopics.online.utf8), retain: true)
+        let radios = state.withLock { s in self.radios.map { (adapter: $0.id.adapter, capabilities: s.radios[$0.id]?.capabilities) } }
+        var bytes: [UInt8] = []
+        HostAnnouncement.json(host: host, radios: radios, planner: planner).write(to: &bytes)
+        send(topics.hostRadios(host), bytes, retain: true)
+        for radio in self.radios { publishState(radio.id) }
+    }
+
+    private func publishState(_ id: SiteRadio.ID) {
+        guard let record = state.withLock({ $0.radios[id] }) else { return }
+        send(topics.state(id), RadioStateReport(revision: record.revision, beacons: record.beacons, rejected: record.rejected).payload, retain: true)
+    }
+
+    /// The host's telemetry now.
+    public var telemetry: HostTelemetry {
+        state.withLock { s in
+            let beacons = s.radios.values.flatMap(\.beacons)
+            return HostTelemetry(host: host, uptime: now() - started, onAir: beacons.filter { $0.state == .onAir }.count,
+                                 errors: beacons.filter { $0.state == .error }.count, rejected: s.rejectedCount)
+        }
+    }
+
+    private func publishTelemetry() async {
+        while !Task.isCancelled {
+            var bytes: [UInt8] = []
+            telemetry.json.write(to: &bytes)
+            send(topics.hostTelemetry(host), bytes, qos: .atMostOnce, retain: false)
+            try? await Task.sleep(for: telemetryInterval)
+        }
+    }
+
+    private func send(_ topic: String, _ payload: [UInt8], qos: MQTTQoS = .atLeastOnce, retain: Bool) {
+        publisher.send(topic, payload, qos: qos, retain: retain)
+    }
+}
+
+/// Why an agent did not start.
+public enum SiteAgentError: Error, Sendable, CustomStringConvertible {
+    case radio(SiteRadio.ID, String)
+    case broker(String)
+
+    public var description: String {
+        switch self {
+        case .radio(let id, let reason): "\(id): \(reason)"
+        case .broker(let reason): reason
+        }
+    }
+}

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconMQTT
+
+extension SiteBroker {
+    /// The client configuration of a site's agent or controller: the broker's address and TLS
+    /// settings, credentials from `credentials_file` (which must not be readable by others) or
+    /// else from `BEACON_MQTT_USERNAME` / `BEACON_MQTT_PASSWORD` in `environment` (never from
+    /// the command line), and the Last Will `will`.
+    public func clientConfiguration(clientID: String, will: MQTTWill, environment: [String: String],
+                                    keepaliveSeconds: Int32 = 5) throws(MQTTError) -> MQTTConfiguration {
+        let credentials: MQTTCredentials?
+        if let credentialsFile {
+            credentials = try MQTTCredentials.load(fromFile: credentialsFile)
+        } else {
+            credentials = try MQTTCredentials.load(fromEnvironment: environment)
+        }
+        return MQTTConfiguration(broker: url, clientID: clientID, credentials: credentials, tls: tls, will: will,
+                                 keepaliveSeconds: keepaliveSeconds, reconnectDelaySeconds: 1, reconnectDelayMaxSeconds: 5)
+    }
+}
+
+extension SiteRadio {
+    /// What `-i` the radio's adapter name stands for: the name itself (`hci0`, `user:hci1`), except
+    /// that a name beginning with `virtual` that is no virtual spec (`virtual-east`, `virtual2`:
+    /// several virtual radios on one host need names of their own) is the built-in virtual
+    /// controller.
+    public var adapterSpecText: String {
+        if adapter == "virtual" || adapter.hasPrefix("virtual:") || !adapter.hasPrefix("virtual") { return adapter }
+        return "virtual"
+    }
+}

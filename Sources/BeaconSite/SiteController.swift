@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconJSON
+import BeaconMQTT
+import BeaconProfiles
+import Foundation
+import Synchronization
+
+/// `beacon site SITE`: the controller. It places the site's beacons on its radios, publishes
+/// each radio's desired fleet (retained, QoS 1, only when it changes), follows the hosts' status
+/// (their Last Will) and the radios' state, and says which beacons are on air. When a host goes
+/// offline its beacons are reported off air and, with `failover: nearest`, placed again on the
+/// radios in reach. A restarted controller first reads back what it published before (the
+/// retained desired fleets) and keeps that placement, so nothing on air is churned.
+public final class SiteController: Sendable {
+    public enum Event: Sendable {
+        case connected
+        case disconnected(reason: String)
+        /// The retained desired fleets found at the start, adopted as the placement.
+        case adopted(radios: Int, beacons: Int)
+        /// The controller has published what the site needs; from here it follows changes.
+        case ready
+        case hostOnline(String)
+        case hostOffline(String)
+        case desired(radio: SiteRadio.ID, revision: Int, beacons: Int)
+        case beacon(id: String, name: String, onAir: Bool, radio: SiteRadio.ID?, reason: String?)
+        case unplaced(id: String, name: String, reason: String)
+        case rejected(radio: SiteRadio.ID, DesiredRejection)
+    }
+
+    public let topics: SiteTopics
+    public let client: MQTTClient
+    private let report: @Sendable (Event) -> Void
+    private let publisher: OrderedPublisher
+    private let state = Mutex(State())
+    private let syncToken = UUID().uuidString
+    private let configuration: Mutex<Configuration>
+    /// One message, reload or reconnection handled at a time: each reads the state, places and
+    /// publishes, then writes the state back.
+    private let serial = NSLock()
+
+    /// The site as last read, and what is worked out of it once.
+    private struct Configuration {
+        var site: Site
+        var placer: SitePlacer
+        var beaconsByID: [String: BeaconProfile]
+        /// The beacons' identities, in site order.
+        var order: [String]
+
+        init(_ site: Site, placer: SitePlacer? = nil) {
+            self.site = site
+            self.placer = placer ?? SitePlacer(maximumDistance: site.maximumDistance)
+            order = site.beacons.map(SiteBeaconID.of)
+            beaconsByID = Dictionary(zip(order, site.beacons).map { ($0, $1) }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
+    /// The site as last read (the file given at the start, or its last good reload).
+    public var site: Site { configuration.withLock { $0.site } }
+
+    private struct Published {
+        var revision: Int
+        var entries: [String]
+    }
+
+    private struct State {
+        var synced = false
+        var hostOnline: [String: Bool] = [:]
+        var published: [SiteRadio.ID: Published] = [:]
+        var assignment: [String: SiteRadio.ID] = [:]
+        var agentStates: [SiteRadio.ID: RadioStateReport] = [:]
+        var onAir: [String: Bool] = [:]
+        var unplaced: [String: String] = [:]
+        var enabled: [String: Bool] = [:]
+        var discoveryHost: [String: String] = [:]
+        var rejections: [SiteRadio.ID: DesiredRejection] = [:]
+        var stopping = false
+    }
+
+    public init(site: Site, client: MQTTClient, placer: SitePlacer? = nil, report: @escaping @Sendable (Event) -> Void = { _ in }) {
+        self.configuration = Mutex(Configuration(site, placer: placer))
+        self.topics = SiteTopics(site)
+        self.client = client
+        self.report = report
+        self.publisher = OrderedPublisher(client)
+    }
+
+    /// The controller's Last Will: `offline`, retained, on ``SiteTopics/controllerStatus``.
+    public static func lastWill(topics: SiteTopics) -> MQTTWill {
+        MQTTWill(topic: topics.controllerStatus, payload: Array(SiteTopics.offline.utf8), qos: .atLeastOnce, retain: true)
+    }
+
+    /// The topic a controller sends itself a marker on: once it comes back, every retained
+    /// message of the subscriptions made before it has arrived (a broker delivers in order).
+    var syncTopic: String { "\(topics.root)/controller/sync" }
+
+    /// Connects, adopts what it published before, and serves until ``requestStop()``.
+    /// - Throws: the broker's answer when the first connection or a subscription fails.
+    public func run() async throws(MQTTError) {
+        do throws(MQTTError) {
+            try await client.connect()
+            try await client.subscribe(topics.hostsFilter)
+            try await client.subscribe(topics.beaconSetFilter)
+            try await client.subscribe(syncTopic)
+            try await client.publish(topic: syncTopic, payload: Array(syncToken.utf8), qos: .atLeastOnce, retain: false)
+        } catch {
+            client.disconnect()
+            // Stopped while waiting for the broker: a stop, not a failure.
+            if state.withLock({ $0.stopping }) { return }
+            throw error
+        }
+        report(.connected)
+        var first = true
+        for await event in client.events {
+            switch event {
+            case .connected:
+                if first { first = false; continue }
+                report(.connected)
+                if state.withLock({ $0.synced }) {
+                    serial.withLock { republish() }
+                }
+            case .disconnected(_, let reason):
+                report(.disconnected(reason: reason))
+            case .refused(let error):
+                report(.disconnected(reason: "\(error)"))
+            case .message(let message):
+                receive(message)
+            case .subscribed:
+                first = false
+            }
+        }
+        await publisher.finish()
+    }
+
+    /// Says `offline` (waiting at most half a second for the broker) and disconnects; the beacons
+    /// stay on air with their agents.
+    public func requestStop() {
+        let already = state.withLock { s in defer { s.stopping = true }; return s.stopping }
+        guard !already else { return }
+        client.farewell([(topics.controllerStatus, Array(SiteTopics.offline.utf8))])
+    }
+
+    /// Applies an edited site file: beacons added, removed or moved, radios added or removed;
+    /// only the desired fleets that change are published (each beacon that can stay where it is
+    /// stays). The site's name and discovery prefix cannot change while it runs.
+    /// - Returns: why the file was not applied, or `nil`.
+    public func reload(_ edited: Site) -> String? {
+        serial.lock()
+        defer { serial.unlock() }
+        let current = site
+        if edited.name != current.name { return "the site's name cannot change while it runs (\(current.name) → \(edited.name)); restart beacon site" }
+        if edited.discoveryPrefix != current.discoveryPrefix { return "discovery_prefix cannot change while the site runs; restart beacon site" }
+        configuration.withLock { $0 = Configuration(edited) }
+        if state.withLock({ $0.synced }) { reconcile() }
+        return nil
+    }
+
+    // MARK: - Messages
+
+    private func receive(_ message: MQTTMessage) {
+        serial.lock()
+        defer { serial.unlock() }
+        let site = self.site
+        if message.topic == syncTopic {
+            guard String(decoding: message.payload, as: UTF8.self) == syncToken, !state.withLock({ $0.synced }) else { return }
+            let adopted = state.withLock { s -> (Int, Int) in
+                s.synced = true
+                return (s.published.count, s.assignment.count)
+            }
+            report(.adopted(radios: adopted.0, beacons: adopted.1))
+            publisher.send(topics.controllerStatus, text: SiteTopics.online, retain: true)
+            reconcile(republishing: true)
+            report(.ready)
+            return
+        }
+        if let id = topics.parseBeaconSet(message.topic), site.beacons.contains(where: { SiteBeaconID.of($0) == id }) {
+            let text = String(decoding: message.payload, as: UTF8.self)
+            guard text == SiteTopics.on || text == SiteTopics.off else { return }
+            state.withLock { $0.enabled[id] = text == SiteTopics.on }
+            if state.withLock({ $0.synced }) { reconcile() }
+            return
+        }
+        guard let parsed = topics.parseHostTopic(message.topic), !site.radios(of: parsed.host).isEmpty else { return }
+        switch (parsed.adapter, parsed.kind) {
+        case (nil, "status"):
+            let online = String(decoding: message.payload, as: UTF8.self) == SiteTopics.online
+            let changed = state.withLock { s in defer { s.hostOnline[parsed.host] = online }; return s.hostOnline[parsed.host] != online }
+            guard changed else { return }
+            report(online ? .hostOnline(parsed.host) : .hostOffline(parsed.host))
+            guard state.withLock({ $0.synced }) else { return }
+            // Its beacons are off air now, said before they are placed elsewhere.
+            if !online { updateBeaconStates() }
+            reconcile()
+        case (let adapter?, "desired"):
+            // Before the sync: what this controller (or its previous run) published, adopted.
+            let radio = SiteRadio.ID(host: parsed.host, adapter: adapter)
+            guard !state.withLock({ $0.synced }), site.radios.contains(where: { $0.id == radio }),
+                  case .success(let desired) = DesiredFleet.read(message.payload, topic: message.topic) else { return }
+            state.withLock { s in
+                s.published[radio] = Published(revision: desired.revision, entries: desired.beacons.map(FleetWriter.flowMapping))
+                for beacon in desired.beacons { s.assignment[SiteBeaconID.of(beacon)] = radio }
+            }
+        case (let adapter?, "state"):
+            let radio = SiteRadio.ID(host: parsed.host, adapter: adapter)
+            guard let stateReport = RadioStateReport(payload: message.payload) else { return }
+            let newRejection: DesiredRejection? = state.withLock { s in
+                s.agentStates[radio] = stateReport
+                guard let rejected = stateReport.rejected, s.rejections[radio] != rejected else { return nil }
+                s.rejections[radio] = rejected
+                return rejected
+            }
+            if let newRejection { report(.rejected(radio: radio, newRejection)) }
+            if state.withLock({ $0.synced }) { updateBeaconStates() }
+        default:
+            break
+        }
+    }
+
+    // MARK: - Placement and publishing
+
+    /// Places the enabled beacons on the radios available (failover `nearest`: those whose host
+    /// is not known to be offline; `none`: all), keeping each beacon where it is when it can,
+    /// and publishes the desired fleets that changed (all of them with `republishing`, under
+    /// their current revision, for a broker that forgot them).
+    private func reconcile(republishing: Bool = false) {
+        let s = state.withLock { $0 }
+        let (site, placer) = configuration.withLock { ($0.site, $0.placer) }
+        let available = site.radios.filter { site.failover == .none || s.hostOnline[$0.host] != false }
+        let wanted = site.beacons.filter { s.enabled[SiteBeaconID.of($0)] ?? true }
+        let placement = placer.place(wanted, on: available, keeping: s.assignment)
+        var changes: [(SiteRadio.ID, DesiredFleet)] = []
+        var republished: [(SiteRadio.ID, DesiredFleet)] = []
+        for radio in site.radios {
+            let beacons = placement.assignments(on: radio.id).map(\.beacon)
+            let entries = beacons.map(FleetWriter.flowMapping)
+            let before = s.published[radio.id]
+            if before?.entries == entries {
+                if republishing, let before { republished.append((radio.id, DesiredFleet(revision: before.revision, beacons: beacons))) }
+                continue
+            }
+            // A radio never published to and left empty needs no message.
+            if before == nil, beacons.isEmpty, !republishing { continue }
+            changes.append((radio.id, DesiredFleet(revision: (before?.revision ?? 0) + 1, beacons: beacons)))
+        }
+        let newlyUnplaced: [SitePlacement.Unplaced] = state.withLock { st in
+            st.assignment = placement.radioByBeacon
+            for (radio, desired) in changes {
+                st.published[radio] = Published(revision: desired.revision, entries: desired.beacons.map(FleetWriter.flowMapping))
+            }
+            let fresh = placement.unplaced.filter { st.unplaced[$0.id] != $0.reason }
+            st.unplaced = Dictionary(placement.unplaced.map { ($0.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
+            return fresh
+        }
+        for (radio, desired) in republished { publisher.send(topics.desired(radio), desired.payload, retain: true) }
+        for (radio, desired) in changes {
+            publisher.send(topics.desired(radio), desired.payload, retain: true)
+            report(.desired(radio: radio, revision: desired.revision, beacons: desired.beacons.count))
+        }
+        for u in newlyUnplaced { report(.unplaced(id: u.id, name: u.beacon.name, reason: u.reason)) }
+        forgetRemovedBeacons(keeping: Set(site.beacons.map(SiteBeaconID.of)))
+        publishDiscovery(placement, all: republishing)
+        updateBeaconStates(republishing: republishing)
+    }
+
+    /// Beacons an edited site no longer has: their switch and state are removed from the broker
+    /// (an empty retained message), so Home Assistant drops the entity.
+    private func forgetRemovedBeacons(keeping current: Set<String>) {
+        let removed: [String] = state.withLock { s in
+            let gone = Set(s.discoveryHost.keys).union(s.onAir.keys).subtracting(current)
+            for id in gone {
+                s.discoveryHost[id] = nil
+                s.onAir[id] = nil
+                s.enabled[id] = nil
+            }
+            return gone.sorted()
+        }
+        for id in removed {
+            publisher.send(topics.discoverySwitch(id), [], retain: true)
+            publisher.send(topics.beaconState(id), [], retain: true)
+        }
+    }
+
+    /// After a reconnection: everything retained again (a broker restarted without persistence
+    /// has none of it); the agents find their fleets unchanged.
+    private func republish() {
+        publisher.send(topics.controllerStatus, text: SiteTopics.online, retain: true)
+        reconcile(republishing: true)
+    }
+
+    private func publishDiscovery(_ placement: SitePlacement, all: Bool) {
+        let site = self.site
+        let due: [(SiteRadio.ID?, SitePlacement.Assignment)] = state.withLock { s in
+            var out: [(SiteRadio.ID?, SitePlacement.Assignment)] = []
+            for a in placement.assignments where all || s.discoveryHost[a.id] != a.radio.host {
+                s.discoveryHost[a.id] = a.radio.host
+                out.append((a.radio, a))
+            }
+            return out
+        }
+        if all {
+            for radio in site.radios {
+                var bytes: [UInt8] = []
+                HomeAssistantDiscovery.radioConnectivity(topics, radio: radio.id).write(to: &bytes)
+                publisher.send(topics.discoveryConnectivity(radio.id), bytes, retain: true)
+            }
+        }
+        for (_, a) in due {
+            var bytes: [UInt8] = []
+            HomeAssistantDiscovery.beaconSwitch(topics, id: a.id, name: a.beacon.name, host: a.radio.host).write(to: &bytes)
+            publisher.send(topics.discoverySwitch(a.id), bytes, retain: true)
+        }
+    }
+
+    /// Each beacon on air or not, from its radio's state and its host's status; published
+    /// (`ON`/`OFF`, retained) and reported when it changes.
+    private func updateBeaconStates(republishing: Bool = false) {
+        let (order, beaconsByID) = configuration.withLock { ($0.order, $0.beaconsByID) }
+        let changes: [(id: String, onAir: Bool, radio: SiteRadio.ID?, reason: String?, changed: Bool)] = state.withLock { s in
+            var out: [(id: String, onAir: Bool, radio: SiteRadio.ID?, reason: String?, changed: Bool)] = []
+            for id in order {
+                let radio = s.assignment[id]
+                var onAir = false
+                var reason: String?
+                if s.enabled[id] == false {
+                    reason = "switched off"
+                } else if let radio {
+                    if s.hostOnline[radio.host] == false {
+                        reason = "\(radio.host) is offline"
+                    } else if let beacon = s.agentStates[radio]?.beacons.first(where: { $0.id == id }) {
+                        onAir = beacon.state == .onAir
+                        if !onAir { reason = beacon.reason ?? beacon.state.rawValue }
+                    } else {
+                        reason = "waiting for \(radio)"
+                    }
+                } else {
+                    reason = s.unplaced[id] ?? "not placed"
+                }
+                let changed = s.onAir[id] != onAir
+                if changed || republishing {
+                    s.onAir[id] = onAir
+                    out.append((id, onAir, radio, reason, changed))
+                }
+            }
+            return out
+        }
+        for c in changes {
+            publisher.send(topics.beaconState(c.id), text: c.onAir ? SiteTopics.on : SiteTopics.off, retain: true)
+            if c.changed { report(.beacon(id: c.id, name: beaconsByID[c.id]?.name ?? c.id, onAir: c.onAir, radio: c.radio, reason: c.onAir ? nil : c.reason)) }
+        }
+    }
+
+    /// Whether each beacon is on air now, by identity.
+    public var beaconsOnAir: [String: Bool] { state.withLock { $0.onAir } }
+}

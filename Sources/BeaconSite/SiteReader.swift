@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
+import BeaconMQTT
+import BeaconProfiles
+import Yams
+
+/// Reads one site file's document, reporting every problem to the profile reader's sink and
+/// carrying on, so one run shows them all. The site's own keys are read here; its `beacons:` and
+/// `defaults:` by the profile reader, as a fleet file's are; its `profiles:` by `ProfileLoader`.
+struct SiteReader {
+    let reader: ProfileReader
+    /// Issues of the profile files the site names (they carry their own file names).
+    private var profileIssues: [ProfileIssue] = []
+
+    init(file: String) {
+        reader = ProfileReader(file: file)
+    }
+
+    var file: String { reader.sink.file }
+    var issues: [ProfileIssue] { reader.sink.issues + profileIssues }
+
+    mutating func read(_ text: String) -> Site? {
+        let root: Node?
+        do throws(DocumentRefused) { root = try reader.sink.compose(text) } catch { return nil }
+        guard let root, !root.isNull else {
+            reader.sink.report(SourceLocation(file: file, line: 1, column: 1), field: "file", value: "(empty)",
+                               "declares no site; expected `name`, `radios` and `beacons` or `profiles`")
+            return nil
+        }
+        guard let top = root.mapping else {
+            reader.sink.report(root, field: "document", "must be a mapping with the site's `name`, `radios` and beacons")
+            return nil
+        }
+        let keys = reader.fields(of: top, at: root, allowed: SiteKeys.top)
+
+        var name: String?
+        if let field = keys["name"] {
+            name = reader.scalar(field, path: "name", allowed: "must be the site's name (lowercase letters, digits, - and _)")
+            if let text = name, let problem = SiteNames.problem(withName: text) {
+                reader.sink.report(field.value, field: "name", problem)
+                name = nil
+            }
+        } else {
+            reader.missing("name", in: root, "a site is named: it is the second level of its topics (beacon/NAME/…)")
+        }
+        let broker = keys["broker"].flatMap(readBroker)
+        let radios = readRadios(keys["radios"], in: root)
+        var maximumDistance = Site.defaultMaximumDistance
+        if let field = keys["max_distance"] {
+            maximumDistance = reader.number(field, path: "max_distance", range: 0.1...1000, unit: "metres") ?? maximumDistance
+        }
+        var failover = FailoverPolicy.nearest
+        if let field = keys["failover"] {
+            let allowed = "must be one of: " + FailoverPolicy.allCases.map(\.rawValue).joined(separator: ", ")
+            if let text = reader.scalar(field, path: "failover", allowed: allowed) {
+                if let policy = FailoverPolicy(rawValue: text) { failover = policy } else { reader.sink.report(field.value, field: "failover", allowed) }
+            }
+        }
+        var prefix = Site.defaultDiscoveryPrefix
+        if let field = keys["discovery_prefix"],
+           let text = reader.scalar(field, path: "discovery_prefix", allowed: "must be Home Assistant's discovery prefix (one topic level)") {
+            if let problem = SiteNames.problem(withTopicLevel: text) { reader.sink.report(field.value, field: "discovery_prefix", problem) } else { prefix = text }
+        }
+        var beacons: [BeaconProfile] = []
+        if let field = keys["beacons"] {
+            let inline = reader.embeddedFleet(beacons: field.value, defaults: keys["defaults"]?.value, namePrefix: name ?? "site")
+            beacons += requirePositions(inline)
+        } else if let defaults = keys["defaults"] {
+            reader.sink.report(defaults.key, field: "defaults", "applies to the entries of `beacons:`, and there is none")
+        }
+        beacons += readProfiles(keys["profiles"], checkingAgainst: beacons)
+        if keys["beacons"] == nil, keys["profiles"] == nil {
+            reader.missing("beacons", in: root, "a site lists its beacons under `beacons:` (profile entries with a position) or names profile files under `profiles:`")
+        }
+        if broker == nil, Set(radios.map(\.host)).count > 1 {
+            reader.missing("broker", in: root, "the radios are on several hosts, which meet at a broker: `broker: {url: mqtt://HOST}`")
+        }
+        guard let name else { return nil }
+        return Site(name: name, file: file, broker: broker, radios: radios, beacons: beacons, maximumDistance: maximumDistance,
+                    failover: failover, discoveryPrefix: prefix)
+    }
+
+    private func readBroker(_ field: Field) -> SiteBroker? {
+        guard let mapping = reader.mapping(field, path: "broker", expected: "a mapping like `{url: mqtts://broker.lan, ca_file: ca.crt}`")
+        else { return nil }
+        let keys = reader.fields(of: mapping, at: field.value, allowed: SiteKeys.broker, path: "broker")
+        func path(_ key: String) -> String? {
+            guard let f = keys[key] else { return nil }
+            return reader.scalar(f, path: "broker.\(key)", allowed: "must be a file's path").map { SiteLoader.resolve($0, from: file) }
+        }
+        guard let urlField = keys["url"] else {
+            reader.missing("broker.url", in: field.value, "the broker's address: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
+            return nil
+        }
+        let allowed = "must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"
+        guard let text = reader.scalar(urlField, path: "broker.url", allowed: allowed) else { return nil }
+        let url: MQTTBrokerURL
+        do throws(MQTTError) { url = try MQTTBrokerURL(parsing: text) } catch {
+            let reason: String
+            if case .invalidURL(_, let why) = error { reason = why } else { reason = error.description }
+            reader.sink.report(urlField.value, field: "broker.url", "\(allowed); \(reason)")
+            return nil
+        }
+        let broker = SiteBroker(url: url, caFile: path("ca_file"), certificateFile: path("cert_file"), keyFile: path("key_file"),
+                                credentialsFile: path("credentials_file"))
+        if url.usesTLS, broker.caFile == nil {
+            reader.missing("broker.ca_file", in: field.value, "an mqtts:// broker is verified against the certificate authorities in this file")
+        }
+        if !url.usesTLS, let ca = keys["ca_file"] {
+            reader.sink.report(ca.key, field: "broker.ca_file", "is for an mqtts:// broker; this one is mqtt:// (no TLS)")
+        }
+        if (keys["cert_file"] == nil) != (keys["key_file"] == nil) {
+            let given = keys["cert_file"] ?? keys["key_file"]!
+            reader.sink.report(given.key, field: keys["cert_file"] == nil ? "broker.cert_file" : "broker.key_file",
+                               "a client certificate needs both cert_file and key_file")
+        }
+        return broker
+    }
+
+    private func readRadios(_ field: Field?, in root: Node) -> [SiteRadio] {
+        guard let field else {
+            reader.missing("radios", in: root, "a site lists its radios: `- {host: NAME, adapter: hci0, position: {x: 0, y: 0}}`")
+            return []
+        }
+        guard let list = field.value.sequence, !list.isEmpty else {
+            reader.sink.report(field.value, field: "radios", "must be a list of at least one radio, not \(field.value.isNull ? "nothing" : field.value.shapeName)")
+            return []
+        }
+        var radios: [SiteRadio] = []
+        var seen: [SiteRadio.ID: Node] = [:]
+        for item in list {
+            guard let mapping = item.mapping else {
+                reader.sink.report(item, field: "radios", "each radio must be a mapping of host, adapter, position and capacity, not \(item.shapeName)")
+                continue
+            }
+            let keys = reader.fields(of: mapping, at: item, allowed: SiteKeys.radio, path: "radios")
+            func name(_ key: String, check: (String) -> String?) -> String? {
+                guard let f = keys[key] else {
+                    reader.missing("radios.\(key)", in: item, "each radio names its \(key)")
+                    return nil
+                }
+                guard let text = reader.scalar(f, path: "radios.\(key)", allowed: "must be a name") else { return nil }
+                if let problem = check(text) {
+                    reader.sink.report(f.value, field: "radios.\(key)", problem)
+                    return nil
+                }
+                return text
+            }
+            let host = name("host", check: SiteNames.problem(withName:))
+            let adapter = name("adapter", check: SiteNames.problem(withTopicLevel:))
+            var position: Point?
+            if let f = keys["position"] {
+                if let stepKey = f.value.mapping?.keys.first(where: { $0.scalarText == "step" }) {
+                    reader.sink.report(stepKey, field: "radios.position.step", "a radio's position is one point: x, y and an optional z")
+                } else {
+                    position = reader.positionPlan(f)?.start
+                }
+            } else {
+                reader.missing("radios.position", in: item, "each radio has a position (metres), which beacons are placed by")
+            }
+            var capacity: Int?
+            if let f = keys["capacity"] {
+                capacity = reader.integer(f, path: "radios.capacity", range: 1...ProfileLoader.maximumFleetSize, unit: "beacons")
+            }
+            guard let host, let adapter, let position else { continue }
+            let radio = SiteRadio(host: host, adapter: adapter, position: position, capacity: capacity)
+            if let earlier = seen[radio.id] {
+                let line = reader.sink.location(of: earlier).line
+                reader.sink.report(item, field: "radios", "\(radio.id) is listed twice (first at line \(line))")
+                continue
+            }
+            seen[radio.id] = item
+            radios.append(radio)
+        }
+        return radios
+    }
+
+    /// Beacons without a position cannot be placed: each is reported where it is declared.
+    private func requirePositions(_ beacons: [BeaconProfile]) -> [BeaconProfile] {
+        for beacon in beacons where beacon.position == nil {
+            reader.sink.report(beacon.location, field: "position", value: "(missing)",
+                               "required in a site: each beacon is carried by a radio near its position")
+        }
+        return beacons
+    }
+
+    /// The beacons of the profile files `field` names, checked for clashes (identity, address)
+    /// with each other and with the site's own `inline` beacons.
+    private mutating func readProfiles(_ field: Field?, checkingAgainst inline: [BeaconProfile]) -> [BeaconProfile] {
+        guard let field else { return [] }
+        guard let list = field.value.sequence, !list.isEmpty else {
+            reader.sink.report(field.value, field: "profiles", "must be a list of profile files (paths relative to the site file)")
+            return []
+        }
+        var paths: [String] = []
+        for item in list {
+            if let text = reader.scalar(Field(key: field.key, value: item), path: "profiles", allowed: "must be a profile file's path") {
+                paths.append(SiteLoader.resolve(text, from: file))
+            }
+        }
+        do throws(ProfileErrors) {
+            let beacons = try ProfileLoader.load(paths: paths, extra: inline, accepting: .regularFiles).flatMap(\.beacons)
+            for beacon in beacons where beacon.position == nil {
+                profileIssues.append(ProfileIssue(location: beacon.location, field: "position", value: "(missing)",
+                                                  message: "required in a site (\(file) names this file): each beacon is carried by a radio near its position"))
+            }
+            return beacons
+        } catch {
+            profileIssues += error.issues
+            return []
+        }
+    }
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import BeaconEmulator
+import BeaconJSON
+import BeaconMQTT
+import BeaconProfiles
+import BeaconSite
+import Foundation
+
+/// `beacon site SITE.yaml`: the site's controller; `--plan`: which radio carries which beacon
+/// (docs/SITE.md).
+struct SiteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "site",
+        abstract: "Run or plan a site: many hosts and radios as one fleet, through an MQTT broker.",
+        discussion: """
+            A site file names the broker, the radios (host, adapter, position in metres, optional \
+            capacity) and the beacons (inline entries or profile files, each with a position); \
+            docs/SITE.md describes it. --plan prints which radio carries each beacon: the nearest \
+            within max_distance that has room (its capacity, or what the coverage planner \
+            promises for a Bluetooth 5 controller with 16 sets), and the beacons no radio can \
+            carry, with why. A site file with issues is reported as validate reports profiles \
+            (file:line:column: field: value: message) and the exit status is 65.
+
+            Without --plan, runs the site's controller: connects to the broker (credentials as \
+            for beacon agent), publishes each radio's desired fleet (retained, QoS 1, only \
+            when it changes), follows each host's status and its radios' state, prints a line \
+            per change (--json: one object per event) and publishes Home Assistant discovery. \
+            When a host goes offline its beacons are reported off air and, with failover: \
+            nearest, placed again on the radios in reach. A restarted controller adopts what it \
+            published before, so nothing on air changes. SIGHUP reads the site file again and \
+            publishes only the desired fleets that change (a file with issues is reported and \
+            the site stays as it was). SIGINT or SIGTERM stops it; the \
+            beacons stay on air with their agents. A site without a broker (its radios all on \
+            this host) runs here: the radios opened, each one's beacons on air (on -i virtual, \
+            heard from the radio's position) until SIGINT or SIGTERM.
+
+            Examples:
+              beacon site examples/site-lab.yaml --plan
+              beacon site examples/site-lab.yaml --plan --json
+              beacon site examples/site-lab.yaml --json
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The site file (YAML or JSON).", valueName: "site"))
+    var file: String
+
+    @Flag(help: "Print the placement and exit.")
+    var plan = false
+
+    @Flag(help: "Print the placement as one JSON object; without --plan, one JSON object per event.")
+    var json = false
+
+    mutating func run() async throws {
+        SiteEventTime.start()
+        let site: Site
+        switch SiteFiles.load(file) {
+        case .success(let loaded): site = loaded
+        case .failure(let code): throw code
+        }
+        guard plan else { return try await runController(site) }
+        let placement = SitePlacer(maximumDistance: site.maximumDistance).place(site.beacons, on: site.radios)
+        if json {
+            LineOutput.out(SitePlanJSON.object(site: site, placement: placement).text)
+        } else {
+            for line in SitePlanText.lines(site: site, placement: placement) { LineOutput.out(line) }
+        }
+    }
+
+    private func runController(_ site: Site) async throws {
+        guard let broker = site.broker else { return try await runLocally(site) }
+        let topics = SiteTopics(site)
+        let client: MQTTClient
+        do throws(MQTTError) {
+            let configuration = try broker.clientConfiguration(clientID: "beacon-site-\(site.name)", will: SiteController.lastWill(topics: topics),
+                                                               environment: ProcessInfo.processInfo.environment)
+            client = try MQTTClient(configuration)
+        } catch {
+            throw CommandFailure.exit("\(error)")
+        }
+        let json = json
+        let controller = SiteController(site: site, client: client, report: { event in
+            LineOutput.out(json ? ControllerOutput.json(event).text : ControllerOutput.text(event))
+        })
+        let file = file
+        let signals = StopSignals(hangup: {
+            LineOutput.err("SIGHUP: reading \(file) again")
+            switch SiteFiles.load(file) {
+            case .failure:
+                LineOutput.err("the site file has issues (above); the site stays as it was")
+            case .success(let edited):
+                if let refusal = controller.reload(edited) { LineOutput.err("error: \(refusal)") }
+            }
+        })
+        defer { signals.cancel() }
+        signals.onStop { _ in controller.requestStop() }
+        do throws(MQTTError) { try await controller.run() } catch {
+            throw CommandFailure.exit("\(error)")
+        }
+    }
+
+    /// A site of one host, without a broker: its radios opened here.
+    private func runLocally(_ site: Site) async throws {
+        guard site.hosts.count == 1 else {
+            throw CommandFailure.exit("\(file): the radios are on several hosts; they meet at a broker (broker: {url: mqtt://HOST})")
+        }
+        let stop = StopSignals()
+        let radios = try SiteRadios.open(site.radios)
+        defer { for radio in radios { radio.connection.close() } }
+        let json = json
+        let run = LocalSiteRun(site: site, radios: radios, report: { event in
+            LineOutput.out(json ? ControllerOutput.json(event).text : ControllerOutput.text(event))
+        })
+        stop.onStop { _ in run.requestStop() }
+        let outcomes: [(radio: SiteRadio.ID, outcome: FleetOutcome)]
+        do throws(SiteAgentError) { outcomes = try await run.run() } catch {
+            throw CommandFailure.exit("\(error)")
+        }
+        try SiteRadios.reportTeardowns(outcomes)
+    }
+}

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconRadio
+import BeaconCodec
+import BeaconProfiles
+import BeaconSite
+
+/// `beacon site --plan`'s text: a summary line, each radio with its beacons, then the beacons
+/// no radio can carry and why.
+enum SitePlanText {
+    static func lines(site: Site, placement: SitePlacement) -> [String] {
+        let hosts = site.hosts.count
+        var out = ["site \(site.name): \(Plural.of(site.radios.count, "radio")) on \(Plural.of(hosts, "host")), "
+            + "\(Plural.of(site.beacons.count, "beacon")), \(placement.assignments.count) placed, \(placement.unplaced.count) not placed"
+            + (site.broker.map { " (broker \($0.url))" } ?? " (no broker: one host)")]
+        for radio in placement.radios {
+            let carried = placement.assignments(on: radio.id)
+            out.append("\(radio.id) at \(point(radio.position)): \(carried.count) of \(placement.capacities[radio.id] ?? 0) beacons")
+            for a in carried {
+                out.append("  \(a.beacon.name)  \(a.id)  \(metres(a.distance)) away")
+            }
+        }
+        if !placement.unplaced.isEmpty {
+            out.append("not placed:")
+            for u in placement.unplaced { out.append("  \(u.beacon.name)  \(u.id): \(u.reason)") }
+        }
+        return out
+    }
+
+    static func point(_ p: Point) -> String {
+        "(" + ([p.x, p.y] + (p.z != 0 ? [p.z] : [])).map(NumberText.string).joined(separator: ", ") + ")"
+    }
+
+    static func metres(_ value: Double) -> String { NumberText.string((value * 100).rounded() / 100) + " m" }
+}

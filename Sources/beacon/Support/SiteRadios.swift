@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import ArgumentParser
+import BeaconAdapters
+import BeaconEmulator
+import BeaconSite
+import HCITransport
+
+/// Opening a site's radios on this host, and saying how their teardown went: for `beacon agent`
+/// and a broker-less `beacon site`.
+enum SiteRadios {
+    /// Opens `radios` (adapter names as `-i` takes them); a failure is printed, exit 1.
+    static func open(_ radios: [SiteRadio]) throws(ExitCode) -> [SiteAgent.Radio] {
+        var specs: [AdapterSpec] = []
+        for radio in radios {
+            do throws(TransportError) { specs.append(try AdapterSpec(parsing: radio.adapterSpecText)) } catch {
+                throw CommandFailure.exit("radio \(radio.id): \(error)")
+            }
+        }
+        // All or none: a radio that fails to open closes the ones already open.
+        let opening = AdapterOpening(commandTimeout: AdapterChoice.commandTimeout, air: AdapterChoice.sharedAir, advertising: true)
+        do throws(AdapterOpenError) {
+            let connections = try opening.open(specs)
+            return zip(radios, connections).map { SiteAgent.Radio(id: $0.id, connection: $1, position: $0.position) }
+        } catch {
+            throw CommandFailure.exit("\(error)")
+        }
+    }
+
+    /// Prints each failure and what may still be on air; exit 1 if anything did.
+    static func reportTeardowns(_ outcomes: [(radio: SiteRadio.ID, outcome: FleetOutcome)]) throws(ExitCode) {
+        var clean = true
+        for (radio, outcome) in outcomes {
+            if let failure = outcome.failure { LineOutput.err("error: \(radio): \(failure)"); clean = false }
+            for left in outcome.leftOnAir {
+                LineOutput.err("error: \(radio): may still be on air: \(left.beacons.joined(separator: ", ")) (\(left.reason))")
+                clean = false
+            }
+        }
+        if !clean { throw ExitStatus.runtimeFailure }
+    }
+}
