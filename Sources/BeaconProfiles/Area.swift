@@ -3,7 +3,8 @@ import BeaconRadio
 
 /// A named room or zone of the floor plan (`areas:` in a profile or scenario file): a closed wall
 /// polygon in the same metres as the beacons' `position:`. Several areas make a floor plan.
-/// Maps draw the walls; the virtual air may attenuate by them.
+/// Maps draw the walls; the virtual air takes `wall_db` off per wall in the way (BeaconRadio's
+/// `AirChannel.wallLoss`, 0 unless a file or `--air-wall-db` gives it).
 public struct Area: Hashable, Sendable {
     /// The most corners one area may have: enough for any floor plan drawn by hand, and small
     /// enough that the self-intersection check (every pair of walls) stays well under a second.
