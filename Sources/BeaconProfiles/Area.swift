@@ -3,7 +3,8 @@ import BeaconRadio
 
 /// A named room or zone of the floor plan (`areas:` in a profile or scenario file): a closed wall
 /// polygon in the same metres as the beacons' `position:`. Several areas make a floor plan.
-/// Maps draw the walls; the virtual air may attenuate by them.
+/// Maps draw the walls; the virtual air takes `wall_db` off per wall in the way (BeaconRadio's
+/// `AirChannel.wallLoss`, 0 unless a file or `--air-wall-db` gives it).
 public struct Area: Hashable, Sendable {
     /// The most corners one area may have: enough for any floor plan drawn by hand, and small
     /// enough that the self-intersection check (every pair of walls) stays well under a second.
@@ -21,37 +22,6 @@ public struct Area: Hashable, Sendable {
     /// The polygon's sides, the last from the last corner back to the first.
     public var walls: [Wall] {
         corners.indices.map { Wall(start: corners[$0], end: corners[($0 + 1) % corners.count]) }
-    }
-}
-
-/// One straight wall: a side of an ``Area``'s polygon (z ignored).
-public struct Wall: Hashable, Sendable {
-    public var start: Point
-    public var end: Point
-
-    public init(start: Point, end: Point) {
-        self.start = start
-        self.end = end
-    }
-
-    /// Whether two walls cross or touch. Walls that share an end point (neighbours in a polygon)
-    /// touch there; callers that look for a self-intersecting polygon skip neighbours.
-    public func intersects(_ other: Wall) -> Bool {
-        func orientation(_ a: Point, _ b: Point, _ c: Point) -> Int {
-            let cross = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
-            return cross > 0 ? 1 : cross < 0 ? -1 : 0
-        }
-        func onSegment(_ a: Point, _ b: Point, _ p: Point) -> Bool {
-            min(a.x, b.x) <= p.x && p.x <= max(a.x, b.x) && min(a.y, b.y) <= p.y && p.y <= max(a.y, b.y)
-        }
-        let o1 = orientation(start, end, other.start), o2 = orientation(start, end, other.end)
-        let o3 = orientation(other.start, other.end, start), o4 = orientation(other.start, other.end, end)
-        if o1 != o2 && o3 != o4 { return true }
-        if o1 == 0 && onSegment(start, end, other.start) { return true }
-        if o2 == 0 && onSegment(start, end, other.end) { return true }
-        if o3 == 0 && onSegment(other.start, other.end, start) { return true }
-        if o4 == 0 && onSegment(other.start, other.end, end) { return true }
-        return false
     }
 }
 

@@ -34,7 +34,7 @@ enum ProfileKeys {
     /// Keys of one `areas:` entry.
     static let area = ["name", "walls"]
     /// Keys of a fleet's `air:` mapping.
-    static let air = ["preset", "sigma", "exponent", "fading", "loss", "seed"]
+    static let air = ["preset", "sigma", "exponent", "fading", "loss", "wall_db", "seed"]
     /// Keys of a `major:`/`minor:` range.
     static let range = ["from", "to", "count"]
     /// Keys of `position:`.

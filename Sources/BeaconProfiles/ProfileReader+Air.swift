@@ -6,7 +6,7 @@ import BeaconRadio
 extension ProfileReader {
     /// Reads a fleet's `air:`: a preset name (`air: office`) or a mapping of a preset and
     /// overrides (`air: {preset: office, sigma: 4, exponent: 2.5, fading: rayleigh, loss: 0.1,
-    /// seed: 7}`); the channel a `-i virtual` receiver locating in this fleet hears through
+    /// wall_db: 5, seed: 7}`); the channel a `-i virtual` receiver locating in this fleet hears through
     /// (BeaconRadio's `AirChannel`; docs/AIR.md).
     func airChannel(_ field: Field) -> AirChannel? {
         let names = AirChannel.presets.map(\.name)
@@ -34,6 +34,7 @@ extension ProfileReader {
         read("sigma", range: AirChannel.sigmaRange, unit: "dB") { channel.shadowingSigma = $0 }
         read("exponent", range: AirChannel.exponentRange, unit: nil) { channel.exponent = $0 }
         read("loss", range: AirChannel.lossRange, unit: nil) { channel.randomLoss = $0 }
+        read("wall_db", range: AirChannel.wallLossRange, unit: "dB") { channel.wallLoss = $0 }
         if let f = keys["fading"] {
             let allowed = "must be none, rayleigh or rician:K with K from \(NumberText.string(AirChannel.kFactorRange.lowerBound)) to \(NumberText.string(AirChannel.kFactorRange.upperBound)) dB"
             if let text = scalar(f, path: "air.fading", allowed: allowed) {

@@ -58,10 +58,19 @@ public struct AirChannel: Hashable, Sendable, CustomStringConvertible {
     /// Whether events overlapping on the channel the scanner listens on destroy each other
     /// (judged event by event: ``AdvertisingCollisions``).
     public var collisions: Bool
+    /// What each wall between the advertiser and the receiver takes off the received power, dB
+    /// (`wall_db` in `air:`, `--air-wall-db`): the step of the multi-wall model (COST 231) on top
+    /// of path loss. 0 (every preset): walls do nothing.
+    public var wallLoss: Double
+    /// The walls on the floor plan (the areas of the receiver's fleet): a packet loses
+    /// ``wallLoss`` for every one the straight line from the advertiser to the receiver meets
+    /// (``Wall/count(_:between:and:)``). Empty: none is in the way.
+    public var walls: [Wall]
     public var seed: UInt64
 
     public init(name: String = "custom", exponent: Double = 2, shadowingSigma: Double = 0, fading: Fading = .none,
-                sensitivity: Double? = nil, randomLoss: Double = 0, collisions: Bool = false, seed: UInt64 = 1) {
+                sensitivity: Double? = nil, randomLoss: Double = 0, collisions: Bool = false, wallLoss: Double = 0, walls: [Wall] = [],
+                seed: UInt64 = 1) {
         self.name = name
         self.exponent = exponent
         self.shadowingSigma = shadowingSigma
@@ -69,23 +78,35 @@ public struct AirChannel: Hashable, Sendable, CustomStringConvertible {
         self.sensitivity = sensitivity
         self.randomLoss = randomLoss
         self.collisions = collisions
+        self.wallLoss = wallLoss
+        self.walls = walls
         self.seed = seed
     }
 
-    /// Free space, no noise, no loss: the air as it always was.
+    /// Free space, no noise, no loss, walls ignored (0 dB each): the air as it always was.
     public static let clean = AirChannel(name: "clean")
     /// An office with hard partitions: n = 3.0, σ = 7 dB (Rappaport, Table 4.2), Rician K = 6 dB,
-    /// −95 dBm sensitivity, 2 % random loss, collisions.
+    /// −95 dBm sensitivity, 2 % random loss, collisions. Walls 0 dB: n = 3.0 was measured
+    /// across the partitions, so a wall loss on top would count them twice (docs/AIR.md).
     public static let office = AirChannel(name: "office", exponent: 3.0, shadowingSigma: 7.0, fading: .rician(kFactor: 6),
                                           sensitivity: -95, randomLoss: 0.02, collisions: true)
     /// A crowded concourse: n = 2.2, σ = 8.7 dB (Rappaport, Table 4.2, retail stores), Rayleigh
-    /// fading (bodies block the line of sight), −95 dBm sensitivity, 5 % random loss, collisions.
+    /// fading (bodies block the line of sight), −95 dBm sensitivity, 5 % random loss, collisions,
+    /// walls 0 dB (as ``office``).
     public static let station = AirChannel(name: "station", exponent: 2.2, shadowingSigma: 8.7, fading: .rayleigh,
                                            sensitivity: -95, randomLoss: 0.05, collisions: true)
 
     public static let presets: [AirChannel] = [.clean, .office, .station]
 
-    /// Whether the channel adds nothing to path loss (then the receiver draws no numbers).
+    /// The loss, dB, the walls between `advertiser` and `receiver` add (0 with no walls or a
+    /// 0 dB ``wallLoss``); an advertiser with no position is heard as if beside the receiver.
+    public func wallAttenuation(from advertiser: Point?, to receiver: Point) -> Double {
+        guard wallLoss > 0, !walls.isEmpty, let advertiser else { return 0 }
+        return wallLoss * Double(Wall.count(walls, between: advertiser, and: receiver))
+    }
+
+    /// Whether the channel draws nothing on top of path loss (then the receiver draws no
+    /// numbers); walls are deterministic and do not count.
     public var isClean: Bool {
         shadowingSigma == 0 && fading == .none && sensitivity == nil && randomLoss == 0 && !collisions
     }
@@ -96,12 +117,19 @@ public struct AirChannel: Hashable, Sendable, CustomStringConvertible {
     public static let kFactorRange = -20.0...40.0
     public static let sensitivityRange = -127.0 ... -40.0
     public static let lossRange = 0.0...1.0
+    public static let wallLossRange = 0.0...40.0
+    /// Per-wall figures at 2.4 GHz to give `wall_db` (docs/AIR.md): a plasterboard or light
+    /// partition, 3.4 dB (COST 231 multi-wall model, light wall), and a concrete block wall,
+    /// 13 dB (Rappaport, Table 4.3).
+    public static let lightWallLoss = 3.4
+    public static let concreteWallLoss = 13.0
 
     public var description: String {
         var parts = ["n \(exponent)", "σ \(shadowingSigma) dB", "fading \(fading)"]
         if let sensitivity { parts.append("sensitivity \(sensitivity) dBm") }
         if randomLoss > 0 { parts.append("loss \(randomLoss * 100) %") }
         if collisions { parts.append("collisions") }
+        if wallLoss > 0 { parts.append("\(wallLoss) dB a wall") }
         return "\(name) (\(parts.joined(separator: ", ")))"
     }
 

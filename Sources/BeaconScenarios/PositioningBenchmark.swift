@@ -87,8 +87,10 @@ public struct PositioningBenchmark: Sendable {
         var out: [RSSISample] = []
         for s in simulator.samples() {
             guard let anchor = byKey[s.key] else { continue }
-            let d = max(simulator.truth(at: s.time).distance(to: anchor.position), AirPathLoss.shortestDistance)
+            let truth = simulator.truth(at: s.time)
+            let d = max(truth.distance(to: anchor.position), AirPathLoss.shortestDistance)
             let mean = LogDistancePathLoss.rssi(atDistance: d, powerAt1m: Double(anchor.measuredPower), exponent: channel.exponent)
+                - channel.wallAttenuation(from: anchor.position, to: truth)
             let (power, loss) = receiver.draw(mean: mean)
             var heard = s
             heard.rssi = Double(AirPathLoss.clamp(power))

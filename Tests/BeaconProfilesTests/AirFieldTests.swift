@@ -17,6 +17,8 @@ struct AirFieldTests {
                                                            file: "hall.yaml").air)
         #expect(custom.name == "station+" && custom.shadowingSigma == 4 && custom.exponent == 2.5)
         #expect(custom.fading == .rician(kFactor: 3) && custom.randomLoss == 0.1 && custom.seed == 7 && custom.collisions)
+        let walled = try #require(try ProfileLoader.parse(Self.fleet("{preset: clean, wall_db: 5}"), file: "hall.yaml").air)
+        #expect(walled.wallLoss == 5 && walled.name == "clean+" && walled.walls.isEmpty)
         let none = "name: hall\nbeacons:\n  - uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0\n    major: 1\n    minor: 1\n"
         #expect(try ProfileLoader.parse(none, file: "hall.yaml").air == nil)
     }
@@ -27,6 +29,7 @@ struct AirFieldTests {
         ("{exponent: 0.5}", "air.exponent", 17, "from 1 to 6"),
         ("{fading: rice}", "air.fading", 15, "rician:K"),
         ("{loss: 2}", "air.loss", 13, "from 0 to 1"),
+        ("{wall_db: 50}", "air.wall_db", 16, "from 0 to 40"),
         ("{sigmas: 3}", "air.sigmas", 7, "did you mean `sigma`"),
     ])
     func refused(air: String, field: String, column: Int, message: String) throws {

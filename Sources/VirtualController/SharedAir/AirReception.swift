@@ -3,7 +3,8 @@ import BeaconCodec
 import BeaconRadio
 
 /// What one receiver on the shared air makes of the transmissions that reach it, through its
-/// `AirChannel` (BeaconRadio): each gets its power drawn as it is taken (path loss, shadowing,
+/// `AirChannel` (BeaconRadio): each gets its power drawn as it is taken (path loss, the walls
+/// in the way, shadowing,
 /// fading, sensitivity, random loss); with collisions on, it then waits in
 /// `AdvertisingCollisions` (BeaconRadio) until nothing that starts later can overlap it. ``AirLink`` drives
 /// it in real time; a test can drive it with the times of a controller on a manual clock.
@@ -24,8 +25,13 @@ public struct AirReception {
     /// on, nothing: ``settle(before:)`` gives it once its time is judged.
     public mutating func take(_ t: AirTransmission, at point: Point) -> [(AirTransmission, Int8)] {
         taken += 1
-        guard !channel.isClean else { return [(t, AirPathLoss.rssi(data: t.data, txPower: t.txPower, from: t.position, to: point))] }
-        let mean = AirPathLoss.meanRSSI(data: t.data, txPower: t.txPower, from: t.position, to: point, exponent: channel.exponent)
+        let walls = channel.wallAttenuation(from: t.position, to: point)
+        guard !channel.isClean else {
+            guard walls > 0 else { return [(t, AirPathLoss.rssi(data: t.data, txPower: t.txPower, from: t.position, to: point))] }
+            let mean = AirPathLoss.meanRSSI(data: t.data, txPower: t.txPower, from: t.position, to: point, exponent: channel.exponent)
+            return [(t, AirPathLoss.clamp(mean - walls))]
+        }
+        let mean = AirPathLoss.meanRSSI(data: t.data, txPower: t.txPower, from: t.position, to: point, exponent: channel.exponent) - walls
         let (power, loss) = receiver.draw(mean: mean)
         if let loss { lost[loss, default: 0] += 1 }
         guard channel.collisions else { return loss == nil ? [(t, AirPathLoss.clamp(power))] : [] }

@@ -171,8 +171,9 @@ struct LocateCommand: AsyncParsableCommand {
         let model = PathLossModel(exponent: pathLossExponent)
         var output = LocateOutput(json: json)
         if mapOptions.map != nil { output.recorder = FixRecorder() }
-        // The fleet's `air:` counts where the options would (the virtual air, or a simulation).
-        let channel = air.channel(over: loaded.air)
+        // The fleet's `air:` counts where the options would (the virtual air, or a simulation);
+        // its areas are the walls the receiver hears through.
+        let channel = air.channel(over: loaded.air, walls: loaded.walls)
         let noisyAir = air.isGiven || loaded.air != nil
         if live {
             let locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method)

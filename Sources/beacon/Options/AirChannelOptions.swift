@@ -24,23 +24,28 @@ struct AirChannelOptions: ParsableArguments {
     @Option(name: .customLong("air-loss"), help: ArgumentHelp("With -i virtual: the share of packets lost at random, 0 to 1.", valueName: "p"))
     var loss: Double?
 
+    @Option(name: .customLong("air-wall-db"), help: ArgumentHelp("With -i virtual: what each wall of the fleet's areas between a beacon and the receiver takes off, 0 to 40 dB (overrides the preset's).", valueName: "dB"))
+    var wallLoss: Double?
+
     @Option(name: .customLong("air-seed"), help: ArgumentHelp("With -i virtual: the seed of the channel's draws (default 1).", valueName: "n"))
     var seed: UInt64?
 
-    var isGiven: Bool { preset != nil || sigma != nil || exponent != nil || fading != nil || loss != nil || seed != nil }
+    var isGiven: Bool { preset != nil || sigma != nil || exponent != nil || fading != nil || loss != nil || wallLoss != nil || seed != nil }
 
     /// The channel; the checks run in ``check(controller:)``.
     var channel: AirChannel { channel(over: nil) }
 
     /// The channel with a file's `air:` (`fleet`) as the base: `--air` replaces it, the other
-    /// options override its fields.
-    func channel(over fleet: AirChannel?) -> AirChannel {
+    /// options override its fields; `walls` (the file's areas) are what its wall loss counts.
+    func channel(over fleet: AirChannel?, walls: [Wall] = []) -> AirChannel {
         var c = preset.flatMap { p in AirChannel.presets.first { $0.name == p } } ?? fleet ?? .clean
-        let overridden = sigma != nil || exponent != nil || fading != nil || loss != nil
+        c.walls = walls
+        let overridden = sigma != nil || exponent != nil || fading != nil || loss != nil || wallLoss != nil
         if let sigma { c.shadowingSigma = sigma }
         if let exponent { c.exponent = exponent }
         if let fading, let f = AirChannel.Fading(parsing: fading) { c.fading = f }
         if let loss { c.randomLoss = loss }
+        if let wallLoss { c.wallLoss = wallLoss }
         if let seed { c.seed = seed }
         if overridden { c.name = "\(c.name)+" }
         return c
@@ -65,6 +70,9 @@ struct AirChannelOptions: ParsableArguments {
         }
         if let loss, !(loss.isFinite && AirChannel.lossRange.contains(loss)) {
             throw ValidationError("--air-loss must be 0 to 1 (got \(loss))")
+        }
+        if let wallLoss, !(wallLoss.isFinite && AirChannel.wallLossRange.contains(wallLoss)) {
+            throw ValidationError("--air-wall-db must be 0 to 40 dB (got \(wallLoss))")
         }
     }
 }
