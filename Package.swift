@@ -91,15 +91,18 @@ let package = Package(
         // A site (#24): many hosts and radios as one fleet through an MQTT broker: the site file,
         // placement, topics and payloads (Home Assistant discovery too), agent and controller.
         .target(name: "BeaconSite", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
-        // The command-line tool.
-        .executableTarget(
-            name: "beacon",
+        // The command line: parsing and presentation of every command, as a library the executable
+        // wraps (so tests reach it without spawning); the decisions live in the libraries above.
+        .target(
+            name: "BeaconCommands",
             dependencies: ["BeaconRadio", 
                 "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconMaps", "BeaconSite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The `beacon` executable: main.swift calls BeaconCommands.
+        .executableTarget(name: "beacon", dependencies: ["BeaconCommands"]),
         // Test support: counts Swift heap allocations (see Tests/Support/AllocationCounting).
         .target(name: "AllocationCounting", path: "Tests/Support/AllocationCounting"),
         // Test support shared by the test targets: the package root, finding the built `beacon`
@@ -114,6 +117,7 @@ let package = Package(
             dependencies: ["BeaconCodec", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")],
             resources: [.copy("Vectors")]
         ),
+        .testTarget(name: "BeaconCommandsTests", dependencies: ["BeaconCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "BeaconJSONTests", dependencies: ["BeaconJSON", "BeaconCodec"]),
         .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles", "BeaconRadio", "BeaconCodec", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BeaconCodec"]),

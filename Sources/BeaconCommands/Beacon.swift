@@ -8,7 +8,6 @@ import Glibc
 ///
 /// `main()` is our own rather than ArgumentParser's so that usage errors exit with 2 (the shell
 /// convention) instead of ArgumentParser's `EX_USAGE` (64); see ``ExitStatus``.
-@main
 struct Beacon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "beacon",
