@@ -20,21 +20,16 @@ import Darwin
 /// let outcome = await fleet.outcome()     // returns once everything is off the air
 /// ```
 ///
-/// The signals' default actions are ignored while the value lives (until ``cancel()``), and a
-/// dispatch source delivers them instead. Create it first thing, before the program starts other
-/// threads: it blocks the signals in the calling thread, and threads started later inherit that,
-/// so the signals wait for the dispatch source. A thread that already runs with them unblocked
-/// could take one, and an ignored signal is lost. A second signal while a stop is under way ends the
-/// process at once with status 130 (128 + SIGINT), for a controller that never answers its teardown.
+/// While the value lives (until ``cancel()``) the signals' default actions are replaced by a
+/// handler that only writes the signal's number into a pipe (async-signal-safe), whichever
+/// thread the kernel picks; a dispatch source reads the pipe and delivers it (``SignalRouting``).
+/// So a signal is never lost, however many threads the program already runs. A second signal
+/// while a stop is under way ends the process at once with status 130 (128 + SIGINT), for a
+/// controller that never answers its teardown.
 ///
 /// SIGHUP is handled only when asked for (`hangup:`): each one then calls that handler, one at a
 /// time on a queue of its own, so a reload that takes long never holds a stop signal up.
-public final class StopSignals: @unchecked Sendable {
-    // Dispatch sources are thread-safe; they are kept so they live as long as this value, and
-    // never changed after `init` (`cancelled` makes `cancel()` act once).
-    private var sources: [any DispatchSourceSignal] = []
-    private let cancelled = Atomic<Bool>(false)
-
+public final class StopSignals: Sendable {
     private struct State {
         /// The first signal that arrived, once one has.
         var received: Int32?
@@ -45,74 +40,23 @@ public final class StopSignals: @unchecked Sendable {
     private let state = Mutex(State())
     /// The signals handled (SIGINT and SIGTERM unless told otherwise).
     public let signals: [Int32]
-
-    /// The signals handled besides the stop signals (SIGHUP when a hangup handler was given).
-    private let others: [Int32]
+    /// This value's entry in ``SignalRouting``, until ``cancel()``.
+    private let registration: Int
 
     /// Starts handling `signals`: from here on they no longer end the process. `hangup`: called
     /// on each SIGHUP (a reload, say), which then no longer ends the process either.
     public init(_ signals: [Int32] = [SIGINT, SIGTERM], hangup: (@Sendable () -> Void)? = nil) {
         self.signals = signals
-        others = hangup == nil ? [] : [SIGHUP]
-        let queue = DispatchQueue(label: "beacon.stop-signals")
-        var blocked = sigset_t()
-        sigemptyset(&blocked)
-        for number in signals + others { sigaddset(&blocked, number) }
-        pthread_sigmask(SIG_BLOCK, &blocked, nil)
-        for number in signals {
-            Self.stopIgnoring(number)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [weak self] in self?.received(number) }
-            source.resume()
-            sources.append(source)
-        }
+        let box = WeakStopSignals()
+        // Each hangup on a queue of its own, so a reload that takes long never holds a stop up.
+        var onHangup: (@Sendable () -> Void)? = nil
         if let hangup {
-            Self.stopIgnoring(SIGHUP)
             let hangups = DispatchQueue(label: "beacon.hangups")
-            let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
-            source.setEventHandler { hangups.async { hangup() } }
-            source.resume()
-            sources.append(source)
+            onHangup = { hangups.async { hangup() } }
         }
-        for number in signals + others { Self.awaitRouting(number) }
-    }
-
-    // MARK: - Routing the signals to the dispatch sources
-
-    // Dispatch (on Linux) reads a signal from a signalfd, and makes sure no other thread takes it
-    // first with a handler of its own, which it installs once per process and signal, when the
-    // first source for that signal is registered: asynchronously, on its manager thread. Until
-    // then the signal is ignored (never its default action), and lost. So `init` waits until the
-    // handler is in place, and keeps it, to put it back for a later StopSignals after
-    // ``cancel()`` restored the default action (dispatch would not install it again).
-
-    /// Dispatch's handler of each signal, once seen.
-    private static let routing = Mutex<[Int32: sigaction]>([:])
-
-    /// No default action from now on: dispatch's handler if known, else ignored until it is.
-    private static func stopIgnoring(_ number: Int32) {
-        if var known = routing.withLock({ $0[number] }) {
-            sigaction(number, &known, nil)
-        } else {
-            signal(number, SIG_IGN)
-        }
-    }
-
-    /// Waits (1 s at most: a hang bound) until dispatch's handler of `number` is in place.
-    private static func awaitRouting(_ number: Int32) {
-        guard routing.withLock({ $0[number] }) == nil else { return }
-        let ignored = unsafeBitCast(SIG_IGN, to: Int.self)
-        let deadline = ContinuousClock.now + .seconds(1)
-        var current = sigaction()
-        while ContinuousClock.now < deadline {
-            sigaction(number, nil, &current)
-            if unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) != ignored {
-                let handler = current
-                routing.withLock { $0[number] = handler }
-                return
-            }
-            usleep(1_000)
-        }
+        let stop: @Sendable (Int32) -> Void = { number in box.deliver(number) }
+        registration = SignalRouting.register(signals: Set(signals), hangup: onHangup, stop: stop)
+        box.attach(self)
     }
 
     /// The signal's name as `kill -l` prints it, for messages ("SIGINT: stopping").
@@ -151,12 +95,9 @@ public final class StopSignals: @unchecked Sendable {
         }
     }
 
-    /// Stops handling the signals and restores their default actions.
-    public func cancel() {
-        guard !cancelled.exchange(true, ordering: .relaxed) else { return }
-        for source in sources { source.cancel() }
-        for number in signals + others { signal(number, SIG_DFL) }
-    }
+    /// Stops handling the signals and restores their default actions (unless another live value
+    /// still handles them).
+    public func cancel() { SignalRouting.unregister(registration) }
 
     /// Acts as if `number` had arrived: the first call runs the handlers and wakes the waiters,
     /// a later one ends the process with status 130. What the dispatch source calls; tests call
