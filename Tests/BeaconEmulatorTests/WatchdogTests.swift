@@ -94,7 +94,11 @@ import VirtualController
         kernel.inject(.other(code: 0x0006, index: 0, parameters: [0x01, 0, 0, 0]))
         kernel.removeAndAddIndex()
         let recovery = try #require(await firstRecovery(fleet))
-        #expect(recovery.reason.contains("Index Added"), "\(recovery.reason)")
+        // The restore answers the adapter's going away and coming back, not the power event. Whether
+        // the driver takes both index events in one restore, or restores between them (the backend
+        // already knowing the adapter is back), is up to the scheduler: the air sees the same.
+        #expect(recovery.reason.contains("(Index Removed)") || recovery.reason.contains("(Index Added)"), "\(recovery.reason)")
+        #expect(!recovery.reason.contains("New Settings"), "\(recovery.reason)")
         #expect(added(kernel, since: started) == [1])
         #expect(kernel.instances.keys.sorted() == [1])
         #expect(await fleet.stop().isClean)
