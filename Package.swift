@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "LiveView", targets: ["LiveView"]),
         .library(name: "BeaconMaps", targets: ["BeaconMaps"]),
         .library(name: "BeaconMQTT", targets: ["BeaconMQTT"]),
+        .library(name: "BeaconWeb", targets: ["BeaconWeb"]),
         .executable(name: "beacon", targets: ["beacon"]),
     ],
     dependencies: [
@@ -32,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         // `swift package generate-documentation` (DocC) for the library products; build-time only.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // The live page's HTTP and WebSocket server (`--web`): no dependencies of its own, so the
+        // first build stays short (README: "The live page").
+        .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
     ],
     targets: [
         // The shared iBeacon payload codec: no dependencies, no Foundation, no I/O.
@@ -87,11 +91,14 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // An MQTT client (3.1.1 and 5, TLS, Last Will, reconnect) over libmosquitto, for the site (#24).
         .target(name: "BeaconMQTT", dependencies: ["CMosquitto"]),
+        // The live page (`--web`): a self-contained HTML page with the map and the live table,
+        // kept current over a WebSocket; read-only, loopback unless told otherwise.
+        .target(name: "BeaconWeb", dependencies: ["LiveView", .product(name: "FlyingFox", package: "FlyingFox")]),
         // The command-line tool.
         .executableTarget(
             name: "beacon",
             dependencies: ["BeaconRadio", 
-                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconMaps",
+                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconMaps", "BeaconWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -132,6 +139,7 @@ let package = Package(
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
         .testTarget(name: "BeaconMapsTests", dependencies: ["BeaconMaps", "BeaconPositioning", "BeaconProfiles", "TestSupport"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
+        .testTarget(name: "BeaconWebTests", dependencies: ["BeaconWeb", "LiveView", "TestSupport"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),
     ]
 )

@@ -100,6 +100,9 @@ struct FleetSession {
     var airLog: AirLogOptions? = nil
     /// With `planOnly`: given the plan once it is printed (`advertise --plan --map`).
     var planned: ((FleetPlan) throws(ExitCode) -> Void)? = nil
+    /// Watches the running fleet and its board (`--web`'s page), without changing either;
+    /// cancelled when the run ends.
+    var watch: (@Sendable (RunningFleet, RunStatusBoard) -> Task<Void, Never>)? = nil
 
     func run(_ beacons: [BeaconProfile]) async throws(ExitCode) {
         let control = RunControl(beacons: beacons)
@@ -180,6 +183,7 @@ struct FleetSession {
         notes.withLock { $0 = board }
         Self.show(plan, board: board, json: json, verbose: verbose)
         let redrawing = board.redrawing()
+        let watching = watch?(fleet, board)
         let conducted = conduct != nil
         let following = followers.map { $0.following() }
         let plans = Task {
@@ -206,6 +210,7 @@ struct FleetSession {
         }
         do throws(AdapterError) { try await fleet.start(control.beacons) } catch {
             redrawing?.cancel()
+            watching?.cancel()
             board.finishView()
             for task in following { task.cancel() }
             throw CommandFailure.exit("\(error)")
@@ -215,6 +220,7 @@ struct FleetSession {
         conducting?.cancel()
         plans.cancel()
         redrawing?.cancel()
+        watching?.cancel()
         for task in following { task.cancel() }
         for follower in followers { follower.drain() }
         board.finishView()
