@@ -10,6 +10,7 @@ enum LivePageHTML {
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
+        <link rel="icon" href="data:,">
         <title>beacon</title>
         <style>
         body{font-family:system-ui,sans-serif;margin:0.8em;color:#222}

@@ -37,13 +37,15 @@ import TestSupport
         let original = try String(contentsOf: BeaconExecutable.packageRoot.appendingPathComponent("profiles/room-2m.yaml"), encoding: .utf8)
         let path = try BeaconExecutable.temporaryFile(named: "room.yaml", contents: original)
         let run = try BeaconExecutable.start(["advertise", path, "-i", "virtual", "--web", "0"])
-        let url = try #require(await Self.url(of: run), run.output)
+        let url = try #require(await Self.url(of: run), "\(run.output)")
         #expect(url.hasPrefix("http://127.0.0.1:"), "bound to loopback by default: \(url)")
 
         let browser = try await WebDriver.start()
         do {
             try await browser.open(url)
-            #expect(try await browser.waitUntil(Self.onAir(Self.beacons)), "\(try await browser.run("return document.body.innerHTML") ?? "")\n\(run.output)")
+            let shown = try await browser.waitUntil(Self.onAir(Self.beacons))
+            let first = try await browser.body()
+            #expect(shown, "\(first)\n\(run.output)")
             let rows = try await browser.run("return document.querySelectorAll('#table tbody tr[id^=beacon-]').length") as? Int
             #expect(rows == Self.beacons.count)
             let errors = try await browser.consoleLog().filter { $0.hasPrefix("SEVERE") }
@@ -56,21 +58,29 @@ import TestSupport
             let gone = try await browser.waitUntil("""
                 return document.getElementById("beacon-room-south") === null && document.getElementById("m-room-south") === null;
                 """)
-            #expect(gone, "\(try await browser.run("return document.body.innerHTML") ?? "")\n\(run.output)")
-            #expect(try await browser.waitUntil(Self.onAir(Array(Self.beacons.dropLast()))))
+            let page = try await browser.body()
+            #expect(gone, "\(page)\n\(run.output)")
+            let othersStay = try await browser.waitUntil(Self.onAir(Array(Self.beacons.dropLast())))
+            #expect(othersStay)
 
             // The server goes away with the run (a stop signal), the page says so; a new run on
             // the same port with all four beacons is picked up by the same page.
             run.send(SIGTERM)
-            #expect(await run.waitForExit(timeout: .seconds(60)) == 0, run.output)
-            #expect(try await browser.waitUntil("return document.getElementById('connection').className === 'offline'"))
-            let port = try #require(url.split(separator: ":").last?.prefix { $0.isNumber })
+            let stopped = await run.waitForExit(timeout: .seconds(60))
+            #expect(stopped == 0, "\(run.output)")
+            let offline = try await browser.waitUntil("return document.getElementById('connection').className === 'offline'")
+            #expect(offline)
+            let port = String(url.split(separator: ":").last?.prefix { $0.isNumber } ?? "")
             try Data(original.utf8).write(to: URL(fileURLWithPath: path))
-            let again = try BeaconExecutable.start(["advertise", path, "-i", "virtual", "--web", String(port)])
-            #expect(await Self.url(of: again) == url, again.output)
-            #expect(try await browser.waitUntil(Self.onAir(Self.beacons)), "\(try await browser.run("return document.body.innerHTML") ?? "")\n\(again.output)")
+            let again = try BeaconExecutable.start(["advertise", path, "-i", "virtual", "--web", port])
+            let sameURL = await Self.url(of: again)
+            #expect(sameURL == url, "\(again.output)")
+            let reconnected = try await browser.waitUntil(Self.onAir(Self.beacons))
+            let last = try await browser.body()
+            #expect(reconnected, "\(last)\n\(again.output)")
             again.send(SIGINT)
-            #expect(await again.waitForExit(timeout: .seconds(60)) == 0, again.output)
+            let status = await again.waitForExit(timeout: .seconds(60))
+            #expect(status == 0, "\(again.output)")
         } catch {
             await browser.quit()
             throw error

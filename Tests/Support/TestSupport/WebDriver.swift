@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// Debian's headless Chromium driven through chromedriver (W3C WebDriver over HTTP on loopback):
+/// Debian's headless Chromium driven through chromedriver (W3C WebDriver over HTTP on loopback,
+/// sent by python3's urllib: Foundation's client on Linux rejects chromedriver's headers, which
+/// have no space after the colon):
 /// enough to load a page, read the DOM with a script, wait for a condition in the page and read
 /// the browser's console log. One browser per instance; ``quit()`` ends both programs.
 public final class WebDriver: @unchecked Sendable {
@@ -65,14 +64,28 @@ public final class WebDriver: @unchecked Sendable {
         return answer["value"]
     }
 
-    /// Waits until `script` returns true in the page; false after `timeout` (a hang bound).
+    /// The page's body as HTML, for failure messages.
+    public func body() async throws -> String {
+        try await run("return document.body.innerHTML") as? String ?? ""
+    }
+
+    /// Waits until `script` returns true in the page; false after `timeout` (a hang bound). The
+    /// page itself checks every 10 ms, so the wait ends as soon as the DOM has changed.
     public func waitUntil(_ script: String, timeout: Duration = .seconds(20)) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try await run(script) as? Bool == true { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return false
+        let milliseconds = Int(timeout.components.seconds * 1000)
+        let waiting = """
+            const done = arguments[arguments.length - 1];
+            const check = () => { \(script) };
+            const deadline = Date.now() + \(milliseconds);
+            const poll = () => {
+              let ok = false;
+              try { ok = check() === true; } catch (e) { ok = false; }
+              if (ok || Date.now() > deadline) done(ok); else setTimeout(poll, 10);
+            };
+            poll();
+            """
+        let answer = try await Self.request(sessionURL.appendingPathComponent("execute/async"), method: "POST", body: ["script": waiting, "args": [Any]()])
+        return answer["value"] as? Bool == true
     }
 
     /// The browser console's entries since the last call, as `LEVEL message`.
@@ -88,14 +101,23 @@ public final class WebDriver: @unchecked Sendable {
         _ = await driver.waitForExit(timeout: .seconds(10))
     }
 
+    /// python3's urllib, as code for `python3 -c`: argv method, url; the body on standard input.
+    static let client = """
+        import sys, urllib.request
+        body = sys.stdin.buffer.read() or None
+        request = urllib.request.Request(sys.argv[2], data=body, method=sys.argv[1], headers={"Content-Type": "application/json"})
+        try:
+            answer = urllib.request.urlopen(request, timeout=60).read()
+        except urllib.error.HTTPError as error:
+            answer = error.read()
+        sys.stdout.buffer.write(answer)
+        """
+
     private static func request(_ url: URL, method: String, body: [String: Any]?) async throws -> [String: Any] {
-        var request = URLRequest(url: url, timeoutInterval: 30)
-        request.httpMethod = method
-        if let body {
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        let (data, _) = try await URLSession.shared.data(for: request)
-        return (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+        let python = try Executables.require("python3", install: "apt-get install python3")
+        let json = try body.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) } ?? ""
+        let answer = try Program.run(python, ["-c", client, method, url.absoluteString], stdin: json)
+        guard answer.status == 0 else { throw Failure(description: "WebDriver \(method) \(url.path): \(answer)") }
+        return (try? JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [String: Any]) ?? [:]
     }
 }
