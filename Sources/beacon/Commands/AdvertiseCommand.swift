@@ -151,23 +151,17 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let duration = self.duration?.duration
         try mapOptions.check(inputs: files)
         let mapOptions = self.mapOptions
-        let page = try await webOptions.start()
-        var watch: (@Sendable (RunningFleet, RunStatusBoard) -> Task<Void, Never>)?
-        if let page { watch = { fleet, board in board.feed(page, fleet: fleet, files: files) } }
-        let session = FleetSession(
-            controller: controller, inputs: files, planner: planner,
-            style: { [airLog] _ in .choose(json: json, airLog: airLog) },
-            showsOffAir: true, planOnly: plan, verbose: verbose, json: json, duration: { _ in duration },
-            reload: { ProfileFiles.loadBeacons(files, extra: extra, accepting: .regularFiles).flatMap { ProfileFiles.select($0, only: only) }.success },
-            airLog: airLog,
-            planned: { plan throws(ExitCode) in try mapOptions.write(PlanMap.scene(plan, files: files)) },
-            watch: watch
-        )
-        do throws(ExitCode) { try await session.run(beacons) } catch {
-            await page?.stop()
-            throw error
+        try await webOptions.serving(files: files) { watch throws(ExitCode) in
+            try await FleetSession(
+                controller: controller, inputs: files, planner: planner,
+                style: { [airLog] _ in .choose(json: json, airLog: airLog) },
+                showsOffAir: true, planOnly: plan, verbose: verbose, json: json, duration: { _ in duration },
+                reload: { ProfileFiles.loadBeacons(files, extra: extra, accepting: .regularFiles).flatMap { ProfileFiles.select($0, only: only) }.success },
+                airLog: airLog,
+                planned: { plan throws(ExitCode) in try mapOptions.write(PlanMap.scene(plan, files: files)) },
+                watch: watch
+            ).run(beacons)
         }
-        await page?.stop()
     }
 }
 

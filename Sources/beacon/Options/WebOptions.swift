@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import BeaconEmulator
 import BeaconWeb
 
 /// `--web [HOST:]PORT`: the live page in a browser, next to the terminal's view (see BeaconWeb).
@@ -24,5 +25,19 @@ struct WebOptions: ParsableArguments {
         } catch {
             throw CommandFailure.exit("\(error)")
         }
+    }
+
+    /// Runs a fleet's session with the page (if `--web`) watching it: `run` gets the watcher to
+    /// hand to ``FleetSession``; the server stops when the run ends, however it ends. `files`
+    /// give the map its rooms.
+    func serving(files: [String], _ run: (FleetSession.Watch?) async throws(ExitCode) -> Void) async throws(ExitCode) {
+        let page = try await start()
+        var watch: FleetSession.Watch?
+        if let page { watch = { fleet, board in board.feed(page, fleet: fleet, files: files) } }
+        do throws(ExitCode) { try await run(watch) } catch {
+            await page?.stop()
+            throw error
+        }
+        await page?.stop()
     }
 }

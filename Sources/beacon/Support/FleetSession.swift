@@ -102,7 +102,8 @@ struct FleetSession {
     var planned: ((FleetPlan) throws(ExitCode) -> Void)? = nil
     /// Watches the running fleet and its board (`--web`'s page), without changing either;
     /// cancelled when the run ends.
-    var watch: (@Sendable (RunningFleet, RunStatusBoard) -> Task<Void, Never>)? = nil
+    var watch: Watch? = nil
+    typealias Watch = @Sendable (RunningFleet, RunStatusBoard) -> Task<Void, Never>
 
     func run(_ beacons: [BeaconProfile]) async throws(ExitCode) {
         let control = RunControl(beacons: beacons)
