@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "LiveView", targets: ["LiveView"]),
         .library(name: "BeaconMaps", targets: ["BeaconMaps"]),
         .library(name: "BeaconMQTT", targets: ["BeaconMQTT"]),
+        .library(name: "BeaconWeb", targets: ["BeaconWeb"]),
         .library(name: "BeaconSite", targets: ["BeaconSite"]),
         .executable(name: "beacon", targets: ["beacon"]),
     ],
@@ -33,6 +34,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         // `swift package generate-documentation` (DocC) for the library products; build-time only.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // The live page's HTTP and WebSocket server (`--web`): no dependencies of its own, so the
+        // first build stays short (README: "The live page").
+        .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
     ],
     targets: [
         // The shared iBeacon payload codec: no dependencies, no Foundation, no I/O.
@@ -91,12 +95,15 @@ let package = Package(
         // A site (#24): many hosts and radios as one fleet through an MQTT broker: the site file,
         // placement, topics and payloads (Home Assistant discovery too), agent and controller.
         .target(name: "BeaconSite", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
+        // The live page (`--web`): a self-contained HTML page with the map and the live table,
+        // kept current over a WebSocket; read-only, loopback unless told otherwise.
+        .target(name: "BeaconWeb", dependencies: ["LiveView", .product(name: "FlyingFox", package: "FlyingFox")]),
         // The command line: parsing and presentation of every command, as a library the executable
         // wraps (so tests reach it without spawning); the decisions live in the libraries above.
         .target(
             name: "BeaconCommands",
             dependencies: ["BeaconRadio", 
-                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconMaps", "BeaconSite",
+                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconMaps", "BeaconSite", "BeaconWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -140,6 +147,7 @@ let package = Package(
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
         .testTarget(name: "BeaconMapsTests", dependencies: ["BeaconMaps", "BeaconRadio", "BeaconPositioning", "BeaconProfiles", "TestSupport"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
+        .testTarget(name: "BeaconWebTests", dependencies: ["BeaconWeb", "LiveView", "TestSupport"]),
         .testTarget(name: "BeaconSiteTests", dependencies: ["BeaconSite", "BeaconRadio", "BeaconCodec", "BeaconEmulator", "BeaconProfiles", "BeaconJSON", "BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),
     ]

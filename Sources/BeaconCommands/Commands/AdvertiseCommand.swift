@@ -48,6 +48,11 @@ struct AdvertiseCommand: AsyncParsableCommand {
             virtual` in another process hears the beacons, RSSI following each beacon's \
             position (see scan --at).
 
+            --web [HOST:]PORT serves a live page while the run lasts: the plan's map and this \
+            table, updated within 100 ms of each change, for any number of browsers (one that \
+            reconnects gets the current state first). It listens on 127.0.0.1 unless HOST is \
+            given, port 0 picks a free one, and the URL is printed on standard error.
+
             --dry-run opens nothing: it prints every HCI command a run would send (preamble, \
             setup, each turn of one rotation cycle, teardown) as H4 bytes and as hcitool lines, \
             for an assumed controller (extended advertising with --max-sets sets, default 16; \
@@ -57,6 +62,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
               beacon advertise profiles/room-2m.yaml -i virtual --duration 5
               beacon advertise profiles/bm1.yaml --legacy --dry-run
               beacon advertise profiles/station-160.yaml -i virtual --plan
+              beacon advertise profiles/room-2m.yaml -i virtual --web 0 --duration 3
             """
     )
 
@@ -99,6 +105,8 @@ struct AdvertiseCommand: AsyncParsableCommand {
 
     @OptionGroup var mapOptions: MapOptions
 
+    @OptionGroup var webOptions: WebOptions
+
     @Flag(name: .customLong("dry-run"), help: "Open no adapter; print every HCI command a run would send.")
     var dryRun = false
 
@@ -110,6 +118,7 @@ struct AdvertiseCommand: AsyncParsableCommand {
         if let maxSets, !(1...240).contains(maxSets) { throw ValidationError("--max-sets must be from 1 to 240 (got \(maxSets))") }
         if plan && dryRun { throw ValidationError("--plan and --dry-run exclude each other (--dry-run prints the plan's commands)") }
         if mapOptions.map != nil, !plan { throw ValidationError("--map goes with --plan (a map of which adapter and set carries each beacon)") }
+        if webOptions.web != nil, plan || dryRun { throw ValidationError("--web serves a running fleet; it does not go with --plan or --dry-run") }
         if let slot, slot.duration < .milliseconds(20) { throw ValidationError("--slot must be at least 20ms (got \(slot))") }
         if let maxSilence, maxSilence.duration < .milliseconds(20) { throw ValidationError("--max-silence must be at least 20ms, the shortest advertising interval (got \(maxSilence))") }
     }
@@ -142,14 +151,17 @@ struct AdvertiseCommand: AsyncParsableCommand {
         let duration = self.duration?.duration
         try mapOptions.check(inputs: files)
         let mapOptions = self.mapOptions
-        try await FleetSession(
-            controller: controller, inputs: files, planner: planner,
-            style: { [airLog] _ in .choose(json: json, airLog: airLog) },
-            showsOffAir: true, planOnly: plan, verbose: verbose, json: json, duration: { _ in duration },
-            reload: { ProfileFiles.loadBeacons(files, extra: extra, accepting: .regularFiles).flatMap { ProfileFiles.select($0, only: only) }.success },
-            airLog: airLog,
-            planned: { plan throws(ExitCode) in try mapOptions.write(PlanMap.scene(plan, files: files)) }
-        ).run(beacons)
+        try await webOptions.serving(files: files) { watch throws(ExitCode) in
+            try await FleetSession(
+                controller: controller, inputs: files, planner: planner,
+                style: { [airLog] _ in .choose(json: json, airLog: airLog) },
+                showsOffAir: true, planOnly: plan, verbose: verbose, json: json, duration: { _ in duration },
+                reload: { ProfileFiles.loadBeacons(files, extra: extra, accepting: .regularFiles).flatMap { ProfileFiles.select($0, only: only) }.success },
+                airLog: airLog,
+                planned: { plan throws(ExitCode) in try mapOptions.write(PlanMap.scene(plan, files: files)) },
+                watch: watch
+            ).run(beacons)
+        }
     }
 }
 

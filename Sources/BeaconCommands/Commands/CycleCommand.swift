@@ -23,6 +23,9 @@ struct CycleCommand: AsyncParsableCommand {
             FIFO is refused and the old beacons stay), or stops the run as SIGINT does when \
             the terminal it runs on has closed.
 
+            --web [HOST:]PORT serves the map and this table as a live page while the run \
+            lasts (see advertise --web).
+
             Examples:
               beacon cycle profiles/room-2m.yaml -i virtual --dwell 1s --once
               beacon cycle profiles/bm1.yaml -i virtual --once --json
@@ -51,6 +54,8 @@ struct CycleCommand: AsyncParsableCommand {
 
     @OptionGroup var airLog: AirLogOptions
 
+    @OptionGroup var webOptions: WebOptions
+
     @Flag(help: "One JSON object per event and line.")
     var json = false
 
@@ -73,14 +78,16 @@ struct CycleCommand: AsyncParsableCommand {
         let dwell = self.dwell.duration
         let once = self.once
         let json = self.json
-        try await FleetSession(
-            controller: controller, inputs: files, planner: planner, style: { [airLog] _ in .choose(json: json, airLog: airLog) },
-            showsOffAir: false, planOnly: false, verbose: false, json: json,
-            // One pass: as many turns as beacons. Several adapters share the beacons, so a pass
-            // is as long as the longest share.
-            duration: { adapters in once ? dwell * ((beacons.count + adapters - 1) / adapters) : nil },
-            reload: { ProfileFiles.loadBeacons(files, extra: extra, accepting: .regularFiles).success.map(order) },
-            airLog: airLog
-        ).run(beacons)
+        try await webOptions.serving(files: files) { watch throws(ExitCode) in
+            try await FleetSession(
+                controller: controller, inputs: files, planner: planner, style: { [airLog] _ in .choose(json: json, airLog: airLog) },
+                showsOffAir: false, planOnly: false, verbose: false, json: json,
+                // One pass: as many turns as beacons. Several adapters share the beacons, so a pass
+                // is as long as the longest share.
+                duration: { adapters in once ? dwell * ((beacons.count + adapters - 1) / adapters) : nil },
+                reload: { ProfileFiles.loadBeacons(files, extra: extra, accepting: .regularFiles).success.map(order) },
+                airLog: airLog, watch: watch
+            ).run(beacons)
+        }
     }
 }

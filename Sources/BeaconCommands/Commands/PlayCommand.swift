@@ -35,6 +35,9 @@ struct PlayCommand: AsyncParsableCommand {
             A plan line is printed when the plan changes (beacons placed or removed), not at \
             every step.
 
+            --web [HOST:]PORT serves the map and this table as a live page while the run \
+            lasts (see advertise --web).
+
             Examples:
               beacon play scenarios/region-exit.yaml --dry-run
               beacon play scenarios/walk-past.yaml -i virtual
@@ -62,6 +65,8 @@ struct PlayCommand: AsyncParsableCommand {
     var json = false
 
     @OptionGroup var mapOptions: MapOptions
+
+    @OptionGroup var webOptions: WebOptions
 
     @Option(help: ArgumentHelp("Run the scenario clock this many times as fast: 0.01 to 1000 (beacon intervals are not scaled).", valueName: "x"))
     var speed: Double = 1
@@ -114,8 +119,9 @@ struct PlayCommand: AsyncParsableCommand {
         let json = self.json
         let style = RunStatusBoard.Style.choose(json: json, airLog: airLog)
         PlaybackOutput.announce(timeline, window: window)
-        try await FleetSession(
-            controller: controller, inputs: [scenario, loaded.fleet.file], planner: planner,
+        let inputs = [scenario, loaded.fleet.file]
+        try await webOptions.serving(files: inputs) { watch throws(ExitCode) in try await FleetSession(
+            controller: controller, inputs: inputs, planner: planner,
             style: { _ in style },
             showsOffAir: true, planOnly: false, verbose: false, json: json, duration: { _ in nil },
             reload: nil,
@@ -138,8 +144,8 @@ struct PlayCommand: AsyncParsableCommand {
                     throw ExitStatus.dataError
                 }
             },
-            airLog: airLog
-        ).run(player.initialBeacons)
+            airLog: airLog, watch: watch
+        ).run(player.initialBeacons) }
         try writeMap(timeline)
     }
 

@@ -71,6 +71,9 @@ struct ScanCommand: AsyncParsableCommand {
             SIGINT (Ctrl-C), SIGTERM or SIGHUP (the terminal closed) stop: scanning off, \
             exit 0.
 
+            --web [HOST:]PORT serves the live table as a page while the scan lasts (see \
+            advertise --web): each beacon heard is an element beacon-ID with its proximity.
+
             Examples:
               beacon scan -i virtual --at 0.5,0.2 --duration 3s
               beacon scan -i virtual --json --duration 3s
@@ -111,6 +114,8 @@ struct ScanCommand: AsyncParsableCommand {
     @OptionGroup var phone: PhoneOptions
 
     @OptionGroup var air: AirChannelOptions
+
+    @OptionGroup var webOptions: WebOptions
 
     @Option(help: ArgumentHelp("When the scan ends, write the beacons heard as a fleet profile to this file: a regular file, replaced whole (its mode and owner kept), never written through a symbolic link; checked before the scan starts.", valueName: "file"))
     var save: String?
@@ -182,9 +187,19 @@ struct ScanCommand: AsyncParsableCommand {
         let duration = self.duration?.duration
         defer { connection.close() }  // the HCI session, and the air link's socket
         let heard = Mutex(HeardFleet())
-        try await ScanRun.run(session, duration: duration, output: output) { update in
-            if case .report(let sighting) = update { heard.withLock { $0.record(sighting) } }
+        let page = try await webOptions.start()
+        let feeding = page?.follow { output.webSnapshot() }
+        do {
+            try await ScanRun.run(session, duration: duration, output: output) { update in
+                if case .report(let sighting) = update { heard.withLock { $0.record(sighting) } }
+            }
+        } catch {
+            feeding?.cancel()
+            await page?.stop()
+            throw error
         }
+        feeding?.cancel()
+        await page?.stop()
         if let save { try Self.save(heard.withLock { $0 }, to: save, atOneMetre: atOneMetre) }
     }
 }

@@ -43,6 +43,10 @@ struct FleetSession {
     var airLog: AirLogOptions? = nil
     /// With `planOnly`: given the plan once it is printed (`advertise --plan --map`).
     var planned: ((FleetPlan) throws(ExitCode) -> Void)? = nil
+    /// Watches the running fleet and its board (`--web`'s page), without changing either;
+    /// cancelled when the run ends.
+    var watch: Watch? = nil
+    typealias Watch = @Sendable (RunningFleet, RunStatusBoard) -> Task<Void, Never>
 
     func run(_ beacons: [BeaconProfile]) async throws(ExitCode) {
         // A file that cannot be written is refused before any controller is opened.
@@ -97,6 +101,7 @@ struct FleetSession {
         notes.withLock { $0 = board }
         Self.show(plan, board: board, json: json, verbose: verbose)
         let redrawing = board.redrawing()
+        let watching = run.fleet.flatMap { fleet in watch?(fleet, board) }
         let conducted = conduct != nil
         let following = followers.withLock { $0 }.map { $0.following() }
         let plans = Task {
@@ -117,6 +122,7 @@ struct FleetSession {
         }
         do throws(FleetRunError) { try await run.start() } catch {
             redrawing?.cancel()
+            watching?.cancel()
             board.finishView()
             for task in following { task.cancel() }
             throw CommandFailure.exit("\(error)")
@@ -126,6 +132,7 @@ struct FleetSession {
         conducting?.cancel()
         plans.cancel()
         redrawing?.cancel()
+        watching?.cancel()
         for task in following { task.cancel() }
         for follower in followers.withLock({ $0 }) { follower.drain() }
         board.finishView()

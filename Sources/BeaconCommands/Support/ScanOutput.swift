@@ -66,7 +66,9 @@ final class ScanOutput: Sendable {
 
     func handle(_ update: ScanUpdate, now: ContinuousClock.Instant = .now) {
         switch style {
-        case .json: if let line = json(update, now: now) { LineOutput.out(line.text) }
+        case .json:
+            keepForPage(update)
+            if let line = json(update, now: now) { LineOutput.out(line.text) }
         case .table, .plain: table(update, now: now)
         }
     }

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconEmulator
+import BeaconMaps
+import BeaconWeb
+import Synchronization
+
+extension RunStatusBoard {
+    /// The live page's snapshot: the table the terminal shows, each beacon's state (its row's
+    /// STATE words; `m-NAME` on the map, `beacon-NAME` in the table) and the map's SVG.
+    func webSnapshot(map svg: String) -> LivePageSnapshot {
+        let rows = state.withLock { $0.rows }
+        let screen = liveScreen()
+        let beacons = zip(rows, screen.rows).map { LivePageSnapshot.Beacon(id: $0.beacon, state: $0.state, status: $1.status) }
+        return LivePageSnapshot(screen: screen, beacons: beacons, beaconOfRow: { $0 < rows.count ? rows[$0].beacon : nil }, svg: svg)
+    }
+
+    /// Feeds `page` from this board until cancelled; the map is the plan's (``PlanMap``), drawn
+    /// again only when a reload changes the layout.
+    func feed(_ page: LivePageServer, fleet: RunningFleet, files: [String]) -> Task<Void, Never> {
+        let drawn = Mutex<(plan: FleetPlan, svg: String)?>(nil)
+        return page.follow { [self] in
+            let svg = fleet.currentPlan.map { plan in
+                drawn.withLock { d in
+                    if let d, d.plan.hasSameLayout(as: plan) { return d.svg }
+                    let svg = SVGMap(PlanMap.scene(plan, files: files)).render()
+                    d = (plan, svg)
+                    return svg
+                }
+            } ?? ""
+            return webSnapshot(map: svg)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import FlyingFox
+import Foundation
+import Synchronization
+
+/// Serves the live page: `GET /` is the page (self-contained: nothing else is fetched) and
+/// `GET /live` a WebSocket on which each viewer gets the newest ``LivePageSnapshot`` at once and
+/// then every one published after it. Read-only: no route changes anything; any other path is 404.
+public final class LivePageServer: Sendable {
+    private let server: HTTPServer
+    private let viewers: LivePageViewers
+    private let running: Task<Void, Never>
+    /// The address it listens on (the real port when 0 was asked for).
+    public let address: WebAddress
+
+    /// The page's address, as the run prints it.
+    public var url: String { "http://\(address)/" }
+
+    /// Starts listening; returns once connections are accepted.
+    public static func start(_ address: WebAddress) async throws(LivePageError) -> LivePageServer {
+        let socketAddress: sockaddr_in
+        do { socketAddress = try .inet(ip4: address.host, port: address.port) } catch {
+            throw .cannotListen(address: "\(address)", reason: "\(error)")
+        }
+        let viewers = LivePageViewers()
+        let server = HTTPServer(address: socketAddress, timeout: 5, logger: .disabled)
+        let page = LivePageHTML.page()
+        await server.appendRoute("GET /") { _ in
+            HTTPResponse(statusCode: .ok, headers: [.contentType: "text/html; charset=utf-8", .init("Cache-Control"): "no-store"], body: Data(page.utf8))
+        }
+        await server.appendRoute("GET /live", to: .webSocket(viewers))
+        let failure = Mutex<String?>(nil)
+        let running = Task {
+            do { try await server.run() } catch { failure.withLock { $0 = "\(error)" } }
+        }
+        do {
+            try await server.waitUntilListening(timeout: 5)
+        } catch {
+            running.cancel()
+            let reason = failure.withLock { $0 } ?? "\(error)"
+            throw .cannotListen(address: "\(address)", reason: reason)
+        }
+        var bound = address
+        if case .ip4(_, let port)? = await server.listeningAddress { bound.port = port }
+        return LivePageServer(server: server, viewers: viewers, running: running, address: bound)
+    }
+
+    private init(server: HTTPServer, viewers: LivePageViewers, running: Task<Void, Never>, address: WebAddress) {
+        self.server = server
+        self.viewers = viewers
+        self.running = running
+        self.address = address
+    }
+
+    /// Sends `snapshot` to every viewer (nothing when it equals the last one) and keeps it for
+    /// viewers that connect later.
+    public func publish(_ snapshot: LivePageSnapshot) {
+        viewers.publish(snapshot)
+    }
+
+    /// Publishes `snapshot()` ten times a second until the task is cancelled: a change on the run
+    /// (a beacon on or off air, a new estimate) reaches the viewers within 100 ms, and an
+    /// unchanged one is not sent again.
+    public func follow(_ snapshot: @escaping @Sendable () -> LivePageSnapshot) -> Task<Void, Never> {
+        Task { [viewers] in
+            while !Task.isCancelled {
+                viewers.publish(snapshot())
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    /// How many viewers are connected now.
+    public var viewerCount: Int { viewers.count }
+
+    /// Closes every viewer's socket and stops listening, without waiting for requests in flight.
+    public func stop() async {
+        viewers.closeAll()
+        await server.stop(timeout: 0)
+        running.cancel()
+    }
+}
+
+/// The viewers of one page and the newest snapshot.
+final class LivePageViewers: WSMessageHandler, Sendable {
+    private struct State {
+        var latest: LivePageSnapshot?
+        var viewers: [UInt64: AsyncStream<WSMessage>.Continuation] = [:]
+        var next: UInt64 = 0
+        var closed = false
+    }
+    private let state = Mutex(State())
+
+    var count: Int { state.withLock { $0.viewers.count } }
+
+    func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
+        let (stream, continuation) = AsyncStream<WSMessage>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let id: UInt64? = state.withLock { s in
+            guard !s.closed else { return nil }
+            defer { s.next += 1 }
+            s.viewers[s.next] = continuation
+            // The current state first: a viewer that (re)connects is up to date at once.
+            if let latest = s.latest { continuation.yield(.text(Self.json(latest, withMap: true))) }
+            return s.next
+        }
+        guard let id else {
+            continuation.yield(.close(.goingAway))
+            continuation.finish()
+            return stream
+        }
+        // The page sends nothing; its stream ends when it goes away, and so does its place here.
+        Task { [weak self] in
+            for await _ in client {}
+            self?.remove(id)
+        }
+        continuation.onTermination = { [weak self] _ in self?.remove(id) }
+        return stream
+    }
+
+    private func remove(_ id: UInt64) {
+        let gone = state.withLock { $0.viewers.removeValue(forKey: id) }
+        gone?.finish()
+    }
+
+    func publish(_ snapshot: LivePageSnapshot) {
+        state.withLock { s in
+            guard s.latest != snapshot else { return }
+            // The map is sent again only when it changed: states travel as attributes.
+            let withMap = s.latest?.svg != snapshot.svg
+            s.latest = snapshot
+            guard !s.viewers.isEmpty else { return }
+            let text = Self.json(snapshot, withMap: withMap)
+            for v in s.viewers.values { v.yield(.text(text)) }
+        }
+    }
+
+    func closeAll() {
+        let all = state.withLock { s in
+            s.closed = true
+            defer { s.viewers = [:] }
+            return Array(s.viewers.values)
+        }
+        for v in all {
+            v.yield(.close(.goingAway))
+            v.finish()
+        }
+    }
+
+    /// The snapshot as the page reads it; without the map, `svg` is null (keep the one shown).
+    static func json(_ snapshot: LivePageSnapshot, withMap: Bool) -> String {
+        var sent = snapshot
+        if !withMap { sent.svg = "" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(Message(snapshot: sent, hasMap: withMap))) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private struct Message: Encodable {
+        var snapshot: LivePageSnapshot
+        var hasMap: Bool
+    }
+}
