@@ -40,7 +40,7 @@ func checkFleet(_ fleet: BeaconFleet, lines: Int) {
         require(BeaconProfile.intervalRange.contains(p.intervalMilliseconds), "\(p.name): interval \(p.intervalMilliseconds)")
         if let tx = p.txPower { require(BeaconProfile.txPowerRange.contains(Int(tx)), "\(p.name): tx power \(tx)") }
         if let position = p.position {
-            require(position.x.isFinite && position.y.isFinite && (position.z?.isFinite ?? true), "\(p.name): position \(position)")
+            require(position.x.isFinite && position.y.isFinite && position.z.isFinite, "\(p.name): position \(position)")
         }
         require(p.location.file == profileFile && p.location.line >= 1 && p.location.line <= lines + 1, "\(p.name) at \(p.location)")
         let decoded = Result { () throws(AnyBeaconDecodingError) in try AnyBeacon(decoding: p.beacon.advertisingData(flags: p.flags)) }

@@ -22,7 +22,7 @@ import Darwin
 ///
 /// While the value lives (until ``cancel()``) the signals' default actions are replaced by a
 /// handler that only writes the signal's number into a pipe (async-signal-safe), whichever
-/// thread the kernel picks; a dispatch source reads the pipe and delivers it (``SignalRouting``).
+/// thread the kernel picks; a dispatch source reads the pipe and delivers it (`SignalRouting`).
 /// So a signal is never lost, however many threads the program already runs. A second signal
 /// while a stop is under way ends the process at once with status 130 (128 + SIGINT), for a
 /// controller that never answers its teardown.

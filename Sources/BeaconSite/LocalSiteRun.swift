@@ -5,7 +5,7 @@ import BeaconProfiles
 
 /// A site of one host runs without a broker: its radios (adapters on cables) are opened here,
 /// the beacons placed on them as `beacon site --plan` shows, and each radio's share put on air by
-/// a ``RunningFleet`` of its own until ``requestStop()``.
+/// a `RunningFleet` (BeaconEmulator) of its own until ``requestStop()``.
 public final class LocalSiteRun: Sendable {
     public enum Event: Sendable {
         case onAir(radio: SiteRadio.ID, beacons: Int)

@@ -59,7 +59,7 @@ public struct SiteBroker: Sendable, Hashable {
     /// A client certificate and its key, for brokers that ask for one.
     public var certificateFile: String?
     public var keyFile: String?
-    /// The file holding `username` and `password` lines (see ``MQTTCredentials``).
+    /// The file holding `username` and `password` lines (see `MQTTCredentials`, BeaconMQTT).
     public var credentialsFile: String?
 
     public init(url: MQTTBrokerURL, caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil,
@@ -99,7 +99,7 @@ public struct SiteRadio: Sendable, Hashable, Identifiable {
     /// Where its antenna is, in metres, in the site's frame.
     public var position: Point
     /// The most beacons it carries; `nil`: what the coverage planner promises for an assumed
-    /// Bluetooth 5 controller (see ``SitePlacer/defaultCapacity``).
+    /// Bluetooth 5 controller (see `SitePlacer.defaultCapacity`).
     public var capacity: Int?
 
     public init(host: String, adapter: String, position: Point, capacity: Int? = nil) {

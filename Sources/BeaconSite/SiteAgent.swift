@@ -10,7 +10,7 @@ import Synchronization
 
 /// `beacon agent`: one host of a site. It announces its radios (retained, with a Last Will
 /// `offline`), takes each radio's desired fleet from its retained topic and puts it on air through
-/// a ``RunningFleet`` per radio (only the difference: beacons that stay are not touched, and a
+/// a `RunningFleet` (BeaconEmulator) per radio (only the difference: beacons that stay are not touched, and a
 /// payload delivered twice changes nothing), and publishes each beacon's state and the host's
 /// telemetry. While the broker is away the radios keep what they carry; on every reconnection
 /// the agent says again who it is and what is on air.
@@ -80,6 +80,12 @@ public final class SiteAgent: Sendable {
     ///   - client: a client whose configuration has the Last Will `offline` on
     ///     ``SiteTopics/hostStatus(_:)`` (see ``lastWill(topics:host:)``); not yet connected.
     ///   - now: seconds since 1970 (the `since` of states).
+    ///   - host: this host's name on the site (its topics, its MQTT user).
+    ///   - topics: the site's topic tree.
+    ///   - radios: the radios this host carries, opened.
+    ///   - planner: plans each radio's fleet.
+    ///   - telemetryInterval: how often telemetry is published.
+    ///   - report: what the agent reports, for the front end to present.
     public init(host: String, topics: SiteTopics, client: MQTTClient, radios: [Radio], planner: FleetPlanner = FleetPlanner(),
                 telemetryInterval: Duration = .seconds(30), now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
                 report: @escaping @Sendable (Event) -> Void = { _ in }) {

@@ -7,7 +7,7 @@ import VirtualController
 
 /// Places a site's beacons on its radios: each on the nearest radio within the maximum distance
 /// that has room, where a radio's room is its `capacity:` or what the coverage planner promises
-/// for it (sets × turns within the coverage goal, ``FleetPlanner/beaconCapacity(of:)``).
+/// for it (sets × turns within the coverage goal, `FleetPlanner.beaconCapacity(of:)`).
 public struct SitePlacer: Sendable {
     public var maximumDistance: Double
     /// The planner whose promise sets a radio's capacity when the site gives none.

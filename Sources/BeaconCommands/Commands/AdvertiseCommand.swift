@@ -62,7 +62,6 @@ struct AdvertiseCommand: AsyncParsableCommand {
               beacon advertise profiles/room-2m.yaml -i virtual --duration 5
               beacon advertise profiles/bm1.yaml --legacy --dry-run
               beacon advertise profiles/station-160.yaml -i virtual --plan
-              beacon advertise profiles/room-2m.yaml -i virtual --web 0 --duration 3
             """
     )
 
