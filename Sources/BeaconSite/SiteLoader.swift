@@ -6,10 +6,11 @@ import BeaconProfiles
 /// allowed, as profile files' are (the profile files a site names are read by `ProfileLoader`).
 public enum SiteLoader {
     /// Reads and parses the site file at `path`; profile files it names are found relative to
-    /// its directory.
-    public static func load(contentsOf path: String) throws(ProfileErrors) -> Site {
+    /// its directory. The file named on the command line may be a pipe or a FIFO, as a profile
+    /// may; `rereading` (SIGHUP) takes regular files only, since a FIFO would wait for a writer.
+    public static func load(contentsOf path: String, rereading: Bool = false) throws(ProfileErrors) -> Site {
         let text: String
-        switch ProfileLoader.readText(path, accepting: .regularFiles) {
+        switch ProfileLoader.readText(path, accepting: rereading ? .regularFiles : .regularFilesAndPipes) {
         case .success(let contents): text = contents
         case .failure(let issue): throw ProfileErrors(issues: [issue])
         }

@@ -85,7 +85,7 @@ struct SiteCommand: AsyncParsableCommand {
         let file = file
         let signals = StopSignals(hangup: {
             LineOutput.err("SIGHUP: reading \(file) again")
-            switch SiteFiles.load(file) {
+            switch SiteFiles.load(file, rereading: true) {
             case .failure:
                 LineOutput.err("the site file has issues (above); the site stays as it was")
             case .success(let edited):

@@ -6,9 +6,10 @@ import BeaconSite
 /// Loading a site file for the commands: its issues (and those of the profile files it names)
 /// printed on standard error one per line, exit 1 for a file that cannot be read, 65 for issues.
 enum SiteFiles {
-    static func load(_ path: String) -> Result<Site, ExitCode> {
+    /// `rereading`: a SIGHUP's second read, of regular files only.
+    static func load(_ path: String, rereading: Bool = false) -> Result<Site, ExitCode> {
         do {
-            return .success(try SiteLoader.load(contentsOf: path))
+            return .success(try SiteLoader.load(contentsOf: path, rereading: rereading))
         } catch {
             let unreadable = error.issues.filter(\.isUnreadableFile)
             if !unreadable.isEmpty {
