@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
 import Testing
+import TestSupport
 
 /// `beacon site SITE --plan`: the placement as text and JSON, and a broken site file's issues.
 @Suite struct SiteCommandTests {
@@ -11,6 +12,25 @@ import Testing
         #expect(result.lines.contains("pi-west/hci1 at (8, 0, 2.5): 4 of 4 beacons"))
         #expect(result.lines.contains("  far-store  8b0c3b1e-6e2a-4c55-9b8f-3d1a2e4f5061-7-100: no radio within 12 m (max_distance); the nearest, pi-east/hci0, is 30.1 m away"))
         #expect(result.stderr.isEmpty)
+    }
+
+    @Test("a site file named on the command line may be a FIFO or a pipe, as a profile may")
+    func aSiteFileThroughAFIFOOrAPipe() throws {
+        let beacon = try Executables.beacon.get().path
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-site-fifo-\(UUID().uuidString)").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        // The site's profile path made absolute (a FIFO's folder is not the example's); a hang
+        // bound of 20 s on each run and on the writer (whose open waits for a reader that a
+        // refusing `site` never becomes), never a verdict on time.
+        let shell = """
+            timeout 20 sh -c 'sed "s#\\.\\./profiles#$1/profiles#" "$1/examples/site-lab.yaml" > "$2"' sh "$1" "$2" &
+            timeout 20 "$0" site "$2" --plan | head -1 || exit 1
+            timeout 20 "$0" site <(sed "s#\\.\\./profiles#$1/profiles#" "$1/examples/site-lab.yaml") --plan | head -1
+            """
+        let result = try Program.run(URL(fileURLWithPath: "/bin/bash"), ["-c", shell, beacon, PackageRoot.url.path, fifo])
+        let first = "site lab: 3 radios on 2 hosts, 13 beacons, 12 placed, 1 not placed (broker mqtt://127.0.0.1:1883)"
+        #expect(result.status == 0 && result.lines == [first, first], "\(result)")
     }
 
     @Test func thePlanAsJSON() throws {
