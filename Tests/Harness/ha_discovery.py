@@ -16,13 +16,15 @@ Tests/Harness/ha-requirements.txt pins it; `scripts/setup --print-ha-venv-bin` n
    while the test runs), logs in through the login flow and makes a long-lived token over the
    WebSocket API;
 3. runs `beacon site` and one `beacon agent` per host (two hosts, each one `-i virtual` radio, on
-   a private virtual air) for a generated site of three beacons;
+   a private virtual air) for a generated site of four beacons;
 4. asks Home Assistant (WebSocket: the entity and device registries; REST: the states) for one
-   `switch` per beacon and one connectivity `binary_sensor` per radio, on their host's device,
-   available and on; switches one beacon off through Home Assistant (`switch.turn_off`) and sees
-   its agent take it off air, the controller report it off, and Home Assistant's state turn off;
-   kills one agent and sees its switches unavailable and its radio disconnected (the Last Will),
-   the other host's entities untouched; and finds no MQTT warning or error in Home Assistant's log.
+   `switch` per beacon on the site's device and one connectivity `binary_sensor` per radio on its
+   host's device, available and on; switches one beacon off through Home Assistant
+   (`switch.turn_off`) and sees its agent take it off air, the controller report it off, and Home
+   Assistant's state turn off; kills one agent and sees its radio disconnected and the switch of
+   the beacon no other radio reaches unavailable (the Last Will), the other host's entities
+   untouched, the beacon that fails over available again on the same entity and device; kills the
+   controller and sees every switch unavailable; and finds no warning in Home Assistant's log.
 
 Every wait is for an event, polled, with a hang bound only. Everything started is stopped on exit
 (also on SIGTERM/SIGINT). Exit status 0 when every check passed, 1 otherwise (the failures and the
@@ -489,11 +491,14 @@ async def check(arguments, work, processes, checks):
                       "the controller killed: every switch unavailable, pi-west still connected")
     watcher.stop()
 
-    # Home Assistant said nothing about our payloads: no MQTT warning or error in its log.
+    # Home Assistant said nothing about our payloads: no warning or error in its log but the two
+    # this set-up causes (no pip; the MQTT integration sets up every platform it has, and the
+    # camera's needs numpy and PyTurboJPEG, which the pinned environment leaves out).
+    expected = ("Skipping pip installation of required modules", "Setup failed for 'camera'")
     with open(os.path.join(ha_dir, "ha.log"), errors="replace") as f:
-        complaints = [line.rstrip() for line in f
-                      if (" WARNING " in line or " ERROR " in line) and "mqtt" in line.lower()]
-    checks.expect(not complaints, "no MQTT warning or error in Home Assistant's log" +
+        complaints = [line.rstrip() for line in f if (" WARNING " in line or " ERROR " in line)
+                      and not any(e in line for e in expected)]
+    checks.expect(not complaints, "no warning or error in Home Assistant's log (but no pip and no camera)" +
                   "".join(f"\n      {line}" for line in complaints))
     timings["total"] = time.monotonic() - began
     return timings
