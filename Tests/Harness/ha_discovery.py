@@ -21,10 +21,11 @@ Tests/Harness/ha-requirements.txt pins it; `scripts/setup --print-ha-venv-bin` n
    `switch` per beacon on the site's device and one connectivity `binary_sensor` per radio on its
    host's device, available and on; switches one beacon off through Home Assistant
    (`switch.turn_off`) and sees its agent take it off air, the controller report it off, and Home
-   Assistant's state turn off; kills one agent and sees its radio disconnected and the switch of
-   the beacon no other radio reaches unavailable (the Last Will), the other host's entities
-   untouched, the beacon that fails over available again on the same entity and device; kills the
-   controller and sees every switch unavailable; and finds no warning in Home Assistant's log.
+   Assistant's state turn off (and on again with `switch.turn_on`); kills one agent and sees its
+   radio disconnected and the switch of the beacon no other radio reaches unavailable (the Last
+   Will), the other host's entities untouched, the beacon that fails over available again on the
+   same entity and device; kills the controller and sees every switch unavailable; and finds no
+   warning in Home Assistant's log.
 
 Every wait is for an event, polled, with a hang bound only. Everything started is stopped on exit
 (also on SIGTERM/SIGINT). Exit status 0 when every check passed, 1 otherwise (the failures and the
@@ -444,6 +445,18 @@ async def check(arguments, work, processes, checks):
         checks.expect(states[entity_of[desk]]["state"] == "on" and watcher.payload(f"beacon/{SITE}/beacons/{beacon_id(2)}/state") == "ON",
                       "the desk stays on air")
 
+        # …and back on air with switch.turn_on, then off again for the rest of the check.
+        async def door_on_air_and_on():
+            text = watcher.payload(f"beacon/{SITE}/hosts/pi-west/virtual/state")
+            on_air = text and any(b["id"] == door_id and b["state"] == "on_air" for b in json.loads(text).get("beacons", []))
+            return on_air and (await ha.states()).get(entity_of[door], {}).get("state") == "on"
+        status, _ = await ha.post("/api/services/switch/turn_on", {"entity_id": entity_of[door]})
+        checks.expect(status == 200 and await wait_for("the door on air again", door_on_air_and_on),
+                      "switch.turn_on: pi-west's agent puts the door on air again, Home Assistant's switch on")
+        status, _ = await ha.post("/api/services/switch/turn_off", {"entity_id": entity_of[door]})
+        checks.expect(status == 200 and await wait_for("the door off again", ha_door_off) and await agent_took_it_off(),
+                      "switch.turn_off again: off air, switch off")
+
         # An agent killed: its Last Will makes its radio disconnected and the switch of the beacon
         # no other radio reaches unavailable; the stair moves to pi-west's radio, its switch stays
         # on (available again on pi-west's status) and on the site's device.
@@ -540,7 +553,10 @@ def main():
     processes = Processes(work)
     checks = Checks()
     # SIGTERM (scripts/test's timeout) ends the run through the same clean-up as the end.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    def stopped(number, frame):
+        checks.expect(False, f"stopped by {signal.Signals(number).name} before the check ended")
+        sys.exit(1)
+    signal.signal(signal.SIGTERM, stopped)
     timings = {}
     try:
         timings = asyncio.run(check(arguments, work, processes, checks))
