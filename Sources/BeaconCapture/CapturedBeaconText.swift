@@ -8,10 +8,10 @@ import Glibc
 import Darwin
 #endif
 
-/// The beacons of a capture as text: a fixed-width table (``tableHeader`` then one row per beacon)
-/// or JSON Lines, formatted straight into a byte buffer that goes to ``sink`` in pieces of about
-/// 64 KiB. Printing a million lines through `String` interpolation would cost more than reading
-/// the capture, so no row makes a `String` of its own.
+/// The beacons of a capture as text: a fixed-width table (``tableHeader`` then one row per
+/// beacon) or JSON Lines, formatted straight into a byte buffer that goes to the sink given to
+/// ``init(sink:)`` in pieces of about 64 KiB. Printing a million lines through `String`
+/// interpolation would cost more than reading the capture, so no row makes a `String` of its own.
 ///
 /// The caller decides where the bytes go (standard output, a file, a test's array); nothing here
 /// does I/O:
@@ -47,7 +47,7 @@ public struct CapturedBeaconText {
 
     /// One line of JSON: `{"time":…,"source":…,"address":…,"rssi":…,"format":"ibeacon","uuid":…,"major":…,"minor":…,"power":…}`
     /// (`time` in seconds since the epoch with six decimals; the beacon as BeaconJSON's
-    /// ``BeaconObject`` writes it, `format` first).
+    /// `BeaconObject` writes it, `format` first).
     public mutating func appendJSON(_ s: CapturedBeacon) {
         append(#"{"time":"#)
         appendSeconds(s.timestamp)
@@ -71,7 +71,7 @@ public struct CapturedBeaconText {
 
     /// One fixed-width table row: time (UTC, microseconds), source, address, RSSI, then UUID,
     /// major, minor and power for an iBeacon; for other formats the format and its identity
-    /// (``BeaconText``) across the UUID, MAJOR and MINOR columns, then its power.
+    /// (BeaconCodec's `BeaconText`) across the UUID, MAJOR and MINOR columns, then its power.
     public mutating func appendRow(_ s: CapturedBeacon) {
         appendISOTime(s.timestamp)
         append("  ")

@@ -9,7 +9,7 @@ import HCI
 ///
 /// Each command prints as three lines: a comment naming it, its H4 bytes (the packet indicator
 /// 0x01, the opcode little-endian, the length, the parameters) and the equivalent
-/// `hcitool -i hci0 cmd OGF OCF PARAMETERS` line (``HCIToolLine``), which BlueZ's hcitool sends
+/// `hcitool -i hci0 cmd OGF OCF PARAMETERS` line (HCI's `HCIToolLine`), which BlueZ's hcitool sends
 /// as is. With JSON, each command is one object.
 public struct DryRunListing: Sendable {
     /// The adapter name for the hcitool lines.

@@ -56,7 +56,7 @@ public struct RangedAnchor: Hashable, Sendable {
 }
 
 extension RSSISample {
-    /// The sample a trace line gives (BeaconJSON's ``TraceSample``, the reading side of
+    /// The sample a trace line gives (BeaconJSON's `TraceSample`, the reading side of
     /// `beacon scan --json`): its power at 1 m, when the line has one, as the measured power.
     public init(_ trace: TraceSample) {
         self.init(time: trace.time, key: trace.key, rssi: trace.rssi, measuredPower: trace.powerAt1m)

@@ -3,7 +3,7 @@ import BeaconCodec
 import BeaconJSON
 
 /// A scan's updates as the JSON Lines events of docs/JSON.md ("beacon scan"): `scanning`, one
-/// `report` per advertising report (BeaconJSON's ``SightingObject``), `ranging`, `enter`/`exit`
+/// `report` per advertising report (BeaconJSON's `SightingObject`), `ranging`, `enter`/`exit`
 /// and `stopped`, each with its time in seconds since the scan began. The objects are
 /// BeaconJSON's, so every front end that prints a scan (and `locate --trace`, which reads one)
 /// shares them. Enters and exits also have a line of text (``line(_:)``).

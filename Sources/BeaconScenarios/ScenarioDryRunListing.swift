@@ -26,7 +26,7 @@ public enum ScenarioText {
 extension ScenarioCommandListing {
     /// A scenario's dry run, line by line to `emit` (the CLI's `play --dry-run`): as text, the
     /// timeline as comments, then under each step (``title(_:)``) the commands it sends, as
-    /// ``DryRunListing`` prints them; as JSON, one object per command, its section the step's
+    /// BeaconEmulator's `DryRunListing` prints them; as JSON, one object per command, its section the step's
     /// ``key(_:)``. Opens nothing.
     ///
     /// - Throws: the first command an assumed controller would refuse (its ``Refusal/description``

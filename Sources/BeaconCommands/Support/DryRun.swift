@@ -5,7 +5,7 @@ import BeaconEmulator
 import BeaconProfiles
 
 /// `advertise --dry-run`: plans for assumed controllers and prints the commands (BeaconEmulator's
-/// ``DryRunListing``); opens nothing.
+/// `DryRunListing`); opens nothing.
 struct DryRun {
     var controller: ControllerOptions
     var planner: FleetPlanner

@@ -4,7 +4,7 @@ import BeaconPositioning
 import BeaconRadio
 import Synchronization
 
-/// Prints `beacon locate` fixes as text lines or JSON Lines (BeaconPositioning's ``PositionFixText``).
+/// Prints `beacon locate` fixes as text lines or JSON Lines (BeaconPositioning's `PositionFixText`).
 struct LocateOutput {
     var json: Bool
     /// Live: the Unix time of the fixes' time 0, so a fix can be set against another program's
