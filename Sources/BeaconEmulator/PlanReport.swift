@@ -52,8 +52,11 @@ public enum PlanReport {
     /// one for the per-beacon rates, the warnings (grouped), each broken to fit 80 columns, and
     /// the per-beacon table for small fleets or with `verbose`.
     ///
-    /// - Parameter tableOmitted: for a large fleet without `verbose`, how to get the table (the
-    ///   front end's words: a flag, a button), shown in parentheses in its place.
+    /// - Parameters:
+    ///   - plan: the plan to describe.
+    ///   - verbose: the per-beacon table whatever the fleet's size.
+    ///   - tableOmitted: for a large fleet without `verbose`, how to get the table (the front
+    ///     end's words: a flag, a button), shown in parentheses in its place.
     public static func summary(_ plan: FleetPlan, verbose: Bool = false, tableOmitted: String) -> [String] {
         let placements = plan.placements
         let count = placements.count
