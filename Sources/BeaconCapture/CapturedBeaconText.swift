@@ -42,6 +42,35 @@ public struct CapturedBeaconText {
         buffer.reserveCapacity(Self.flushThreshold + 512)
     }
 
+    /// How ``append(_:as:)`` writes a beacon.
+    public enum Form: Sendable {
+        /// ``appendRow(_:)``, the ``tableHeader`` before the first row.
+        case table
+        /// ``appendJSON(_:)``.
+        case json
+    }
+
+    private var headerWritten = false
+
+    /// Appends `beacon` in `form`; the table's header goes out with its first row, so a capture
+    /// that fails before any beacon leaves only its error.
+    public mutating func append(_ beacon: CapturedBeacon, as form: Form) {
+        switch form {
+        case .json: appendJSON(beacon)
+        case .table:
+            if !headerWritten { append(Self.tableHeader) }
+            headerWritten = true
+            appendRow(beacon)
+        }
+    }
+
+    /// The end of a read: a table without rows still gets its header; everything goes to the sink.
+    public mutating func finish(_ form: Form) {
+        if form == .table, !headerWritten { append(Self.tableHeader) }
+        headerWritten = true
+        flush()
+    }
+
     /// Appends `text` as it is (the table header, for one).
     public mutating func append(_ text: String) { buffer.append(contentsOf: text.utf8) }
 

@@ -76,4 +76,13 @@ struct CapturedBeaconTextTests {
         #expect(abs(later.seconds(since: start) - 1.000000002) < 1e-12)
         #expect(abs(start.seconds(since: later) + 1.000000002) < 1e-12)
     }
+
+    @Test func theTableHeaderComesWithTheFirstRowOrAtTheEnd() {
+        let row = Self.sighting(CaptureTimestamp(unixSeconds: 1, nanosecondOfSecond: 0))
+        let table = Self.text { $0.append(row, as: .table); $0.append(row, as: .table); $0.finish(.table) }
+        #expect(table.split(separator: "\n").count == 3 && table.hasPrefix(CapturedBeaconText.tableHeader))
+        #expect(Self.text { $0.finish(.table) } == CapturedBeaconText.tableHeader, "no beacon: the header alone")
+        let json = Self.text { $0.append(row, as: .json); $0.finish(.json) }
+        #expect(json == Self.text { $0.appendJSON(row) }, "JSON has no header")
+    }
 }

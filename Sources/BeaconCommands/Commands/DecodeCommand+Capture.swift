@@ -16,10 +16,7 @@ extension DecodeCommand {
             // A closed pipe: what is left is dropped, nothing more can be written.
             _ = LiveSystemCalls().writeAll(STDOUT_FILENO, from: bytes)
         }
-        let asJSON = json
-        // The table header goes out with the first row, so a file that cannot be read prints
-        // only the error.
-        var headerWritten = asJSON
+        let form: CapturedBeaconText.Form = json ? .json : .table
         var size = stat()
         let progress = ProgressLine(label: "reading \(path)", total: stat(path, &size) == 0 ? Int(size.st_size) : 0)
         // Rows on the same terminal would mix with the line: it only shows until the first one.
@@ -29,15 +26,7 @@ extension DecodeCommand {
         do {
             summary = try CaptureBeaconScan.forEachSighting(path: path, options: options, progress: progress.update) { sighting in
                 if rowsOnTerminal { progress.stop() }
-                if asJSON {
-                    out.appendJSON(sighting)
-                } else {
-                    if !headerWritten {
-                        out.append(CapturedBeaconText.tableHeader)
-                        headerWritten = true
-                    }
-                    out.appendRow(sighting)
-                }
+                out.append(sighting, as: form)
             }
         } catch {
             progress.stop()
@@ -45,8 +34,7 @@ extension DecodeCommand {
             throw CommandFailure.exit("\(error)")
         }
         progress.stop()
-        if !headerWritten { out.append(CapturedBeaconText.tableHeader) }
-        out.flush()
+        out.finish(form)
         Log.notice("\(summary.text)")
     }
 }
