@@ -87,4 +87,93 @@ import TestSupport
         }
         await browser.quit()
     }
+
+    /// The estimate and the true position on the page's map, metres (their markers' data-x and
+    /// data-y), or nil while either is missing.
+    static let positions = """
+        const at = (style) => { const g = document.querySelector("#markers g." + style); return g ? [Number(g.dataset.x), Number(g.dataset.y)] : null; };
+        const e = at("estimate"), t = at("truth");
+        return e && t ? [e[0], e[1], t[0], t[1]] : null;
+        """
+
+    @Test func walkPageShowsTheEstimateNearTheWalkerAsItMoves() async throws {
+        let room = BeaconExecutable.packageRoot.appendingPathComponent("profiles/room-2m.yaml").path
+        let run = try BeaconExecutable.start(["walk", room, "-i", "virtual", "--path", "square", "--loop", "--duration", "60s", "--web", "0"])
+        defer { run.send(SIGKILL) }
+        let url = try #require(await Self.url(of: run), "\(run.output)")
+        let browser = try await WebDriver.start()
+        do {
+            try await browser.open(url)
+            let drawn = try await browser.waitUntil("""
+                return document.querySelector("#markers g.estimate") !== null && document.querySelector("#markers g.truth") !== null
+                  && document.querySelectorAll("#circles circle.ranging").length === \(Self.beacons.count);
+                """)
+            let page = try await browser.body()
+            #expect(drawn, "\(page)\n\(run.output)")
+            let statesShown = try await browser.waitUntil(Self.onAir(Self.beacons))
+            #expect(statesShown, "the board's states on the page")
+            let first = try #require(await browser.run(Self.positions) as? [Double])
+            // The walker moves on (half a metre: the square's next side), and the estimate with it.
+            let moved = try await browser.waitUntil("""
+                const p = (() => { \(Self.positions) })();
+                return p !== null && Math.hypot(p[2] - \(first[2]), p[3] - \(first[3])) > 0.5;
+                """)
+            #expect(moved, "\(run.output)")
+            let second = try #require(await browser.run(Self.positions) as? [Double])
+            for p in [first, second] {
+                // The receiver's ranges are the walk's measured powers quantised to whole dBm: a few centimetres off.
+                #expect(hypot(p[0] - p[2], p[1] - p[3]) < 0.3, "estimate (\(p[0]), \(p[1])) against the walker at (\(p[2]), \(p[3]))")
+            }
+            let errors = try await browser.consoleLog().filter { $0.hasPrefix("SEVERE") }
+            #expect(errors.isEmpty, "console: \(errors)")
+            run.send(SIGINT)
+            #expect(await run.waitForExit(timeout: .seconds(60)) == 0, "\(run.output)")
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
+
+    @Test func sitePageShowsRadiosOnlineAndTheirBeaconsOnAir() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-site-web-\(UUID().uuidString.prefix(8))")
+        let air = directory.appendingPathComponent("air")
+        try FileManager.default.createDirectory(at: air, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let siteFile = directory.appendingPathComponent("bench.yaml").path
+        try Data("""
+            name: bench
+            radios:
+              - {host: box, adapter: virtual-a, position: {x: 0, y: 0}}
+              - {host: box, adapter: virtual-b, position: {x: 10, y: 0}}
+            beacons:
+              - {name: door, uuid: 8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061, major: 7, minor: 1, position: {x: 1, y: 0}}
+              - {name: desk, uuid: 8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061, major: 7, minor: 2, position: {x: 9, y: 0}}
+            """.utf8).write(to: URL(fileURLWithPath: siteFile))
+        let site = try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/env"),
+                                         ["BEACON_AIR=\(air.path)", try Executables.beacon.get().path, "site", siteFile, "--web", "0"])
+        defer { site.send(SIGKILL) }
+        let url = try #require(await Self.url(of: site), "\(site.output)")
+        let browser = try await WebDriver.start()
+        do {
+            try await browser.open(url)
+            let shown = try await browser.waitUntil("""
+                const state = (id) => { const e = document.getElementById(id); return e ? e.dataset.state : null; };
+                return ["beacon-radio-box-virtual-a", "m-radio-box-virtual-a", "beacon-radio-box-virtual-b"].every((id) => state(id) === "online")
+                  && state("m-door") === "on air" && state("m-desk") === "on air"
+                  && document.querySelector("#m-radio-box-virtual-a").classList.contains("radio");
+                """)
+            let page = try await browser.body()
+            #expect(shown, "\(page)\n\(site.output)")
+            let errors = try await browser.consoleLog().filter { $0.hasPrefix("SEVERE") }
+            #expect(errors.isEmpty, "console: \(errors)")
+            site.send(SIGINT)
+            #expect(await site.waitForExit(timeout: .seconds(30)) == 0, "\(site.output)")
+        } catch {
+            await browser.quit()
+            throw error
+        }
+        await browser.quit()
+    }
 }
+

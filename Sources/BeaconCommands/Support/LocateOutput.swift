@@ -3,6 +3,7 @@ import BeaconCodec
 import BeaconJSON
 import BeaconPositioning
 import BeaconRadio
+import BeaconWeb
 import Foundation
 import Synchronization
 
@@ -14,9 +15,12 @@ struct LocateOutput {
     var wallClockStart: Double? = nil
     /// `--map` of a live run: keeps every fix printed, for the picture at the end.
     var recorder: FixRecorder? = nil
+    /// `--web` of a live run: the page each fix goes to.
+    var page: PositioningPage? = nil
 
     func print(_ fix: PositionFix, truth: Point?) {
         recorder?.fixes.withLock { $0.append(fix) }
+        page?.record(.fix(fix))
         let e = fix.estimate
         if json {
             var members: [(String, JSONValue)] = [

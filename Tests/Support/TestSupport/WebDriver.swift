@@ -15,8 +15,9 @@ public final class WebDriver: @unchecked Sendable {
     private let base: URL
     private let session: String
 
-    /// Starts chromedriver on a free port and a headless Chromium session at 1280×800.
-    public static func start() async throws -> WebDriver {
+    /// Starts chromedriver on a free port and a headless Chromium session with a window of
+    /// `width`×`height` CSS pixels (a laptop's 1280×800 unless told; a phone is 390×844).
+    public static func start(width: Int = 1280, height: Int = 800) async throws -> WebDriver {
         let chromedriver = try Executables.require("chromedriver", install: "apt-get install chromium-driver; scripts/setup --tests")
         let chromium = try Executables.require("chromium", install: "apt-get install chromium; scripts/setup --tests")
         let driver = try BackgroundProgram(chromedriver, ["--port=0"])
@@ -34,7 +35,7 @@ public final class WebDriver: @unchecked Sendable {
             "goog:loggingPrefs": ["browser": "ALL"],
             "goog:chromeOptions": [
                 "binary": chromium.path,
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800",
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=\(width),\(height)", "--hide-scrollbars", "--force-device-scale-factor=1",
                          "--no-first-run", "--user-data-dir=\(profile)"],
             ],
         ] as [String: Any]]]
@@ -86,6 +87,18 @@ public final class WebDriver: @unchecked Sendable {
             """
         let answer = try await Self.request(sessionURL.appendingPathComponent("execute/async"), method: "POST", body: ["script": waiting, "args": [Any]()])
         return answer["value"] as? Bool == true
+    }
+
+    /// The page as it is drawn now (the window's viewport), as a PNG decoded for pixel checks.
+    public func screenshot() async throws -> PNGImage {
+        let answer = try await Self.request(sessionURL.appendingPathComponent("screenshot"), method: "GET", body: nil)
+        guard let text = answer["value"] as? String, let png = Data(base64Encoded: text) else {
+            throw Failure(description: "no screenshot: \(answer)")
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-screenshot-\(UUID().uuidString).png")
+        try png.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try PNGImage(contentsOf: file)
     }
 
     /// The browser console's entries since the last call, as `LEVEL message`.
