@@ -155,7 +155,7 @@ public struct SVGMap: Sendable {
             let shape = Self.markerShape(marker.style, x: n(projection.x(marker.position)), y: n(projection.y(marker.position)), r: Self.markerRadius)
             let id = marker.id.map { " id=\"m-\(SVGText.escaped($0))\"" } ?? ""
             // Where it is on the plan, metres: a page's script (and its tests) read positions there.
-            let at = " data-x=\"\(n(marker.position.x))\" data-y=\"\(n(marker.position.y))\""
+            let at = " data-x=\"\(SVGText.number(marker.position.x, places: 3))\" data-y=\"\(SVGText.number(marker.position.y, places: 3))\""
             out += "<g class=\"\(marker.style.rawValue)\"\(id)\(at)>\(shape)</g>\n"
         }
         return out + "</g>\n"

@@ -87,7 +87,7 @@ import TestSupport
         """
 
     @Test func aPhonesScreenHoldsTheWholePage() async throws {
-        let browser = try await WebDriver.start(width: 390, height: 844)
+        let browser = try await WebDriver.start(phone: (390, 844))
         do {
             // The walk's table (positions, ranges) and advertise's (adapters, sets, addresses).
             for arguments in [["walk", Self.room, "-i", "virtual", "--path", "square", "--loop", "--duration", "60s", "--web", "0"],

@@ -16,8 +16,9 @@ public final class WebDriver: @unchecked Sendable {
     private let session: String
 
     /// Starts chromedriver on a free port and a headless Chromium session with a window of
-    /// `width`×`height` CSS pixels (a laptop's 1280×800 unless told; a phone is 390×844).
-    public static func start(width: Int = 1280, height: Int = 800) async throws -> WebDriver {
+    /// 1280×800 CSS pixels (a laptop's), or with `phone` a phone's screen of that size
+    /// (Chromium's device emulation, as its DevTools do: a window cannot be narrower than 500).
+    public static func start(phone: (width: Int, height: Int)? = nil) async throws -> WebDriver {
         let chromedriver = try Executables.require("chromedriver", install: "apt-get install chromium-driver; scripts/setup --tests")
         let chromium = try Executables.require("chromium", install: "apt-get install chromium; scripts/setup --tests")
         let driver = try BackgroundProgram(chromedriver, ["--port=0"])
@@ -30,14 +31,16 @@ public final class WebDriver: @unchecked Sendable {
             throw Failure(description: "chromedriver did not say its port:\n\(driver.output)")
         }
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-chromium-\(UUID().uuidString)").path
+        var emulation: [String: Any] = [:]
+        if let phone { emulation["mobileEmulation"] = ["deviceMetrics": ["width": phone.width, "height": phone.height, "pixelRatio": 1.0]] }
         let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
             "browserName": "chrome",
             "goog:loggingPrefs": ["browser": "ALL"],
-            "goog:chromeOptions": [
+            "goog:chromeOptions": emulation.merging([
                 "binary": chromium.path,
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=\(width),\(height)", "--hide-scrollbars", "--force-device-scale-factor=1",
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800", "--hide-scrollbars", "--force-device-scale-factor=1",
                          "--no-first-run", "--user-data-dir=\(profile)"],
-            ],
+            ] as [String: Any]) { mine, _ in mine },
         ] as [String: Any]]]
         let answer = try await Self.request(base.appendingPathComponent("session"), method: "POST", body: capabilities)
         guard let session = (answer["value"] as? [String: Any])?["sessionId"] as? String else {
