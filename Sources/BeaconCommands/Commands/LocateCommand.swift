@@ -54,7 +54,8 @@ struct LocateCommand: AsyncParsableCommand {
             --map FILE (.svg, .html or .png) draws the run when it ends: the fleet's rooms \
             (areas:), the beacons, each one's ranging circle at the last fix, the estimate with \
             its error radius, the trail, and the true position when known (--simulate, --at); \
-            docs/TUTORIAL-positioning.md shows the pictures. With --live, --web [HOST:]PORT             serves the same map as a live page, updated at each fix.
+            docs/TUTORIAL-positioning.md shows the pictures. With --live, --web [HOST:]PORT \
+            serves the same map as a live page, updated at each fix.
 
             Examples:
               beacon locate profiles/room-2m.yaml --simulate square --seed 1

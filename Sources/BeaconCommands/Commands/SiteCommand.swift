@@ -21,7 +21,8 @@ struct SiteCommand: AsyncParsableCommand {
             docs/SITE.md describes it. --plan prints which radio carries each beacon: the nearest \
             within max_distance that has room (its capacity, or what the coverage planner \
             promises for a Bluetooth 5 controller with 16 sets), and the beacons no radio can \
-            carry, with why; --map FILE draws it (radios, beacons, which radio carries each).             A site file with issues is reported as validate reports profiles \
+            carry, with why; --map FILE draws it (radios, beacons, which radio carries each). \
+            A site file with issues is reported as validate reports profiles \
             (file:line:column: field: value: message) and the exit status is 65.
 
             Without --plan, runs the site's controller: connects to the broker (credentials as \
@@ -35,7 +36,8 @@ struct SiteCommand: AsyncParsableCommand {
             the site stays as it was). SIGINT or SIGTERM stops it; the \
             beacons stay on air with their agents. A site without a broker (its radios all on \
             this host) runs here: the radios opened, each one's beacons on air (on -i virtual, \
-            heard from the radio's position) until SIGINT or SIGTERM. --web [HOST:]PORT serves             a live page of it: the map with the radios online or not and the beacons on or off air.
+            heard from the radio's position) until SIGINT or SIGTERM. --web [HOST:]PORT serves \
+            a live page of it: the map with the radios online or not and the beacons on or off air.
 
             Examples:
               beacon site examples/site-lab.yaml --plan

@@ -39,7 +39,9 @@ struct WalkCommand: AsyncParsableCommand {
             SIGINT, SIGTERM or SIGHUP (the terminal closed; a walk has nothing to reload) stop \
             it, with the same teardown as advertise.
 
-            --web [HOST:]PORT serves a live page: the map with each beacon's ranging circle,             the estimate a receiver makes there with its error radius and the walker's true             position, as the walk goes; --map FILE draws the walk when it ends.
+            --web [HOST:]PORT serves a live page: the map with each beacon's ranging circle, \
+            the estimate a receiver makes there with its error radius and the walker's true \
+            position, as the walk goes; --map FILE draws the walk when it ends.
 
             Examples:
               beacon walk profiles/room-2m.yaml -i virtual --path square --duration 5s
