@@ -30,11 +30,9 @@ import TestSupport
 
     @Test func markersAreAtThePixelsThePlanSays() async throws {
         // Standing still at (0.3, 0.2): the page does not change between the DOM read and the screenshot.
-        let run = try BeaconExecutable.start(["walk", Self.room, "-i", "virtual", "--path", "still", "--duration", "60s", "--web", "0"])
+        let (run, url) = try await LivePageBrowserTests.serving(["walk", Self.room, "-i", "virtual", "--path", "still", "--duration", "60s", "--web", "0"])
         defer { run.send(SIGKILL) }
-        let url = try #require(await LivePageBrowserTests.url(of: run), "\(run.output)")
-        let browser = try await WebDriver.start()
-        do {
+        try await WebDriver.session { browser in
             try await browser.open(url)
             let drawn = try await browser.waitUntil("""
                 return document.querySelector("#markers g.estimate") !== null
@@ -66,13 +64,8 @@ import TestSupport
             let pixel = image.pixel(x: Int(estimate[0].rounded()), y: Int(estimate[1].rounded()))
             #expect(pixel.isNear(0x21, 0x66, 0xac, tolerance: 40), "the estimate at (\(estimate[0]), \(estimate[1])): \(pixel)")
             #expect(hypot(estimate[2] - 0.3, estimate[3] - 0.2) < 0.3, "the estimate next to where the walker stands: \(estimate)")
-            run.send(SIGINT)
-            #expect(await run.waitForExit(timeout: .seconds(60)) == 0, "\(run.output)")
-        } catch {
-            await browser.quit()
-            throw error
+            await LivePageBrowserTests.stop(run)
         }
-        await browser.quit()
     }
 
     /// True when nothing on the page is wider than the window and every table cell shows its
@@ -87,14 +80,12 @@ import TestSupport
         """
 
     @Test func aPhonesScreenHoldsTheWholePage() async throws {
-        let browser = try await WebDriver.start(phone: (390, 844))
-        do {
+        try await WebDriver.session(phone: (390, 844)) { browser in
             // The walk's table (positions, ranges) and advertise's (adapters, sets, addresses).
             for arguments in [["walk", Self.room, "-i", "virtual", "--path", "square", "--loop", "--duration", "60s", "--web", "0"],
                               ["advertise", Self.room, "-i", "virtual", "--web", "0"]] {
-                let run = try BeaconExecutable.start(arguments)
+                let (run, url) = try await LivePageBrowserTests.serving(arguments)
                 defer { run.send(SIGKILL) }
-                let url = try #require(await LivePageBrowserTests.url(of: run), "\(run.output)")
                 try await browser.open(url)
                 let shown = try await browser.waitUntil(LivePageBrowserTests.onAir(Self.beacons))
                 let page = try await browser.body()
@@ -104,24 +95,17 @@ import TestSupport
                 let fits = try await browser.run(Self.fitsTheWindow) as? Bool
                 let sizes = try await browser.run("return [document.documentElement.scrollWidth, document.getElementById('table').getBoundingClientRect().right]")
                 #expect(fits == true, "\(arguments[0]) at 390×844: scroll width and table right \(sizes ?? "?")")
-                run.send(SIGINT)
-                #expect(await run.waitForExit(timeout: .seconds(60)) == 0, "\(run.output)")
+                await LivePageBrowserTests.stop(run)
             }
-        } catch {
-            await browser.quit()
-            throw error
         }
-        await browser.quit()
     }
 
     @Test func threeViewersAtOnceFollowABeaconGoingOffAir() async throws {
         let original = try String(contentsOfFile: Self.room, encoding: .utf8)
         let path = try BeaconExecutable.temporaryFile(named: "room.yaml", contents: original)
-        let run = try BeaconExecutable.start(["advertise", path, "-i", "virtual", "--web", "0"])
+        let (run, url) = try await LivePageBrowserTests.serving(["advertise", path, "-i", "virtual", "--web", "0"])
         defer { run.send(SIGKILL) }
-        let url = try #require(await LivePageBrowserTests.url(of: run), "\(run.output)")
-        let browser = try await WebDriver.start()
-        do {
+        try await WebDriver.session { browser in
             // Three viewers: the page and two frames of it (same origin, so the test reads
             // into them), each with its own socket.
             try await browser.open(url)
@@ -150,12 +134,7 @@ import TestSupport
             run.send(SIGHUP)
             let gone = try await browser.waitUntil(inEveryViewer("\(south) === null && document.getElementById('beacon-room-south') === null"))
             #expect(gone, "\(run.output)")
-            run.send(SIGINT)
-            #expect(await run.waitForExit(timeout: .seconds(60)) == 0, "\(run.output)")
-        } catch {
-            await browser.quit()
-            throw error
+            await LivePageBrowserTests.stop(run)
         }
-        await browser.quit()
     }
 }

@@ -9,6 +9,9 @@ import Foundation
 public final class WebDriver: @unchecked Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     private let driver: BackgroundProgram
@@ -47,6 +50,20 @@ public final class WebDriver: @unchecked Sendable {
             throw Failure(description: "no WebDriver session: \(answer)")
         }
         return WebDriver(driver: driver, base: base, session: session)
+    }
+
+    /// Runs `body` with a browser started as ``start(phone:)`` does, and ends the browser
+    /// however `body` ends.
+    public static func session<T>(phone: (width: Int, height: Int)? = nil, _ body: (WebDriver) async throws -> T) async throws -> T {
+        let browser = try await start(phone: phone)
+        do {
+            let value = try await body(browser)
+            await browser.quit()
+            return value
+        } catch {
+            await browser.quit()
+            throw error
+        }
     }
 
     private init(driver: BackgroundProgram, base: URL, session: String) {
