@@ -9,13 +9,13 @@ import Synchronization
 /// The live page of a run that positions a receiver (`walk`, `locate --live`): the plan (walls,
 /// beacons), each beacon's ranging circle at the last fix, the estimate with its 1-sigma error
 /// radius, the recent trail and the true position where the run knows it; and a table of the
-/// beacons with what the last fix made of each. Fed by ``PositioningEvent``s from any thread;
-/// ``snapshot(beacons:)`` draws the newest state (BeaconMaps' ``SVGMap``), drawn again only
+/// beacons with what the last fix made of each. Fed by `PositioningEvent`s from any thread;
+/// ``snapshot(beacons:)`` draws the newest state (BeaconMaps' `SVGMap`), drawn again only
 /// when something changed.
 public final class PositioningPage: Sendable {
     private struct State {
         var fixes: [PositionFix] = []
-        /// The true positions reported, oldest first (at most ``PositioningPage/truthKept``).
+        /// The true positions reported, oldest first (at most `PositioningPage/truthKept`).
         var truths: [(time: Double, position: Point)] = []
         var version = 0
         var drawn: (version: Int, beacons: [LivePageSnapshot.Beacon]?, svg: String)?
@@ -31,7 +31,7 @@ public final class PositioningPage: Sendable {
     private let anchors: [BeaconAnchor]
     private let state = Mutex(State())
 
-    /// `plan`: the rooms and the beacons (``MapScene/plan(of:title:label:style:)``: each beacon's
+    /// `plan`: the rooms and the beacons (`MapScene/plan(of:title:label:style:)`: each beacon's
     /// marker id is its name); `anchors`: the positioned beacons the fixes range.
     public init(title: String, plan: MapScene, anchors: [BeaconAnchor]) {
         self.title = title

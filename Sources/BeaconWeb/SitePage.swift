@@ -5,7 +5,7 @@ import BeaconSite
 import LiveView
 import Synchronization
 
-/// The live page of `beacon site`: the site's map (``MapScene/site(_:placement:title:radioOnline:beaconOnAir:)``:
+/// The live page of `beacon site`: the site's map (`MapScene/site(_:placement:title:radioOnline:beaconOnAir:)`:
 /// radios, beacons, which radio carries each) coloured by what the run reports (radios online
 /// or not, beacons on or off air), and a table of the radios. Fed by the site controller's
 /// events (a site with a broker) or a local run's (a site of one host), from any thread.

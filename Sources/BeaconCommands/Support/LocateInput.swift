@@ -23,7 +23,7 @@ enum LocateInput {
 
     static func traceSamples(path: String) throws -> [RSSISample] { try trace(path: path).samples }
 
-    /// A trace file's samples, and its `true_position` lines (BeaconJSON's ``TraceTruePosition``).
+    /// A trace file's samples, and its `true_position` lines (BeaconJSON's `TraceTruePosition`).
     static func trace(path: String) throws -> (samples: [RSSISample], truth: TruePositions) {
         if let problem = InputPath.problem(path) { throw TraceError(description: "\(InputPath.label(path)): \(problem)") }
         guard let handle = FileHandle(forReadingAtPath: path) else {
