@@ -7,7 +7,7 @@ import Synchronization
 
 /// `beacon play SCENARIO --site SITE`: a scenario played across a site. The site file gives the
 /// broker and the radios; the scenario gives the beacons. Each step's beacons become the site's
-/// beacons through the controller's ``SiteController/reload(_:)``, so each step publishes only the
+/// beacons through the controller's `SiteController.reload(_:)`, so each step publishes only the
 /// desired fleets it changes, and each beacon is put on air by the agent of the radio nearest it.
 /// When the play ends the site keeps the last step on air (as when `beacon site` stops).
 public final class SiteScenarioRun: Sendable {
@@ -27,7 +27,7 @@ public final class SiteScenarioRun: Sendable {
     /// - Parameters:
     ///   - site: the site file's site (its beacons are not played: the scenario's are).
     ///   - player: the scenario, its window and speed.
-    ///   - client: the controller's client (``SiteController/lastWill(topics:)`` as its Last Will), not yet connected.
+    ///   - client: the controller's client (`SiteController.lastWill(topics:)` as its Last Will), not yet connected.
     public init(site: Site, player: ScenarioPlayer, client: MQTTClient, report: @escaping @Sendable (Event) -> Void) {
         var first = site
         first.beacons = player.initialBeacons

@@ -10,6 +10,7 @@ import Foundation
 extension PlayCommand {
     /// `--site`: the scenario across a site, through its broker (SiteScenarioRun does the work).
     func play(_ timeline: ScenarioTimeline, window: PlaybackWindow, onSite file: String) async throws {
+        SiteEventTime.start()
         let site: Site
         switch SiteFiles.load(file) {
         case .success(let loaded): site = loaded
