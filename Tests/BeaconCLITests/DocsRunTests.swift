@@ -34,6 +34,8 @@ import TestSupport
                   reason: "writes into the system's completion directories (root); ManPageAndServiceTests.completionScripts runs the command itself"),
         Exclusion(pattern: #"^beacon (agent|site)\b(?!.*--plan)"#,
                   reason: "a site's agent or controller: needs a Mosquitto broker with the site's users; AgentTests and ControllerTests (BeaconSiteTests) run both against a test's own Mosquitto, with virtual radios"),
+        Exclusion(pattern: #"^beacon play .*--site\b"#,
+                  reason: "a scenario across a site: needs a Mosquitto broker and the hosts' agents; PlaySiteTests (BeaconSiteTests) plays one on a test's own Mosquitto with two agents on virtual radios"),
         Exclusion(pattern: #"(broken|fast)\.yaml"#,
                   reason: "a transcript of files the text describes but does not show; BrokenScenarioTests, ValidateScenarioTests and PlaybackCommandTests check these messages"),
     ]

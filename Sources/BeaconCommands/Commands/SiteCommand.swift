@@ -88,12 +88,9 @@ struct SiteCommand: AsyncParsableCommand {
 
     private func runController(_ site: Site, page: SitePage?) async throws {
         guard let broker = site.broker else { return try await runLocally(site, page: page) }
-        let topics = SiteTopics(site)
         let client: MQTTClient
         do throws(MQTTError) {
-            let configuration = try broker.clientConfiguration(clientID: "beacon-site-\(site.name)", will: SiteController.lastWill(topics: topics),
-                                                               environment: ProcessInfo.processInfo.environment)
-            client = try MQTTClient(configuration)
+            client = try SiteController.client(for: site, broker: broker, environment: ProcessInfo.processInfo.environment)
         } catch {
             throw CommandFailure.exit("\(error)")
         }
