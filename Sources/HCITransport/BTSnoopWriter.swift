@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 import HCI
 #if canImport(Glibc)
 import Glibc
@@ -61,9 +62,8 @@ public final class BTSnoopWriter: Sendable {
 
     /// Microseconds since the Unix epoch.
     static func now() -> UInt64 {
-        var t = timespec()
-        clock_gettime(CLOCK_REALTIME, &t)
-        return UInt64(t.tv_sec) * 1_000_000 + UInt64(t.tv_nsec / 1000)
+        let (seconds, attoseconds) = LiveSystemCalls().wallClockTime().components
+        return UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000)
     }
 
     static func bigEndian(_ v: UInt32) -> [UInt8] {

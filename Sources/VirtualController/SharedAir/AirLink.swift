@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconRadio
 import BeaconCodec
+import BeaconSystem
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
@@ -150,9 +151,7 @@ public final class AirLink: Sendable {
     /// The machine's monotonic clock (`CLOCK_MONOTONIC`: one origin for every process), which
     /// the shared air's event times are on.
     public static func machineTime() -> Duration {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return .seconds(Int64(now.tv_sec)) + .nanoseconds(Int64(now.tv_nsec))
+        LiveSystemCalls().monotonicTime()
     }
 
     /// What the sending side remembers between rounds.
