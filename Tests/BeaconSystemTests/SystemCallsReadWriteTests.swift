@@ -112,16 +112,23 @@ final class SlowReadingSystemCalls: SystemCalls, @unchecked Sendable {
         let readerThread = Mutex<pthread_t?>(nil)
         let result = Mutex<Result<[UInt8], Errno>?>(nil)
         let thread = Thread {
+            // Whatever the thread inherited, SIGUSR1 reaches it.
+            var usr1 = sigset_t()
+            sigemptyset(&usr1)
+            sigaddset(&usr1, SIGUSR1)
+            pthread_sigmask(SIG_UNBLOCK, &usr1, nil)
             readerThread.withLock { $0 = pthread_self() }
-            result.withLock { $0 = system.readAll(readEnd, limit: 100) }
+            let read = system.readAll(readEnd, limit: 100)
+            result.withLock { $0 = read }
         }
         thread.start()
-        let start = ContinuousClock.now
-        while readerThread.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(1)) }
-        let reader = readerThread.withLock { $0 }!
+        // Hang bounds only: each wait below ends on its event.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while readerThread.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        let reader = try #require(readerThread.withLock { $0 })
         // Signals while the reader waits in read(2); each one that lands there is an EINTR.
         let before = interruptions.load(ordering: .relaxed)
-        while interruptions.load(ordering: .relaxed) < before + 5, ContinuousClock.now - start < .seconds(10) {
+        while interruptions.load(ordering: .relaxed) < before + 5, ContinuousClock.now < deadline {
             pthread_kill(reader, SIGUSR1)
             try await Task.sleep(for: .milliseconds(5))
         }
@@ -129,8 +136,9 @@ final class SlowReadingSystemCalls: SystemCalls, @unchecked Sendable {
         #expect(result.withLock { $0 } == nil, "no data yet: the read is still waiting")
         #expect(Array("late".utf8).withUnsafeBytes { system.writeAll(writeEnd, from: $0) } == nil)
         system.close(writeEnd)
-        while result.withLock({ $0 }) == nil, ContinuousClock.now - start < .seconds(10) { try await Task.sleep(for: .milliseconds(1)) }
+        let end = ContinuousClock.now + .seconds(10)
+        while result.withLock({ $0 }) == nil, ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(1)) }
         #expect(result.withLock { $0 } == .success(Array("late".utf8)))
-        system.close(readEnd)
+        if result.withLock({ $0 }) != nil { system.close(readEnd) }
     }
 }
