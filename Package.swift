@@ -76,7 +76,7 @@ let package = Package(
         // Plans a fleet and owns it while it runs: extended sets, rotation, several adapters.
         .target(
             name: "BeaconEmulator",
-            dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles", "HCI", "Mgmt", "HCITransport", "BeaconAdapters", "VirtualController"]
+            dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles", "BeaconSystem", "HCI", "Mgmt", "HCITransport", "BeaconAdapters", "VirtualController"]
         ),
         // Scanning like a phone: reports → iBeacons, ranging, region monitoring.
         .target(name: "BeaconScanner", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters"]),

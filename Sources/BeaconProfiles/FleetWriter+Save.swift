@@ -41,7 +41,7 @@ extension FleetWriter {
     }
 
     /// Saves `beacons` as a fleet named `name` in the profile file `path`: the text of
-    /// ``checkedYAML(name:beacons:comment:file:)``, written with ``BeaconSystem/AtomicOutputFile``,
+    /// ``checkedYAML(name:beacons:comment:file:)``, written with BeaconSystem's `AtomicOutputFile`,
     /// so the path holds either what was there or the whole new profile. A new file or a regular
     /// file is replaced (a replaced file keeps its mode and owner); a symbolic link, FIFO, device or
     /// directory at the path is refused, as is a file the caller may not give its owner back.

@@ -25,6 +25,15 @@ extension SystemCalls {
 
     public func flushStandardStreams() { fflush(nil) }
 
+    public var processID: Int32 { getpid() }
+
+    public func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var wanted = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var left = timespec()
+        while nanosleep(&wanted, &left) != 0 && errno == EINTR { wanted = left }
+    }
+
     public func exit(_ status: Int32) -> Never { Glibc.exit(status) }
 }
 
@@ -36,4 +45,12 @@ public enum SignalNumber {
     public static let brokenPipe: Int32 = SIGPIPE
     /// SIGXFSZ: a write past the file size limit (`ulimit -f`).
     public static let fileSizeLimitExceeded: Int32 = SIGXFSZ
+    /// SIGWINCH: the terminal's size changed.
+    public static let windowChanged: Int32 = SIGWINCH
+    /// SIGTSTP: Ctrl-Z, a stop the process may handle first.
+    public static let terminalStop: Int32 = SIGTSTP
+    /// SIGCONT: carry on after a stop (`fg`).
+    public static let `continue`: Int32 = SIGCONT
+    /// SIGSTOP: a stop that cannot be caught.
+    public static let stop: Int32 = SIGSTOP
 }

@@ -73,6 +73,10 @@ public protocol SystemCalls: Sendable {
     func signalThisProcess(_ number: Int32)
     /// Runs `body` when the process exits through exit(3) (`atexit`).
     func atExit(_ body: @convention(c) () -> Void)
+    /// This process's id (`getpid(2)`).
+    var processID: Int32 { get }
+    /// Waits `duration` (`nanosleep(2)`, again for what is left after a signal).
+    func sleep(for duration: Duration)
     /// Flushes every C stdio output stream (`fflush(NULL)`).
     func flushStandardStreams()
     /// Ends the process with `status` (exit(3): atexit handlers run, stdio is flushed).

@@ -9,7 +9,7 @@ import Glibc
 /// the format) with datalink 1002 (HCI UART/H4): each record's data starts with the H4 packet
 /// indicator. Wireshark and tshark open it.
 ///
-/// The file is a ``StreamingOutputFile``: a regular file only, never written through a link,
+/// The file is a `StreamingOutputFile` (BeaconSystem): a regular file only, never written through a link,
 /// never one of the command's inputs. Each record is written as it comes, so a run that is
 /// killed still leaves a usable file. The first write that fails (a full disk) is reported once
 /// through `onWriteFailure` and the capture stops there, while the session carries on.
@@ -22,7 +22,7 @@ public final class BTSnoopWriter: Sendable {
 
     /// Creates (or truncates) `path` and writes the file header. Refuses, before touching the
     /// file, a path that names one of `inputs` (compared by device and inode, so another
-    /// spelling or a link is caught) and anything but a regular file (see ``StreamingOutputFile``).
+    /// spelling or a link is caught) and anything but a regular file (see `StreamingOutputFile` (BeaconSystem)).
     /// `onWriteFailure` is called once, from the thread that was writing, with a message naming
     /// the path and the error, when the first write fails.
     public init(path: String, inputs: [String] = [], system: any SystemCalls = LiveSystemCalls(),

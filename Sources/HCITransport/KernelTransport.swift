@@ -35,7 +35,7 @@ public enum KernelTransport {
             case .success(let fd): return FileDescriptorTransport(fd: fd, adapterName: name, system: system)
             case .failure(let e) where e.errno == .resourceBusy && attempt < 10:
                 attempt += 1
-                usleep(100_000)
+                system.sleep(for: .milliseconds(100))
             case .failure(let e): throw .system(e, adapter: name)
             }
         }

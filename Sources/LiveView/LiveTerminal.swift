@@ -2,9 +2,6 @@
 import BeaconSystem
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The thin terminal layer under a ``LiveScreen``: draws it on the alternate screen at the
 /// terminal's current size, and draws the last screen again at the new size on SIGWINCH.
@@ -32,13 +29,13 @@ public final class LiveTerminal: @unchecked Sendable {
     /// The SIGWINCH, SIGTSTP and SIGCONT sources; touched only by start() and finish().
     private var sources: [any DispatchSourceSignal] = []
     /// The signals those sources take over (their actions are restored by finish()).
-    static let handledSignals = [SIGWINCH, SIGTSTP, SIGCONT]
+    static let handledSignals = [SignalNumber.windowChanged, SignalNumber.terminalStop, SignalNumber.continue]
 
     /// What a terminal that does not tell its size is taken to be.
     public static let fallbackSize = TerminalSize(columns: 80, rows: 24)
 
     /// A live view on `fd` (standard output by default), writing with `write`.
-    public init(fd: Int32 = STDOUT_FILENO, colour: Bool, calls: any SystemCalls = LiveSystemCalls(), write: @escaping @Sendable (String) -> Void) {
+    public init(fd: Int32 = StandardStream.output, colour: Bool, calls: any SystemCalls = LiveSystemCalls(), write: @escaping @Sendable (String) -> Void) {
         self.fd = fd
         self.colour = colour
         self.calls = calls
@@ -62,10 +59,10 @@ public final class LiveTerminal: @unchecked Sendable {
         TerminalRestore.arm(fd: fd)
         let queue = DispatchQueue(label: "beacon.live-view.signals")
         let handlers: [(Int32, @Sendable () -> Void)] = [
-            (SIGWINCH, { [weak self] in self?.resized() }),
+            (SignalNumber.windowChanged, { [weak self] in self?.resized() }),
             // Ctrl-Z: give the shell its screen back before stopping; `fg`: the view again.
-            (SIGTSTP, { [weak self] in self?.suspend() }),
-            (SIGCONT, { [weak self] in self?.resume() }),
+            (SignalNumber.terminalStop, { [weak self] in self?.suspend() }),
+            (SignalNumber.continue, { [weak self] in self?.resume() }),
         ]
         for (number, handler) in handlers {
             calls.ignoreSignal(number)
@@ -83,7 +80,7 @@ public final class LiveTerminal: @unchecked Sendable {
             write(TerminalFrame.leave)
             return true
         }
-        if suspended { calls.signalThisProcess(SIGSTOP) }
+        if suspended { calls.signalThisProcess(SignalNumber.stop) }
     }
 
     /// Back from a stop: the alternate screen again, redrawn whole at the current size.

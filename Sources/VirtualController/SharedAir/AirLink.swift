@@ -4,11 +4,6 @@ import BeaconCodec
 import BeaconSystem
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A ``VirtualController`` on the ``SharedAir``: in real time, what it advertises reaches the
 /// other controllers there, and what they advertise reaches its scanner, with RSSI from
@@ -60,7 +55,7 @@ public final class AirLink: Sendable {
                 channel: AirChannel = .clean) throws(SharedAirError) {
         let directory = try air.open()
         let n = Self.counter.add(1, ordering: .relaxed).newValue
-        let name = "\(getpid())-\(n).sock"
+        let name = "\(LiveSystemCalls().processID)-\(n).sock"
         let sender = try AirSocket(binding: nil)
         self.air = air
         self.controller = controller
@@ -142,7 +137,7 @@ public final class AirLink: Sendable {
                     controller.hear(heard, rssi: rssi)
                 }
             } else {
-                _ = poll(nil, 0, 10)
+                LiveSystemCalls().sleep(for: .milliseconds(10))
             }
             send(&outbound, with: sender)
         }
