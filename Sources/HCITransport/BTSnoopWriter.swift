@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconSystem
 import HCI
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Writes every HCI packet of a session, both directions, to a btsnoop file (see HCI's `BTSnoop` for
 /// the format) with datalink 1002 (HCI UART/H4): each record's data starts with the H4 packet

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The kernel's HCI sockets through BlueZ: the shared raw channel (`hci0`) and the exclusive user
 /// channel (`user:hci0`).
