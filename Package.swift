@@ -94,7 +94,7 @@ let package = Package(
         .target(name: "BeaconMQTT", dependencies: ["CMosquitto"]),
         // A site (#24): many hosts and radios as one fleet through an MQTT broker: the site file,
         // placement, topics and payloads (Home Assistant discovery too), agent and controller.
-        .target(name: "BeaconSite", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
+        .target(name: "BeaconSite", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
         // The live page (`--web`): a self-contained HTML page with the map and the live table,
         // kept current over a WebSocket; read-only, loopback unless told otherwise.
         .target(name: "BeaconWeb", dependencies: ["LiveView", .product(name: "FlyingFox", package: "FlyingFox")]),
@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(name: "BeaconMapsTests", dependencies: ["BeaconMaps", "BeaconRadio", "BeaconPositioning", "BeaconProfiles", "TestSupport"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconWebTests", dependencies: ["BeaconWeb", "LiveView", "TestSupport"]),
-        .testTarget(name: "BeaconSiteTests", dependencies: ["BeaconSite", "BeaconRadio", "BeaconCodec", "BeaconEmulator", "BeaconProfiles", "BeaconJSON", "BeaconMQTT", "TestSupport"]),
+        .testTarget(name: "BeaconSiteTests", dependencies: ["BeaconSite", "BeaconRadio", "BeaconCodec", "BeaconEmulator", "BeaconProfiles", "BeaconJSON", "BeaconMQTT", "HCITransport", "TestSupport"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),
     ]
 )

@@ -9,7 +9,9 @@ import HCITransport
 /// and a broker-less `beacon site`.
 enum SiteRadios {
     /// Opens `radios` (adapter names as `-i` takes them); a failure is printed, exit 1.
-    static func open(_ radios: [SiteRadio]) throws(ExitCode) -> [SiteAgent.Radio] {
+    /// `positioned`: whether the radios' positions are known (a site file's), so that the virtual
+    /// air hears their beacons from there.
+    static func open(_ radios: [SiteRadio], positioned: Bool = true) throws(ExitCode) -> [SiteAgent.Radio] {
         var specs: [AdapterSpec] = []
         for radio in radios {
             do throws(TransportError) { specs.append(try AdapterSpec(parsing: radio.adapterSpecText)) } catch {
@@ -20,7 +22,7 @@ enum SiteRadios {
         let opening = AdapterOpening(commandTimeout: AdapterChoice.commandTimeout, air: AdapterChoice.sharedAir, advertising: true)
         do throws(AdapterOpenError) {
             let connections = try opening.open(specs)
-            return zip(radios, connections).map { SiteAgent.Radio(id: $0.id, connection: $1, position: $0.position) }
+            return zip(radios, connections).map { SiteAgent.Radio(id: $0.id, connection: $1, position: positioned ? $0.position : nil) }
         } catch {
             throw CommandFailure.exit("\(error)")
         }
