@@ -17,7 +17,7 @@ public enum ResidentSetSize {
     /// The `VmRSS:  12345 kB` line of a /proc/PID/status text, in bytes (the kernel's kB are KiB).
     public static func parse(status: String) -> Int? {
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            let words = line.dropFirst("VmRSS:".count).split(separator: " ", omittingEmptySubsequences: true)
+            let words = line.dropFirst("VmRSS:".count).split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard words.count == 2, words[1] == "kB", let kibibytes = Int(words[0]), kibibytes >= 0,
                   kibibytes <= Int.max / 1024 else { return nil }
             return kibibytes * 1024

@@ -19,6 +19,9 @@ public struct SiteBrokerSettings: Sendable, Hashable {
         public var key: Key
         public var value: String?
         public var message: String
+        /// The setting whose place shows the problem: `key` itself when it was given; for a
+        /// setting missing beside one that needs it, that one; `nil` when it is simply missing.
+        public var shownAt: Key?
     }
 
     public var url: String?
@@ -49,23 +52,24 @@ public struct SiteBrokerSettings: Sendable, Hashable {
             do throws(MQTTError) { parsed = try MQTTBrokerURL(parsing: url) } catch {
                 let reason: String
                 if case .invalidURL(_, let why) = error { reason = why } else { reason = error.description }
-                issues.append(Issue(key: .url, value: url, message: "\(Self.allowedURL); \(reason)"))
+                issues.append(Issue(key: .url, value: url, message: "\(Self.allowedURL); \(reason)", shownAt: .url))
             }
         } else {
-            issues.append(Issue(key: .url, value: nil, message: "the broker's address: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"))
+            issues.append(Issue(key: .url, value: nil, message: "the broker's address: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]", shownAt: nil))
         }
         if let parsed {
             if parsed.usesTLS, caFile == nil {
-                issues.append(Issue(key: .caFile, value: nil, message: "an mqtts:// broker is verified against the certificate authorities in this file"))
+                issues.append(Issue(key: .caFile, value: nil, message: "an mqtts:// broker is verified against the certificate authorities in this file",
+                                    shownAt: nil))
             }
             if !parsed.usesTLS, let caFile {
-                issues.append(Issue(key: .caFile, value: caFile, message: "is for an mqtts:// broker; this one is mqtt:// (no TLS)"))
+                issues.append(Issue(key: .caFile, value: caFile, message: "is for an mqtts:// broker; this one is mqtt:// (no TLS)", shownAt: .caFile))
             }
         }
         if (certificateFile == nil) != (keyFile == nil) {
-            let given: Key = certificateFile == nil ? .keyFile : .certificateFile
-            issues.append(Issue(key: given, value: certificateFile ?? keyFile,
-                                message: "a client certificate needs both \(naming(.certificateFile)) and \(naming(.keyFile))"))
+            let (missing, given): (Key, Key) = certificateFile == nil ? (.certificateFile, .keyFile) : (.keyFile, .certificateFile)
+            issues.append(Issue(key: missing, value: nil, message: "a client certificate needs both \(naming(.certificateFile)) and \(naming(.keyFile))",
+                                shownAt: given))
         }
         let broker = parsed.map {
             SiteBroker(url: $0, caFile: caFile, certificateFile: certificateFile, keyFile: keyFile, credentialsFile: credentialsFile)

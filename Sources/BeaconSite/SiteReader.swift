@@ -97,9 +97,9 @@ struct SiteReader {
         let (broker, issues) = settings.read()
         for issue in issues {
             let name = "broker.\(issue.key.rawValue)"
-            if let given = keys[issue.key.rawValue] {
+            if let shownAt = issue.shownAt, let given = keys[shownAt.rawValue] {
                 // The address is reported at its value, a setting that does not belong at its key.
-                reader.sink.report(issue.key == .url ? given.value : given.key, field: name, issue.message)
+                reader.sink.report(shownAt == .url ? given.value : given.key, field: name, issue.message)
             } else {
                 reader.missing(name, in: field.value, issue.message)
             }

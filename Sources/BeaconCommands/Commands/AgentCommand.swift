@@ -42,7 +42,7 @@ struct AgentCommand: AsyncParsableCommand {
     var host: String
 
     @Option(name: [.customShort("i"), .customLong("adapter")],
-            help: ArgumentHelp("A radio of this host, without a site file (repeat for several): hci0, user:hci1, virtual, virtual-east …", valueName: "adapter"))
+            help: ArgumentHelp("A radio of this host, without a site file, as a site file names it (hci0, user:hci1, virtual, virtual-east); repeat for several.", valueName: "adapter"))
     var adapters: [String] = []
 
     @OptionGroup(title: "Broker (without a site file)")
