@@ -8,9 +8,9 @@ public enum ResidentSetSize {
     static let statusLimit = 16_384
 
     /// This process's resident set size in bytes, or `nil` where /proc does not say (not Linux,
-    /// /proc not mounted).
-    public static func current(using calls: some SystemCalls = LiveSystemCalls()) -> Int? {
-        guard case .success(let bytes) = calls.readSmallFile("/proc/self/status", limit: statusLimit) else { return nil }
+    /// /proc not mounted). `statusFile` is for tests: another process's, or none.
+    public static func current(using calls: some SystemCalls = LiveSystemCalls(), statusFile: String = "/proc/self/status") -> Int? {
+        guard case .success(let bytes) = calls.readSmallFile(statusFile, limit: statusLimit) else { return nil }
         return parse(status: String(decoding: bytes, as: UTF8.self))
     }
 

@@ -1,30 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconJSON
 import BeaconSite
-import HCITransport
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The agent's telemetry carries its resident set size, read from /proc/self/status through the
 /// system-call seam.
 @Suite struct ResidentSetSizeTests {
-    /// The real calls, except that opening a file fails with `error` (no /proc).
-    struct ProcMissing: SystemCalls {
-        var error: Errno
-        let live = LiveSystemCalls()
-        func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> { live.read(fd, into: buffer) }
-        func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) -> Result<Int, Errno> { live.write(fd, from: buffer) }
-        func pollReadable(_ fd: Int32, milliseconds: Int32) -> Result<Bool, Errno> { live.pollReadable(fd, milliseconds: milliseconds) }
-        func close(_ fd: Int32) { live.close(fd) }
-        func shutdown(_ fd: Int32) { live.shutdown(fd) }
-        func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError> {
-            live.openHCISocket(device: device, channel: channel, filterEvents: filterEvents)
-        }
-        func open(_ path: String, flags: Int32, mode: mode_t, relativeTo directory: Int32) -> Result<Int32, Errno> { .failure(error) }
-    }
-
     @Test func theVmRSSLineIsReadInBytes() {
         let status = "Name:\tbeacon\nVmPeak:\t  200000 kB\nVmRSS:\t   12345 kB\nRssAnon:\t    9000 kB\n"
         #expect(ResidentSetSize.parse(status: status) == 12_345 * 1024)
@@ -42,7 +23,7 @@ import Glibc
     }
 
     @Test func noProcGivesNothing() {
-        #expect(ResidentSetSize.current(using: ProcMissing(error: Errno(rawValue: ENOENT))) == nil)
+        #expect(ResidentSetSize.current(statusFile: "/proc/no-such-process/status") == nil)
     }
 
     @Test func theTelemetryCarriesItOnlyWhenKnown() {
