@@ -26,6 +26,8 @@ import TestSupport
                   reason: "a pair of Bumble controllers over TCP (Tests/Harness/bumble_link.py, the test venv); PlaybackIntegrationTests runs these same steps"),
         Exclusion(pattern: #"^(sudo )?scripts/(test|kernel-test|fresh-machine-test|setup|fuzz)\b"#,
                   reason: "the test suite or its set-up (root, minutes, QEMU); it is what runs this test"),
+        Exclusion(pattern: #"^scripts/package\b"#,
+                  reason: "a release build (minutes) packaged as a .deb; scripts/fresh-machine-test builds it, installs it in a fresh Debian 12 root and runs a site from it"),
         Exclusion(pattern: #"^(swift (run|build|test) --package-path Examples/|scripts/(examples|docs)\b)"#,
                   reason: "builds a package of its own against beacon (minutes); scripts/test runs scripts/examples and scripts/docs, and ExampleProgramTests runs AdvertiseFleet on the virtual air and stops it with SIGINT"),
         Exclusion(pattern: #"^(install|systemctl|journalctl|sudo) "#,
