@@ -36,7 +36,7 @@ extension PlayCommand {
         let board = RunStatusBoard(style: json ? .json : .lines)
         let run = SiteScenarioRun(site: site, player: ScenarioPlayer(timeline, window: window), client: client) { event in
             switch event {
-            case .site(let event): LineOutput.out(json ? ControllerOutput.json(event).text : ControllerOutput.text(event))
+            case .site(let event): LineOutput.out(json ? event.json(time: SiteEventTime.now).text : event.text)
             case .scenario(let event): output.show(event, board: board)
             }
         }
