@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "VirtualController", targets: ["VirtualController"]),
         .library(name: "BeaconScanner", targets: ["BeaconScanner"]),
         .library(name: "LiveView", targets: ["LiveView"]),
+        .library(name: "BeaconConsole", targets: ["BeaconConsole"]),
         .library(name: "BeaconMaps", targets: ["BeaconMaps"]),
         .library(name: "BeaconMQTT", targets: ["BeaconMQTT"]),
         .library(name: "BeaconWeb", targets: ["BeaconWeb"]),
@@ -87,6 +88,9 @@ let package = Package(
         .target(name: "BeaconMaps", dependencies: ["BeaconRadio", "BeaconPositioning", "BeaconProfiles"]),
         // A live view that fits the terminal: the layout (pure) and a thin terminal layer.
         .target(name: "LiveView"),
+        // A running fleet on a terminal (the live view), as log lines or as JSON Lines: the
+        // board `advertise`, `cycle`, `play` and `walk` show, for any program.
+        .target(name: "BeaconConsole", dependencies: ["BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconEmulator", "LiveView"]),
         // Eclipse Mosquitto's client library (libmosquitto-dev's libmosquitto.pc); only BeaconMQTT
         // sees it. scripts/setup installs the package, as it installs libbluetooth-dev.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
@@ -103,7 +107,7 @@ let package = Package(
         .target(
             name: "BeaconCommands",
             dependencies: ["BeaconRadio", 
-                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconMaps", "BeaconSite", "BeaconWeb",
+                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconConsole", "BeaconMaps", "BeaconSite", "BeaconWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -145,6 +149,7 @@ let package = Package(
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconRadio", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
         .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconRadio", "BeaconCodec", "HCI", "BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
+        .testTarget(name: "BeaconConsoleTests", dependencies: ["BeaconConsole", "BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "BeaconCodec"]),
         .testTarget(name: "BeaconMapsTests", dependencies: ["BeaconMaps", "BeaconRadio", "BeaconPositioning", "BeaconProfiles", "TestSupport"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconWebTests", dependencies: ["BeaconWeb", "LiveView", "TestSupport"]),

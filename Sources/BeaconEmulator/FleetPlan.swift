@@ -119,7 +119,7 @@ public struct Advertiser: Sendable {
 /// Where one beacon goes on air and how often a scanner gets a chance to see it.
 public struct Placement: Sendable {
     public var beacon: BeaconProfile
-    public var adapter: String
+    public var adapter: AdapterName
     public var advertiser: UInt8
     public var mode: AdapterPlan.Mode
     /// The beacon's turn in its advertiser's rotation (0 when it does not rotate).
@@ -129,6 +129,9 @@ public struct Placement: Sendable {
     public var cycle: Duration
     /// The interval it goes on air at (its profile's, or shorter for a rotating beacon).
     public var interval: AdvertisingInterval
+
+    /// Its advertiser in words: `set 3`, or `legacy` (the one legacy advertiser).
+    public var advertiserText: String { mode == .legacy ? "legacy" : "set \(advertiser)" }
 
     /// Advertising events per second the beacon gets, averaged over a cycle: every interval
     /// while on air, and at least the one at the start of each turn.

@@ -32,13 +32,13 @@ struct DryRun {
             do throws(CommandRefusal) { try CommandRefusal.check(program.allCommands, for: caps) } catch {
                 throw CommandFailure.exit("\(error)")
             }
-            let name = caps.adapter.hasPrefix("hci") ? caps.adapter : controller.hcitoolAdapter
+            let name = caps.adapter.text.hasPrefix("hci") ? caps.adapter.text : controller.hcitoolAdapter
             let listing = DryRunListing(hcitoolAdapter: name)
             for section in program.sections {
                 if !json { LineOutput.out("#\n# == \(caps.adapter): \(section.title)") }
                 for command in section.commands {
                     if json {
-                        LineOutput.out(listing.json(for: command, adapter: caps.adapter, section: section.key).text)
+                        LineOutput.out(listing.json(for: command, adapter: caps.adapter.text, section: section.key).text)
                     } else {
                         for line in listing.lines(for: command) { LineOutput.out(line) }
                     }

@@ -1,25 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconConsole
 import BeaconPositioning
 import BeaconProfiles
 import BeaconRadio
 import BeaconScenarios
 import Synchronization
-
-/// What `play` and `walk` add to the live view: a title with the scenario clock and the next
-/// step, or the walker's position, and the late updates in the summary.
-extension RunStatusBoard {
-    struct Headline: Sendable {
-        var title: String
-        /// Updates posted before the one before was applied (the controller behind the timeline).
-        var late: Int
-    }
-
-    /// From now on the view's title and summary come from `headline`, asked at each redraw.
-    func show(headline: @escaping @Sendable () -> Headline) {
-        state.withLock { $0.headline = headline }
-    }
-}
 
 /// Where a scenario or a walk stands, fed by the player's events and read by the live view's
 /// redraws (so the clock runs between steps).

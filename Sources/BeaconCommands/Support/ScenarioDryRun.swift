@@ -28,7 +28,7 @@ struct ScenarioDryRun {
         }
         do throws(ScenarioCommandListing.Refusal) {
             try ScenarioCommandListing.walk(timeline, planner: planner, capabilities: capabilities) { step in
-                let adapter = step.capabilities.adapter
+                let adapter = step.capabilities.adapter.text
                 if json {
                     for command in step.commands {
                         LineOutput.out(listing.json(for: command, adapter: adapter, section: Self.key(step.step)).text)
