@@ -7,9 +7,9 @@ import BeaconProfiles
 import LiveView
 import Synchronization
 
-/// What a running fleet shows, fed by its ``EmulatorEvent``s: on a terminal, a live view redrawn
+/// What a running fleet shows, fed by its `EmulatorEvent`s: on a terminal, a live view redrawn
 /// four times a second (see RunStatusBoard+Live.swift); elsewhere, one log line per change (the
-/// events' own text, ``EmulatorEvent/description``); with `--json`, one JSON object per event
+/// events' own text, `EmulatorEvent.description`); with `--json`, one JSON object per event
 /// and line.
 ///
 /// ```swift
@@ -189,7 +189,7 @@ public final class RunStatusBoard: Sendable {
         }
     }
 
-    /// The event's line in the log, if the log shows it (``EmulatorEvent/isNews``; off air only
+    /// The event's line in the log, if the log shows it (`EmulatorEvent.isNews`; off air only
     /// with `showsOffAir`).
     static func line(_ event: EmulatorEvent, showsOffAir: Bool) -> String? {
         guard event.isNews else { return nil }

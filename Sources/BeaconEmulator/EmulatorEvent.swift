@@ -4,7 +4,7 @@ import BeaconCodec
 import BeaconProfiles
 
 /// What a running fleet reports, for the live table, the log lines and `--json`; each event
-/// has a text form (``description``, and ``isNews`` for whether a log shows it).
+/// has a text form (``EmulatorEvent/description``, and ``EmulatorEvent/isNews`` for whether a log shows it).
 public enum EmulatorEvent: Sendable {
     /// A beacon went on air (or came back in its turn).
     case onAir(beacon: BeaconName, adapter: AdapterName, advertiser: UInt8, address: BluetoothAddress, selectedTxPower: Int8?)
