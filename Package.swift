@@ -89,8 +89,9 @@ let package = Package(
         // A live view that fits the terminal: the layout (pure) and a thin terminal layer.
         .target(name: "LiveView"),
         // A running fleet on a terminal (the live view), as log lines or as JSON Lines: the
-        // board `advertise`, `cycle`, `play` and `walk` show, for any program.
-        .target(name: "BeaconConsole", dependencies: ["BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconEmulator", "LiveView"]),
+        // board `advertise`, `cycle`, `play` and `walk` show (with a scenario's or a walk's
+        // progress), for any program.
+        .target(name: "BeaconConsole", dependencies: ["BeaconCodec", "BeaconRadio", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconEmulator", "BeaconScenarios", "LiveView"]),
         // Eclipse Mosquitto's client library (libmosquitto-dev's libmosquitto.pc); only BeaconMQTT
         // sees it. scripts/setup installs the package, as it installs libbluetooth-dev.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),

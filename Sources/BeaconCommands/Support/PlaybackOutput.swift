@@ -144,9 +144,7 @@ struct PlaybackOutput: Sendable {
     }
 
     /// `35 s`, `1.5 s`.
-    static func clock(_ seconds: Double) -> String {
-        NumberText.string(seconds, places: 3) + " s"
-    }
+    static func clock(_ seconds: Double) -> String { PlaybackProgress.clock(seconds) }
 
     static func passes(_ s: Scenario) -> String {
         switch s.passes {
