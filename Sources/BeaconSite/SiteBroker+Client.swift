@@ -25,7 +25,8 @@ extension SiteRadio {
     /// several virtual radios on one host need names of their own) is the built-in virtual
     /// controller.
     public var adapterSpecText: String {
-        if adapter == "virtual" || adapter.hasPrefix("virtual:") || !adapter.hasPrefix("virtual") { return adapter }
+        let name = adapter.text
+        if name == "virtual" || name.hasPrefix("virtual:") || !name.hasPrefix("virtual") { return name }
         return "virtual"
     }
 }

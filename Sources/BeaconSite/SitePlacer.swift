@@ -24,7 +24,7 @@ public struct SitePlacer: Sendable {
     /// How many beacons `radio` carries: its own `capacity:`, else the planner's promise for an
     /// assumed Bluetooth 5 controller with ``assumedSets`` sets.
     public func capacity(of radio: SiteRadio) -> Int {
-        radio.capacity ?? planner.beaconCapacity(of: .assumedExtended(adapter: AdapterName(radio.adapter), sets: Self.assumedSets))
+        radio.capacity ?? planner.beaconCapacity(of: .assumedExtended(adapter: radio.adapter, sets: Self.assumedSets))
     }
 
     /// Places `beacons` on `radios` (those available now).
