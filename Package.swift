@@ -73,16 +73,16 @@ let package = Package(
         // Plans a fleet and owns it while it runs: extended sets, rotation, several adapters.
         .target(
             name: "BeaconEmulator",
-            dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles", "HCI", "Mgmt", "HCITransport", "BeaconAdapters", "VirtualController"]
+            dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "Mgmt", "HCITransport", "BeaconAdapters", "VirtualController"]
         ),
         // Scanning like a phone: reports → iBeacons, ranging, region monitoring.
-        .target(name: "BeaconScanner", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters"]),
+        .target(name: "BeaconScanner", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters"]),
         // Capture files (btsnoop, pcap, pcapng) → the iBeacons heard and sent, streaming.
-        .target(name: "BeaconCapture", dependencies: ["BeaconCodec", "HCI"]),
+        .target(name: "BeaconCapture", dependencies: ["BeaconCodec", "BeaconJSON", "HCI"]),
         // Indoor positioning: ranged distances to beacons of known position → where the receiver is.
-        .target(name: "BeaconPositioning", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles"]),
+        .target(name: "BeaconPositioning", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles"]),
         // Scenario playback and the over-the-air walk: drive a running fleet on a clock.
-        .target(name: "BeaconScenarios", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI"]),
+        .target(name: "BeaconScenarios", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI"]),
         // Maps as SVG (and a self-contained HTML page): walls, beacons, ranging circles, estimates,
         // routes, labels that never overlap. Pure Swift: text out, no I/O.
         .target(name: "BeaconMaps", dependencies: ["BeaconRadio", "BeaconPositioning", "BeaconProfiles"]),
@@ -99,7 +99,7 @@ let package = Package(
         .target(name: "BeaconMQTT", dependencies: ["CMosquitto"]),
         // A site (#24): many hosts and radios as one fleet through an MQTT broker: the site file,
         // placement, topics and payloads (Home Assistant discovery too), agent and controller.
-        .target(name: "BeaconSite", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
+        .target(name: "BeaconSite", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "HCITransport", "BeaconEmulator", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
         // The live page (`--web`): a self-contained HTML page with the map and the live table,
         // kept current over a WebSocket; read-only, loopback unless told otherwise.
         .target(name: "BeaconWeb", dependencies: ["LiveView", .product(name: "FlyingFox", package: "FlyingFox")]),
@@ -140,14 +140,14 @@ let package = Package(
             dependencies: ["BeaconEmulator", "BeaconAdapters", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec", "TestSupport"]
         ),
         .testTarget(name: "BeaconAdaptersTests", dependencies: ["BeaconAdapters", "HCI", "HCITransport", "Mgmt", "VirtualController"]),
-        .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "Mgmt", "VirtualController", "BeaconCodec", "TestControllers"]),
+        .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconJSON", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "Mgmt", "VirtualController", "BeaconCodec", "TestControllers"]),
         .testTarget(
             name: "VirtualControllerTests",
             dependencies: ["BeaconRadio", "VirtualController", "HCI", "HCITransport", "BeaconCodec"]
         ),
-        .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconProfiles", "BeaconCodec", "HCI"]),
+        .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconJSON", "BeaconProfiles", "BeaconCodec", "HCI"]),
         .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting", "TestSupport"]),
-        .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconRadio", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
+        .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconJSON", "BeaconRadio", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
         .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconRadio", "BeaconCodec", "HCI", "BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
         .testTarget(name: "BeaconConsoleTests", dependencies: ["BeaconConsole", "BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "BeaconCodec"]),

@@ -62,6 +62,12 @@ public struct CaptureTimestamp: Hashable, Sendable, Comparable {
     /// Seconds since the Unix epoch.
     @inlinable public var seconds: Double { Double(unixSeconds) + Double(nanosecondOfSecond) / 1e9 }
 
+    /// Seconds from `start` to this timestamp (negative before it), whole seconds and
+    /// nanoseconds subtracted apart so that no precision is lost to the size of either.
+    @inlinable public func seconds(since start: Self) -> Double {
+        (Double(unixSeconds) - Double(start.unixSeconds)) + Double(Int64(nanosecondOfSecond) - Int64(start.nanosecondOfSecond)) / 1e9
+    }
+
     @inlinable public static func < (a: Self, b: Self) -> Bool {
         (a.unixSeconds, a.nanosecondOfSecond) < (b.unixSeconds, b.nanosecondOfSecond)
     }

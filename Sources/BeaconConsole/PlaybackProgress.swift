@@ -63,7 +63,7 @@ public final class PlaybackProgress: Sendable {
             title += " (pass \(pass)\(scenario.passes.map { " of \($0)" } ?? ""))"
         }
         if s.over == nil {
-            title += " · " + (s.next.map { "next at \(Self.clock($0.time)): \($0.change)" } ?? "no next step")
+            title += " · " + (s.next.map { "next at \(ScenarioText.clock($0.time)): \($0.change)" } ?? "no next step")
         }
         return .init(title: title, late: s.late)
     }
@@ -79,9 +79,4 @@ public final class PlaybackProgress: Sendable {
     }
 
     static func signed(_ v: Double) -> String { (v < 0 ? "-" : "+") + NumberText.fixed(abs(v), places: 2) }
-
-    /// A time on the scenario clock: `17.25 s`.
-    public static func clock(_ seconds: Double) -> String {
-        NumberText.string(seconds, places: 3) + " s"
-    }
 }

@@ -114,7 +114,7 @@ public final class RunStatusBoard: Sendable {
             var before: [String: Row] = [:]
             for r in s.rows { before["\(r.adapter) \(r.beacon)"] = r }
             s.rows = plan.placements.map { p in
-                var row = Row(beacon: p.beacon.beaconName, adapter: p.adapter, advertiser: p.advertiserText, address: p.beacon.address,
+                var row = Row(beacon: p.beacon.beaconName, adapter: p.adapter, advertiser: PlanReport.advertiserText(p), address: p.beacon.address,
                               nonConforming: p.beacon.rawData != nil)
                 if let was = before["\(p.adapter) \(p.beacon.name)"] {
                     (row.state, row.turns, row.lastError, row.address) = (was.state, was.turns, was.lastError, was.address)

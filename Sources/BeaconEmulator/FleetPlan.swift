@@ -130,9 +130,6 @@ public struct Placement: Sendable {
     /// The interval it goes on air at (its profile's, or shorter for a rotating beacon).
     public var interval: AdvertisingInterval
 
-    /// Its advertiser in words: `set 3`, or `legacy` (the one legacy advertiser).
-    public var advertiserText: String { mode == .legacy ? "legacy" : "set \(advertiser)" }
-
     /// Advertising events per second the beacon gets, averaged over a cycle: every interval
     /// while on air, and at least the one at the start of each turn.
     public var eventsPerSecond: Double {

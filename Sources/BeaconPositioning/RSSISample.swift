@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconJSON
 
 /// One received advertisement of a beacon: what a scan, a trace or a capture gives.
 public struct RSSISample: Hashable, Sendable {
@@ -51,5 +52,13 @@ public struct RangedAnchor: Hashable, Sendable {
         self.meanRSSI = meanRSSI
         self.samples = samples
         self.distance = distance
+    }
+}
+
+extension RSSISample {
+    /// The sample a trace line gives (BeaconJSON's `TraceSample`, the reading side of
+    /// `beacon scan --json`): its power at 1 m, when the line has one, as the measured power.
+    public init(_ trace: TraceSample) {
+        self.init(time: trace.time, key: trace.key, rssi: trace.rssi, measuredPower: trace.powerAt1m)
     }
 }

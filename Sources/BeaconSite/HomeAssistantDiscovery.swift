@@ -2,8 +2,8 @@
 import BeaconJSON
 
 /// Home Assistant MQTT discovery (https://www.home-assistant.io/integrations/mqtt/): each beacon
-/// a `switch` (on or off air) on its radio's host's device, each radio a `connectivity`
-/// `binary_sensor`. Published retained by the controller under the site's discovery prefix.
+/// a `switch` (on or off air) on the site's device, each radio a `connectivity` `binary_sensor`
+/// on its host's device. Published retained by the controller under the site's discovery prefix.
 public enum HomeAssistantDiscovery {
     /// The device a host's entities belong to.
     static func device(_ topics: SiteTopics, host: String) -> JSONValue {
@@ -13,8 +13,19 @@ public enum HomeAssistantDiscovery {
         ])
     }
 
-    /// A beacon's switch: on = on air. Available while the controller and the beacon's host are
-    /// both online (their Last Will topics).
+    /// The device the beacons' switches belong to: the site's, which a beacon never leaves. Home
+    /// Assistant (checked with 2024.1.6) keeps an entity on the device it was first discovered on:
+    /// a discovery update naming another device adds that device but leaves the entity where it
+    /// was, so a beacon on its host's device would stay with a host it left after a failover.
+    static func siteDevice(_ topics: SiteTopics) -> JSONValue {
+        .object([
+            ("identifiers", .array([.string(topics.objectID())])), ("name", .string("\(topics.site) beacons")),
+            ("manufacturer", .string("beacon")), ("model", .string("beacon site")),
+        ])
+    }
+
+    /// A beacon's switch: on = on air. Available while the controller and the host of the radio
+    /// carrying it are both online (their Last Will topics); published again when it moves.
     public static func beaconSwitch(_ topics: SiteTopics, id: String, name: String, host: String) -> JSONValue {
         .object([
             ("name", .string(name)),
@@ -27,7 +38,7 @@ public enum HomeAssistantDiscovery {
             ("availability_mode", .string("all")),
             ("qos", .int(1)), ("retain", .bool(false)),
             ("icon", .string("mdi:bluetooth-audio")),
-            ("device", device(topics, host: host)),
+            ("device", siteDevice(topics)),
         ])
     }
 

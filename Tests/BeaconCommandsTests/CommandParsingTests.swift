@@ -33,11 +33,4 @@ struct CommandParsingTests {
             #expect(message.contains("65535"), "\(message)")
         }
     }
-
-    @Test("a plain table pads every column but the last, so lines carry no trailing blanks")
-    func table() {
-        var table = TextTable(headers: ["A", "LONGER"])
-        table.append(["wide cell", "x"])
-        #expect(table.lines == ["A          LONGER", "wide cell  x"])
-    }
 }

@@ -63,6 +63,24 @@ import TestSupport
         if case .bool? = config["retain"] {} else { Issue.record("retain must be a boolean") }
     }
 
+    /// Home Assistant 2024.1.6 never moves an entity to another device on a discovery update
+    /// (Tests/Harness/ha_discovery.py saw a failed-over beacon stay on the host it left): a
+    /// beacon's switch is on the site's device wherever it is carried; only its availability
+    /// follows the host.
+    @Test func aBeaconsSwitchStaysOnTheSitesDeviceWhicheverHostCarriesIt() throws {
+        let topics = SiteTopics(site: "lab")
+        let west = try Self.object(HomeAssistantDiscovery.beaconSwitch(topics, id: "8b0c-7-1", name: "stair", host: "pi-west"))
+        let east = try Self.object(HomeAssistantDiscovery.beaconSwitch(topics, id: "8b0c-7-1", name: "stair", host: "pi-east"))
+        #expect(west["device"] == east["device"])
+        let device = try Self.object(try #require(west["device"]))
+        #expect(device["identifiers"] == .array([.string("beacon_lab")]))
+        #expect(device.string("name") == "lab beacons")
+        #expect(west["availability"] != east["availability"])
+        // Not any host's device (each radio's connectivity sensor is on its host's).
+        let radio = try Self.object(HomeAssistantDiscovery.radioConnectivity(topics, radio: SiteRadio.ID(host: "pi-west", adapter: "hci0")))
+        #expect(radio["device"] != west["device"])
+    }
+
     @Test func aRadiosConnectivitySensorFollowsItsHostsLastWill() throws {
         let topics = SiteTopics(site: "lab", discoveryPrefix: "ha")
         let radio = SiteRadio.ID(host: "pi-west", adapter: "hci1")

@@ -67,7 +67,7 @@ struct AgentCommand: AsyncParsableCommand {
         defer { for radio in radios { radio.connection.close() } }
         let json = json
         let agent = SiteAgent(host: host, topics: topics, client: client, radios: radios, report: { event in
-            LineOutput.out(json ? AgentOutput.json(event).text : AgentOutput.text(event))
+            LineOutput.out(json ? event.json(time: SiteEventTime.now).text : event.text)
         })
         stop.onStop { _ in agent.requestStop() }
         let outcomes: [(radio: SiteRadio.ID, outcome: FleetOutcome)]

@@ -3,6 +3,7 @@ import ArgumentParser
 import BeaconCodec
 import BeaconEmulator
 import BeaconJSON
+import HCI
 
 /// `beacon encode`: the advertising data of the beacons in a profile file, or of one beacon
 /// given on the command line, as hex, `hcitool` commands or JSON.

@@ -107,8 +107,12 @@ struct PlayCommand: AsyncParsableCommand {
                 throw CommandFailure.exit("--dry-run lists HCI commands, and \(spec) is driven through the kernel's management API")
             }
             let assumed = DryRun(controller: controller, planner: planner, legacy: legacy, maxSets: maxSets, json: json)
-            try ScenarioDryRun(timeline: timeline, planner: planner, capabilities: assumed.capabilities(),
-                               hcitoolAdapter: controller.hcitoolAdapter, json: json).print()
+            do throws(ScenarioCommandListing.Refusal) {
+                try ScenarioCommandListing.list(timeline, planner: planner, capabilities: assumed.capabilities(),
+                                                hcitoolAdapter: controller.hcitoolAdapter, json: json) { LineOutput.out($0) }
+            } catch {
+                throw CommandFailure.exit("\(error)")
+            }
             try writeMap(timeline)
             return
         }

@@ -80,7 +80,7 @@ struct SiteCommand: AsyncParsableCommand {
         }
         let json = json
         let controller = SiteController(site: site, client: client, report: { event in
-            LineOutput.out(json ? ControllerOutput.json(event).text : ControllerOutput.text(event))
+            LineOutput.out(json ? event.json(time: SiteEventTime.now).text : event.text)
         })
         let file = file
         let signals = StopSignals(hangup: {
@@ -109,7 +109,7 @@ struct SiteCommand: AsyncParsableCommand {
         defer { for radio in radios { radio.connection.close() } }
         let json = json
         let run = LocalSiteRun(site: site, radios: radios, report: { event in
-            LineOutput.out(json ? ControllerOutput.json(event).text : ControllerOutput.text(event))
+            LineOutput.out(json ? event.json(time: SiteEventTime.now).text : event.text)
         })
         stop.onStop { _ in run.requestStop() }
         let outcomes: [(radio: SiteRadio.ID, outcome: FleetOutcome)]

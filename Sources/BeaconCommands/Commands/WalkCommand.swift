@@ -151,7 +151,7 @@ struct WalkCommand: AsyncParsableCommand {
             conduct: { fleet, board in
                 var walk = walk
                 if vary {
-                    let control = await Self.txPowerControl(fleet)
+                    let control = await WalkModel.TxPowerControl.available(on: fleet)
                     if control == nil { board.note("--vary-tx-power: the controller does not let the host choose the TX power (legacy advertising); only the measured power changes") }
                     walk.txPower = control
                 }
@@ -170,17 +170,5 @@ struct WalkCommand: AsyncParsableCommand {
             airLog: airLog
         ).run(initial)
         try mapOptions.write(WalkMap.scene(fleet: loaded, walk: walk, walked: walked.withLock { $0 }, title: "beacon walk \(fleet) --path \(path)"))
-    }
-
-    /// The TX power range every controller of the fleet takes, when all use extended sets.
-    static func txPowerControl(_ fleet: RunningFleet) async -> WalkModel.TxPowerControl? {
-        guard let caps = try? await fleet.probe(), !caps.isEmpty,
-              caps.allSatisfy({ fleet.planner.usesExtendedSets($0) }) else { return nil }
-        let ranges = caps.compactMap(\.txPowerRange)
-        guard ranges.count == caps.count else { return nil }
-        let top = min(20, ranges.map { Int($0.upperBound) }.min()!)
-        let bottom = max(-127, ranges.map { Int($0.lowerBound) }.max()!)
-        guard bottom < top else { return nil }
-        return WalkModel.TxPowerControl(reference: top, minimum: bottom)
     }
 }

@@ -3,9 +3,9 @@ import ArgumentParser
 import BeaconAdapters
 import BeaconEmulator
 import BeaconProfiles
-import HCI
 
-/// `advertise --dry-run`: plans for assumed controllers and prints the commands; opens nothing.
+/// `advertise --dry-run`: plans for assumed controllers and prints the commands (BeaconEmulator's
+/// `DryRunListing`); opens nothing.
 struct DryRun {
     var controller: ControllerOptions
     var planner: FleetPlanner
@@ -21,29 +21,17 @@ struct DryRun {
 
     func print(_ beacons: [BeaconProfile]) throws(ExitCode) {
         let plan = planner.plan(beacons, on: capabilities())
-        if !json {
-            LineOutput.out("# dry run: no adapter is opened, nothing is sent")
-            for line in PlanReport.summary(plan) { LineOutput.out("# " + line) }
+        do throws(CommandRefusal) {
+            try DryRunListing(hcitoolAdapter: controller.hcitoolAdapter).list(plan, summary: PlanReport.summary(plan), json: json) { LineOutput.out($0) }
+        } catch {
+            throw CommandFailure.exit("\(error)")
         }
-        for adapterPlan in plan.adapters {
-            let caps = adapterPlan.capabilities
-            let program = AdvertisingProgram(plan: adapterPlan)
-            // What a real run would check before sending anything.
-            do throws(CommandRefusal) { try CommandRefusal.check(program.allCommands, for: caps) } catch {
-                throw CommandFailure.exit("\(error)")
-            }
-            let name = caps.adapter.text.hasPrefix("hci") ? caps.adapter.text : controller.hcitoolAdapter
-            let listing = DryRunListing(hcitoolAdapter: name)
-            for section in program.sections {
-                if !json { LineOutput.out("#\n# == \(caps.adapter): \(section.title)") }
-                for command in section.commands {
-                    if json {
-                        LineOutput.out(listing.json(for: command, adapter: caps.adapter.text, section: section.key).text)
-                    } else {
-                        for line in listing.lines(for: command) { LineOutput.out(line) }
-                    }
-                }
-            }
-        }
+    }
+}
+
+extension PlanReport {
+    /// The plan's summary, pointing a large fleet's reader to this command line's flags for the table.
+    static func summary(_ plan: FleetPlan, verbose: Bool = false) -> [String] {
+        summary(plan, verbose: verbose, tableOmitted: "the per-beacon table: --plan --verbose, or --json")
     }
 }

@@ -64,7 +64,7 @@ enum LocateInput {
     static func sample(_ line: Substring, number: Int, path: String) throws -> RSSISample? {
         do {
             guard let s = try TraceSample(line: line) else { return nil }
-            return RSSISample(time: s.time, key: s.key, rssi: s.rssi, measuredPower: s.powerAt1m)
+            return RSSISample(s)
         } catch {
             throw TraceError(description: "\(path.escapingControlCharacters):\(number): \(error)")
         }
@@ -79,9 +79,7 @@ enum LocateInput {
             guard sighting.source.isReport, let rssi = sighting.rssi, let key = sighting.beacon.key else { return }
             let start = first ?? sighting.timestamp
             first = start
-            let time = (Double(sighting.timestamp.unixSeconds) - Double(start.unixSeconds))
-                + Double(Int64(sighting.timestamp.nanosecondOfSecond) - Int64(start.nanosecondOfSecond)) / 1e9
-            samples.append(RSSISample(time: time, key: key, rssi: Double(rssi), measuredPower: sighting.beacon.powerAt1m))
+            samples.append(RSSISample(time: sighting.timestamp.seconds(since: start), key: key, rssi: Double(rssi), measuredPower: sighting.beacon.powerAt1m))
         }
         return samples
     }

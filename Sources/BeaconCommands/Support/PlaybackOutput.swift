@@ -144,13 +144,7 @@ struct PlaybackOutput: Sendable {
     }
 
     /// `35 s`, `1.5 s`.
-    static func clock(_ seconds: Double) -> String { PlaybackProgress.clock(seconds) }
+    static func clock(_ seconds: Double) -> String { ScenarioText.clock(seconds) }
 
-    static func passes(_ s: Scenario) -> String {
-        switch s.passes {
-        case nil: "loops every \(clock(s.duration)) until stopped"
-        case 1?: "one pass of \(clock(s.duration))"
-        case let n?: "\(n) passes of \(clock(s.duration))"
-        }
-    }
+    static func passes(_ s: Scenario) -> String { ScenarioText.passes(s) }
 }

@@ -42,6 +42,8 @@ final class ScanOutput: Sendable {
     /// `--as`: with ios, a beacon silent this second shows RSSI 0 and accuracy −1, as CLBeacon does.
     let phone: PhoneProfile
     let start: ContinuousClock.Instant
+    /// The events' JSON and the enter/exit lines (BeaconScanner's).
+    let events: ScanEventFormat
     let state = Mutex(State())
     /// The terminal layer of the live view (table style only).
     let terminal: LiveTerminal?
@@ -58,61 +60,19 @@ final class ScanOutput: Sendable {
         self.model = model
         self.phone = phone
         self.start = start
+        events = ScanEventFormat(adapter: adapter, region: region, model: model, phone: phone, start: start)
         terminal = style == .table ? LiveOutput.terminal(colour: LiveOutput.colour) : nil
     }
 
     /// Seconds since the scan began, to the millisecond.
-    func seconds(_ instant: ContinuousClock.Instant) -> Double { NumberText.rounded((instant - start).seconds, places: 3) }
+    func seconds(_ instant: ContinuousClock.Instant) -> Double { events.seconds(instant) }
 
     func handle(_ update: ScanUpdate, now: ContinuousClock.Instant = .now) {
         switch style {
         case .json:
             keepForPage(update)
-            if let line = json(update, now: now) { LineOutput.out(line.text) }
+            LineOutput.out(events.json(update, now: now).text)
         case .table, .plain: table(update, now: now)
-        }
-    }
-
-    // MARK: JSON lines
-
-    var regionJSON: JSONValue { BeaconObject.region(uuid: region.uuid, major: region.major, minor: region.minor) }
-
-    var modelJSON: JSONValue {
-        switch model {
-        case .altBeacon: .object([("name", .string("altbeacon"))])
-        case .pathLoss(let n): .object([("name", .string("pathloss")), ("exponent", .double(n))])
-        case .curveFit(let c):
-            .object([("name", .string("curvefit")), ("device", .string(c.device)), ("coefficients", .array([
-                .double(c.coefficient1), .double(c.coefficient2), .double(c.coefficient3)]))])
-        }
-    }
-
-    /// The event of `update` (docs/JSON.md, "beacon scan"); the objects are BeaconJSON's.
-    func json(_ update: ScanUpdate, now: ContinuousClock.Instant) -> JSONValue? {
-        switch update {
-        case .started(let mode):
-            return EventObject.object(time: seconds(now), event: "scanning", [("adapter", .string(adapter)),
-                                      ("mode", .string(mode.rawValue)), ("region", regionJSON), ("model", modelJSON), ("as", .string(phone.rawValue))])
-        case .report(let s):
-            return SightingObject(time: seconds(s.time), beacon: s.beacon, rssi: s.rssi, address: s.address,
-                                  addressType: s.addressType.rawValue, extended: s.extendedReport).json
-        case let .ranging(beacons, at):
-            let list = beacons.map { b in
-                // With --as ios a beacon silent this second shows RSSI 0 and accuracy -1, as CLBeacon does.
-                RangingEntryObject.json(identity: b.identity, power: b.measuredPower,
-                                        rssi: b.rssi.map { NumberText.rounded($0, places: 1) } ?? (phone == .ios ? 0 : nil),
-                                        accuracy: b.accuracy.map { NumberText.rounded($0, places: 2) } ?? (phone == .ios ? -1 : nil), proximity: b.proximity.rawValue,
-                                        lastSeen: NumberText.rounded((at - b.lastSeen).seconds, places: 3),
-                                        reportsPerSecond: NumberText.rounded(b.reportsPerSecond, places: 1), address: b.address)
-            }
-            return EventObject.object(time: seconds(at), event: "ranging", [("beacons", .array(list))])
-        case .region(let e):
-            return EventObject.object(time: seconds(e.time), event: e.kind.rawValue, BeaconObject.identityFields(e.beacon) + [
-                ("region", BeaconObject.region(uuid: e.region.uuid, major: e.region.major, minor: e.region.minor)),
-                ("region_changed", .bool(e.regionChanged)),
-            ])
-        case .stopped:
-            return EventObject.object(time: seconds(now), event: "stopped")
         }
     }
 
@@ -139,9 +99,7 @@ final class ScanOutput: Sendable {
                 for line in liveScreen(now: at).lines(width: Self.plainWidth, height: .max) { LineOutput.out(line.text) }
             }
         case .region(let e):
-            let what = e.kind == .enter ? "entered" : "exited"
-            let region = e.regionChanged ? " (region \(e.region) \(e.kind == .enter ? "entered" : "exited"))" : ""
-            let line = "+\(NumberText.fixed(seconds(e.time), places: 1)) s \(BeaconText.identity(e.beacon)) \(what)\(region)"
+            let line = events.line(e)
             state.withLock { s in
                 s.recent.append(line)
                 if s.recent.count > Self.recentLimit { s.recent.removeFirst(s.recent.count - Self.recentLimit) }

@@ -3,25 +3,15 @@ import ArgumentParser
 import BeaconAdapters
 import BeaconEmulator
 import BeaconSite
-import HCITransport
 
 /// Opening a site's radios on this host, and saying how their teardown went: for `beacon agent`
 /// and a broker-less `beacon site`.
 enum SiteRadios {
-    /// Opens `radios` (adapter names as `-i` takes them); a failure is printed, exit 1.
+    /// Opens `radios` (BeaconSite's ``SiteAgent/Radio/open(_:with:)``) on the shared air; a
+    /// failure is printed, exit 1.
     static func open(_ radios: [SiteRadio]) throws(ExitCode) -> [SiteAgent.Radio] {
-        var specs: [AdapterSpec] = []
-        for radio in radios {
-            do throws(TransportError) { specs.append(try AdapterSpec(parsing: radio.adapterSpecText)) } catch {
-                throw CommandFailure.exit("radio \(radio.id): \(error)")
-            }
-        }
-        // All or none: a radio that fails to open closes the ones already open.
         let opening = AdapterOpening(commandTimeout: AdapterChoice.commandTimeout, air: AdapterChoice.sharedAir, advertising: true)
-        do throws(AdapterOpenError) {
-            let connections = try opening.open(specs)
-            return zip(radios, connections).map { SiteAgent.Radio(id: $0.id, connection: $1, position: $0.position) }
-        } catch {
+        do throws(SiteRadioOpenError) { return try SiteAgent.Radio.open(radios, with: opening) } catch {
             throw CommandFailure.exit("\(error)")
         }
     }

@@ -4,11 +4,12 @@
 /// width, so that an 80-column terminal or a `# `-prefixed dry run does not wrap them mid-word.
 /// Continuation lines are indented two spaces past the line's own indentation; a word longer
 /// than the width stays whole.
-enum LineWrapping {
+public enum LineWrapping {
     /// 80 columns less the `# ` a dry run puts before each line.
-    static let planWidth = 78
+    public static let planWidth = 78
 
-    static func wrap(_ line: String, width: Int = planWidth) -> [String] {
+    /// `line` broken into lines of at most `width` characters (a longer word stays whole).
+    public static func wrap(_ line: String, width: Int = planWidth) -> [String] {
         guard line.count > width else { return [line] }
         let indent = String(line.prefix { $0 == " " })
         let hanging = indent + "  "
@@ -28,7 +29,7 @@ enum LineWrapping {
 
     /// The words of `text`, a number kept with the word after it ("850 ms", "(goal 1 s)",
     /// "3 events"), so that no line ends in a number whose unit starts the next.
-    static func words(_ text: Substring) -> [String] {
+    public static func words(_ text: Substring) -> [String] {
         var words: [String] = []
         var joinNext = false
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {

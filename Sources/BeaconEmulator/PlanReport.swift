@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
 import BeaconAdapters
-import BeaconEmulator
 import BeaconJSON
 import HCI
 
-/// A ``FleetPlan`` for people (the summary before a run, the `--plan` table) and for programs
-/// (`--plan --json`): per beacon, which adapter and advertiser carry it, its turn in a rotation,
-/// and how often a scanner gets a chance to see it.
-enum PlanReport {
+/// A ``FleetPlan`` for people (the summary before a run, the per-beacon table) and for programs
+/// (its JSON object, docs/JSON.md): per beacon, which adapter and advertiser carry it, its turn in
+/// a rotation, and how often a scanner gets a chance to see it. Every front end that shows a plan
+/// (the CLI's `advertise --plan`, a dry run, a run's start, a map's notes) shows this text.
+public enum PlanReport {
     /// `virtual: extended rotation on 2 of 16 sets (Bluetooth 5.4), turns of 300 ms, cycle 600 ms`
-    static func adapterLine(_ a: AdapterPlan) -> String {
+    public static func adapterLine(_ a: AdapterPlan) -> String {
         let caps = a.capabilities
         let version = caps.hciVersion.name.map { "Bluetooth \($0)" } ?? caps.hciVersion.description
         var line = "\(caps.adapter): \(a.mode.rawValue)"
@@ -46,12 +46,18 @@ enum PlanReport {
     }
 
     /// Fleets up to this size get the per-beacon table without asking.
-    static let tableWithoutAsking = 8
+    public static let tableWithoutAsking = 8
 
     /// The summary printed before a run: a line for the fleet and its coverage, one per adapter,
     /// one for the per-beacon rates, the warnings (grouped), each broken to fit 80 columns, and
     /// the per-beacon table for small fleets or with `verbose`.
-    static func summary(_ plan: FleetPlan, verbose: Bool = false) -> [String] {
+    ///
+    /// - Parameters:
+    ///   - plan: the plan to describe.
+    ///   - verbose: the per-beacon table whatever the fleet's size.
+    ///   - tableOmitted: for a large fleet without `verbose`, how to get the table (the front
+    ///     end's words: a flag, a button), shown in parentheses in its place.
+    public static func summary(_ plan: FleetPlan, verbose: Bool = false, tableOmitted: String) -> [String] {
         let placements = plan.placements
         let count = placements.count
         // A scenario may hide every beacon: no coverage, no adapter in use, nothing to tabulate.
@@ -81,14 +87,16 @@ enum PlanReport {
         if verbose || count <= tableWithoutAsking {
             lines += table(plan).lines
         } else {
-            lines.append("  (the per-beacon table: --plan --verbose, or --json)")
+            lines.append("  (\(tableOmitted))")
         }
         return lines
     }
 
-    static func advertiserText(_ p: Placement) -> String { p.advertiserText }
+    /// `legacy`, or `set 3`: the advertiser that carries a beacon.
+    public static func advertiserText(_ p: Placement) -> String { p.mode == .legacy ? "legacy" : "set \(p.advertiser)" }
 
-    static func table(_ plan: FleetPlan) -> TextTable {
+    /// One row per beacon: adapter, advertiser, turn, time on air, events a second, longest gap.
+    public static func table(_ plan: FleetPlan) -> TextTable {
         var table = TextTable(headers: ["BEACON", "ADAPTER", "ADVERTISER", "TURN", "ON-AIR", "EVENTS/S", "MAX-GAP"])
         for p in plan.placements {
             let rotating = p.slots > 1
@@ -105,7 +113,9 @@ enum PlanReport {
         return table
     }
 
-    static func json(_ plan: FleetPlan) -> JSONValue {
+    /// The plan as one JSON object: `adapters`, `beacons` (one object each, as in ``table(_:)``),
+    /// the goal and what the plan reaches (times in milliseconds), `warnings` and `notes`.
+    public static func json(_ plan: FleetPlan) -> JSONValue {
         .object([
             ("adapters", .array(plan.adapters.map { a in
                 let caps = a.capabilities
@@ -149,8 +159,8 @@ enum PlanReport {
     }
 
     /// Milliseconds with at most three decimals.
-    static func milliseconds(_ d: Duration) -> Double { (d.seconds * 1_000_000).rounded() / 1000 }
+    private static func milliseconds(_ d: Duration) -> Double { (d.seconds * 1_000_000).rounded() / 1000 }
 
     /// `300 ms`, `1.2 s`.
-    static func text(_ d: Duration) -> String { NumberText.duration(d) }
+    private static func text(_ d: Duration) -> String { NumberText.duration(d) }
 }

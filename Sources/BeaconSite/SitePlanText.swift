@@ -2,12 +2,12 @@
 import BeaconRadio
 import BeaconCodec
 import BeaconProfiles
-import BeaconSite
 
-/// `beacon site --plan`'s text: a summary line, each radio with its beacons, then the beacons
-/// no radio can carry and why.
-enum SitePlanText {
-    static func lines(site: Site, placement: SitePlacement) -> [String] {
+/// `beacon site --plan`'s text (``SitePlanJSON`` is its JSON): a summary line, each radio with
+/// its beacons, then the beacons no radio can carry and why.
+public enum SitePlanText {
+    /// The placement of `site`'s beacons as lines.
+    public static func lines(site: Site, placement: SitePlacement) -> [String] {
         let hosts = site.hosts.count
         var out = ["site \(site.name): \(Plural.of(site.radios.count, "radio")) on \(Plural.of(hosts, "host")), "
             + "\(Plural.of(site.beacons.count, "beacon")), \(placement.assignments.count) placed, \(placement.unplaced.count) not placed"
@@ -26,9 +26,11 @@ enum SitePlanText {
         return out
     }
 
+    /// `(1, 2)`, or `(1, 2, 0.5)` above the floor.
     static func point(_ p: Point) -> String {
         "(" + ([p.x, p.y] + (p.z != 0 ? [p.z] : [])).map(NumberText.string).joined(separator: ", ") + ")"
     }
 
+    /// `2.5 m`, to the centimetre.
     static func metres(_ value: Double) -> String { NumberText.string((value * 100).rounded() / 100) + " m" }
 }

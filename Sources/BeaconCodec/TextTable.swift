@@ -1,22 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
 /// A plain-text table with left-aligned columns separated by two spaces, for terminals and for
-/// `column`/`awk` alike. The last column is not padded, so lines carry no trailing blanks.
-struct TextTable {
-    let headers: [String]
-    private(set) var rows: [[String]] = []
+/// `column`/`awk` alike (the CLI's `list`, `adapters` and a plan's per-beacon table). The last
+/// column is not padded, so lines carry no trailing blanks.
+public struct TextTable: Sendable {
+    /// The column titles, the first line.
+    public let headers: [String]
+    /// The rows appended so far.
+    public private(set) var rows: [[String]] = []
 
-    init(headers: [String]) {
+    /// An empty table with these column titles.
+    public init(headers: [String]) {
         self.headers = headers
     }
 
-    mutating func append(_ row: [String]) {
+    /// Adds a row: one cell per column.
+    public mutating func append(_ row: [String]) {
         precondition(row.count == headers.count, "a table row needs one cell per column")
         rows.append(row)
     }
 
     /// The header line followed by one line per row.
-    var lines: [String] {
+    public var lines: [String] {
         let all = [headers] + rows
         let widths = headers.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in

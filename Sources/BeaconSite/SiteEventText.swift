@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
 import BeaconJSON
-import BeaconSite
 
-/// `beacon site`'s lines: one per event, as text or JSON (`{"time":…,"event":…}`).
-enum ControllerOutput {
-    static func text(_ event: SiteController.Event) -> String {
-        switch event {
+// The events of a site's controller, its agents and a broker-less site as a line of text or a
+// JSON object (`{"time":…,"event":…}`, docs/JSON.md): what `beacon site` and `beacon agent`
+// print, and what any other front end shows.
+
+extension SiteController.Event {
+    /// The event as a line for people: `ready`, `hall: online`, `door (…): on air on hall/hci0`.
+    public var text: String {
+        switch self {
         case .connected: "connected to the broker"
         case .disconnected(let reason): "broker connection lost (\(reason)); reconnecting (the agents keep their beacons on air)"
         case .adopted(let radios, let beacons): "adopted what was published before: \(Plural.of(radios, "radio")), \(Plural.of(beacons, "beacon"))"
@@ -21,10 +24,10 @@ enum ControllerOutput {
         }
     }
 
-    static func json(_ event: SiteController.Event) -> JSONValue {
-        let time = SiteEventTime.now
+    /// The event as one JSON object at `time` (seconds since the front end started).
+    public func json(time: Double) -> JSONValue {
         func object(_ name: String, _ members: [(String, JSONValue)] = []) -> JSONValue { EventObject.object(time: time, event: name, members) }
-        switch event {
+        switch self {
         case .connected: return object("connected")
         case .disconnected(let reason): return object("disconnected", [("reason", .string(reason))])
         case .adopted(let radios, let beacons): return object("adopted", [("radios", .int(radios)), ("beacons", .int(beacons))])
@@ -42,22 +45,56 @@ enum ControllerOutput {
         case .rejected(let radio, let rejection): return object("rejected", [("radio", .string(radio.description)), ("rejected", rejection.json)])
         }
     }
+}
 
-    /// A broker-less site's lines.
-    static func text(_ event: LocalSiteRun.Event) -> String {
-        switch event {
+extension LocalSiteRun.Event {
+    /// A broker-less site's event as a line: `hall/hci0: 3 beacons on air`.
+    public var text: String {
+        switch self {
         case .onAir(let radio, let beacons): "\(radio): \(Plural.of(beacons, "beacon")) on air"
         case .unplaced(let id, let name, let reason): "\(name) (\(id)): not placed: \(reason)"
         case .failed(let radio, let reason): "\(radio): \(reason)"
         }
     }
 
-    static func json(_ event: LocalSiteRun.Event) -> JSONValue {
-        let time = SiteEventTime.now
-        switch event {
+    /// The event as one JSON object at `time` (seconds since the front end started).
+    public func json(time: Double) -> JSONValue {
+        switch self {
         case .onAir(let radio, let beacons): return EventObject.object(time: time, event: "on_air", [("radio", .string(radio.description)), ("beacons", .int(beacons))])
         case .unplaced(let id, let name, let reason): return EventObject.object(time: time, event: "unplaced", [("id", .string(id)), ("name", .string(name)), ("reason", .string(reason))])
         case .failed(let radio, let reason): return EventObject.object(time: time, event: "failed", [("radio", .string(radio.description)), ("reason", .string(reason))])
+        }
+    }
+}
+
+extension SiteAgent.Event {
+    /// An agent's event as a line: `hall/hci0: revision 3 on air (2 beacons)`.
+    public var text: String {
+        switch self {
+        case .connected: "connected to the broker"
+        case .disconnected(let reason): "broker connection lost (\(reason)); the beacons stay on air, reconnecting"
+        case .brokerRefused(let reason): "the broker refused the reconnection: \(reason)"
+        case .applied(let radio, let revision, let beacons): "\(radio): revision \(revision) on air (\(beacons) beacons)"
+        case .unchanged(let radio, let revision): "\(radio): revision \(revision): nothing changed"
+        case .rejected(let radio, let rejection): "\(radio): desired fleet refused: \(rejection)"
+        case .failed(let radio, let reason): "\(radio): \(reason)"
+        }
+    }
+
+    /// The event as one JSON object at `time` (seconds since the agent started).
+    public func json(time: Double) -> JSONValue {
+        switch self {
+        case .connected: return EventObject.object(time: time, event: "connected")
+        case .disconnected(let reason): return EventObject.object(time: time, event: "disconnected", [("reason", .string(reason))])
+        case .brokerRefused(let reason): return EventObject.object(time: time, event: "refused", [("reason", .string(reason))])
+        case .applied(let radio, let revision, let beacons):
+            return EventObject.object(time: time, event: "applied", [("radio", .string(radio.description)), ("revision", .int(revision)), ("beacons", .int(beacons))])
+        case .unchanged(let radio, let revision):
+            return EventObject.object(time: time, event: "unchanged", [("radio", .string(radio.description)), ("revision", .int(revision))])
+        case .rejected(let radio, let rejection):
+            return EventObject.object(time: time, event: "rejected", [("radio", .string(radio.description)), ("rejected", rejection.json)])
+        case .failed(let radio, let reason):
+            return EventObject.object(time: time, event: "failed", [("radio", .string(radio.description)), ("reason", .string(reason))])
         }
     }
 }

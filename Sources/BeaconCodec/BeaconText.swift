@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import BeaconCodec
 
-/// How tables and comment lines show a beacon of any format: its identity in the words of its
-/// format, and the power it advertises (the one number each format calibrates with).
-enum BeaconText {
+/// How tables and comment lines show a beacon of any format (the CLI's and any other front
+/// end's): its identity in the words of its format, and the power it advertises (the one number
+/// each format calibrates with).
+public enum BeaconText {
     /// iBeacon `UUID major minor` (as always); AltBeacon its ID; Eddystone-UID `namespace
     /// instance`; Eddystone-URL the URL; TLM its counters.
-    static func identity(_ beacon: AnyBeacon) -> String {
+    public static func identity(_ beacon: AnyBeacon) -> String {
         switch beacon {
         case .iBeacon(let b): return "\(b.uuid) \(b.major) \(b.minor)"
         case .altBeacon(let b): return "\(b.id)"
@@ -17,7 +17,7 @@ enum BeaconText {
     }
 
     /// The same words for an identity.
-    static func identity(_ key: BeaconKey) -> String {
+    public static func identity(_ key: BeaconKey) -> String {
         switch key {
         case .iBeacon(let i): return "\(i.uuid) \(i.major) \(i.minor)"
         case .altBeacon(_, let id): return "\(id)"
@@ -29,7 +29,7 @@ enum BeaconText {
 
     /// dBm: measured power at 1 m (iBeacon), reference RSSI at 1 m (AltBeacon), TX power at 0 m
     /// (Eddystone UID and URL, marked `@0m`); empty for TLM.
-    static func power(_ beacon: AnyBeacon) -> String {
+    public static func power(_ beacon: AnyBeacon) -> String {
         switch beacon {
         case .iBeacon(let b): return String(b.measuredPower)
         case .altBeacon(let b): return String(b.referenceRSSI)

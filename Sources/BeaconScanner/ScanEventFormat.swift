@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import BeaconJSON
+
+/// A scan's updates as the JSON Lines events of docs/JSON.md ("beacon scan"): `scanning`, one
+/// `report` per advertising report (BeaconJSON's `SightingObject`), `ranging`, `enter`/`exit`
+/// and `stopped`, each with its time in seconds since the scan began. The objects are
+/// BeaconJSON's, so every front end that prints a scan (and `locate --trace`, which reads one)
+/// shares them. Enters and exits also have a line of text (``line(_:)``).
+public struct ScanEventFormat: Sendable {
+    /// The adapter scanned on, as the `scanning` event names it.
+    public var adapter: String
+    public var region: BeaconRegion
+    public var model: DistanceModel
+    /// With ``PhoneProfile/ios``, a beacon silent this second shows RSSI 0 and accuracy −1, as
+    /// CLBeacon does.
+    public var phone: PhoneProfile
+    /// The scan's time 0.
+    public var start: ContinuousClock.Instant
+
+    /// The form of one scan's events.
+    public init(adapter: String, region: BeaconRegion, model: DistanceModel, phone: PhoneProfile, start: ContinuousClock.Instant) {
+        self.adapter = adapter
+        self.region = region
+        self.model = model
+        self.phone = phone
+        self.start = start
+    }
+
+    /// Seconds since the scan began, to the millisecond.
+    public func seconds(_ instant: ContinuousClock.Instant) -> Double { NumberText.rounded((instant - start).seconds, places: 3) }
+
+    /// The region scanned for: its UUID, major and minor (`null` for any).
+    public var regionJSON: JSONValue { BeaconObject.region(uuid: region.uuid, major: region.major, minor: region.minor) }
+
+    /// The distance model: its name and parameters.
+    public var modelJSON: JSONValue {
+        switch model {
+        case .altBeacon: .object([("name", .string("altbeacon"))])
+        case .pathLoss(let n): .object([("name", .string("pathloss")), ("exponent", .double(n))])
+        case .curveFit(let c):
+            .object([("name", .string("curvefit")), ("device", .string(c.device)), ("coefficients", .array([
+                .double(c.coefficient1), .double(c.coefficient2), .double(c.coefficient3)]))])
+        }
+    }
+
+    /// The event of `update`; `now` times the updates that carry no time of their own
+    /// (`scanning`, `stopped`).
+    public func json(_ update: ScanUpdate, now: ContinuousClock.Instant) -> JSONValue {
+        switch update {
+        case .started(let mode):
+            return EventObject.object(time: seconds(now), event: "scanning", [("adapter", .string(adapter)),
+                                      ("mode", .string(mode.rawValue)), ("region", regionJSON), ("model", modelJSON), ("as", .string(phone.rawValue))])
+        case .report(let s):
+            return SightingObject(time: seconds(s.time), beacon: s.beacon, rssi: s.rssi, address: s.address,
+                                  addressType: s.addressType.rawValue, extended: s.extendedReport).json
+        case let .ranging(beacons, at):
+            let list = beacons.map { b in
+                RangingEntryObject.json(identity: b.identity, power: b.measuredPower,
+                                        rssi: b.rssi.map { NumberText.rounded($0, places: 1) } ?? (phone == .ios ? 0 : nil),
+                                        accuracy: b.accuracy.map { NumberText.rounded($0, places: 2) } ?? (phone == .ios ? -1 : nil), proximity: b.proximity.rawValue,
+                                        lastSeen: NumberText.rounded((at - b.lastSeen).seconds, places: 3),
+                                        reportsPerSecond: NumberText.rounded(b.reportsPerSecond, places: 1), address: b.address)
+            }
+            return EventObject.object(time: seconds(at), event: "ranging", [("beacons", .array(list))])
+        case .region(let e):
+            return EventObject.object(time: seconds(e.time), event: e.kind.rawValue, BeaconObject.identityFields(e.beacon) + [
+                ("region", BeaconObject.region(uuid: e.region.uuid, major: e.region.major, minor: e.region.minor)),
+                ("region_changed", .bool(e.regionChanged)),
+            ])
+        case .stopped:
+            return EventObject.object(time: seconds(now), event: "stopped")
+        }
+    }
+
+    /// An enter or exit as a line of text: `+1.2 s UUID 1 2 entered`, and ` (region … entered)`
+    /// when the region's own state changed with it.
+    public func line(_ e: RegionEvent) -> String {
+        let what = e.kind == .enter ? "entered" : "exited"
+        let region = e.regionChanged ? " (region \(e.region) \(what))" : ""
+        return "+\(NumberText.fixed(seconds(e.time), places: 1)) s \(BeaconText.identity(e.beacon)) \(what)\(region)"
+    }
+}

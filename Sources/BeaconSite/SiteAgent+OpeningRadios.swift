@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
+import HCITransport
+
+/// Why a host's radios could not be opened.
+public enum SiteRadioOpenError: Error, Sendable, CustomStringConvertible {
+    /// A radio's adapter is not one `AdapterSpec` reads (the site file's checks let it through
+    /// only if it looked like one).
+    case adapter(radio: SiteRadio.ID, TransportError)
+    /// Opening failed; the radios opened before it were closed again.
+    case opening(AdapterOpenError)
+
+    public var description: String {
+        switch self {
+        case .adapter(let radio, let error): "radio \(radio): \(error)"
+        case .opening(let error): "\(error)"
+        }
+    }
+}
+
+extension SiteAgent.Radio {
+    /// Opens `radios` (the radios of this host, their adapters as `-i` names them) with
+    /// `opening`, all or none: a radio that fails to open closes the ones already open.
+    public static func open(_ radios: [SiteRadio], with opening: AdapterOpening) throws(SiteRadioOpenError) -> [SiteAgent.Radio] {
+        var specs: [AdapterSpec] = []
+        for radio in radios {
+            do throws(TransportError) { specs.append(try AdapterSpec(parsing: radio.adapterSpecText)) } catch {
+                throw .adapter(radio: radio.id, error)
+            }
+        }
+        do throws(AdapterOpenError) {
+            let connections = try opening.open(specs)
+            return zip(radios, connections).map { SiteAgent.Radio(id: $0.id, connection: $1, position: $0.position) }
+        } catch {
+            throw .opening(error)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconJSON
+import BeaconSite
+import Testing
+import TestSupport
+
+/// A site's plan and its events as text and JSON (what `beacon site` and `beacon agent` print),
+/// without the binary.
+struct SiteTextTests {
+    static let radio = SiteRadio.ID(host: "pi-west", adapter: "hci1")
+
+    @Test func theLabSitesPlanSaysWhatIsPlacedAndWhatIsNot() throws {
+        let site = try SiteLoader.load(contentsOf: PackageRoot.path("examples/site-lab.yaml"))
+        let placement = SitePlacer(maximumDistance: site.maximumDistance).place(site.beacons, on: site.radios)
+        let lines = SitePlanText.lines(site: site, placement: placement)
+        #expect(lines.first?.hasPrefix("site lab: 3 radios on 2 hosts, 13 beacons, 12 placed, 1 not placed") == true, "\(lines)")
+        #expect(lines.contains("pi-west/hci1 at (8, 0, 2.5): 4 of 4 beacons"))
+        #expect(lines.contains("not placed:"))
+        #expect(lines.contains { $0.hasPrefix("  far-store  ") && $0.contains(": no radio within 12 m (max_distance)") })
+    }
+
+    @Test func controllerEventsAreALineAndAnEvent() {
+        let event = SiteController.Event.desired(radio: Self.radio, revision: 3, beacons: 1)
+        #expect(event.text == "pi-west/hci1: desired revision 3 (1 beacon)")
+        #expect(event.json(time: 1.5).text == #"{"time":1.5,"event":"desired","radio":"pi-west/hci1","revision":3,"beacons":1}"#)
+        let off = SiteController.Event.beacon(id: "a-1-2", name: "door", onAir: false, radio: nil, reason: nil)
+        #expect(off.text == "door (a-1-2): off air: unknown")
+        #expect(off.json(time: 0).text.hasSuffix(#""on_air":false,"radio":null}"#), "no reason, no member")
+    }
+
+    @Test func agentAndLocalSiteEventsToo() {
+        #expect(SiteAgent.Event.applied(radio: Self.radio, revision: 2, beacons: 4).text == "pi-west/hci1: revision 2 on air (4 beacons)")
+        #expect(SiteAgent.Event.brokerRefused(reason: "not authorised").json(time: 2).text == #"{"time":2,"event":"refused","reason":"not authorised"}"#)
+        #expect(LocalSiteRun.Event.onAir(radio: Self.radio, beacons: 1).text == "pi-west/hci1: 1 beacon on air")
+        #expect(LocalSiteRun.Event.failed(radio: Self.radio, reason: "gone").json(time: 3).text == #"{"time":3,"event":"failed","radio":"pi-west/hci1","reason":"gone"}"#)
+    }
+}
