@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "BeaconCodec", targets: ["BeaconCodec"]),
+        .library(name: "BeaconSystem", targets: ["BeaconSystem"]),
         .library(name: "BeaconRadio", targets: ["BeaconRadio"]),
         .library(name: "BeaconJSON", targets: ["BeaconJSON"]),
         .library(name: "BeaconProfiles", targets: ["BeaconProfiles"]),
@@ -42,6 +43,9 @@ let package = Package(
     targets: [
         // The shared iBeacon payload codec: no dependencies, no Foundation, no I/O.
         .target(name: "BeaconCodec"),
+        // The one system-call seam (`SystemCalls`: descriptors, files, terminals, clocks; EINTR
+        // retried once for all; typed `Errno`) and the safe output files built on it. No Foundation.
+        .target(name: "BeaconSystem", dependencies: ["BeaconCodec"]),
         // Radio models on top of the codec: log-distance path loss and the virtual air's channel
         // (shadowing, fading, loss, collisions). Apart from BeaconCodec, which stays pure Swift.
         .target(name: "BeaconRadio", dependencies: ["BeaconCodec"]),
@@ -51,7 +55,7 @@ let package = Package(
         // Profile files (YAML/JSON) → validated beacons.
         .target(
             name: "BeaconProfiles",
-            dependencies: ["BeaconRadio", "BeaconCodec", "HCI", .product(name: "Yams", package: "Yams")]
+            dependencies: ["BeaconRadio", "BeaconCodec", "BeaconSystem", "HCI", .product(name: "Yams", package: "Yams")]
         ),
         // HCI packets (one spec command per file) and H4 framing.
         .target(name: "HCI", dependencies: ["BeaconCodec"]),
@@ -64,30 +68,30 @@ let package = Package(
         // scripts/setup install the package themselves.
         .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // Transports (kernel socket, user channel, H4 over TCP/UART) and the controller session.
-        .target(name: "HCITransport", dependencies: ["HCI", "Mgmt", "BeaconCodec", "CBlueZ", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "HCITransport", dependencies: ["HCI", "Mgmt", "BeaconCodec", "BeaconSystem", "CBlueZ", .product(name: "Logging", package: "swift-log")]),
         // The built-in virtual LE controller: strict spec rules and an air log.
-        .target(name: "VirtualController", dependencies: ["BeaconRadio", "HCI", "HCITransport", "BeaconCodec"]),
+        .target(name: "VirtualController", dependencies: ["BeaconRadio", "HCI", "HCITransport", "BeaconCodec", "BeaconSystem"]),
         // Controller access in one place: opening any adapter spec, probing it into capabilities,
         // taking its advertising off the air (`stop`), and the host facts `doctor` prints.
-        .target(name: "BeaconAdapters", dependencies: ["BeaconRadio", "BeaconCodec", "HCI", "Mgmt", "HCITransport", "VirtualController"]),
+        .target(name: "BeaconAdapters", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconSystem", "HCI", "Mgmt", "HCITransport", "VirtualController"]),
         // Plans a fleet and owns it while it runs: extended sets, rotation, several adapters.
         .target(
             name: "BeaconEmulator",
-            dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "Mgmt", "HCITransport", "BeaconAdapters", "VirtualController"]
+            dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconSystem", "HCI", "Mgmt", "HCITransport", "BeaconAdapters", "VirtualController"]
         ),
         // Scanning like a phone: reports → iBeacons, ranging, region monitoring.
         .target(name: "BeaconScanner", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters"]),
         // Capture files (btsnoop, pcap, pcapng) → the iBeacons heard and sent, streaming.
-        .target(name: "BeaconCapture", dependencies: ["BeaconCodec", "BeaconJSON", "HCI"]),
+        .target(name: "BeaconCapture", dependencies: ["BeaconCodec", "BeaconJSON", "BeaconSystem", "HCI"]),
         // Indoor positioning: ranged distances to beacons of known position → where the receiver is.
         .target(name: "BeaconPositioning", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles"]),
         // Scenario playback and the over-the-air walk: drive a running fleet on a clock.
-        .target(name: "BeaconScenarios", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI"]),
+        .target(name: "BeaconScenarios", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI", "BeaconSite", "BeaconMQTT"]),
         // Maps as SVG (and a self-contained HTML page): walls, beacons, ranging circles, estimates,
         // routes, labels that never overlap. Pure Swift: text out, no I/O.
-        .target(name: "BeaconMaps", dependencies: ["BeaconRadio", "BeaconPositioning", "BeaconProfiles"]),
+        .target(name: "BeaconMaps", dependencies: ["BeaconRadio", "BeaconPositioning", "BeaconProfiles", "BeaconSite"]),
         // A live view that fits the terminal: the layout (pure) and a thin terminal layer.
-        .target(name: "LiveView"),
+        .target(name: "LiveView", dependencies: ["BeaconSystem"]),
         // A running fleet on a terminal (the live view), as log lines or as JSON Lines: the
         // board `advertise`, `cycle`, `play` and `walk` show (with a scenario's or a walk's
         // progress), for any program.
@@ -96,19 +100,19 @@ let package = Package(
         // sees it. scripts/setup installs the package, as it installs libbluetooth-dev.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // An MQTT client (3.1.1 and 5, TLS, Last Will, reconnect) over libmosquitto, for the site (#24).
-        .target(name: "BeaconMQTT", dependencies: ["CMosquitto"]),
+        .target(name: "BeaconMQTT", dependencies: ["BeaconSystem", "CMosquitto"]),
         // A site (#24): many hosts and radios as one fleet through an MQTT broker: the site file,
         // placement, topics and payloads (Home Assistant discovery too), agent and controller.
         .target(name: "BeaconSite", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "HCITransport", "BeaconEmulator", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
         // The live page (`--web`): a self-contained HTML page with the map and the live table,
         // kept current over a WebSocket; read-only, loopback unless told otherwise.
-        .target(name: "BeaconWeb", dependencies: ["LiveView", .product(name: "FlyingFox", package: "FlyingFox")]),
+        .target(name: "BeaconWeb", dependencies: ["LiveView", "BeaconCodec", "BeaconMaps", "BeaconPositioning", "BeaconProfiles", "BeaconRadio", "BeaconSite", .product(name: "FlyingFox", package: "FlyingFox")]),
         // The command line: parsing and presentation of every command, as a library the executable
         // wraps (so tests reach it without spawning); the decisions live in the libraries above.
         .target(
             name: "BeaconCommands",
             dependencies: ["BeaconRadio", 
-                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconConsole", "BeaconMaps", "BeaconSite", "BeaconWeb",
+                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconSystem", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconConsole", "BeaconMaps", "BeaconSite", "BeaconWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -123,7 +127,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
         // Test support: a scripted misbehaving controller built on the virtual one, on loopback
         // TCP, for the failure paths.
-        .target(name: "TestControllers", dependencies: ["HCI", "HCITransport", "Mgmt", "VirtualController", "TestSupport"], path: "Tests/Support/TestControllers"),
+        .target(name: "TestControllers", dependencies: ["BeaconSystem", "HCI", "HCITransport", "Mgmt", "VirtualController", "TestSupport"], path: "Tests/Support/TestControllers"),
         .testTarget(
             name: "BeaconCodecTests",
             dependencies: ["BeaconCodec", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -131,10 +135,11 @@ let package = Package(
         ),
         .testTarget(name: "BeaconCommandsTests", dependencies: ["BeaconCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "BeaconJSONTests", dependencies: ["BeaconJSON", "BeaconCodec"]),
-        .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles", "BeaconRadio", "BeaconCodec", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconSystem", "BeaconProfiles", "BeaconRadio", "BeaconCodec", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BeaconCodec"]),
         .testTarget(name: "MgmtTests", dependencies: ["Mgmt", "HCI"]),
-        .testTarget(name: "HCITransportTests", dependencies: ["HCITransport", "HCI", "Mgmt", "TestSupport", "TestControllers"]),
+        .testTarget(name: "BeaconSystemTests", dependencies: ["BeaconSystem", "TestSupport"]),
+        .testTarget(name: "HCITransportTests", dependencies: ["BeaconSystem", "HCITransport", "HCI", "Mgmt", "TestSupport", "TestControllers"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["BeaconEmulator", "BeaconAdapters", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec", "TestSupport"]
@@ -149,11 +154,11 @@ let package = Package(
         .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting", "TestSupport"]),
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconJSON", "BeaconRadio", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
         .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconRadio", "BeaconCodec", "HCI", "BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),
-        .testTarget(name: "LiveViewTests", dependencies: ["LiveView"]),
+        .testTarget(name: "LiveViewTests", dependencies: ["LiveView", "BeaconSystem"]),
         .testTarget(name: "BeaconConsoleTests", dependencies: ["BeaconConsole", "BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "BeaconCodec"]),
-        .testTarget(name: "BeaconMapsTests", dependencies: ["BeaconMaps", "BeaconRadio", "BeaconPositioning", "BeaconProfiles", "TestSupport"]),
+        .testTarget(name: "BeaconMapsTests", dependencies: ["BeaconMaps", "BeaconRadio", "BeaconPositioning", "BeaconProfiles", "BeaconSite", "TestSupport"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
-        .testTarget(name: "BeaconWebTests", dependencies: ["BeaconWeb", "LiveView", "TestSupport"]),
+        .testTarget(name: "BeaconWebTests", dependencies: ["BeaconWeb", "LiveView", "BeaconMaps", "BeaconPositioning", "BeaconProfiles", "BeaconRadio", "BeaconSite", "TestSupport"]),
         .testTarget(name: "BeaconSiteTests", dependencies: ["BeaconSite", "BeaconAdapters", "BeaconRadio", "BeaconCodec", "BeaconEmulator", "BeaconProfiles", "BeaconJSON", "BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),
     ]

@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 import BeaconCodec
 import HCI
 import HCITransport
 import VirtualController
 import BeaconRadio
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An open controller: the HCI session (or, for `mgmt:hci0`, the kernel management API session)
 /// and, for the built-in virtual controller, the controller itself (to read its air log).
@@ -141,7 +137,7 @@ public struct AdapterConnection: Sendable {
             // otherwise, each process with its own seed: without it two advertisers at one
             // interval keep their phase for ever, colliding on every event or never.
             if options["advdelay"] == nil { configuration.advertisingDelay = true }
-            if options["seed"] == nil { configuration.seed = UInt64(getpid()) }
+            if options["seed"] == nil { configuration.seed = UInt64(LiveSystemCalls().processID) }
         }
         let controller = VirtualController(configuration: configuration)
         let transport = VirtualTransport(controller: controller, adapterName: spec.description)

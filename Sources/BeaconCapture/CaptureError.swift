@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import HCI
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import BeaconCodec
+import BeaconSystem
 
 /// Why a capture file could not be read.
 public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -33,8 +29,8 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
         default: path = ""
         }
         return switch self {
-        case let .cannotOpen(_, code): "cannot open \(path): \(String(cString: strerror(code)))"
-        case let .readFailed(_, code): "reading \(path) failed: \(String(cString: strerror(code)))"
+        case let .cannotOpen(_, code): "cannot open \(path): \(Errno(rawValue: code))"
+        case let .readFailed(_, code): "reading \(path) failed: \(Errno(rawValue: code))"
         case .notACapture:
             "\(path) is not a capture this tool reads: neither btsnoop (btmon -w, Android, beacon \(FrontEndTerm.trafficCapture.text)), pcap (tcpdump) nor pcapng (Wireshark, tshark)"
         case let .unsupportedLinkType(format, value):

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -56,19 +57,23 @@ public struct CaptureReader: ~Copyable {
     /// - Parameter chunkSize: bytes per `read(2)`; the buffer grows only for a record larger than it.
     public init(path: String, chunkSize: Int = CaptureReader.defaultChunkSize) throws(CaptureError) {
         precondition(chunkSize > 0)
-        let fd = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY)
-        guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
+        let system = Self.system
+        let fd: Int32
+        switch path == "-" ? system.duplicate(STDIN_FILENO) : system.open(path, flags: O_RDONLY | O_CLOEXEC, mode: 0, relativeTo: AT_FDCWD) {
+        case .success(let opened): fd = opened
+        case .failure(let error): throw .cannotOpen(path: path, errno: error.rawValue)
+        }
         // At least a pcap file header; records larger than the buffer grow it.
         var buffer = [UInt8](repeating: 0, count: max(chunkSize, 24))
         // Read the file header with the same buffer the records will use.
         var filled = 0
         while filled < 24 {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = errno
-                close(fd)
-                throw .readFailed(path: path, errno: e)
+            let n: Int
+            switch buffer.withUnsafeMutableBytes({ system.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }) {
+            case .success(let count): n = count
+            case .failure(let error):
+                system.close(fd)
+                throw .readFailed(path: path, errno: error.rawValue)
             }
             if n == 0 { break }
             filled += n
@@ -82,10 +87,10 @@ public struct CaptureReader: ~Copyable {
         switch detected {
         case .success(let f?): format = f
         case .success(nil):
-            close(fd)
+            system.close(fd)
             throw .notACapture(path: path)
         case .failure(let error):
-            close(fd)
+            system.close(fd)
             throw error
         }
         self.path = path
@@ -97,7 +102,10 @@ public struct CaptureReader: ~Copyable {
         self.atEOF = filled < 24
     }
 
-    deinit { close(fd) }
+    deinit { Self.system.close(fd) }
+
+    /// Files are opened and read through the system-call seam (which retries EINTR).
+    private static let system = LiveSystemCalls()
 
     /// The next HCI packet, or `nil` at the end of the file.
     ///
@@ -246,10 +254,10 @@ public struct CaptureReader: ~Copyable {
         while end < count && !atEOF {
             let fd = self.fd
             let filled = end
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .readFailed(path: path, errno: errno)
+            let n: Int
+            switch buffer.withUnsafeMutableBytes({ Self.system.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }) {
+            case .success(let count): n = count
+            case .failure(let error): throw .readFailed(path: path, errno: error.rawValue)
             }
             if n == 0 { atEOF = true } else { end += n }
         }

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
+import BeaconSystem
 
 /// The `beacon` command: the root of every subcommand.
 ///
@@ -111,7 +109,7 @@ struct Beacon: AsyncParsableCommand {
             arguments = rest
         } catch {
             LineOutput.err("error: \(error)")
-            Glibc.exit(ExitStatus.usage.rawValue)
+            LiveSystemCalls().exit(ExitStatus.usage.rawValue)
         }
         await ExitStatus.run(Self.self, arguments: arguments)
     }

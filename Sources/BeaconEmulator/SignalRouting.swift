@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
@@ -99,9 +100,8 @@ enum SignalRouting {
         let reader = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: DispatchQueue(label: "beacon.stop-signals"))
         reader.setEventHandler {
             var bytes = [UInt8](repeating: 0, count: 64)
-            while true {
-                let n = read(readEnd, &bytes, bytes.count)
-                guard n > 0 else { break }
+            // Through the seam, which retries EINTR; EAGAIN (the pipe is empty) or an error ends the round.
+            while case .success(let n) = bytes.withUnsafeMutableBytes({ LiveSystemCalls().read(readEnd, into: $0) }), n > 0 {
                 for byte in bytes[0..<n] { deliver(Int32(byte)) }
             }
         }

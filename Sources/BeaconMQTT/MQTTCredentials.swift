@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,17 +28,18 @@ public struct MQTTCredentials: Sendable, Hashable {
     /// rename between the check and the read cannot swap it.
     /// - Throws: ``MQTTError/credentials(path:line:reason:)`` naming the file, the line and what is wrong.
     public static func load(fromFile path: String) throws(MQTTError) -> MQTTCredentials {
+        let system = LiveSystemCalls()
         // O_NONBLOCK: a FIFO put in its place must not hang the open; it is refused below.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            let code = errno
-            throw .credentials(path: path, line: nil, reason: "cannot open it: \(String(cString: strerror(code)))")
+        let fd: Int32
+        switch system.open(path, flags: O_RDONLY | O_CLOEXEC | O_NONBLOCK, mode: 0, relativeTo: AT_FDCWD) {
+        case .success(let opened): fd = opened
+        case .failure(let error): throw .credentials(path: path, line: nil, reason: "cannot open it: \(error)")
         }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else {
-            let code = errno
-            throw .credentials(path: path, line: nil, reason: "cannot stat it: \(String(cString: strerror(code)))")
+        defer { system.close(fd) }
+        let status: stat
+        switch system.status(of: fd) {
+        case .success(let info): status = info
+        case .failure(let error): throw .credentials(path: path, line: nil, reason: "cannot stat it: \(error)")
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw .credentials(path: path, line: nil, reason: "it is not a regular file")
@@ -51,22 +53,16 @@ public struct MQTTCredentials: Sendable, Hashable {
         guard Int(status.st_size) <= maximumFileSize else {
             throw .credentials(path: path, line: nil, reason: "it holds \(status.st_size) bytes; a credentials file is two lines of at most \(maximumFileSize) bytes")
         }
-        var bytes = [UInt8](repeating: 0, count: maximumFileSize + 1)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw .credentials(path: path, line: nil, reason: "cannot read it: \(String(cString: strerror(code)))")
-            }
-            if n == 0 { break }
-            count += n
+        let bytes: [UInt8]
+        switch system.readAll(fd, limit: maximumFileSize) {
+        case .success(let read): bytes = read
+        case .failure(let error): throw .credentials(path: path, line: nil, reason: "cannot read it: \(error)")
         }
+        let count = bytes.count
         guard count <= maximumFileSize else {
             throw .credentials(path: path, line: nil, reason: "it grew past \(maximumFileSize) bytes while being read")
         }
-        return try parse(String(decoding: bytes[..<count], as: UTF8.self), path: path)
+        return try parse(String(decoding: bytes, as: UTF8.self), path: path)
     }
 
     /// The two lines of a credentials file → credentials.

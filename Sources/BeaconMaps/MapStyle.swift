@@ -28,6 +28,12 @@ public enum MapStyle: String, Hashable, Sendable, CaseIterable {
     case route
     /// From an estimate to the true position at its time.
     case miss
+    /// A site's radio that is online (or, on a plan, one that carries beacons).
+    case radio
+    /// A site's radio that is offline (its host gone, or the radio failed).
+    case radioOffline
+    /// From a beacon to the radio that carries it.
+    case carrier
 
     /// The colour, as SVG writes it.
     public var colour: String {
@@ -41,6 +47,9 @@ public enum MapStyle: String, Hashable, Sendable, CaseIterable {
         case .wall: "#333333"
         case .ranging: "#1a9850"
         case .miss: "#d73027"
+        case .radio: "#6a3d9a"
+        case .radioOffline: "#d73027"
+        case .carrier: "#9e9ac8"
         }
     }
 
@@ -59,6 +68,9 @@ public enum MapStyle: String, Hashable, Sendable, CaseIterable {
         case .trail: "estimates over time"
         case .route: "route"
         case .miss: "error (estimate → truth)"
+        case .radio: "radio"
+        case .radioOffline: "radio offline"
+        case .carrier: "carried by (beacon → radio)"
         }
     }
 

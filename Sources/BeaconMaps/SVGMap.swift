@@ -119,6 +119,7 @@ public struct SVGMap: Sendable {
             switch line.style {
             case .route: stroke = "stroke-width=\"2\" stroke-dasharray=\"8 5\""
             case .miss: stroke = "stroke-width=\"1\""
+            case .carrier: stroke = "stroke-width=\"1\" stroke-dasharray=\"2 3\""
             default: stroke = "stroke-width=\"1.5\" stroke-opacity=\"0.7\""
             }
             out += "<polyline class=\"\(line.style.rawValue)\" points=\"\(points)\" stroke=\"\(line.style.colour)\" \(stroke)/>\n"
@@ -133,6 +134,9 @@ public struct SVGMap: Sendable {
         switch style {
         case .truth:
             return "<path d=\"M\(x) \(y) m-\(SVGText.number(r)) -\(SVGText.number(r)) l\(SVGText.number(2 * r)) \(SVGText.number(2 * r)) m0 -\(SVGText.number(2 * r)) l-\(SVGText.number(2 * r)) \(SVGText.number(2 * r))\" stroke=\"\(c)\" stroke-width=\"2.5\"/>"
+        case .radio, .radioOffline:
+            let side = SVGText.number(2 * r + 2)
+            return "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(side)\" height=\"\(side)\" transform=\"translate(-\(SVGText.number(r + 1)) -\(SVGText.number(r + 1)))\" fill=\"\(style == .radio ? c : "#ffffff")\" stroke=\"\(c)\" stroke-width=\"2\"/>"
         case .walker:
             return "<path d=\"M\(x) \(y) m0 -\(SVGText.number(r + 1)) l\(SVGText.number(r + 1)) \(SVGText.number(r + 1)) l-\(SVGText.number(r + 1)) \(SVGText.number(r + 1)) l-\(SVGText.number(r + 1)) -\(SVGText.number(r + 1))z\" fill=\"\(c)\" stroke=\"#ffffff\" stroke-width=\"1\"/>"
         case .offAir:
@@ -150,7 +154,9 @@ public struct SVGMap: Sendable {
         for marker in scene.markers {
             let shape = Self.markerShape(marker.style, x: n(projection.x(marker.position)), y: n(projection.y(marker.position)), r: Self.markerRadius)
             let id = marker.id.map { " id=\"m-\(SVGText.escaped($0))\"" } ?? ""
-            out += "<g class=\"\(marker.style.rawValue)\"\(id)>\(shape)</g>\n"
+            // Where it is on the plan, metres: a page's script (and its tests) read positions there.
+            let at = " data-x=\"\(SVGText.number(marker.position.x, places: 3))\" data-y=\"\(SVGText.number(marker.position.y, places: 3))\""
+            out += "<g class=\"\(marker.style.rawValue)\"\(id)\(at)>\(shape)</g>\n"
         }
         return out + "</g>\n"
     }
@@ -208,8 +214,8 @@ public struct SVGMap: Sendable {
             switch style {
             case .uncertainty:
                 out += "<circle cx=\"\(n(lx + 11))\" cy=\"\(n(ly))\" r=\"7\" fill=\"\(style.colour)\" fill-opacity=\"0.2\" stroke=\"\(style.colour)\" stroke-width=\"1\"/>"
-            case .wall, .route, .trail, .miss, .ranging:
-                let dash = style == .route ? " stroke-dasharray=\"8 5\"" : style == .ranging ? " stroke-dasharray=\"6 4\"" : ""
+            case .wall, .route, .trail, .miss, .ranging, .carrier:
+                let dash = style == .route ? " stroke-dasharray=\"8 5\"" : style == .ranging ? " stroke-dasharray=\"6 4\"" : style == .carrier ? " stroke-dasharray=\"2 3\"" : ""
                 let widthText = style == .wall ? "3" : "2"
                 out += "<line x1=\"\(n(lx))\" y1=\"\(n(ly))\" x2=\"\(n(lx + 22))\" y2=\"\(n(ly))\" stroke=\"\(style.colour)\" stroke-width=\"\(widthText)\"\(dash)/>"
             default:

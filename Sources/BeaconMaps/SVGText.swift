@@ -4,13 +4,20 @@
 enum SVGText {
     /// `value` rounded to a tenth, without a trailing `.0` (`12`, `-3.5`): pixels to a tenth are
     /// finer than any screen or printer shows.
-    static func number(_ value: Double) -> String {
+    /// With `places` decimals (trailing zeros dropped): `number(0.305, places: 3)` is `0.305`,
+    /// for metres to the millimetre.
+    static func number(_ value: Double, places: Int = 1) -> String {
         guard value.isFinite else { return "0" }
+        var unit = 1
+        for _ in 0..<places { unit *= 10 }
         // A wild range (metres of noise) must not trap: a picture never needs a billion pixels.
-        let tenths = Int((min(max(value, -1e12), 1e12) * 10).rounded())
-        let sign = tenths < 0 ? "-" : ""
-        let whole = abs(tenths) / 10, fraction = abs(tenths) % 10
-        return sign + String(whole) + (fraction == 0 ? "" : "." + String(fraction))
+        let scaled = Int((min(max(value, -1e12), 1e12) * Double(unit)).rounded())
+        let sign = scaled < 0 ? "-" : ""
+        let whole = abs(scaled) / unit
+        var fraction = String(abs(scaled) % unit)
+        fraction = String(repeating: "0", count: places - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return sign + String(whole) + (fraction.isEmpty ? "" : "." + fraction)
     }
 
     /// Metres for people: `0.5 m`, `2 m`, `1.25 m` (up to two decimals).

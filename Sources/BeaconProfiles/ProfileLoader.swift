@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -152,21 +153,24 @@ public enum ProfileLoader {
     /// Standard input, read once per process: naming `-` again (or a reload) sees the same text.
     /// Read through descriptor 0 itself: opening /dev/stdin anew would, for a named FIFO behind
     /// it, wait for a writer that may already have come and gone.
-    static let standardInputText: Result<String, ProfileIssue> = readText(descriptor: dup(0), label: standardInputLabel, accepting: .anything)
+    static let standardInputText: Result<String, ProfileIssue> = readText(descriptor: system.duplicate(0), label: standardInputLabel, accepting: .anything)
+
+    /// Every file is read through the system-call seam.
+    private static let system = LiveSystemCalls()
 
     static func readText(_ path: String, label: String, accepting: Accepting) -> Result<String, ProfileIssue> {
         // What the path names is looked at before it is opened: opening a FIFO, even to refuse
         // it, releases a writer waiting in its own open, which then writes into a pipe that is
         // closed under it (a sniff for scenarios once cost the real read its only writer).
-        var named = stat()
-        let namedKind: mode_t? = stat(path, &named) == 0 ? named.st_mode & S_IFMT : nil
+        let namedKind: mode_t? = try? system.status(path, followingLinks: true).get().st_mode & S_IFMT
         if let namedKind, let refusal = refusal(namedKind, accepting: accepting) { return failure(refusal, label: label) }
         // A FIFO is then opened as any reader of a pipe opens it, waiting until a writer has it
         // open (a writer already waiting is released by ours): one open, so a writer that writes
         // everything and closes at once is never missed. Anything else is opened O_NONBLOCK, so
         // what took a FIFO's place meanwhile cannot block; fstat then tells what was opened.
         let waitsForWriter = namedKind == S_IFIFO
-        return readText(descriptor: open(path, O_RDONLY | O_CLOEXEC | (waitsForWriter ? 0 : O_NONBLOCK)), label: label, accepting: accepting)
+        let flags = O_RDONLY | O_CLOEXEC | (waitsForWriter ? 0 : O_NONBLOCK)
+        return readText(descriptor: system.open(path, flags: flags, mode: 0, relativeTo: AT_FDCWD), label: label, accepting: accepting)
     }
 
     private static func failure(_ message: String, label: String) -> Result<String, ProfileIssue> {
@@ -189,28 +193,27 @@ public enum ProfileLoader {
         }
     }
 
-    /// Reads the text behind `fd` (closed at the end); a negative `fd` is open(2)'s failure.
-    private static func readText(descriptor fd: Int32, label: String, accepting: Accepting) -> Result<String, ProfileIssue> {
+    /// Reads the text behind the descriptor opened (closed at the end), or says why it was not opened.
+    private static func readText(descriptor opened: Result<Int32, Errno>, label: String, accepting: Accepting) -> Result<String, ProfileIssue> {
         func failure(_ message: String) -> Result<String, ProfileIssue> { Self.failure(message, label: label) }
-        guard fd >= 0 else { return failure(openProblem(errno)) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return failure("cannot read: \(String(cString: strerror(errno)))") }
+        let fd: Int32
+        switch opened {
+        case .success(let descriptor): fd = descriptor
+        case .failure(let error): return failure(openProblem(error))
+        }
+        defer { system.close(fd) }
+        let info: stat
+        switch system.status(of: fd) {
+        case .success(let status): info = status
+        case .failure(let error): return failure("cannot read: \(error)")
+        }
         if let refusal = refusal(info.st_mode & S_IFMT, accepting: accepting) { return failure(refusal) }
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while data.count <= maximumFileSize {
-            let want = min(chunk.count, maximumFileSize + 1 - data.count)
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, want) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                // A non-blocking descriptor (a terminal or pipe on standard input someone made
-                // non-blocking): wait for input rather than give up.
-                if errno == EAGAIN { waitForInput(fd); continue }
-                return failure("cannot read: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break }
-            data += chunk[..<n]
+        // A descriptor someone made non-blocking (a terminal or pipe on standard input) is waited
+        // on by the seam's read-all rather than given up.
+        let data: [UInt8]
+        switch system.readAll(fd, limit: maximumFileSize) {
+        case .success(let bytes): data = bytes
+        case .failure(let error): return failure("cannot read: \(error)")
         }
         if let issue = sizeIssue(bytes: data.count, file: label) { return .failure(issue) }
         guard let text = String(validating: data, as: UTF8.self) else {
@@ -220,20 +223,14 @@ public enum ProfileLoader {
         return .success(text)
     }
 
-    /// Waits until `fd` has something to read, or its writers have gone (end of file).
-    private static func waitForInput(_ fd: Int32) {
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        while poll(&entry, 1, -1) < 0 && errno == EINTR {}
-    }
-
     /// Why open(2) failed, in the words the issues use.
-    private static func openProblem(_ code: Int32) -> String {
-        switch code {
-        case ENOENT: "cannot read: no such file"
-        case EACCES: "cannot read: permission denied"
+    private static func openProblem(_ error: Errno) -> String {
+        switch error {
+        case .noSuchFile: "cannot read: no such file"
+        case .permissionDenied: "cannot read: permission denied"
         // What open(2) says of a socket (and of a device with no driver behind it).
-        case ENXIO: "cannot read: it is a socket or a device, not a regular file"
-        default: "cannot read: \(String(cString: strerror(code)))"
+        case Errno(rawValue: ENXIO): "cannot read: it is a socket or a device, not a regular file"
+        default: "cannot read: \(error)"
         }
     }
 }

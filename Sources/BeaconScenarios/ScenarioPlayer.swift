@@ -53,9 +53,9 @@ public struct ScenarioPlayer: Sendable {
     }
 
     /// Plays from `start` (when the initial beacons went on air) until the window or the last
-    /// pass ends, or the task is cancelled. The fleet must have been started with
-    /// ``initialBeacons``.
-    public func play(on fleet: RunningFleet, from start: ContinuousClock.Instant, report: @Sendable (Event) -> Void) async {
+    /// pass ends, or the task is cancelled. The fleet (a `RunningFleet`, or a site's radios through
+    /// ``SiteScenarioRun``) must have been started with ``initialBeacons``.
+    public func play(on fleet: any ScenarioStage, from start: ContinuousClock.Instant, report: @Sendable (Event) -> Void) async {
         let tracker = UpdateTracker(fleet: fleet)
         tracker.started(generation: 1)
         let duration = timeline.scenario.duration

@@ -3,7 +3,7 @@ import BeaconEmulator
 import BeaconProfiles
 import Synchronization
 
-/// Follows the updates a player posts to a ``RunningFleet``: how long each took to settle, and
+/// Follows the updates a player posts to a ``ScenarioStage``: how long each took to settle, and
 /// whether a new one is posted before the one before it settled (the controller is not keeping
 /// up with the rate of changes).
 final class UpdateTracker: Sendable {
@@ -15,9 +15,9 @@ final class UpdateTracker: Sendable {
     }
 
     private let state = Mutex(State())
-    let fleet: RunningFleet
+    let fleet: any ScenarioStage
 
-    init(fleet: RunningFleet) { self.fleet = fleet }
+    init(fleet: any ScenarioStage) { self.fleet = fleet }
 
     /// Posts `beacons`; returns the generation and whether the previous update had not settled yet.
     func post(_ beacons: [BeaconProfile]) -> (generation: Int, behind: Bool) {

@@ -10,13 +10,34 @@ extension WalkModel {
     /// included); a point with fewer than three positioned beacons is left out.
     public func estimates(over duration: Double, count: Int) -> [(truth: Point, estimate: Point)] {
         guard count > 0, duration.isFinite, duration >= 0 else { return [] }
-        let anchors = positioned.compactMap { $0.position.map { Point(x: $0.x, y: $0.y) } }
-        guard anchors.count >= 3 else { return [] }
         return (0..<count).compactMap { index in
             let time = count == 1 ? 0 : duration * Double(index) / Double(count - 1)
-            let walker = route.position(at: time)
-            let ranges = anchors.map { RangeMeasurement.fromRSSI(anchor: $0, distance: setting(forDistance: walker.distance(to: $0)).estimatedDistance) }
-            return PositioningMethod.weightedLeastSquares.solve(ranges).map { (walker, $0.position) }
+            return fix(at: time).map { (route.position(at: time), $0.estimate.position) }
         }
+    }
+
+    /// The fix such a receiver makes when the walker is where it is at `time` seconds: each
+    /// positioned beacon ranged at its estimated distance (heard at ``rssiAtPhone``, or lower
+    /// with a TX power control), solved by weighted least squares; nil with fewer than three
+    /// positioned beacons. The live page draws it (ranging circles, estimate) as the walk goes.
+    public func fix(at time: Double) -> PositionFix? {
+        let walker = route.position(at: time)
+        var measurements: [RangeMeasurement] = []
+        var ranged: [RangedAnchor] = []
+        for beacon in positioned {
+            guard let p = beacon.position else { continue }
+            let anchor = p.onPlane
+            let setting = setting(forDistance: walker.distance(to: anchor))
+            measurements.append(RangeMeasurement.fromRSSI(anchor: anchor, distance: setting.estimatedDistance))
+            ranged.append(RangedAnchor(name: beacon.name, meanRSSI: setting.expectedRSSI, samples: 1, distance: setting.estimatedDistance))
+        }
+        guard measurements.count >= 3, let estimate = PositioningMethod.weightedLeastSquares.solve(measurements) else { return nil }
+        return PositionFix(windowStart: time, windowEnd: time, estimate: estimate, ranges: ranged)
+    }
+
+    /// What a receiver positioning the walker makes of the walk at `time` seconds: the walker's
+    /// true position, and ``fix(at:)`` when there is one (the live page of `beacon walk --web`).
+    public func positioningEvents(at time: Double) -> [PositioningEvent] {
+        [.truePosition(route.position(at: time), time: time)] + (fix(at: time).map { [.fix($0)] } ?? [])
     }
 }

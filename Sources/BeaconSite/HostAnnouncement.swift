@@ -32,17 +32,25 @@ public struct HostTelemetry: Sendable, Hashable {
     public var errors: Int
     /// Desired payloads refused since the start.
     public var rejected: Int
+    /// The agent process's resident set size in bytes (``ResidentSetSize``); `nil` where the
+    /// system does not say, and then left out of the JSON.
+    public var residentBytes: Int?
 
-    public init(host: String, uptime: Double, onAir: Int, errors: Int, rejected: Int) {
+    public init(host: String, uptime: Double, onAir: Int, errors: Int, rejected: Int, residentBytes: Int? = nil) {
         self.host = host
         self.uptime = uptime
         self.onAir = onAir
         self.errors = errors
         self.rejected = rejected
+        self.residentBytes = residentBytes
     }
 
     public var json: JSONValue {
-        .object([("host", .string(host)), ("uptime", .double((uptime * 1000).rounded() / 1000)), ("on_air", .int(onAir)),
-                 ("errors", .int(errors)), ("rejected", .int(rejected))])
+        var members: [(String, JSONValue)] = [
+            ("host", .string(host)), ("uptime", .double((uptime * 1000).rounded() / 1000)), ("on_air", .int(onAir)),
+            ("errors", .int(errors)), ("rejected", .int(rejected)),
+        ]
+        if let residentBytes { members.append(("rss_bytes", .int(residentBytes))) }
+        return .object(members)
     }
 }

@@ -21,7 +21,9 @@ public enum SiteRadioOpenError: Error, Sendable, CustomStringConvertible {
 extension SiteAgent.Radio {
     /// Opens `radios` (the radios of this host, their adapters as `-i` names them) with
     /// `opening`, all or none: a radio that fails to open closes the ones already open.
-    public static func open(_ radios: [SiteRadio], with opening: AdapterOpening) throws(SiteRadioOpenError) -> [SiteAgent.Radio] {
+    /// `positioned`: whether the radios' positions are known (a site file's), so that the virtual
+    /// air hears their beacons from there; an agent started from flags alone does not know them.
+    public static func open(_ radios: [SiteRadio], with opening: AdapterOpening, positioned: Bool = true) throws(SiteRadioOpenError) -> [SiteAgent.Radio] {
         var specs: [AdapterSpec] = []
         for radio in radios {
             do throws(TransportError) { specs.append(try AdapterSpec(parsing: radio.adapterSpecText)) } catch {
@@ -30,7 +32,7 @@ extension SiteAgent.Radio {
         }
         do throws(AdapterOpenError) {
             let connections = try opening.open(specs)
-            return zip(radios, connections).map { SiteAgent.Radio(id: $0.id, connection: $1, position: $0.position) }
+            return zip(radios, connections).map { SiteAgent.Radio(id: $0.id, connection: $1, position: positioned ? $0.position : nil) }
         } catch {
             throw .opening(error)
         }

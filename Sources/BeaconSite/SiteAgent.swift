@@ -302,12 +302,14 @@ public final class SiteAgent: Sendable {
         send(topics.state(id), RadioStateReport(revision: record.revision, beacons: record.beacons, rejected: record.rejected).payload, retain: true)
     }
 
-    /// The host's telemetry now.
+    /// The host's telemetry now, with this process's resident set size.
     public var telemetry: HostTelemetry {
-        state.withLock { s in
+        let resident = ResidentSetSize.current()
+        return state.withLock { s in
             let beacons = s.radios.values.flatMap(\.beacons)
             return HostTelemetry(host: host, uptime: now() - started, onAir: beacons.filter { $0.state == .onAir }.count,
-                                 errors: beacons.filter { $0.state == .error }.count, rejected: s.rejectedCount)
+                                 errors: beacons.filter { $0.state == .error }.count, rejected: s.rejectedCount,
+                                 residentBytes: resident)
         }
     }
 

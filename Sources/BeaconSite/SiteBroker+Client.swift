@@ -23,10 +23,12 @@ extension SiteRadio {
     /// What `-i` the radio's adapter name stands for: the name itself (`hci0`, `user:hci1`), except
     /// that a name beginning with `virtual` that is no virtual spec (`virtual-east`, `virtual2`:
     /// several virtual radios on one host need names of their own) is the built-in virtual
-    /// controller.
+    /// controller, with the options after its first colon (`virtual-east:sets=64` is
+    /// `virtual:sets=64`).
     public var adapterSpecText: String {
         let name = adapter.text
         if name == "virtual" || name.hasPrefix("virtual:") || !name.hasPrefix("virtual") { return name }
-        return "virtual"
+        guard let colon = name.firstIndex(of: ":") else { return "virtual" }
+        return "virtual" + name[colon...]
     }
 }

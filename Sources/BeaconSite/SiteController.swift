@@ -11,7 +11,8 @@ import Synchronization
 /// (their Last Will) and the radios' state, and says which beacons are on air. When a host goes
 /// offline its beacons are reported off air and, with `failover: nearest`, placed again on the
 /// radios in reach. A restarted controller first reads back what it published before (the
-/// retained desired fleets) and keeps that placement, so nothing on air is churned.
+/// retained desired fleets, and the beacons Home Assistant switched off) and keeps that
+/// placement, so nothing on air is churned and a beacon switched off stays off.
 public final class SiteController: Sendable {
     public enum Event: Sendable {
         case connected
@@ -101,6 +102,7 @@ public final class SiteController: Sendable {
             try await client.connect()
             try await client.subscribe(topics.hostsFilter)
             try await client.subscribe(topics.beaconSetFilter)
+            try await client.subscribe(topics.beaconSwitchFilter)
             try await client.subscribe(syncTopic)
             try await client.publish(topic: syncTopic, payload: Array(syncToken.utf8), qos: .atLeastOnce, retain: false)
         } catch {
@@ -177,7 +179,16 @@ public final class SiteController: Sendable {
             let text = String(decoding: message.payload, as: UTF8.self)
             guard text == SiteTopics.on || text == SiteTopics.off else { return }
             state.withLock { $0.enabled[id] = text == SiteTopics.on }
+            // Kept retained, for the next run of the controller (empty: nothing to keep).
+            publisher.send(topics.beaconSwitch(id), text == SiteTopics.off ? Array(SiteTopics.off.utf8) : [], retain: true)
             if state.withLock({ $0.synced }) { reconcile() }
+            return
+        }
+        if let id = topics.parseBeaconSwitch(message.topic) {
+            // Before the sync: a beacon a previous run was told to switch off stays off. After it,
+            // this is the controller's own record coming back.
+            guard String(decoding: message.payload, as: UTF8.self) == SiteTopics.off else { return }
+            state.withLock { s in if !s.synced, s.enabled[id] == nil { s.enabled[id] = false } }
             return
         }
         guard let parsed = topics.parseHostTopic(message.topic), !site.radios(of: parsed.host).isEmpty else { return }
@@ -266,7 +277,7 @@ public final class SiteController: Sendable {
     /// (an empty retained message), so Home Assistant drops the entity.
     private func forgetRemovedBeacons(keeping current: Set<String>) {
         let removed: [String] = state.withLock { s in
-            let gone = Set(s.discoveryHost.keys).union(s.onAir.keys).subtracting(current)
+            let gone = Set(s.discoveryHost.keys).union(s.onAir.keys).union(s.enabled.keys).subtracting(current)
             for id in gone {
                 s.discoveryHost[id] = nil
                 s.onAir[id] = nil
@@ -277,6 +288,7 @@ public final class SiteController: Sendable {
         for id in removed {
             publisher.send(topics.discoverySwitch(id), [], retain: true)
             publisher.send(topics.beaconState(id), [], retain: true)
+            publisher.send(topics.beaconSwitch(id), [], retain: true)
         }
     }
 

@@ -85,35 +85,25 @@ struct SiteReader {
         guard let mapping = reader.mapping(field, path: "broker", expected: "a mapping like `{url: mqtts://broker.lan, ca_file: ca.crt}`")
         else { return nil }
         let keys = reader.fields(of: mapping, at: field.value, allowed: SiteKeys.broker, path: "broker")
-        func path(_ key: String) -> String? {
-            guard let f = keys[key] else { return nil }
-            return reader.scalar(f, path: "broker.\(key)", allowed: "must be a file's path").map { SiteLoader.resolve($0, from: file) }
+        func text(_ key: SiteBrokerSettings.Key, allowed: String) -> String? {
+            keys[key.rawValue].flatMap { reader.scalar($0, path: "broker.\(key.rawValue)", allowed: allowed) }
         }
-        guard let urlField = keys["url"] else {
-            reader.missing("broker.url", in: field.value, "the broker's address: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
-            return nil
+        func path(_ key: SiteBrokerSettings.Key) -> String? {
+            text(key, allowed: "must be a file's path").map { SiteLoader.resolve($0, from: file) }
         }
-        let allowed = "must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"
-        guard let text = reader.scalar(urlField, path: "broker.url", allowed: allowed) else { return nil }
-        let url: MQTTBrokerURL
-        do throws(MQTTError) { url = try MQTTBrokerURL(parsing: text) } catch {
-            let reason: String
-            if case .invalidURL(_, let why) = error { reason = why } else { reason = error.description }
-            reader.sink.report(urlField.value, field: "broker.url", "\(allowed); \(reason)")
-            return nil
-        }
-        let broker = SiteBroker(url: url, caFile: path("ca_file"), certificateFile: path("cert_file"), keyFile: path("key_file"),
-                                credentialsFile: path("credentials_file"))
-        if url.usesTLS, broker.caFile == nil {
-            reader.missing("broker.ca_file", in: field.value, "an mqtts:// broker is verified against the certificate authorities in this file")
-        }
-        if !url.usesTLS, let ca = keys["ca_file"] {
-            reader.sink.report(ca.key, field: "broker.ca_file", "is for an mqtts:// broker; this one is mqtt:// (no TLS)")
-        }
-        if (keys["cert_file"] == nil) != (keys["key_file"] == nil) {
-            let given = keys["cert_file"] ?? keys["key_file"]!
-            reader.sink.report(given.key, field: keys["cert_file"] == nil ? "broker.cert_file" : "broker.key_file",
-                               "a client certificate needs both cert_file and key_file")
+        let url = text(.url, allowed: SiteBrokerSettings.allowedURL)
+        if keys["url"] != nil, url == nil { return nil }
+        let settings = SiteBrokerSettings(url: url, caFile: path(.caFile), certificateFile: path(.certificateFile), keyFile: path(.keyFile),
+                                          credentialsFile: path(.credentialsFile))
+        let (broker, issues) = settings.read()
+        for issue in issues {
+            let name = "broker.\(issue.key.rawValue)"
+            if let shownAt = issue.shownAt, let given = keys[shownAt.rawValue] {
+                // The address is reported at its value, a setting that does not belong at its key.
+                reader.sink.report(shownAt == .url ? given.value : given.key, field: name, issue.message)
+            } else {
+                reader.missing(name, in: field.value, issue.message)
+            }
         }
         return broker
     }

@@ -6,8 +6,8 @@
 /// Written by an agent (the broker's ACL lets user `<host>` write only these of its own):
 /// `beacon/<site>/hosts/<host>/status`, `…/radios`, `…/telemetry`, `…/<adapter>/state`.
 /// Written by the controller: `…/hosts/<host>/<adapter>/desired`, `beacon/<site>/controller/status`,
-/// `beacon/<site>/beacons/<id>/state`, and Home Assistant's discovery configs; it reads
-/// `beacon/<site>/beacons/<id>/set`.
+/// `beacon/<site>/beacons/<id>/state`, `…/switch`, and Home Assistant's discovery configs; it
+/// reads `beacon/<site>/beacons/<id>/set`.
 public struct SiteTopics: Sendable, Hashable {
     public var site: String
     public var discoveryPrefix: String
@@ -47,6 +47,12 @@ public struct SiteTopics: Sendable, Hashable {
     public func beaconSet(_ id: String) -> String { "\(root)/beacons/\(id)/set" }
     /// What the controller subscribes to for commands.
     public var beaconSetFilter: String { "\(root)/beacons/+/set" }
+    /// Retained `OFF` while Home Assistant has the beacon switched off (nothing once it is
+    /// switched on again): written by the controller and read back by its next run, so a switch-off
+    /// survives a controller restart.
+    public func beaconSwitch(_ id: String) -> String { "\(root)/beacons/\(id)/switch" }
+    /// What a starting controller subscribes to, to read back the beacons switched off.
+    public var beaconSwitchFilter: String { "\(root)/beacons/+/switch" }
 
     /// The radio and topic kind of an agent's topic (`…/hosts/<host>/<adapter>/state`), or of a
     /// host's own (`…/hosts/<host>/status`: adapter `nil`); `nil` for any other topic.
@@ -62,10 +68,15 @@ public struct SiteTopics: Sendable, Hashable {
     }
 
     /// The beacon identity of a `…/beacons/<id>/set` topic, or `nil`.
-    public func parseBeaconSet(_ topic: String) -> String? {
+    public func parseBeaconSet(_ topic: String) -> String? { beaconID(in: topic, kind: "set") }
+
+    /// The beacon identity of a `…/beacons/<id>/switch` topic, or `nil`.
+    public func parseBeaconSwitch(_ topic: String) -> String? { beaconID(in: topic, kind: "switch") }
+
+    private func beaconID(in topic: String, kind: String) -> String? {
         let prefix = "\(root)/beacons/"
-        guard topic.hasPrefix(prefix), topic.hasSuffix("/set") else { return nil }
-        let id = topic.dropFirst(prefix.count).dropLast("/set".count)
+        guard topic.hasPrefix(prefix), topic.hasSuffix("/\(kind)") else { return nil }
+        let id = topic.dropFirst(prefix.count).dropLast(kind.count + 1)
         return id.isEmpty || id.contains("/") ? nil : String(id)
     }
 

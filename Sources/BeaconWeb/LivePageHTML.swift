@@ -13,7 +13,7 @@ enum LivePageHTML {
         <link rel="icon" href="data:,">
         <title>beacon</title>
         <style>
-        body{font-family:system-ui,sans-serif;margin:0.8em;color:#222}
+        body{font-family:system-ui,sans-serif;margin:0.8em;color:#222;overflow-wrap:anywhere}
         h1{font-size:1.1em;margin:0 0 0.4em}
         #connection{font-size:0.85em;color:#777}
         #connection.offline{color:#b00}
@@ -28,6 +28,7 @@ enum LivePageHTML {
         #markers g.problem circle{stroke:#b00;stroke-width:3}
         #summary{margin-top:0.4em;font-size:0.9em}
         #messages{font-size:0.8em;color:#555;white-space:pre-wrap}
+        @media (max-width:600px){body{margin:0.4em}table{font-size:0.75em}th,td{padding:0.15em 0.3em}}
         </style></head>
         <body>
         <h1 id="title">beacon</h1>
@@ -74,6 +75,10 @@ enum LivePageHTML {
           }
           byId("summary").textContent = s.summary;
           byId("messages").textContent = s.messages.join("\\n");
+          // From the server taking the change up to the DOM showing it, ms (the newest 10000).
+          const latencies = window.beaconLatencies || (window.beaconLatencies = []);
+          latencies.push(performance.timeOrigin + performance.now() - message.sent);
+          if (latencies.length > 10000) latencies.shift();
         }
         function connect() {
           const socket = new WebSocket("ws://" + location.host + "/live");

@@ -147,17 +147,21 @@ final class LivePageViewers: WSMessageHandler, Sendable {
     }
 
     /// The snapshot as the page reads it; without the map, `svg` is null (keep the one shown).
-    static func json(_ snapshot: LivePageSnapshot, withMap: Bool) -> String {
-        var sent = snapshot
-        if !withMap { sent.svg = "" }
+    /// `sent`: when the server took the change up (Unix time, milliseconds), which the page
+    /// subtracts from its clock once the DOM is changed (scripts/web-bench's latency).
+    static func json(_ snapshot: LivePageSnapshot, withMap: Bool, sent: Date = Date()) -> String {
+        var shown = snapshot
+        if !withMap { shown.svg = "" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = (try? encoder.encode(Message(snapshot: sent, hasMap: withMap))) ?? Data("{}".utf8)
+        let milliseconds = (sent.timeIntervalSince1970 * 10_000).rounded() / 10
+        let data = (try? encoder.encode(Message(snapshot: shown, hasMap: withMap, sent: milliseconds))) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 
     private struct Message: Encodable {
         var snapshot: LivePageSnapshot
         var hasMap: Bool
+        var sent: Double
     }
 }

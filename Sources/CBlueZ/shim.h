@@ -13,32 +13,16 @@
 #include <bluetooth/hci.h>
 #include <bluetooth/hci_lib.h>
 
-/// A raw HCI socket (AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI), close-on-exec. -1 and errno on failure.
-static inline int beacon_hci_socket(void) {
-    return socket(AF_BLUETOOTH, SOCK_RAW | SOCK_CLOEXEC, BTPROTO_HCI);
-}
-
-/// Binds to adapter `dev` on `channel` (HCI_CHANNEL_RAW 0 or HCI_CHANNEL_USER 1).
-static inline int beacon_hci_bind(int fd, unsigned short dev, unsigned short channel) {
-    struct sockaddr_hci a;
-    memset(&a, 0, sizeof a);
-    a.hci_family = AF_BLUETOOTH;
-    a.hci_dev = dev;
-    a.hci_channel = channel;
-    return bind(fd, (struct sockaddr *)&a, sizeof a);
-}
-
-/// On a raw-channel socket, let through only event packets of the kinds beacon waits for:
-/// Command Complete, Command Status, Hardware Error and LE Meta.
-static inline int beacon_hci_set_event_filter(int fd) {
-    struct hci_filter f;
-    hci_filter_clear(&f);
-    hci_filter_set_ptype(HCI_EVENT_PKT, &f);
-    hci_filter_set_event(EVT_CMD_COMPLETE, &f);
-    hci_filter_set_event(EVT_CMD_STATUS, &f);
-    hci_filter_set_event(EVT_HARDWARE_ERROR, &f);
-    hci_filter_set_event(EVT_LE_META_EVENT, &f);
-    return setsockopt(fd, SOL_HCI, HCI_FILTER, &f, sizeof f);
+/// The event filter for a raw-channel socket (set with setsockopt(SOL_HCI, HCI_FILTER) through
+/// beacon's system-call seam): only event packets of the kinds beacon waits for, Command
+/// Complete, Command Status, Hardware Error and LE Meta.
+static inline void beacon_hci_event_filter(struct hci_filter *f) {
+    hci_filter_clear(f);
+    hci_filter_set_ptype(HCI_EVENT_PKT, f);
+    hci_filter_set_event(EVT_CMD_COMPLETE, f);
+    hci_filter_set_event(EVT_CMD_STATUS, f);
+    hci_filter_set_event(EVT_HARDWARE_ERROR, f);
+    hci_filter_set_event(EVT_LE_META_EVENT, f);
 }
 
 /// Fills `ids` with up to `max` adapter ids (HCIGETDEVLIST); returns the count or -1.

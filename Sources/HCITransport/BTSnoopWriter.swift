@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 import HCI
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Writes every HCI packet of a session, both directions, to a btsnoop file (see HCI's `BTSnoop` for
 /// the format) with datalink 1002 (HCI UART/H4): each record's data starts with the H4 packet
 /// indicator. Wireshark and tshark open it.
 ///
-/// The file is a ``StreamingOutputFile``: a regular file only, never written through a link,
+/// The file is a `StreamingOutputFile` (BeaconSystem): a regular file only, never written through a link,
 /// never one of the command's inputs. Each record is written as it comes, so a run that is
 /// killed still leaves a usable file. The first write that fails (a full disk) is reported once
 /// through `onWriteFailure` and the capture stops there, while the session carries on.
@@ -21,7 +19,7 @@ public final class BTSnoopWriter: Sendable {
 
     /// Creates (or truncates) `path` and writes the file header. Refuses, before touching the
     /// file, a path that names one of `inputs` (compared by device and inode, so another
-    /// spelling or a link is caught) and anything but a regular file (see ``StreamingOutputFile``).
+    /// spelling or a link is caught) and anything but a regular file (see `StreamingOutputFile` (BeaconSystem)).
     /// `onWriteFailure` is called once, from the thread that was writing, with a message naming
     /// the path and the error, when the first write fails.
     public init(path: String, inputs: [String] = [], system: any SystemCalls = LiveSystemCalls(),
@@ -61,9 +59,8 @@ public final class BTSnoopWriter: Sendable {
 
     /// Microseconds since the Unix epoch.
     static func now() -> UInt64 {
-        var t = timespec()
-        clock_gettime(CLOCK_REALTIME, &t)
-        return UInt64(t.tv_sec) * 1_000_000 + UInt64(t.tv_nsec / 1000)
+        let (seconds, attoseconds) = LiveSystemCalls().wallClockTime().components
+        return UInt64(seconds) * 1_000_000 + UInt64(attoseconds / 1_000_000_000_000)
     }
 
     static func bigEndian(_ v: UInt32) -> [UInt8] {

@@ -2,6 +2,7 @@
 // The only file that sees BlueZ's C types. Everything it returns is a Swift value.
 import CBlueZ
 import BeaconCodec
+import BeaconSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,6 +16,36 @@ public struct KernelAdapter: Hashable, Sendable {
     public var isRunning: Bool
 }
 
+extension SystemCalls {
+    /// A kernel raw HCI socket bound to `device` on `channel` (0 raw, 1 user, 3 control), through
+    /// the seam's socket calls; with `filterEvents`, only the events beacon waits for are let
+    /// through (Command Complete/Status, Hardware Error, LE Meta).
+    public func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError> {
+        let fd: Int32
+        switch openSocket(domain: AF_BLUETOOTH, type: BlueZ.socketType, protocol: BTPROTO_HCI) {
+        case .success(let opened): fd = opened
+        case .failure(let e): return .failure(SystemCallError(call: "socket(AF_BLUETOOTH)", errno: e))
+        }
+        if filterEvents {
+            var filter = hci_filter()
+            beacon_hci_event_filter(&filter)
+            if case .failure(let e) = withUnsafeBytes(of: &filter, { setOption(fd, level: SOL_HCI, name: HCI_FILTER, value: $0) }) {
+                close(fd)
+                return .failure(SystemCallError(call: "setsockopt(HCI_FILTER)", errno: e))
+            }
+        }
+        var address = sockaddr_hci()
+        address.hci_family = sa_family_t(AF_BLUETOOTH)
+        address.hci_dev = device
+        address.hci_channel = channel
+        if case .failure(let e) = withUnsafeBytes(of: &address, { bind(fd, to: $0) }) {
+            close(fd)
+            return .failure(SystemCallError(call: BlueZ.bindCallName(device: device, channel: channel), errno: e))
+        }
+        return .success(fd)
+    }
+}
+
 /// Wrappers over libbluetooth and the kernel's HCI socket ioctls.
 enum BlueZ {
     static let channelRaw: UInt16 = 0
@@ -23,23 +54,7 @@ enum BlueZ {
     static let channelControl: UInt16 = 3
     static let deviceNone: UInt16 = 0xFFFF
 
-    static func openSocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError> {
-        let fd = beacon_hci_socket()
-        guard fd >= 0 else { return .failure(SystemCallError(call: "socket(AF_BLUETOOTH)", errno: .current)) }
-        if filterEvents, beacon_hci_set_event_filter(fd) < 0 {
-            let e = Errno.current
-            Glibc.close(fd)
-            return .failure(SystemCallError(call: "setsockopt(HCI_FILTER)", errno: e))
-        }
-        guard beacon_hci_bind(fd, device, channel) == 0 else {
-            let e = Errno.current
-            Glibc.close(fd)
-            return .failure(SystemCallError(call: bindCallName(device: device, channel: channel), errno: e))
-        }
-        return .success(fd)
-    }
-
-    private static func bindCallName(device: UInt16, channel: UInt16) -> String {
+    static func bindCallName(device: UInt16, channel: UInt16) -> String {
         switch channel {
         case channelUser: "bind(HCI_CHANNEL_USER)"
         case channelControl: "bind(HCI_CHANNEL_CONTROL)"
@@ -47,13 +62,21 @@ enum BlueZ {
         }
     }
 
-    /// Runs `body` with an unbound control socket for the adapter ioctls.
+    /// Runs `body` with an unbound control socket for the adapter ioctls (which stay in the C
+    /// shim: Swift cannot import their _IOR/_IOW request numbers).
     static func withControlSocket<T>(_ body: (Int32) -> Result<T, SystemCallError>) -> Result<T, SystemCallError> {
-        let fd = beacon_hci_socket()
-        guard fd >= 0 else { return .failure(SystemCallError(call: "socket(AF_BLUETOOTH)", errno: .current)) }
-        defer { Glibc.close(fd) }
+        let system = LiveSystemCalls()
+        let fd: Int32
+        switch system.openSocket(domain: AF_BLUETOOTH, type: socketType, protocol: BTPROTO_HCI) {
+        case .success(let opened): fd = opened
+        case .failure(let e): return .failure(SystemCallError(call: "socket(AF_BLUETOOTH)", errno: e))
+        }
+        defer { system.close(fd) }
         return body(fd)
     }
+
+    /// A raw HCI socket, close-on-exec.
+    static let socketType = Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
 
     /// Every adapter the kernel has.
     static func adapters() -> Result<[KernelAdapter], SystemCallError> {

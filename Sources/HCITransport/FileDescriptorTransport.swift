@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 import Synchronization
 
 /// A transport over one file descriptor: the kernel's HCI sockets, a TCP connection, a UART.

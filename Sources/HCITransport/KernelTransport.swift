@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#if canImport(Glibc)
-import Glibc
-#endif
+import BeaconSystem
 
 /// The kernel's HCI sockets through BlueZ: the shared raw channel (`hci0`) and the exclusive user
 /// channel (`user:hci0`).
@@ -34,7 +32,7 @@ public enum KernelTransport {
             case .success(let fd): return FileDescriptorTransport(fd: fd, adapterName: name, system: system)
             case .failure(let e) where e.errno == .resourceBusy && attempt < 10:
                 attempt += 1
-                usleep(100_000)
+                system.sleep(for: .milliseconds(100))
             case .failure(let e): throw .system(e, adapter: name)
             }
         }

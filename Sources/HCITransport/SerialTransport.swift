@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,12 +16,15 @@ public enum SerialTransport {
         // O_NONBLOCK: a serial line without CLOCAL yet would wait in open(2) for carrier detect,
         // where no stop signal reaches the run; the descriptor is made blocking again below,
         // once CLOCAL is set.
-        let fd = Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw .system(SystemCallError(call: "open(\(path))", errno: .current), adapter: name) }
+        let fd: Int32
+        switch system.open(path, flags: O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, mode: 0, relativeTo: AT_FDCWD) {
+        case .success(let opened): fd = opened
+        case .failure(let e): throw .system(SystemCallError(call: "open(\(path))", errno: e), adapter: name)
+        }
         var t = termios()
         guard tcgetattr(fd, &t) == 0 else {
             let e = Errno.current
-            Glibc.close(fd)
+            system.close(fd)
             throw .system(SystemCallError(call: "tcgetattr", errno: e), adapter: name)
         }
         cfmakeraw(&t)
@@ -30,13 +34,13 @@ public enum SerialTransport {
         if flowControl { t.c_cflag |= tcflag_t(CRTSCTS) } else { t.c_cflag &= ~tcflag_t(CRTSCTS) }
         guard tcsetattr(fd, TCSANOW, &t) == 0 else {
             let e = Errno.current
-            Glibc.close(fd)
+            system.close(fd)
             throw .system(SystemCallError(call: "tcsetattr", errno: e), adapter: name)
         }
         _ = tcflush(fd, TCIOFLUSH)
         guard fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 else {
             let e = Errno.current
-            Glibc.close(fd)
+            system.close(fd)
             throw .system(SystemCallError(call: "fcntl(F_SETFL)", errno: e), adapter: name)
         }
         return FileDescriptorTransport(fd: fd, adapterName: name, system: system)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,7 +36,7 @@ public enum TCPTransport {
                 _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
                 return FileDescriptorTransport(fd: fd, adapterName: name, system: system)
             } catch {
-                Glibc.close(fd)
+                system.close(fd)
                 lastError = error
             }
         }

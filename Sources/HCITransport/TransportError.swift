@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 import HCI
 
 /// Why a transport could not be opened or used, with advice a user can act on.

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The thin terminal layer under a ``LiveScreen``: draws it on the alternate screen at the
 /// terminal's current size, and draws the last screen again at the new size on SIGWINCH.
@@ -25,24 +23,24 @@ public final class LiveTerminal: @unchecked Sendable {
 
     public let colour: Bool
     private let fd: Int32
-    private let calls: any TerminalCalls
+    private let calls: any SystemCalls
     private let write: @Sendable (String) -> Void
     private let state: Mutex<State>
     /// The SIGWINCH, SIGTSTP and SIGCONT sources; touched only by start() and finish().
     private var sources: [any DispatchSourceSignal] = []
     /// The signals those sources take over (their actions are restored by finish()).
-    static let handledSignals = [SIGWINCH, SIGTSTP, SIGCONT]
+    static let handledSignals = [SignalNumber.windowChanged, SignalNumber.terminalStop, SignalNumber.continue]
 
     /// What a terminal that does not tell its size is taken to be.
     public static let fallbackSize = TerminalSize(columns: 80, rows: 24)
 
     /// A live view on `fd` (standard output by default), writing with `write`.
-    public init(fd: Int32 = STDOUT_FILENO, colour: Bool, calls: any TerminalCalls = LiveTerminalCalls(), write: @escaping @Sendable (String) -> Void) {
+    public init(fd: Int32 = StandardStream.output, colour: Bool, calls: any SystemCalls = LiveSystemCalls(), write: @escaping @Sendable (String) -> Void) {
         self.fd = fd
         self.colour = colour
         self.calls = calls
         self.write = write
-        state = Mutex(State(size: calls.size(of: fd) ?? Self.fallbackSize))
+        state = Mutex(State(size: calls.terminalSize(of: fd) ?? Self.fallbackSize))
     }
 
     /// Between ``start()`` and ``finish()``.
@@ -61,13 +59,13 @@ public final class LiveTerminal: @unchecked Sendable {
         TerminalRestore.arm(fd: fd)
         let queue = DispatchQueue(label: "beacon.live-view.signals")
         let handlers: [(Int32, @Sendable () -> Void)] = [
-            (SIGWINCH, { [weak self] in self?.resized() }),
+            (SignalNumber.windowChanged, { [weak self] in self?.resized() }),
             // Ctrl-Z: give the shell its screen back before stopping; `fg`: the view again.
-            (SIGTSTP, { [weak self] in self?.suspend() }),
-            (SIGCONT, { [weak self] in self?.resume() }),
+            (SignalNumber.terminalStop, { [weak self] in self?.suspend() }),
+            (SignalNumber.continue, { [weak self] in self?.resume() }),
         ]
         for (number, handler) in handlers {
-            signal(number, SIG_IGN)
+            calls.ignoreSignal(number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler(handler: handler)
             source.resume()
@@ -82,12 +80,12 @@ public final class LiveTerminal: @unchecked Sendable {
             write(TerminalFrame.leave)
             return true
         }
-        if suspended { kill(getpid(), SIGSTOP) }
+        if suspended { calls.signalThisProcess(SignalNumber.stop) }
     }
 
     /// Back from a stop: the alternate screen again, redrawn whole at the current size.
     func resume() {
-        let size = calls.size(of: fd) ?? Self.fallbackSize
+        let size = calls.terminalSize(of: fd) ?? Self.fallbackSize
         state.withLock { s in
             guard s.active else { return }
             write(TerminalFrame.enter)
@@ -106,7 +104,7 @@ public final class LiveTerminal: @unchecked Sendable {
 
     /// Reads the size again and draws the last screen at it (the SIGWINCH handler).
     func resized() {
-        let size = calls.size(of: fd) ?? Self.fallbackSize
+        let size = calls.terminalSize(of: fd) ?? Self.fallbackSize
         state.withLock { s in
             s.size = size
             s.clearFirst = true
@@ -118,7 +116,7 @@ public final class LiveTerminal: @unchecked Sendable {
     public func finish() {
         for source in sources { source.cancel() }
         sources = []
-        for number in Self.handledSignals { signal(number, SIG_DFL) }
+        for number in Self.handledSignals { calls.restoreDefaultAction(ofSignal: number) }
         state.withLock { s in
             guard s.active else { return }
             s.active = false
@@ -145,11 +143,11 @@ enum TerminalRestore {
     static func arm(fd: Int32) {
         armedFD.store(fd, ordering: .sequentiallyConsistent)
         if !registered.exchange(true, ordering: .sequentiallyConsistent) {
-            atexit {
+            LiveSystemCalls().atExit {
                 let fd = TerminalRestore.armedFD.exchange(-1, ordering: .sequentiallyConsistent)
                 guard fd >= 0 else { return }
                 let bytes = Array(TerminalFrame.leave.utf8)
-                _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+                _ = bytes.withUnsafeBytes { LiveSystemCalls().writeAll(fd, from: $0) }
             }
         }
     }

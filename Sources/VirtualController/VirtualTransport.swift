@@ -2,11 +2,6 @@
 import Dispatch
 import HCITransport
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `-i virtual`: an `HCITransport` whose controller is a ``VirtualController`` in this process.
 ///

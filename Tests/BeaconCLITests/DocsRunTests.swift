@@ -26,6 +26,8 @@ import TestSupport
                   reason: "a pair of Bumble controllers over TCP (Tests/Harness/bumble_link.py, the test venv); PlaybackIntegrationTests runs these same steps"),
         Exclusion(pattern: #"^(sudo )?scripts/(test|kernel-test|fresh-machine-test|setup|fuzz)\b"#,
                   reason: "the test suite or its set-up (root, minutes, QEMU); it is what runs this test"),
+        Exclusion(pattern: #"^scripts/package\b"#,
+                  reason: "a release build (minutes) packaged as a .deb; scripts/fresh-machine-test builds it, installs it in a fresh Debian 12 root and runs a site from it"),
         Exclusion(pattern: #"^(swift (run|build|test) --package-path Examples/|scripts/(examples|docs)\b)"#,
                   reason: "builds a package of its own against beacon (minutes); scripts/test runs scripts/examples and scripts/docs, and ExampleProgramTests runs AdvertiseFleet on the virtual air and stops it with SIGINT"),
         Exclusion(pattern: #"^(install|systemctl|journalctl|sudo) "#,
@@ -34,6 +36,8 @@ import TestSupport
                   reason: "writes into the system's completion directories (root); ManPageAndServiceTests.completionScripts runs the command itself"),
         Exclusion(pattern: #"^beacon (agent|site)\b(?!.*--plan)"#,
                   reason: "a site's agent or controller: needs a Mosquitto broker with the site's users; AgentTests and ControllerTests (BeaconSiteTests) run both against a test's own Mosquitto, with virtual radios"),
+        Exclusion(pattern: #"^beacon play .*--site\b"#,
+                  reason: "a scenario across a site: needs a Mosquitto broker and the hosts' agents; PlaySiteTests (BeaconSiteTests) plays one on a test's own Mosquitto with two agents on virtual radios"),
         Exclusion(pattern: #"(broken|fast)\.yaml"#,
                   reason: "a transcript of files the text describes but does not show; BrokenScenarioTests, ValidateScenarioTests and PlaybackCommandTests check these messages"),
     ]

@@ -33,6 +33,23 @@ import TestSupport
         return nil
     }
 
+    /// `beacon arguments…` (with `--web 0`) started, and its page's URL; the run is killed when
+    /// it never says one.
+    static func serving(_ arguments: [String]) async throws -> (run: BackgroundProgram, url: String) {
+        let run = try BeaconExecutable.start(arguments)
+        guard let url = await url(of: run) else {
+            run.send(SIGKILL)
+            throw WebDriver.Failure(description: "no live page URL from beacon \(arguments.joined(separator: " ")):\n\(run.output)")
+        }
+        return (run, url)
+    }
+
+    /// Stops `run` with SIGINT and expects it to end with status 0.
+    static func stop(_ run: BackgroundProgram) async {
+        run.send(SIGINT)
+        #expect(await run.waitForExit(timeout: .seconds(60)) == 0, "\(run.output)")
+    }
+
     @Test func pageFollowsTheFleetAndReconnectsAfterARestart() async throws {
         let original = try String(contentsOf: BeaconExecutable.packageRoot.appendingPathComponent("profiles/room-2m.yaml"), encoding: .utf8)
         let path = try BeaconExecutable.temporaryFile(named: "room.yaml", contents: original)
@@ -40,8 +57,7 @@ import TestSupport
         let url = try #require(await Self.url(of: run), "\(run.output)")
         #expect(url.hasPrefix("http://127.0.0.1:"), "bound to loopback by default: \(url)")
 
-        let browser = try await WebDriver.start()
-        do {
+        try await WebDriver.session { browser in
             try await browser.open(url)
             let shown = try await browser.waitUntil(Self.onAir(Self.beacons))
             let first = try await browser.body()
@@ -81,10 +97,107 @@ import TestSupport
             again.send(SIGINT)
             let status = await again.waitForExit(timeout: .seconds(60))
             #expect(status == 0, "\(again.output)")
-        } catch {
-            await browser.quit()
-            throw error
         }
-        await browser.quit()
+    }
+
+    /// The estimate and the true position on the page's map, metres (their markers' data-x and
+    /// data-y), or nil while either is missing.
+    static let positions = """
+        const at = (style) => { const g = document.querySelector("#markers g." + style); return g ? [Number(g.dataset.x), Number(g.dataset.y)] : null; };
+        const e = at("estimate"), t = at("truth");
+        return e && t ? [e[0], e[1], t[0], t[1]] : null;
+        """
+
+    @Test func walkPageShowsTheEstimateNearTheWalkerAsItMoves() async throws {
+        let room = BeaconExecutable.packageRoot.appendingPathComponent("profiles/room-2m.yaml").path
+        let (run, url) = try await Self.serving(["walk", room, "-i", "virtual", "--path", "square", "--loop", "--duration", "60s", "--web", "0"])
+        defer { run.send(SIGKILL) }
+        try await WebDriver.session { browser in
+            try await browser.open(url)
+            let drawn = try await browser.waitUntil("""
+                return document.querySelector("#markers g.estimate") !== null && document.querySelector("#markers g.truth") !== null
+                  && document.querySelectorAll("#circles circle.ranging").length === \(Self.beacons.count);
+                """)
+            let page = try await browser.body()
+            #expect(drawn, "\(page)\n\(run.output)")
+            let statesShown = try await browser.waitUntil(Self.onAir(Self.beacons))
+            #expect(statesShown, "the board's states on the page")
+            let first = try #require(await browser.run(Self.positions) as? [Double])
+            // The walker moves on (half a metre: the square's next side), and the estimate with it.
+            let moved = try await browser.waitUntil("""
+                const p = (() => { \(Self.positions) })();
+                return p !== null && Math.hypot(p[2] - \(first[2]), p[3] - \(first[3])) > 0.5;
+                """)
+            #expect(moved, "\(run.output)")
+            let second = try #require(await browser.run(Self.positions) as? [Double])
+            for p in [first, second] {
+                // The receiver's ranges are the walk's measured powers quantised to whole dBm: a few centimetres off.
+                #expect(hypot(p[0] - p[2], p[1] - p[3]) < 0.3, "estimate (\(p[0]), \(p[1])) against the walker at (\(p[2]), \(p[3]))")
+            }
+            let errors = try await browser.consoleLog().filter { $0.hasPrefix("SEVERE") }
+            #expect(errors.isEmpty, "console: \(errors)")
+            await Self.stop(run)
+        }
+    }
+
+    @Test func sitePageShowsRadiosOnlineAndTheirBeaconsOnAir() async throws {
+        let air = try SharedAirTests.privateAir()
+        defer { try? FileManager.default.removeItem(atPath: air) }
+        // Two radios on cables of this host (no broker), a beacon next to each.
+        let siteFile = try BeaconExecutable.temporaryFile(named: "hall.yaml", contents: """
+            name: hall
+            radios:
+              - {host: box, adapter: virtual-a, position: {x: 0, y: 0}}
+              - {host: box, adapter: virtual-b, position: {x: 10, y: 0}}
+            beacons:
+              - {name: door, uuid: 8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061, major: 9, minor: 1, position: {x: 1, y: 0}}
+              - {name: desk, uuid: 8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061, major: 9, minor: 2, position: {x: 9, y: 0}}
+            """)
+        let site = try SharedAirTests.start(["site", siteFile, "--web", "0"], air: air)
+        defer { site.send(SIGKILL) }
+        let url = try #require(await Self.url(of: site), "\(site.output)")
+        try await WebDriver.session { browser in
+            try await browser.open(url)
+            let shown = try await browser.waitUntil("""
+                const state = (id) => { const e = document.getElementById(id); return e ? e.dataset.state : null; };
+                return ["beacon-radio-box-virtual-a", "m-radio-box-virtual-a", "beacon-radio-box-virtual-b"].every((id) => state(id) === "online")
+                  && state("m-door") === "on air" && state("m-desk") === "on air"
+                  && document.querySelector("#m-radio-box-virtual-a").classList.contains("radio");
+                """)
+            let page = try await browser.body()
+            #expect(shown, "\(page)\n\(site.output)")
+            let errors = try await browser.consoleLog().filter { $0.hasPrefix("SEVERE") }
+            #expect(errors.isEmpty, "console: \(errors)")
+            await Self.stop(site)
+        }
+    }
+
+    @Test func locateLivePageShowsEachFixNextToWhereTheReceiverStands() async throws {
+        let room = BeaconExecutable.packageRoot.appendingPathComponent("profiles/room-2m.yaml").path
+        let air = try SharedAirTests.privateAir()
+        defer { try? FileManager.default.removeItem(atPath: air) }
+        let advertiser = try SharedAirTests.start(["advertise", room, "-i", "virtual", "--json"], air: air)
+        defer { advertiser.send(SIGKILL) }
+        #expect(await advertiser.waitForOutput(timeout: .seconds(60)) { $0.contains("\"event\":\"on_air\",\"beacon\":\"room-south\"") },
+                "\(advertiser.output)")
+        let locate = try SharedAirTests.start(["locate", room, "--live", "-i", "virtual", "--at", "0.5,0.2", "--duration", "60s", "--web", "0"], air: air)
+        defer { locate.send(SIGKILL) }
+        let url = try #require(await Self.url(of: locate), "\(locate.output)")
+        try await WebDriver.session { browser in
+            try await browser.open(url)
+            // A fix from all four beacons: four ranging circles, each row ranged.
+            let fixed = try await browser.waitUntil("""
+                return document.querySelectorAll("#circles circle.ranging").length === \(Self.beacons.count)
+                  && \(Self.beacons.map { "document.getElementById('beacon-\($0)')?.dataset.state === 'ranged'" }.joined(separator: " && "));
+                """)
+            let page = try await browser.body()
+            #expect(fixed, "\(page)\n\(locate.output)")
+            let p = try #require(await browser.run(Self.positions) as? [Double])
+            #expect(p[2] == 0.5 && p[3] == 0.2, "the true position where --at put the receiver: \(p)")
+            #expect(hypot(p[0] - p[2], p[1] - p[3]) < 0.3, "the estimate (\(p[0]), \(p[1])) next to it")
+            await Self.stop(locate)
+        }
+        await Self.stop(advertiser)
     }
 }
+

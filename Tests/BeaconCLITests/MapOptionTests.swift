@@ -52,4 +52,43 @@ import TestSupport
         advertiser.send(SIGINT)
         #expect(await advertiser.waitForExit(timeout: .seconds(30)) == 0, "\(advertiser.output)")
     }
+
+    @Test("site --plan --map: each radio, each beacon labelled with the radio that carries it, the unplaced one in error; xmllint accepts it")
+    func sitePlan() throws {
+        let map = (try BeaconExecutable.temporaryFile(named: "x", contents: "") as NSString).deletingLastPathComponent + "/site.svg"
+        let result = try BeaconExecutable.run(["site", PackageRoot.path("examples/site-lab.yaml"), "--plan", "--map", map])
+        #expect(result.status == 0, "\(result)")
+        let text = try String(contentsOfFile: map, encoding: .utf8)
+        for radio in ["pi-west/hci0", "pi-west/hci1", "pi-east/hci0"] {
+            let id = "m-radio-" + radio.replacingOccurrences(of: "/", with: "-")
+            #expect(text.contains("<g class=\"radio\" id=\"\(id)\""), "\(radio)")
+        }
+        // The plan's own figures: pi-west/hci1 carries 4 of 4; 12 beacons placed (a line each to its radio), far-store not.
+        #expect(text.contains(">pi-west/hci1 (4/4)</text>"))
+        #expect(text.components(separatedBy: "class=\"carrier\"").count - 1 == 12)
+        #expect(text.contains("<g class=\"failed\" id=\"m-far-store\"") && text.contains(">far-store · not placed</text>"))
+        #expect(text.contains(">room-east · pi-west/hci0</text>"), "the room's beacons on the radio at (0, 0)")
+        if let xmllint = Executables.onPath("xmllint") {
+            #expect(try Program.run(xmllint, ["--noout", map]).status == 0)
+        }
+        let running = try BeaconExecutable.run(["site", PackageRoot.path("examples/site-lab.yaml"), "--map", map])
+        #expect(running.status == 2 && running.stderr.contains("--map draws the placement: it goes with --plan"), "\(running)")
+    }
+
+    @Test("locate --trace --map: a trace's true_position line puts the true position and the error on the map; a broken one names its line")
+    func traceTruth() throws {
+        let folder = (try BeaconExecutable.temporaryFile(named: "x", contents: "") as NSString).deletingLastPathComponent
+        let trace = PackageRoot.path("docs/traces/near-room-east.jsonl")
+        let result = try BeaconExecutable.run(["locate", Self.room, "--trace", trace, "--map", folder + "/trace.svg"])
+        #expect(result.status == 0, "\(result)")
+        let text = try String(contentsOfFile: folder + "/trace.svg", encoding: .utf8)
+        #expect(text.contains(">true position</text>") && text.contains("class=\"miss\""), "\(text.prefix(400))")
+        #expect(text.contains("<g class=\"truth\" data-x=\"0.9\" data-y=\"0.1\">"), "where the trace's first line says")
+        let broken = try BeaconExecutable.temporaryFile(named: "broken.jsonl", contents: try String(contentsOfFile: trace, encoding: .utf8)
+            .replacingOccurrences(of: "\"x\":0.9,", with: ""))
+        let refused = try BeaconExecutable.run(["locate", Self.room, "--trace", broken, "--map", folder + "/never.svg"])
+        #expect(refused.status == 1 && refused.stderr.contains("broken.jsonl:1: a true_position line needs time, x and y"), "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/never.svg"))
+    }
 }
+

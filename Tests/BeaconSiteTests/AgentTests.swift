@@ -74,6 +74,36 @@ import TestSupport
         #expect(await controller.wait(on: topics.state(radio)) { p in Self.state(p)?.beacons.allSatisfy { $0.state == .off } == true ? true : nil } == true)
     }
 
+    /// Without a site file: `--broker`, `--site-name`, `-i` and `--credentials` (a file, mode
+    /// 0600) stand for it. The telemetry carries the agent's resident set size.
+    @Test func theBrokerFlagsStandForTheSiteFile() async throws {
+        let site = try await SiteFixture(hosts: ["pi"], radios: "  - {host: pi, adapter: virtual, position: {x: 0, y: 0}}", beacons: Self.beacons)
+        let topics = SiteTopics(site: "lab")
+        let radio = SiteRadio.ID(host: "pi", adapter: "virtual")
+        // Subscribed before the agent starts: its first telemetry goes out as it connects.
+        let controller = try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/hosts/#"])
+        let credentials = site.directory.appendingPathComponent("pi.credentials").path
+        #expect(FileManager.default.createFile(atPath: credentials, contents: Data("pi\npi-secret\n".utf8), attributes: [.posixPermissions: 0o600]))
+        let agent = try site.start(["agent", "--broker", site.broker.url, "--site-name", "lab", "--host", "pi", "-i", "virtual",
+                                    "--credentials", credentials, "--json"])
+        defer { agent.send(SIGKILL) }
+        let online = await controller.wait(on: topics.hostStatus("pi")) { String(decoding: $0, as: UTF8.self) == "online" ? true : nil }
+        #expect(online == true, "\(agent.output)")
+        let rss = await controller.wait(on: topics.hostTelemetry("pi")) { payload in
+            (try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any])?["rss_bytes"] as? Int
+        }
+        // A Swift process with its radios open holds a few MiB at least.
+        #expect((rss ?? 0) > 1 << 20, "telemetry: \(controller.payload(topics.hostTelemetry("pi")).map { String(decoding: $0, as: UTF8.self) } ?? "none")")
+
+        let loaded = try SiteLoader.load(contentsOf: site.siteFile)
+        let desired = DesiredFleet(revision: 1, beacons: [loaded.beacons[0]])
+        try await controller.client.publish(topic: topics.desired(radio), payload: desired.payload, qos: .atLeastOnce, retain: true)
+        let onAir = await controller.wait(on: topics.state(radio)) { p in Self.state(p).flatMap { $0.revision == 1 ? $0 : nil } }
+        #expect(onAir?.beacons.map(\.state) == [.onAir], "\(agent.output)")
+        agent.send(SIGTERM)
+        #expect(await agent.waitForExit(timeout: .seconds(10)) == 0, "\(agent.output)")
+    }
+
     @Test func aMalformedDesiredPayloadIsRefusedInTheStateTopicAndWhatIsOnAirStays() async throws {
         let site = try await SiteFixture(hosts: ["pi"], radios: "  - {host: pi, adapter: virtual, position: {x: 0, y: 0}}", beacons: Self.beacons)
         let agent = try site.start(["agent", "--site", site.siteFile, "--host", "pi"], as: SiteFixture.hostUser("pi"))

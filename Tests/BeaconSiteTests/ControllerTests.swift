@@ -158,6 +158,40 @@ import TestSupport
         #expect(await ha.wait(on: topics.beaconState(Self.door)) { String(decoding: $0, as: UTF8.self) == "ON" ? true : nil } == true, "\(controller.output)")
     }
 
+    /// The switch-off is kept (retained `…/switch`): a controller killed and restarted keeps the
+    /// beacon off air and its switch OFF, and sends nothing; switched on again, it goes back.
+    @Test func aBeaconSwitchedOffStaysOffAcrossAControllerRestart() async throws {
+        let running = try await Self.startSite()
+        defer { for p in running.all { p.send(SIGKILL) } }
+        let (site, first, a) = (running.site, running.controller, running.a)
+        let topics = SiteTopics(site: "lab")
+        let ha = try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/beacons/+/state", "beacon/lab/beacons/+/switch"])
+        try await ha.publish(topics.beaconSet(Self.door), "OFF", retain: false)
+        #expect(await ha.wait(on: topics.beaconSwitch(Self.door)) { String(decoding: $0, as: UTF8.self) == "OFF" ? true : nil } == true, "\(first.output)")
+        #expect(await a.waitForOutput(timeout: .seconds(60)) { _ in Self.events(a).contains { $0["event"] as? String == "applied" && $0["beacons"] as? Int == 0 } }, "\(a.output)")
+        first.send(SIGKILL)
+        _ = await first.waitForExit(timeout: .seconds(10))
+
+        let second = try site.start(["site", site.siteFile, "--json"], as: SiteFixture.controller)
+        defer { second.send(SIGKILL) }
+        #expect(await second.waitForOutput(timeout: .seconds(60)) { _ in
+            Self.events(second).contains { $0["event"] as? String == "beacon" && $0["id"] as? String == Self.door && $0["reason"] as? String == "switched off" }
+        }, "\(second.output)")
+        let events = Self.events(second)
+        #expect(events.contains { $0["event"] as? String == "ready" })
+        // Nothing published: pi-a keeps its empty fleet (revision 2), the door off air.
+        #expect(!events.contains { $0["event"] as? String == "desired" }, "\(second.output)")
+        #expect(!events.contains { $0["event"] as? String == "beacon" && $0["id"] as? String == Self.door && $0["on_air"] as? Bool == true })
+        #expect(Self.events(a).filter { $0["event"] as? String == "applied" }.map { $0["revision"] as? Int } == [1, 2], "\(a.output)")
+        #expect(String(decoding: ha.payload(topics.beaconState(Self.door)) ?? [], as: UTF8.self) == "OFF")
+
+        // Switched on through the restarted controller: back on air, and nothing kept any more.
+        try await ha.publish(topics.beaconSet(Self.door), "ON", retain: false)
+        #expect(await ha.wait(on: topics.beaconState(Self.door)) { String(decoding: $0, as: UTF8.self) == "ON" ? true : nil } == true, "\(second.output)")
+        #expect(await ha.wait(on: topics.beaconSwitch(Self.door)) { $0.isEmpty ? true : nil } == true)
+        #expect(await a.waitForOutput(timeout: .seconds(60)) { _ in Self.events(a).contains { $0["event"] as? String == "applied" && $0["revision"] as? Int == 3 && $0["beacons"] as? Int == 1 } }, "\(a.output)")
+    }
+
     @Test func theBrokerRestartedEverythingComesBackWithoutChurn() async throws {
         let running = try await Self.startSite()
         defer { for p in running.all { p.send(SIGKILL) } }

@@ -27,15 +27,20 @@ struct SiteFixture {
     var siteFile: String { directory.appendingPathComponent("site.yaml").path }
 
     /// A broker with the controller and `hosts` as users, and a site file (`radios` and `beacons`
-    /// YAML lines) naming it.
-    init(hosts: [String], radios: String, beacons: String, extra: String = "") async throws {
-        broker = try await MosquittoBroker(users: [Self.controller] + hosts.map { Self.hostUser($0) })
+    /// YAML lines) naming it. With `tls`, the broker speaks only TLS with the certificates' server
+    /// certificate and wants a client certificate of their CA; `brokerKeys` are added to the site
+    /// file's `broker:` mapping (`ca_file: …, cert_file: …`).
+    init(hosts: [String], radios: String, beacons: String, extra: String = "", tls: TestCertificates? = nil, brokerKeys: String = "") async throws {
+        let listener = tls.map { c in
+            ["cafile \(c.path("ca.crt"))", "certfile \(c.path("server.crt"))", "keyfile \(c.path("server.key"))", "require_certificate true"]
+        } ?? []
+        broker = try await MosquittoBroker(users: [Self.controller] + hosts.map { Self.hostUser($0) }, listenerOptions: listener, tls: tls != nil)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-site-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let airURL = directory.appendingPathComponent("air")
         try FileManager.default.createDirectory(at: airURL, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         air = airURL.path
-        let text = "name: lab\nbroker: {url: \"\(broker.url)\"}\nmax_distance: 50\n\(extra)radios:\n\(radios)\nbeacons:\n\(beacons)\n"
+        let text = "name: lab\nbroker: {url: \"\(broker.url)\"\(brokerKeys.isEmpty ? "" : ", " + brokerKeys)}\nmax_distance: 50\n\(extra)radios:\n\(radios)\nbeacons:\n\(beacons)\n"
         try Data(text.utf8).write(to: URL(fileURLWithPath: siteFile))
     }
 

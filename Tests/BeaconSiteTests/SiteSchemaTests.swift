@@ -44,12 +44,12 @@ import TestSupport
             rejected: DesiredRejection(field: "major", value: "70000", reason: "must be an integer from 0 to 65535", line: 1, column: 87, issues: 1))
         let planner = FleetPlanner()
         let radios = HostAnnouncement.json(host: "pi-west", radios: [("hci0", .assumedExtended(adapter: "hci0", sets: 16)), ("hci1", .assumedLegacy(adapter: "hci1")), ("hci2", nil)], planner: planner)
-        let telemetry = HostTelemetry(host: "pi-west", uptime: 12.5, onAir: 3, errors: 1, rejected: 0).json
+        let telemetry = HostTelemetry(host: "pi-west", uptime: 12.5, onAir: 3, errors: 1, rejected: 0, residentBytes: 9_437_184).json
         let verdict = try Self.validate([
             ("site-desired.schema.json", desired),
             ("site-state.schema.json", [state.json, RadioStateReport(revision: nil, beacons: []).json]),
             ("site-radios.schema.json", [radios]),
-            ("site-telemetry.schema.json", [telemetry]),
+            ("site-telemetry.schema.json", [telemetry, HostTelemetry(host: "pi-west", uptime: 0, onAir: 0, errors: 0, rejected: 0).json]),
             ("site-plan.schema.json", [SitePlanJSON.object(site: site, placement: placement)]),
         ])
         #expect(verdict.status == 0, "\(verdict)")
@@ -60,6 +60,8 @@ import TestSupport
             ("site-state.schema.json", .object([("revision", .int(1)), ("beacons", .array([.object([("id", .string("a-1-2")), ("name", .string("a")), ("state", .string("lost")), ("since", .int(0))])]))])),
             ("site-desired.schema.json", .object([("revision", .int(1)), ("beacons", .array([.object([("name", .string("a")), ("colour", .string("red"))])]))])),
             ("site-telemetry.schema.json", .object([("host", .string("pi")), ("uptime", .int(1))])),
+            ("site-telemetry.schema.json", .object([("host", .string("pi")), ("uptime", .int(1)), ("on_air", .int(0)), ("errors", .int(0)),
+                                                    ("rejected", .int(0)), ("rss_bytes", .string("9 MB"))])),
         ]
         for (schema, value) in bad {
             let verdict = try Self.validate([(schema, [value])])

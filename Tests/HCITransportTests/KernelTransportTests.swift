@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 import Testing
 import HCI
 import HCITransport
@@ -14,9 +15,7 @@ struct FailingSystemCalls: SystemCalls {
     func pollReadable(_ fd: Int32, milliseconds: Int32) -> Result<Bool, Errno> { .failure(socketError) }
     func close(_ fd: Int32) {}
     func shutdown(_ fd: Int32) {}
-    func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError> {
-        .failure(SystemCallError(call: "socket(AF_BLUETOOTH)", errno: socketError))
-    }
+    func openSocket(domain: Int32, type: Int32, protocol: Int32) -> Result<Int32, Errno> { .failure(socketError) }
 }
 
 @Suite struct KernelTransportTests {
@@ -46,6 +45,13 @@ struct FailingSystemCalls: SystemCalls {
         let e = TransportError.system(SystemCallError(call: "bind(hci0)", errno: errno), adapter: "hci0")
         #expect(e.description.contains(advice))
         #expect(e.description.contains("bind(hci0)"))
+    }
+
+    /// A kernel without Bluetooth, whatever this machine has: the seam's socket call fails with
+    /// EAFNOSUPPORT, and opening an HCI socket says which call failed with that error.
+    @Test func theHCISocketIsOpenedThroughTheSeam() {
+        let result = FailingSystemCalls(socketError: .addressFamilyNotSupported).openHCISocket(device: 0, channel: 0, filterEvents: true)
+        #expect(result == .failure(SystemCallError(call: "socket(AF_BLUETOOTH)", errno: .addressFamilyNotSupported)))
     }
 
     @Test func replaceableSystemCallsReachTheTransport() {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 import Foundation
 import HCITransport
 import Testing
@@ -20,9 +21,6 @@ struct DiskFailingSystemCalls: SystemCalls {
     func pollReadable(_ fd: Int32, milliseconds: Int32) -> Result<Bool, Errno> { live.pollReadable(fd, milliseconds: milliseconds) }
     func close(_ fd: Int32) { live.close(fd) }
     func shutdown(_ fd: Int32) { live.shutdown(fd) }
-    func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError> {
-        live.openHCISocket(device: device, channel: channel, filterEvents: filterEvents)
-    }
     func rename(_ from: String, to: String, relativeTo directory: Int32) -> Result<Void, Errno> {
         failsRename ? .failure(error) : live.rename(from, to: to, relativeTo: directory)
     }
@@ -37,9 +35,6 @@ struct OwnerRefusingSystemCalls: SystemCalls {
     func pollReadable(_ fd: Int32, milliseconds: Int32) -> Result<Bool, Errno> { live.pollReadable(fd, milliseconds: milliseconds) }
     func close(_ fd: Int32) { live.close(fd) }
     func shutdown(_ fd: Int32) { live.shutdown(fd) }
-    func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError> {
-        live.openHCISocket(device: device, channel: channel, filterEvents: filterEvents)
-    }
     func changeOwner(_ fd: Int32, user: uid_t, group: gid_t) -> Result<Void, Errno> { .failure(Errno(rawValue: EPERM)) }
 }
 

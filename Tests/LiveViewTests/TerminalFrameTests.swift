@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 @testable import LiveView
 import Synchronization
 import Testing
@@ -27,10 +28,10 @@ struct TerminalFrameTests {
     }
 
     /// A terminal of a given size, for the terminal layer.
-    struct FixedTerminal: TerminalCalls {
+    struct FixedTerminal: SystemCalls {
         var size: TerminalSize?
         func isTerminal(_ fd: Int32) -> Bool { true }
-        func size(of fd: Int32) -> TerminalSize? { size }
+        func terminalSize(of fd: Int32) -> TerminalSize? { size }
     }
 
     final class Written: @unchecked Sendable {
@@ -59,10 +60,10 @@ struct TerminalFrameTests {
     }
 
     /// A terminal whose size the test changes.
-    final class ResizableTerminal: TerminalCalls {
+    final class ResizableTerminal: SystemCalls {
         let current = Mutex(TerminalSize(columns: 40, rows: 5))
         func isTerminal(_ fd: Int32) -> Bool { true }
-        func size(of fd: Int32) -> TerminalSize? { current.withLock { $0 } }
+        func terminalSize(of fd: Int32) -> TerminalSize? { current.withLock { $0 } }
     }
 
     @Test func aResizeRedrawsTheLastScreenAtTheNewSizeOnACleanScreen() {

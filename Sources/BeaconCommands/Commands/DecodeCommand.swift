@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import BeaconCodec
-#if canImport(Glibc)
 import BeaconJSON
-import Glibc
-#endif
+import BeaconSystem
 
 /// `beacon decode HEX…`: reads iBeacon (or Eddystone, AltBeacon) advertising data and prints its
 /// fields, or why it is not a valid payload and at which byte.
@@ -94,7 +92,7 @@ struct DecodeCommand: AsyncParsableCommand {
                 try LineOutput.forEachStandardInputLine { line in
                     guard !line.allSatisfy(\.isWhitespace) else { return }
                     decode(line)
-                    fflush(nil)  // every output stream: stdout is shared mutable state to Swift 6
+                    LiveSystemCalls().flushStandardStreams()  // every stdio output stream: stdout is shared mutable state to Swift 6
                 }
             } catch {
                 LineOutput.err("error: \(error)")

@@ -6,6 +6,8 @@ import BeaconProfiles
 import BeaconScenarios
 import VirtualController
 import BeaconRadio
+import BeaconMaps
+import BeaconWeb
 
 /// `beacon locate FLEET.yaml`: where is the receiver, from the RSSI of the fleet's beacons.
 struct LocateCommand: AsyncParsableCommand {
@@ -52,7 +54,8 @@ struct LocateCommand: AsyncParsableCommand {
             --map FILE (.svg, .html or .png) draws the run when it ends: the fleet's rooms \
             (areas:), the beacons, each one's ranging circle at the last fix, the estimate with \
             its error radius, the trail, and the true position when known (--simulate, --at); \
-            docs/TUTORIAL-positioning.md shows the pictures.
+            docs/TUTORIAL-positioning.md shows the pictures. With --live, --web [HOST:]PORT \
+            serves the same map as a live page, updated at each fix.
 
             Examples:
               beacon locate profiles/room-2m.yaml --simulate square --seed 1
@@ -123,6 +126,8 @@ struct LocateCommand: AsyncParsableCommand {
 
     @OptionGroup var mapOptions: MapOptions
 
+    @OptionGroup var webOptions: WebOptions
+
     func validate() throws {
         if fleet == "-", trace == "-" || capture == "-" {
             throw ValidationError("the fleet file and --trace/--capture cannot both be standard input (-)")
@@ -151,6 +156,7 @@ struct LocateCommand: AsyncParsableCommand {
         if mapOptions.map != nil, simulate == "random" || (simulate != nil && (air.isGiven || phone.phone != .raw)) {
             throw ValidationError("--map draws the fixes of --live, --trace, --capture or --simulate PATH (without --air or --as); not of a benchmark")
         }
+        if webOptions.web != nil, !live { throw ValidationError("--web shows a live scan as it goes: it goes with --live") }
         if let simulate, simulate != "random" {
             do { _ = try WalkPath(parsing: simulate) } catch { throw ValidationError("--simulate: \(error)") }
         }
@@ -177,10 +183,15 @@ struct LocateCommand: AsyncParsableCommand {
         let noisyAir = air.isGiven || loaded.air != nil
         if live {
             let locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method)
-            let heard = try await LocateLive.run(controller, inputs: [fleet], locator: locator, phone: phone.scanning(), duration: duration?.duration,
-                                                 receiver: at, followsWalker: followWalker, channel: channel, output: output)
             // The receiver stood at --at (unless it followed a walker): the true position.
             let truth = followWalker ? nil : at.map { Point(x: $0.x, y: $0.y) }
+            let page = PositioningPage(title: mapTitle, plan: .plan(of: loaded, title: mapTitle), anchors: anchors)
+            if let truth { page.record(.truePosition(truth, time: 0)) }
+            if webOptions.web != nil { output.page = page }
+            let heard = try await webOptions.serving({ page.snapshot() }) { [output] in
+                try await LocateLive.run(controller, inputs: [fleet], locator: locator, phone: phone.scanning(), duration: duration?.duration,
+                                         receiver: at, followsWalker: followWalker, channel: channel, output: output)
+            }
             try mapOptions.write(LocateMap.scene(fleet: loaded, anchors: anchors, fixes: output.recorder?.fixes.withLock { $0 } ?? [],
                                                  truth: truth.map { point in { _ in point } }, title: mapTitle))
             return try check(samples: heard.samples, fixes: heard.fixes, from: "the scan", anchors: anchors.count)
@@ -206,6 +217,7 @@ struct LocateCommand: AsyncParsableCommand {
             return
         }
         var locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method)
+        var truth = TruePositions()
         var samples = 0, fixes = 0
         var drawn: [PositionFix] = []
         func take(_ sample: RSSISample) {
@@ -221,7 +233,8 @@ struct LocateCommand: AsyncParsableCommand {
                 // A pipe: each fix as its window closes, not when the producer ends.
                 try LocateInput.forEachStandardInputSample(take)
             } else {
-                let read = try trace.map(LocateInput.traceSamples(path:)) ?? LocateInput.captureSamples(path: capture!)
+                let (read, traceTruth) = try trace.map(LocateInput.trace(path:)) ?? (LocateInput.captureSamples(path: capture!), TruePositions())
+                truth = traceTruth
                 read.sorted { $0.time < $1.time }.forEach(take)
             }
         } catch {
@@ -233,7 +246,8 @@ struct LocateCommand: AsyncParsableCommand {
             drawn.append(last)
         }
         try check(samples: samples, fixes: fixes, from: InputPath.label(trace ?? capture!), anchors: anchors.count)
-        try mapOptions.write(LocateMap.scene(fleet: loaded, anchors: anchors, fixes: drawn, truth: nil, title: mapTitle))
+        // A trace's true_position lines: the truth on the map.
+        try mapOptions.write(LocateMap.scene(fleet: loaded, anchors: anchors, fixes: drawn, truth: truth.function, title: mapTitle))
     }
 
     /// The map's title: what was located, by which method.

@@ -39,6 +39,12 @@ struct PlayCommand: AsyncParsableCommand {
             --web [HOST:]PORT serves the map and this table as a live page while the run \
             lasts (see advertise --web).
 
+            --site SITE.yaml plays the scenario across a site instead (docs/SITE.md): each \
+            step's beacons are published through the site's broker as the controller publishes \
+            a site's, each on the radio nearest it (every beacon needs a position), and the \
+            hosts' agents put them on air; only the desired fleets a step changes are sent. Run \
+            it in place of beacon site: when it ends the site keeps the last step on air.
+
             Examples:
               beacon play scenarios/region-exit.yaml --dry-run
               beacon play scenarios/walk-past.yaml -i virtual
@@ -50,6 +56,9 @@ struct PlayCommand: AsyncParsableCommand {
     var scenario: String
 
     @OptionGroup var controller: ControllerOptions
+
+    @Option(help: ArgumentHelp("Play across a site (docs/SITE.md): its radios carry the scenario's beacons, each on the radio nearest it, through its broker.", valueName: "site.yaml"), completion: .file())
+    var site: String?
 
     @OptionGroup var airLog: AirLogOptions
 
@@ -86,6 +95,9 @@ struct PlayCommand: AsyncParsableCommand {
     func validate() throws {
         if let maxSets, !(1...240).contains(maxSets) { throw ValidationError("--max-sets must be from 1 to 240 (got \(maxSets))") }
         do throws(PlaybackWindow.Problem) { try window.check() } catch { throw ValidationError("--\(error)") }
+        if site != nil, dryRun || controller.adapter != nil || webOptions.web != nil || mapOptions.map != nil {
+            throw ValidationError("--site plays on the site's radios: it takes no -i, --dry-run, --web or --map")
+        }
         if dryRun, from != nil || duration != nil || speed != 1 {
             throw ValidationError("--dry-run lists every step of the scenario: it takes no --from, --duration or --speed")
         }
@@ -120,6 +132,7 @@ struct PlayCommand: AsyncParsableCommand {
         do throws(PlaybackWindow.Problem) { try window.check(against: timeline) } catch {
             throw CommandFailure.exit("--\(error)", code: ExitStatus.usage)
         }
+        if let site { return try await play(timeline, window: window, onSite: site) }
         let player = ScenarioPlayer(timeline, window: window)
         let json = self.json
         let style = RunStatusBoard.Style.choose(json: json, airLog: airLog)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 import ArgumentParser
 import BeaconCodec
 import BeaconAdapters
@@ -144,18 +145,15 @@ struct ScanCommand: AsyncParsableCommand {
     static func save(_ heard: HeardFleet, to path: String, atOneMetre: Bool) throws {
         let name = FleetWriter.fleetName(forPath: path)
         let beacons = heard.profiles(namePrefix: name, powerFromRSSI: atOneMetre)
-        let text: String
         do throws(FleetWriter.SaveError) {
-            text = try FleetWriter.checkedYAML(name: name, beacons: beacons, comment: "Written by beacon scan --save: \(beacons.count) beacons heard.", file: path)
+            try FleetWriter.save(name: name, beacons: beacons, comment: "Written by beacon scan --save: \(beacons.count) beacons heard.", to: path)
         } catch {
             switch error {
             case .noBeacons: throw CommandFailure.exit("no beacon was heard; \(path.escapingControlCharacters) not written")
             case .doesNotReadBack(let issues): throw CommandFailure.exit("the fleet heard does not read back as a profile (a bug): \(issues)")
+            // A regular file replaced whole (mode and owner kept), never a link, device or FIFO.
+            case .cannotWrite(let failure): throw CommandFailure.exit("--save: \(failure); nothing saved")
             }
-        }
-        // A regular file replaced whole (mode and owner kept), never a link, device or FIFO.
-        do throws(OutputFileError) { try AtomicOutputFile.write(Array(text.utf8), to: path) } catch {
-            throw CommandFailure.exit("--save: \(error); nothing saved")
         }
         LineOutput.err("saved \(Plural.of(beacons.count, "beacon")) to \(path.escapingControlCharacters)")
     }

@@ -2,9 +2,11 @@
 import ArgumentParser
 import BeaconEmulator
 import BeaconJSON
+import BeaconMaps
 import BeaconMQTT
 import BeaconProfiles
 import BeaconSite
+import BeaconWeb
 import Foundation
 
 /// `beacon site SITE.yaml`: the site's controller; `--plan`: which radio carries which beacon
@@ -19,7 +21,8 @@ struct SiteCommand: AsyncParsableCommand {
             docs/SITE.md describes it. --plan prints which radio carries each beacon: the nearest \
             within max_distance that has room (its capacity, or what the coverage planner \
             promises for a Bluetooth 5 controller with 16 sets), and the beacons no radio can \
-            carry, with why. A site file with issues is reported as validate reports profiles \
+            carry, with why; --map FILE draws it (radios, beacons, which radio carries each). \
+            A site file with issues is reported as validate reports profiles \
             (file:line:column: field: value: message) and the exit status is 65.
 
             Without --plan, runs the site's controller: connects to the broker (credentials as \
@@ -33,7 +36,8 @@ struct SiteCommand: AsyncParsableCommand {
             the site stays as it was). SIGINT or SIGTERM stops it; the \
             beacons stay on air with their agents. A site without a broker (its radios all on \
             this host) runs here: the radios opened, each one's beacons on air (on -i virtual, \
-            heard from the radio's position) until SIGINT or SIGTERM.
+            heard from the radio's position) until SIGINT or SIGTERM. --web [HOST:]PORT serves \
+            a live page of it: the map with the radios online or not and the beacons on or off air.
 
             Examples:
               beacon site examples/site-lab.yaml --plan
@@ -51,6 +55,15 @@ struct SiteCommand: AsyncParsableCommand {
     @Flag(help: "Print the placement as one JSON object; without --plan, one JSON object per event.")
     var json = false
 
+    @OptionGroup var mapOptions: MapOptions
+
+    @OptionGroup var webOptions: WebOptions
+
+    func validate() throws {
+        if mapOptions.map != nil, !plan { throw ValidationError("--map draws the placement: it goes with --plan") }
+        if webOptions.web != nil, plan { throw ValidationError("--web serves a running site; it does not go with --plan") }
+    }
+
     mutating func run() async throws {
         SiteEventTime.start()
         let site: Site
@@ -58,28 +71,32 @@ struct SiteCommand: AsyncParsableCommand {
         case .success(let loaded): site = loaded
         case .failure(let code): throw code
         }
-        guard plan else { return try await runController(site) }
         let placement = SitePlacer(maximumDistance: site.maximumDistance).place(site.beacons, on: site.radios)
+        guard plan else {
+            // --web: the page follows the site's events (radios online, beacons on air).
+            let page = SitePage(site: site, placement: placement, title: "beacon site \(file)")
+            return try await webOptions.serving({ page.snapshot() }) { try await runController(site, page: webOptions.web == nil ? nil : page) }
+        }
+        try mapOptions.check(inputs: [file])
         if json {
             LineOutput.out(SitePlanJSON.object(site: site, placement: placement).text)
         } else {
             for line in SitePlanText.lines(site: site, placement: placement) { LineOutput.out(line) }
         }
+        try mapOptions.write(MapScene.site(site, placement: placement, title: "beacon site \(file) --plan"))
     }
 
-    private func runController(_ site: Site) async throws {
-        guard let broker = site.broker else { return try await runLocally(site) }
-        let topics = SiteTopics(site)
+    private func runController(_ site: Site, page: SitePage?) async throws {
+        guard let broker = site.broker else { return try await runLocally(site, page: page) }
         let client: MQTTClient
         do throws(MQTTError) {
-            let configuration = try broker.clientConfiguration(clientID: "beacon-site-\(site.name)", will: SiteController.lastWill(topics: topics),
-                                                               environment: ProcessInfo.processInfo.environment)
-            client = try MQTTClient(configuration)
+            client = try SiteController.client(for: site, broker: broker, environment: ProcessInfo.processInfo.environment)
         } catch {
             throw CommandFailure.exit("\(error)")
         }
         let json = json
         let controller = SiteController(site: site, client: client, report: { event in
+            page?.record(event)
             LineOutput.out(json ? event.json(time: SiteEventTime.now).text : event.text)
         })
         let file = file
@@ -100,7 +117,7 @@ struct SiteCommand: AsyncParsableCommand {
     }
 
     /// A site of one host, without a broker: its radios opened here.
-    private func runLocally(_ site: Site) async throws {
+    private func runLocally(_ site: Site, page: SitePage?) async throws {
         guard site.hosts.count == 1 else {
             throw CommandFailure.exit("\(file): the radios are on several hosts; they meet at a broker (broker: {url: mqtt://HOST})")
         }
@@ -109,6 +126,7 @@ struct SiteCommand: AsyncParsableCommand {
         defer { for radio in radios { radio.connection.close() } }
         let json = json
         let run = LocalSiteRun(site: site, radios: radios, report: { event in
+            page?.record(event)
             LineOutput.out(json ? event.json(time: SiteEventTime.now).text : event.text)
         })
         stop.onStop { _ in run.requestStop() }

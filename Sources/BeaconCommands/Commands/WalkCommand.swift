@@ -6,6 +6,7 @@ import BeaconPositioning
 import BeaconProfiles
 import BeaconScanner
 import BeaconScenarios
+import BeaconWeb
 import Foundation
 import Synchronization
 
@@ -39,9 +40,14 @@ struct WalkCommand: AsyncParsableCommand {
             SIGINT, SIGTERM or SIGHUP (the terminal closed; a walk has nothing to reload) stop \
             it, with the same teardown as advertise.
 
+            --web [HOST:]PORT serves a live page: the map with each beacon's ranging circle, \
+            the estimate a receiver makes there with its error radius and the walker's true \
+            position, as the walk goes; --map FILE draws the walk when it ends.
+
             Examples:
               beacon walk profiles/room-2m.yaml -i virtual --path square --duration 5s
               beacon walk profiles/room-2m.yaml -i virtual --path cross --duration 3s
+              beacon walk profiles/room-2m.yaml -i virtual --path square --duration 3s --web 0
             """
     )
 
@@ -86,6 +92,8 @@ struct WalkCommand: AsyncParsableCommand {
     var json = false
 
     @OptionGroup var mapOptions: MapOptions
+
+    @OptionGroup var webOptions: WebOptions
 
     func validate() throws {
         do { _ = try WalkPath(parsing: path) } catch { throw ValidationError("--path: \(error)") }
@@ -143,32 +151,43 @@ struct WalkCommand: AsyncParsableCommand {
             }
         }
         let style = RunStatusBoard.Style.choose(json: json, airLog: airLog)
-        try await FleetSession(
-            controller: controller, inputs: [fleet], planner: FleetPlanner(forceLegacy: legacy),
-            style: { _ in style },
-            showsOffAir: false, planOnly: false, verbose: false, json: json, duration: { _ in nil },
-            reload: nil,
-            conduct: { fleet, board in
-                var walk = walk
-                if vary {
-                    let control = await WalkModel.TxPowerControl.available(on: fleet)
-                    if control == nil { board.note("--vary-tx-power: the controller does not let the host choose the TX power (legacy advertising); only the measured power changes") }
-                    walk.txPower = control
-                }
-                let output = PlaybackOutput(json: json)
-                let progress = PlaybackProgress(start: output.start)
-                if board.style == .table { board.show { progress.walkHeadline() } }
-                await WalkPlayer(model: walk, rate: rate).walk(on: fleet, from: output.start, duration: seconds) { event in
-                    progress.record(event)
-                    if case .moved(let time, _, _, _, _) = event { walked.withLock { $0 = time } }
-                    output.show(event, board: board, textEvery: 1)
-                    if case .finished = event { fleet.requestStop() }
-                }
-            },
-            // The live view's rows follow every event; lines and JSON as before.
-            shows: style == .lines ? quiet : nil,
-            airLog: airLog
-        ).run(initial)
-        try mapOptions.write(WalkMap.scene(fleet: loaded, walk: walk, walked: walked.withLock { $0 }, title: "beacon walk \(fleet) --path \(path)"))
+        let title = "beacon walk \(fleet) --path \(path)"
+        // --web: the page follows the walk (the walker, the estimate there) and the board's beacons.
+        let page = PositioningPage(title: title, plan: .plan(of: loaded, title: title), anchors: BeaconAnchor.anchors(of: loaded))
+        let showsPage = webOptions.web != nil
+        try await webOptions.serving(watch: { server in { _, board in server.follow { page.snapshot(beacons: board.webSnapshot(map: "").beacons) } } }) { watch throws(ExitCode) in
+            try await FleetSession(
+                controller: controller, inputs: [fleet], planner: FleetPlanner(forceLegacy: legacy),
+                style: { _ in style },
+                showsOffAir: false, planOnly: false, verbose: false, json: json, duration: { _ in nil },
+                reload: nil,
+                conduct: { fleet, board in
+                    var walk = walk
+                    if vary {
+                        let control = await WalkModel.TxPowerControl.available(on: fleet)
+                        if control == nil { board.note("--vary-tx-power: the controller does not let the host choose the TX power (legacy advertising); only the measured power changes") }
+                        walk.txPower = control
+                    }
+                    let output = PlaybackOutput(json: json)
+                    let progress = PlaybackProgress(start: output.start)
+                    if board.style == .table { board.show { progress.walkHeadline() } }
+                    let walking = walk
+                    await WalkPlayer(model: walk, rate: rate).walk(on: fleet, from: output.start, duration: seconds) { event in
+                        progress.record(event)
+                        if case .moved(let time, _, _, _, _) = event {
+                            walked.withLock { $0 = time }
+                            for e in showsPage ? walking.positioningEvents(at: time) : [] { page.record(e) }
+                        }
+                        output.show(event, board: board, textEvery: 1)
+                        if case .finished = event { fleet.requestStop() }
+                    }
+                },
+                // The live view's rows follow every event; lines and JSON as before.
+                shows: style == .lines ? quiet : nil,
+                airLog: airLog,
+                watch: watch
+            ).run(initial)
+        }
+        try mapOptions.write(WalkMap.scene(fleet: loaded, walk: walk, walked: walked.withLock { $0 }, title: title))
     }
 }

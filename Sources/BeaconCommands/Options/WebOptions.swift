@@ -32,13 +32,33 @@ struct WebOptions: ParsableArguments {
     /// hand to ``FleetSession``; the server stops when the run ends, however it ends. `files`
     /// give the map its rooms.
     func serving(files: [String], _ run: (FleetSession.Watch?) async throws(ExitCode) -> Void) async throws(ExitCode) {
+        try await serving(watch: { page in { fleet, board in board.feed(page, fleet: fleet, files: files) } }, run)
+    }
+
+    /// As ``serving(files:_:)``, with the watcher `watch` makes for the page.
+    func serving(watch: (LivePageServer) -> FleetSession.Watch, _ run: (FleetSession.Watch?) async throws(ExitCode) -> Void) async throws(ExitCode) {
         let page = try await start()
-        var watch: FleetSession.Watch?
-        if let page { watch = { fleet, board in board.feed(page, fleet: fleet, files: files) } }
-        do throws(ExitCode) { try await run(watch) } catch {
+        do throws(ExitCode) { try await run(page.map(watch)) } catch {
             await page?.stop()
             throw error
         }
         await page?.stop()
+    }
+
+    /// Runs `run` with the page (if `--web`) showing `snapshot()` as it changes; the server
+    /// stops when the run ends, however it ends.
+    func serving<T>(_ snapshot: @escaping @Sendable () -> LivePageSnapshot, _ run: () async throws -> T) async throws -> T {
+        guard let page = try await start() else { return try await run() }
+        let feeding = page.follow(snapshot)
+        do {
+            let value = try await run()
+            feeding.cancel()
+            await page.stop()
+            return value
+        } catch {
+            feeding.cancel()
+            await page.stop()
+            throw error
+        }
     }
 }

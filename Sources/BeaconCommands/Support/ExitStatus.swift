@@ -1,12 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import BeaconSystem
 
 /// The exit codes `beacon` promises (listed in `beacon --help`).
 enum ExitStatus {
@@ -30,7 +24,7 @@ enum ExitStatus {
                 try command.run()
             }
             // An output that failed during the run was reported then; the status says so.
-            exit(OutputFailures.any ? runtimeFailure.rawValue : success.rawValue)
+            LiveSystemCalls().exit(OutputFailures.any ? runtimeFailure.rawValue : success.rawValue)
         } catch {
             let code = Root.exitCode(for: error)
             let message = Root.fullMessage(for: error)
@@ -38,7 +32,7 @@ enum ExitStatus {
                 // Help and --version are not errors: they go to standard output.
                 if code.isSuccess { LineOutput.out(HelpExamples.atTheEnd(message)) } else { LineOutput.err(message) }
             }
-            exit(code == .validationFailure ? usage.rawValue : code.rawValue)
+            LiveSystemCalls().exit(code == .validationFailure ? usage.rawValue : code.rawValue)
         }
     }
 }

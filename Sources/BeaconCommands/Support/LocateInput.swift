@@ -3,6 +3,7 @@ import BeaconCapture
 import BeaconCodec
 import BeaconJSON
 import BeaconPositioning
+import BeaconRadio
 import Foundation
 
 /// Where `beacon locate` gets its RSSI samples from.
@@ -20,7 +21,10 @@ enum LocateInput {
     /// no such limit (read a line at a time).
     static let maximumTraceFileSize = 64 << 20
 
-    static func traceSamples(path: String) throws -> [RSSISample] {
+    static func traceSamples(path: String) throws -> [RSSISample] { try trace(path: path).samples }
+
+    /// A trace file's samples, and its `true_position` lines (BeaconJSON's `TraceTruePosition`).
+    static func trace(path: String) throws -> (samples: [RSSISample], truth: TruePositions) {
         if let problem = InputPath.problem(path) { throw TraceError(description: "\(InputPath.label(path)): \(problem)") }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw TraceError(description: "\(InputPath.label(path)): cannot read: \(String(cString: strerror(errno)))")
@@ -43,10 +47,16 @@ enum LocateInput {
             throw TraceError(description: "\(InputPath.label(path)): cannot read it as UTF-8 text")
         }
         var samples: [RSSISample] = []
+        var truths: [(time: Double, position: Point)] = []
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            do {
+                if let t = try TraceTruePosition(line: line) { truths.append((t.time, Point(x: t.x, y: t.y))) }
+            } catch {
+                throw TraceError(description: "\(path.escapingControlCharacters):\(number + 1): \(error)")
+            }
             if let sample = try sample(line, number: number + 1, path: path) { samples.append(sample) }
         }
-        return samples
+        return (samples, TruePositions(truths))
     }
 
     /// Calls `body` with each sample of standard input as soon as its line arrives, until end of

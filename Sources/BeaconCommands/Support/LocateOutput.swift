@@ -2,6 +2,7 @@
 import BeaconJSON
 import BeaconPositioning
 import BeaconRadio
+import BeaconWeb
 import Synchronization
 
 /// Prints `beacon locate` fixes as text lines or JSON Lines (BeaconPositioning's `PositionFixText`).
@@ -12,9 +13,12 @@ struct LocateOutput {
     var wallClockStart: Double? = nil
     /// `--map` of a live run: keeps every fix printed, for the picture at the end.
     var recorder: FixRecorder? = nil
+    /// `--web` of a live run: the page each fix goes to.
+    var page: PositioningPage? = nil
 
     func print(_ fix: PositionFix, truth: Point?) {
         recorder?.fixes.withLock { $0.append(fix) }
+        page?.record(.fix(fix))
         LineOutput.out(json ? PositionFixText.json(fix, truth: truth, wallClockStart: wallClockStart).text : PositionFixText.line(fix, truth: truth))
     }
 

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Output files that failed while the run went on (`--air-log`, `--btsnoop`): each failure is
 /// printed once when it happens, the run carries on without that file, and the exit status is
@@ -21,5 +19,5 @@ enum OutputFailures {
 
     /// A file size limit (`ulimit -f`) makes a write fail with EFBIG, reported like any other
     /// write error, instead of killing the process (SIGXFSZ's default).
-    static func reportFileSizeLimitAsAnError() { signal(SIGXFSZ, SIG_IGN) }
+    static func reportFileSizeLimitAsAnError() { LiveSystemCalls().ignoreSignal(SignalNumber.fileSizeLimitExceeded) }
 }

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconEmulator
-#if canImport(Glibc)
-import Glibc
-#endif
+import BeaconSystem
 
 /// SIGHUP as the command line means it: the terminal hung up, or a reload was asked for.
 enum TerminalHangup {
@@ -14,13 +12,8 @@ enum TerminalHangup {
     /// files are not looked at (a pipe at end of file is no hangup). A run that reloads on SIGHUP
     /// asks this first, so closing its terminal still stops it.
     static var hungUp: Bool {
-        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
-            var info = stat()
-            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFCHR else { continue }
-            var watch = pollfd(fd: fd, events: 0, revents: 0)
-            if poll(&watch, 1, 0) > 0, watch.revents & Int16(POLLHUP | POLLERR) != 0 { return true }
-        }
-        return false
+        let system = LiveSystemCalls()
+        return StandardStream.all.contains { system.terminalHasHungUp($0) }
     }
 }
 
@@ -30,6 +23,6 @@ enum SignalNotice {
     /// nobody reads no longer hold the stop up.
     static func stopping(_ number: Int32) {
         LineOutput.stopRequested()
-        LineOutput.err(number == SIGHUP ? TerminalHangup.message : "\(StopSignals.name(number)): stopping (again to quit at once)")
+        LineOutput.err(number == SignalNumber.hangup ? TerminalHangup.message : "\(StopSignals.name(number)): stopping (again to quit at once)")
     }
 }

@@ -8,10 +8,11 @@ import BeaconSite
 /// and a broker-less `beacon site`.
 enum SiteRadios {
     /// Opens `radios` (BeaconSite's ``SiteAgent/Radio/open(_:with:)``) on the shared air; a
-    /// failure is printed, exit 1.
-    static func open(_ radios: [SiteRadio]) throws(ExitCode) -> [SiteAgent.Radio] {
+    /// failure is printed, exit 1. `positioned`: whether the radios' positions are known (a site
+    /// file's), so that the virtual air hears their beacons from there.
+    static func open(_ radios: [SiteRadio], positioned: Bool = true) throws(ExitCode) -> [SiteAgent.Radio] {
         let opening = AdapterOpening(commandTimeout: AdapterChoice.commandTimeout, air: AdapterChoice.sharedAir, advertising: true)
-        do throws(SiteRadioOpenError) { return try SiteAgent.Radio.open(radios, with: opening) } catch {
+        do throws(SiteRadioOpenError) { return try SiteAgent.Radio.open(radios, with: opening, positioned: positioned) } catch {
             throw CommandFailure.exit("\(error)")
         }
     }

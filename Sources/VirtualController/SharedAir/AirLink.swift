@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconRadio
 import BeaconCodec
+import BeaconSystem
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A ``VirtualController`` on the ``SharedAir``: in real time, what it advertises reaches the
 /// other controllers there, and what they advertise reaches its scanner, with RSSI from
@@ -59,7 +55,7 @@ public final class AirLink: Sendable {
                 channel: AirChannel = .clean) throws(SharedAirError) {
         let directory = try air.open()
         let n = Self.counter.add(1, ordering: .relaxed).newValue
-        let name = "\(getpid())-\(n).sock"
+        let name = "\(LiveSystemCalls().processID)-\(n).sock"
         let sender = try AirSocket(binding: nil)
         self.air = air
         self.controller = controller
@@ -141,7 +137,7 @@ public final class AirLink: Sendable {
                     controller.hear(heard, rssi: rssi)
                 }
             } else {
-                _ = poll(nil, 0, 10)
+                LiveSystemCalls().sleep(for: .milliseconds(10))
             }
             send(&outbound, with: sender)
         }
@@ -150,9 +146,7 @@ public final class AirLink: Sendable {
     /// The machine's monotonic clock (`CLOCK_MONOTONIC`: one origin for every process), which
     /// the shared air's event times are on.
     public static func machineTime() -> Duration {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return .seconds(Int64(now.tv_sec)) + .nanoseconds(Int64(now.tv_nsec))
+        LiveSystemCalls().monotonicTime()
     }
 
     /// What the sending side remembers between rounds.

@@ -9,14 +9,19 @@ import Foundation
 public final class WebDriver: @unchecked Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     private let driver: BackgroundProgram
     private let base: URL
     private let session: String
 
-    /// Starts chromedriver on a free port and a headless Chromium session at 1280×800.
-    public static func start() async throws -> WebDriver {
+    /// Starts chromedriver on a free port and a headless Chromium session with a window of
+    /// 1280×800 CSS pixels (a laptop's), or with `phone` a phone's screen of that size
+    /// (Chromium's device emulation, as its DevTools do: a window cannot be narrower than 500).
+    public static func start(phone: (width: Int, height: Int)? = nil) async throws -> WebDriver {
         let chromedriver = try Executables.require("chromedriver", install: "apt-get install chromium-driver; scripts/setup --tests")
         let chromium = try Executables.require("chromium", install: "apt-get install chromium; scripts/setup --tests")
         let driver = try BackgroundProgram(chromedriver, ["--port=0"])
@@ -29,20 +34,36 @@ public final class WebDriver: @unchecked Sendable {
             throw Failure(description: "chromedriver did not say its port:\n\(driver.output)")
         }
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-chromium-\(UUID().uuidString)").path
+        var emulation: [String: Any] = [:]
+        if let phone { emulation["mobileEmulation"] = ["deviceMetrics": ["width": phone.width, "height": phone.height, "pixelRatio": 1.0]] }
         let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
             "browserName": "chrome",
             "goog:loggingPrefs": ["browser": "ALL"],
-            "goog:chromeOptions": [
+            "goog:chromeOptions": emulation.merging([
                 "binary": chromium.path,
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800",
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800", "--hide-scrollbars", "--force-device-scale-factor=1",
                          "--no-first-run", "--user-data-dir=\(profile)"],
-            ],
+            ] as [String: Any]) { mine, _ in mine },
         ] as [String: Any]]]
         let answer = try await Self.request(base.appendingPathComponent("session"), method: "POST", body: capabilities)
         guard let session = (answer["value"] as? [String: Any])?["sessionId"] as? String else {
             throw Failure(description: "no WebDriver session: \(answer)")
         }
         return WebDriver(driver: driver, base: base, session: session)
+    }
+
+    /// Runs `body` with a browser started as ``start(phone:)`` does, and ends the browser
+    /// however `body` ends.
+    public static func session<T>(phone: (width: Int, height: Int)? = nil, _ body: (WebDriver) async throws -> T) async throws -> T {
+        let browser = try await start(phone: phone)
+        do {
+            let value = try await body(browser)
+            await browser.quit()
+            return value
+        } catch {
+            await browser.quit()
+            throw error
+        }
     }
 
     private init(driver: BackgroundProgram, base: URL, session: String) {
@@ -86,6 +107,18 @@ public final class WebDriver: @unchecked Sendable {
             """
         let answer = try await Self.request(sessionURL.appendingPathComponent("execute/async"), method: "POST", body: ["script": waiting, "args": [Any]()])
         return answer["value"] as? Bool == true
+    }
+
+    /// The page as it is drawn now (the window's viewport), as a PNG decoded for pixel checks.
+    public func screenshot() async throws -> PNGImage {
+        let answer = try await Self.request(sessionURL.appendingPathComponent("screenshot"), method: "GET", body: nil)
+        guard let text = answer["value"] as? String, let png = Data(base64Encoded: text) else {
+            throw Failure(description: "no screenshot: \(answer)")
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-screenshot-\(UUID().uuidString).png")
+        try png.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try PNGImage(contentsOf: file)
     }
 
     /// The browser console's entries since the last call, as `LEVEL message`.

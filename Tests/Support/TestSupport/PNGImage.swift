@@ -1,23 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Foundation
-import Testing
-import TestSupport
 
 /// A PNG read back for pixel checks. Foundation on Linux has no inflate, so the decoding is
 /// Python's standard library (zlib), which the test machine has (scripts/setup --tests): 8-bit
-/// RGB or RGBA, not interlaced, as rsvg-convert writes. The whole image comes back as hex.
-struct PNGImage {
-    struct RGB: CustomStringConvertible {
-        var r: Int, g: Int, b: Int
-        func isNear(_ r: Int, _ g: Int, _ b: Int, tolerance: Int = 24) -> Bool {
-            abs(self.r - r) <= tolerance && abs(self.g - g) <= tolerance && abs(self.b - b) <= tolerance
-        }
-        var description: String { "rgb(\(r), \(g), \(b))" }
+/// RGB or RGBA, not interlaced, as rsvg-convert and Chromium's screenshots write. The whole
+/// image comes back as hex.
+public struct PNGImage: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    var width: Int
-    var height: Int
-    var rgb: [UInt8]
+    public struct RGB: CustomStringConvertible, Sendable {
+        public var r: Int, g: Int, b: Int
+        public func isNear(_ r: Int, _ g: Int, _ b: Int, tolerance: Int = 24) -> Bool {
+            abs(self.r - r) <= tolerance && abs(self.g - g) <= tolerance && abs(self.b - b) <= tolerance
+        }
+        public var description: String { "rgb(\(r), \(g), \(b))" }
+    }
+
+    public var width: Int
+    public var height: Int
+    /// Three bytes a pixel, rows top to bottom.
+    public var rgb: [UInt8]
 
     static let decoder = """
         import struct, sys, zlib
@@ -58,10 +62,10 @@ struct PNGImage {
         print(out.hex())
         """
 
-    init(contentsOf url: URL) throws {
-        let python = try #require(Executables.onPath("python3"), "python3 is needed to decode the PNG")
+    public init(contentsOf url: URL) throws {
+        let python = try Executables.require("python3", install: "apt-get install python3")
         let result = try Program.run(python, ["-c", Self.decoder, url.path])
-        try #require(result.status == 0, "\(result)")
+        guard result.status == 0, result.lines.count >= 2 else { throw Failure(description: "cannot decode \(url.path): \(result)") }
         let lines = result.lines
         let size = lines[0].split(separator: " ").compactMap { Int($0) }
         width = size[0]
@@ -76,7 +80,7 @@ struct PNGImage {
         rgb = bytes
     }
 
-    func pixel(x: Int, y: Int) -> RGB {
+    public func pixel(x: Int, y: Int) -> RGB {
         let i = (y * width + x) * 3
         return RGB(r: Int(rgb[i]), g: Int(rgb[i + 1]), b: Int(rgb[i + 2]))
     }

@@ -3,9 +3,13 @@
 import Glibc
 #endif
 
-/// The thin layer over the system calls the transports make, so tests can replace it (for example
-/// to make `socket` fail with EAFNOSUPPORT, as on a kernel without Bluetooth). Like swift-system,
-/// every call returns a typed `Errno` instead of reading the global.
+/// The one layer over the system calls beacon makes (transports, files, terminals, clocks), so
+/// tests can replace any of them (for example make `write` fail with ENOSPC, or give a terminal
+/// any size). Like swift-system, every call returns a typed ``Errno`` instead of reading the
+/// global, and a call interrupted by a signal (EINTR) is retried here, once for everyone.
+///
+/// Every call has the live implementation as its default, so a test double overrides only the
+/// calls it changes; ``LiveSystemCalls`` overrides none.
 public protocol SystemCalls: Sendable {
     func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno>
     func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) -> Result<Int, Errno>
@@ -16,8 +20,6 @@ public protocol SystemCalls: Sendable {
     /// Shuts a socket down both ways, so a thread waiting on it wakes up (EOF), while the
     /// descriptor itself stays allocated; nothing for a descriptor that is not a socket.
     func shutdown(_ fd: Int32)
-    /// A kernel raw HCI socket bound to `device` on `channel` (0 raw, 1 user).
-    func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError>
 
     // Files (see SystemCalls+Files.swift for the live calls, which these default to). `directory`
     // is a descriptor the path is relative to (`AT_FDCWD`: the working directory).
@@ -37,6 +39,48 @@ public protocol SystemCalls: Sendable {
     /// The target of the symbolic link at `path`.
     func linkTarget(_ path: String) -> String?
     var effectiveUserID: uid_t { get }
+    /// A new socket (`socket(2)`); add `SOCK_CLOEXEC` to `type` so that programs we start do not inherit it.
+    func openSocket(domain: Int32, type: Int32, protocol: Int32) -> Result<Int32, Errno>
+    /// Binds socket `fd` to the address in `address` (a `sockaddr` of the socket's family).
+    func bind(_ fd: Int32, to address: UnsafeRawBufferPointer) -> Result<Void, Errno>
+    /// Sets a socket option (`setsockopt(2)`) to the bytes of `value`.
+    func setOption(_ fd: Int32, level: Int32, name: Int32, value: UnsafeRawBufferPointer) -> Result<Void, Errno>
+    /// A second descriptor for what `fd` is open on (`dup(2)`), close-on-exec.
+    func duplicate(_ fd: Int32) -> Result<Int32, Errno>
+    /// Waits at most `milliseconds` (−1: forever) for `events` (`POLLIN`, `POLLOUT`; 0 for only
+    /// `POLLERR`/`POLLHUP`, which poll(2) always reports) on `fd`: the events that happened, 0
+    /// on timeout.
+    func poll(_ fd: Int32, for events: Int16, milliseconds: Int32) -> Result<Int16, Errno>
+
+    // Terminals (SystemCalls+Terminal.swift).
+    /// Whether `fd` is a terminal (isatty(3)).
+    func isTerminal(_ fd: Int32) -> Bool
+    /// The size of the terminal on `fd` (TIOCGWINSZ), nil when it is not a terminal or reports 0×0.
+    func terminalSize(of fd: Int32) -> TerminalSize?
+
+    // Clocks and the process (SystemCalls+Process.swift).
+    /// The machine's monotonic clock (`CLOCK_MONOTONIC`: one origin for every process).
+    func monotonicTime() -> Duration
+    /// The wall clock (`CLOCK_REALTIME`), since the Unix epoch.
+    func wallClockTime() -> Duration
+    /// Makes signal `number` ignored by the process (`SIG_IGN`), e.g. SIGPIPE so that a closed
+    /// pipe is an EPIPE of write(2) instead of the end of the process.
+    func ignoreSignal(_ number: Int32)
+    /// Gives signal `number` its default action again (`SIG_DFL`).
+    func restoreDefaultAction(ofSignal number: Int32)
+    /// Sends signal `number` to this process (`kill(getpid(), number)`), e.g. SIGSTOP to stop it
+    /// as Ctrl-Z would after a live view gave the terminal back.
+    func signalThisProcess(_ number: Int32)
+    /// Runs `body` when the process exits through exit(3) (`atexit`).
+    func atExit(_ body: @convention(c) () -> Void)
+    /// This process's id (`getpid(2)`).
+    var processID: Int32 { get }
+    /// Waits `duration` (`nanosleep(2)`, again for what is left after a signal).
+    func sleep(for duration: Duration)
+    /// Flushes every C stdio output stream (`fflush(NULL)`).
+    func flushStandardStreams()
+    /// Ends the process with `status` (exit(3): atexit handlers run, stdio is flushed).
+    func exit(_ status: Int32) -> Never
 }
 
 extension SystemCalls {
@@ -67,10 +111,8 @@ public struct SystemCallError: Error, Hashable, Sendable {
     }
 }
 
-/// The real system calls.
-public struct LiveSystemCalls: SystemCalls {
-    public init() {}
-
+/// The live descriptor calls, as defaults (see SystemCalls+Files.swift for the file calls).
+extension SystemCalls {
     public func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
         while true {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
@@ -92,7 +134,7 @@ public struct LiveSystemCalls: SystemCalls {
     public func pollReadable(_ fd: Int32, milliseconds: Int32) -> Result<Bool, Errno> {
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         while true {
-            let r = poll(&p, 1, milliseconds)
+            let r = Glibc.poll(&p, 1, milliseconds)
             if r > 0 { return .success(true) }
             if r == 0 { return .success(false) }
             if errno == EINTR { continue }
@@ -103,8 +145,9 @@ public struct LiveSystemCalls: SystemCalls {
     public func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
     public func shutdown(_ fd: Int32) { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+}
 
-    public func openHCISocket(device: UInt16, channel: UInt16, filterEvents: Bool) -> Result<Int32, SystemCallError> {
-        BlueZ.openSocket(device: device, channel: channel, filterEvents: filterEvents)
-    }
+/// The real system calls: every default of ``SystemCalls``.
+public struct LiveSystemCalls: SystemCalls {
+    public init() {}
 }

@@ -9,7 +9,7 @@ public struct Errno: RawRepresentable, Hashable, Sendable, Error, CustomStringCo
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The calling thread's `errno`.
-    static var current: Errno { Errno(rawValue: errno) }
+    public static var current: Errno { Errno(rawValue: errno) }
 
     /// The corresponding C constant is `EPERM`.
     public static let notPermitted = Errno(rawValue: EPERM)
@@ -37,6 +37,8 @@ public struct Errno: RawRepresentable, Hashable, Sendable, Error, CustomStringCo
     public static let inProgress = Errno(rawValue: EINPROGRESS)
     /// The corresponding C constant is `ERFKILL`.
     public static let radioKilled = Errno(rawValue: ERFKILL)
+    /// The corresponding C constant is `EPIPE`.
+    public static let brokenPipe = Errno(rawValue: EPIPE)
     /// The corresponding C constant is `ETIMEDOUT`.
     public static let timedOut = Errno(rawValue: ETIMEDOUT)
 

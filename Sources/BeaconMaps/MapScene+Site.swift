@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconProfiles
+import BeaconRadio
+import BeaconSite
+
+extension MapScene {
+    /// A site's plan: each radio (a square labelled `host/adapter` with how many beacons it
+    /// carries of how many it may), each placed beacon labelled with the radio that carries it
+    /// and a dotted line to that radio, and the beacons no radio can carry drawn in error.
+    /// `radioOnline` and `beaconOnAir` give the live state (`site --web`); nil draws a plan (every
+    /// radio as available, every placed beacon on air). A radio's marker id is ``radioID(_:)``, a
+    /// beacon's its name.
+    public static func site(_ site: Site, placement: SitePlacement, title: String,
+                            radioOnline: ((SiteRadio.ID) -> Bool)? = nil, beaconOnAir: ((String) -> Bool)? = nil) -> MapScene {
+        var scene = MapScene(title: title)
+        let radios = Dictionary(site.radios.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for radio in site.radios {
+            let carried = placement.assignments(on: radio.id).count
+            let online = radioOnline?(radio.id) ?? true
+            scene.markers.append(MapMarker(position: radio.position.onPlane, style: online ? .radio : .radioOffline,
+                                           label: "\(radio.id) (\(carried)/\(placement.capacities[radio.id] ?? 0))", id: radioID(radio.id)))
+        }
+        for assignment in placement.assignments {
+            guard let position = assignment.beacon.position?.onPlane else { continue }
+            if let radio = radios[assignment.radio] {
+                scene.polylines.append(MapPolyline(points: [position, radio.position.onPlane], style: .carrier))
+            }
+            let onAir = beaconOnAir?(assignment.beacon.name) ?? true
+            scene.markers.append(MapMarker(position: position, style: onAir ? .onAir : .offAir,
+                                           label: "\(assignment.beacon.name) · \(assignment.radio)", id: assignment.beacon.name))
+        }
+        for unplaced in placement.unplaced {
+            guard let position = unplaced.beacon.position?.onPlane else { continue }
+            scene.markers.append(MapMarker(position: position, style: .failed, label: "\(unplaced.beacon.name) · not placed", id: unplaced.beacon.name))
+        }
+        scene.notes.append("site \(site.name): \(site.radios.count) radios, \(placement.assignments.count) beacons placed, \(placement.unplaced.count) not placed")
+        for unplaced in placement.unplaced.prefix(3) { scene.notes.append("\(unplaced.beacon.name) not placed: \(unplaced.reason)") }
+        if placement.unplaced.count > 3 { scene.notes.append("… and \(placement.unplaced.count - 3) more not placed (beacon site --plan lists them)") }
+        return scene
+    }
+
+    /// A radio's marker id on a site's map (`m-radio-HOST-ADAPTER`; the live page's state too).
+    public static func radioID(_ radio: SiteRadio.ID) -> String { "radio-\(radio.host)-\(radio.adapter)" }
+}

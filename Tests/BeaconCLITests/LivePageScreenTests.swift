@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import Foundation
+import Testing
+import TestSupport
+
+/// The live page as drawn: markers at the pixels the plan's geometry says (a screenshot read
+/// back), a phone's 390×844 screen with nothing wider than it, and several viewers at once that
+/// all follow a beacon going off air. Every wait is for the page, bounded only against hangs.
+@Suite(.serialized) struct LivePageScreenTests {
+    static let room = BeaconExecutable.packageRoot.appendingPathComponent("profiles/room-2m.yaml").path
+    static let beacons = LivePageBrowserTests.beacons
+
+    /// Each marker's centre on the screen (CSS pixels, the screenshot's at scale 1) with its plan
+    /// position in metres: `{name: [screenX, screenY, metresX, metresY]}` for the beacons
+    /// (`m-NAME`) and the estimate.
+    static let markerCentres = """
+        const out = {};
+        for (const g of document.querySelectorAll("#markers g")) {
+          const shape = g.querySelector("circle");
+          if (!shape) continue;
+          const name = g.id ? g.id.slice(2) : (g.classList.contains("estimate") ? "estimate" : null);
+          if (name === null) continue;
+          const svg = shape.ownerSVGElement, p = svg.createSVGPoint();
+          p.x = Number(shape.getAttribute("cx")); p.y = Number(shape.getAttribute("cy"));
+          const s = p.matrixTransform(shape.getScreenCTM());
+          out[name] = [s.x, s.y, Number(g.dataset.x), Number(g.dataset.y)];
+        }
+        return out;
+        """
+
+    @Test func markersAreAtThePixelsThePlanSays() async throws {
+        // Standing still at (0.3, 0.2): the page does not change between the DOM read and the screenshot.
+        let (run, url) = try await LivePageBrowserTests.serving(["walk", Self.room, "-i", "virtual", "--path", "still", "--duration", "60s", "--web", "0"])
+        defer { run.send(SIGKILL) }
+        try await WebDriver.session { browser in
+            try await browser.open(url)
+            let drawn = try await browser.waitUntil("""
+                return document.querySelector("#markers g.estimate") !== null
+                  && ["room-west", "room-north", "room-east", "room-south"].every((n) => { const m = document.getElementById("m-" + n); return m && m.dataset.state === "on air"; });
+                """)
+            let page = try await browser.body()
+            #expect(drawn, "\(page)\n\(run.output)")
+            let centres = try #require(await browser.run(Self.markerCentres) as? [String: [Double]])
+            let image = try await browser.screenshot()
+            let west = try #require(centres["room-west"]), east = try #require(centres["room-east"])
+            let north = try #require(centres["room-north"]), south = try #require(centres["room-south"])
+            let estimate = try #require(centres["estimate"])
+            // One scale for both axes, y up on the plan and down on the screen.
+            let scale = (east[0] - west[0]) / (east[2] - west[2])
+            #expect(scale > 20, "the 2 m room is drawn large: \(scale) px/m")
+            #expect(abs((south[1] - north[1]) / (north[3] - south[3]) - scale) < 0.5, "\(centres)")
+            #expect(abs(east[1] - west[1]) < 0.5 && abs(north[0] - south[0]) < 0.5, "\(centres)")
+            // Every marker where its metres put it, from room-west.
+            for (name, c) in centres {
+                let x = west[0] + (c[2] - west[2]) * scale, y = west[1] - (c[3] - west[3]) * scale
+                #expect(abs(c[0] - x) < 1 && abs(c[1] - y) < 1, "\(name) at (\(c[0]), \(c[1])), the plan says (\(x), \(y))")
+            }
+            // And the pixels there are the markers' colours: on-air green, the estimate's blue.
+            for name in Self.beacons {
+                let c = try #require(centres[name])
+                let pixel = image.pixel(x: Int(c[0].rounded()), y: Int(c[1].rounded()))
+                #expect(pixel.isNear(0x1a, 0x98, 0x50, tolerance: 40), "\(name) at (\(c[0]), \(c[1])): \(pixel)")
+            }
+            let pixel = image.pixel(x: Int(estimate[0].rounded()), y: Int(estimate[1].rounded()))
+            #expect(pixel.isNear(0x21, 0x66, 0xac, tolerance: 40), "the estimate at (\(estimate[0]), \(estimate[1])): \(pixel)")
+            #expect(hypot(estimate[2] - 0.3, estimate[3] - 0.2) < 0.3, "the estimate next to where the walker stands: \(estimate)")
+            await LivePageBrowserTests.stop(run)
+        }
+    }
+
+    /// True when nothing on the page is wider than the window and every table cell shows its
+    /// text whole, at a font of 10 px or more.
+    static let fitsTheWindow = """
+        const width = window.innerWidth;
+        if (document.documentElement.scrollWidth > width) return false;
+        const table = document.getElementById("table");
+        if (table.tBodies[0].rows.length === 0 || table.getBoundingClientRect().right > width) return false;
+        return [...table.querySelectorAll("td, th")].every((c) =>
+          c.scrollWidth <= c.clientWidth + 1 && parseFloat(getComputedStyle(c).fontSize) >= 10);
+        """
+
+    @Test func aPhonesScreenHoldsTheWholePage() async throws {
+        try await WebDriver.session(phone: (390, 844)) { browser in
+            // The walk's table (positions, ranges) and advertise's (adapters, sets, addresses).
+            for arguments in [["walk", Self.room, "-i", "virtual", "--path", "square", "--loop", "--duration", "60s", "--web", "0"],
+                              ["advertise", Self.room, "-i", "virtual", "--web", "0"]] {
+                let (run, url) = try await LivePageBrowserTests.serving(arguments)
+                defer { run.send(SIGKILL) }
+                try await browser.open(url)
+                let shown = try await browser.waitUntil(LivePageBrowserTests.onAir(Self.beacons))
+                let page = try await browser.body()
+                #expect(shown, "\(arguments[0]): \(page)")
+                let width = try await browser.run("return window.innerWidth") as? Int
+                #expect(width == 390, "the window is a phone's: \(width ?? 0)")
+                let fits = try await browser.run(Self.fitsTheWindow) as? Bool
+                let sizes = try await browser.run("return [document.documentElement.scrollWidth, document.getElementById('table').getBoundingClientRect().right]")
+                #expect(fits == true, "\(arguments[0]) at 390×844: scroll width and table right \(sizes ?? "?")")
+                await LivePageBrowserTests.stop(run)
+            }
+        }
+    }
+
+    @Test func threeViewersAtOnceFollowABeaconGoingOffAir() async throws {
+        let original = try String(contentsOfFile: Self.room, encoding: .utf8)
+        let path = try BeaconExecutable.temporaryFile(named: "room.yaml", contents: original)
+        let (run, url) = try await LivePageBrowserTests.serving(["advertise", path, "-i", "virtual", "--web", "0"])
+        defer { run.send(SIGKILL) }
+        try await WebDriver.session { browser in
+            // Three viewers: the page and two frames of it (same origin, so the test reads
+            // into them), each with its own socket.
+            try await browser.open(url)
+            _ = try await browser.run("""
+                for (let i = 1; i <= 2; i++) {
+                  const f = document.createElement("iframe");
+                  f.src = location.href; f.width = 400; f.height = 300; f.id = "viewer" + i;
+                  document.body.appendChild(f);
+                }
+                """)
+            /// True when `expression` holds in every viewer's document.
+            func inEveryViewer(_ expression: String) -> String {
+                """
+                const frames = [1, 2].map((i) => document.getElementById("viewer" + i));
+                if (frames.some((f) => !f || !f.contentDocument)) return false;
+                const check = (document) => (\(expression));
+                return check(window.document) && frames.every((f) => check(f.contentDocument));
+                """
+            }
+            let south = "document.getElementById('m-room-south')"
+            let allOn = try await browser.waitUntil(inEveryViewer("\(south) !== null && \(south).dataset.state === 'on air'"))
+            #expect(allOn, "\(run.output)")
+            // room-south leaves the fleet (a reload): off air, gone from every viewer's map.
+            let withoutSouth = original.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("room-south") }.joined(separator: "\n")
+            try Data(withoutSouth.utf8).write(to: URL(fileURLWithPath: path))
+            run.send(SIGHUP)
+            let gone = try await browser.waitUntil(inEveryViewer("\(south) === null && document.getElementById('beacon-room-south') === null"))
+            #expect(gone, "\(run.output)")
+            await LivePageBrowserTests.stop(run)
+        }
+    }
+}
