@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "VirtualController", targets: ["VirtualController"]),
         .library(name: "BeaconScanner", targets: ["BeaconScanner"]),
         .library(name: "LiveView", targets: ["LiveView"]),
+        .library(name: "BeaconConsole", targets: ["BeaconConsole"]),
         .library(name: "BeaconMaps", targets: ["BeaconMaps"]),
         .library(name: "BeaconMQTT", targets: ["BeaconMQTT"]),
         .library(name: "BeaconWeb", targets: ["BeaconWeb"]),
@@ -91,6 +92,10 @@ let package = Package(
         .target(name: "BeaconMaps", dependencies: ["BeaconRadio", "BeaconPositioning", "BeaconProfiles", "BeaconSite"]),
         // A live view that fits the terminal: the layout (pure) and a thin terminal layer.
         .target(name: "LiveView", dependencies: ["BeaconSystem"]),
+        // A running fleet on a terminal (the live view), as log lines or as JSON Lines: the
+        // board `advertise`, `cycle`, `play` and `walk` show (with a scenario's or a walk's
+        // progress), for any program.
+        .target(name: "BeaconConsole", dependencies: ["BeaconCodec", "BeaconRadio", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconEmulator", "BeaconScenarios", "LiveView"]),
         // Eclipse Mosquitto's client library (libmosquitto-dev's libmosquitto.pc); only BeaconMQTT
         // sees it. scripts/setup installs the package, as it installs libbluetooth-dev.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
@@ -107,7 +112,7 @@ let package = Package(
         .target(
             name: "BeaconCommands",
             dependencies: ["BeaconRadio", 
-                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconSystem", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconMaps", "BeaconSite", "BeaconWeb",
+                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconSystem", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconConsole", "BeaconMaps", "BeaconSite", "BeaconWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -150,6 +155,7 @@ let package = Package(
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconJSON", "BeaconRadio", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
         .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconRadio", "BeaconCodec", "HCI", "BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView", "BeaconSystem"]),
+        .testTarget(name: "BeaconConsoleTests", dependencies: ["BeaconConsole", "BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "BeaconCodec"]),
         .testTarget(name: "BeaconMapsTests", dependencies: ["BeaconMaps", "BeaconRadio", "BeaconPositioning", "BeaconProfiles", "BeaconSite", "TestSupport"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconWebTests", dependencies: ["BeaconWeb", "LiveView", "BeaconMaps", "BeaconPositioning", "BeaconProfiles", "BeaconRadio", "BeaconSite", "TestSupport"]),

@@ -53,10 +53,10 @@ public struct AdapterConnection: Sendable {
     }
 
     /// The adapter as the user named it.
-    public var adapterName: String {
+    public var adapterName: AdapterName {
         switch session {
-        case .hci(let hci): hci.adapterName
-        case .management(let mgmt): mgmt.adapterName
+        case .hci(let hci): AdapterName(hci.adapterName)
+        case .management(let mgmt): AdapterName(mgmt.adapterName)
         }
     }
 

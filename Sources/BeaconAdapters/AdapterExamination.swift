@@ -15,21 +15,21 @@ public struct AdapterExamination: Sendable {
     public var capabilities: ControllerCapabilities?
     /// The legacy advertising channel power (read only when there is no extended advertising).
     public var legacyTxPower: Int8?
-    /// Why the adapter cannot be used, in words; nil when it can.
-    public var error: String?
+    /// Why the adapter cannot be used; nil when it can.
+    public var error: Failure?
     /// Whether the adapter is a kernel one reached through an HCI socket (`hci0`, `raw:hci0`).
     public var isKernelRaw: Bool
     /// For a kernel adapter named plainly: the backend advertising would use, and why.
     public var backend: BackendChoice?
     /// For a kernel adapter named plainly: the management API's view (or why it failed).
     public var management: ManagementAPIInfo?
-    /// Why the management API's view could not be had, in words.
-    public var managementError: String?
+    /// Why the management API's view could not be had.
+    public var managementError: ManagementViewFailure?
 
     /// An examination with what is known so far (the rest is filled in as it is learned).
     public init(name: String, transport: String = "", capabilities: ControllerCapabilities? = nil, legacyTxPower: Int8? = nil,
-                error: String? = nil, isKernelRaw: Bool, backend: BackendChoice? = nil,
-                management: ManagementAPIInfo? = nil, managementError: String? = nil) {
+                error: Failure? = nil, isKernelRaw: Bool, backend: BackendChoice? = nil,
+                management: ManagementAPIInfo? = nil, managementError: ManagementViewFailure? = nil) {
         self.name = name
         self.transport = transport
         self.capabilities = capabilities
@@ -52,7 +52,7 @@ public struct AdapterExamination: Sendable {
             examination.backend = BackendChoice.forAdvertising(spec, bluetoothd: host.bluetoothd)
             switch await managementView(id, commandTimeout: commandTimeout) {
             case .success(let api): examination.management = api
-            case .failure(let failure): examination.managementError = failure.message
+            case .failure(let failure): examination.managementError = failure
             }
         }
         return examination
@@ -62,8 +62,8 @@ public struct AdapterExamination: Sendable {
         var report = AdapterExamination(name: spec.description, transport: spec.transportDescription,
                                         isKernelRaw: { switch spec { case .kernel, .raw: true; default: false } }())
         let connection: AdapterConnection
-        do { connection = try AdapterConnection.open(spec, commandTimeout: commandTimeout, btsnoop: btsnoop) } catch {
-            report.error = "\(error)"
+        do throws(AdapterOpenError) { connection = try AdapterConnection.open(spec, commandTimeout: commandTimeout, btsnoop: btsnoop) } catch {
+            report.error = .open(error)
             return report
         }
         defer { connection.close() }
@@ -72,7 +72,7 @@ public struct AdapterExamination: Sendable {
             do throws(MgmtControllerError) {
                 report.capabilities = await ControllerProbe.measureUsableInstances(mgmt, try await ControllerProbe.probe(management: mgmt))
             } catch {
-                report.error = "\(error)"
+                report.error = .managementProbe(error)
             }
         case .hci(let hci):
             do throws(HCIControllerError) {
@@ -81,36 +81,30 @@ public struct AdapterExamination: Sendable {
                 // A legacy-only controller has no mode to lose by a legacy command.
                 if !caps.hasExtendedAdvertising { report.legacyTxPower = await ControllerProbe.legacyTxPower(hci) }
             } catch {
-                report.error = "\(error)"
+                report.error = .hciProbe(error)
             }
         }
         return report
     }
 
-    /// Why the management API's view could not be had, in words.
-    public struct ManagementViewFailure: Error, Sendable {
-        /// The error, in words.
-        public var message: String
-    }
-
     /// The management API's view of kernel adapter `id`, or why it could not be had.
     public static func managementView(_ id: UInt16, commandTimeout: Duration = AdapterOpening.standardCommandTimeout) async -> Result<ManagementAPIInfo, ManagementViewFailure> {
         let connection: AdapterConnection
-        do { connection = try AdapterConnection.open(.management(id: id), commandTimeout: commandTimeout) } catch {
-            return .failure(ManagementViewFailure(message: "\(error)"))
+        do throws(AdapterOpenError) { connection = try AdapterConnection.open(.management(id: id), commandTimeout: commandTimeout) } catch {
+            return .failure(.open(error))
         }
         defer { connection.close() }
         guard let management = connection.management else {
-            return .failure(ManagementViewFailure(message: "the adapter opened without its management API"))
+            return .failure(.noManagementSession)
         }
         do throws(MgmtControllerError) {
             let caps = try await ControllerProbe.probe(management: management)
             guard let api = await ControllerProbe.measureUsableInstances(management, caps).managementAPI else {
-                return .failure(ManagementViewFailure(message: "the management API gave no advertising features"))
+                return .failure(.noAdvertisingFeatures)
             }
             return .success(api)
         } catch {
-            return .failure(ManagementViewFailure(message: "\(error)"))
+            return .failure(.probe(error))
         }
     }
 }

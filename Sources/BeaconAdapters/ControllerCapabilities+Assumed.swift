@@ -11,11 +11,11 @@ extension ControllerCapabilities {
         let specs = (specs ?? [.kernel(id: 0)]).map { $0 == .allKernel ? AdapterSpec.kernel(id: 0) : $0 }
         return specs.map { spec in
             if case .virtual(let options) = spec, let configuration = try? VirtualController.Configuration(options: options) {
-                return ControllerCapabilities(virtual: configuration, adapter: spec.description)
+                return ControllerCapabilities(virtual: configuration, adapter: AdapterName(spec))
             }
             return legacy
-                ? .assumedLegacy(adapter: spec.description)
-                : .assumedExtended(adapter: spec.description, sets: sets ?? defaultAssumedSets)
+                ? .assumedLegacy(adapter: AdapterName(spec))
+                : .assumedExtended(adapter: AdapterName(spec), sets: sets ?? defaultAssumedSets)
         }
     }
 
@@ -23,7 +23,7 @@ extension ControllerCapabilities {
     public static let defaultAssumedSets = 16
 
     /// What probing a virtual controller with `configuration` would find.
-    public init(virtual configuration: VirtualController.Configuration, adapter: String) {
+    public init(virtual configuration: VirtualController.Configuration, adapter: AdapterName) {
         let extended = configuration.supportsExtendedAdvertising
         self.init(
             adapter: adapter, hciVersion: configuration.hciVersion, lmpVersion: configuration.hciVersion,

@@ -4,7 +4,8 @@ import HCI
 
 /// What a controller can do for advertising, as probed (or assumed for `--dry-run`).
 public struct ControllerCapabilities: Hashable, Sendable {
-    public var adapter: String
+    /// The adapter probed (or assumed).
+    public var adapter: AdapterName
     public var hciVersion: HCIVersion
     public var lmpVersion: HCIVersion?
     public var manufacturer: UInt16?
@@ -22,7 +23,7 @@ public struct ControllerCapabilities: Hashable, Sendable {
     /// Why this backend drives the adapter, when beacon chose it (`-i hci0`, see ``BackendChoice``).
     public var backendReason: String?
 
-    public init(adapter: String, hciVersion: HCIVersion, lmpVersion: HCIVersion? = nil, manufacturer: UInt16? = nil,
+    public init(adapter: AdapterName, hciVersion: HCIVersion, lmpVersion: HCIVersion? = nil, manufacturer: UInt16? = nil,
                 address: BluetoothAddress? = nil, leFeatures: LEFeatures, advertisingSets: Int, maximumDataLength: Int,
                 txPowerRange: ClosedRange<Int8>? = nil) {
         self.adapter = adapter
@@ -59,13 +60,13 @@ public struct ControllerCapabilities: Hashable, Sendable {
     public var hciInfo: HCIControllerInfo { HCIControllerInfo(hciVersion: hciVersion, leFeatures: leFeatures) }
 
     /// An assumed Bluetooth 5 controller with `sets` advertising sets (for `--dry-run`).
-    public static func assumedExtended(adapter: String, sets: Int) -> ControllerCapabilities {
+    public static func assumedExtended(adapter: AdapterName, sets: Int) -> ControllerCapabilities {
         ControllerCapabilities(adapter: adapter, hciVersion: .v5_0, leFeatures: [.leExtendedAdvertising], advertisingSets: sets,
                                maximumDataLength: 251)
     }
 
     /// An assumed legacy-only controller (for `--dry-run --legacy`).
-    public static func assumedLegacy(adapter: String, version: HCIVersion = .v4_2) -> ControllerCapabilities {
+    public static func assumedLegacy(adapter: AdapterName, version: HCIVersion = .v4_2) -> ControllerCapabilities {
         ControllerCapabilities(adapter: adapter, hciVersion: version, leFeatures: [], advertisingSets: 0, maximumDataLength: 31)
     }
 }

@@ -15,7 +15,7 @@ public enum ControllerProbe {
         let features = try await hci.send(LEReadLocalSupportedFeatures()).features
         let address = try? await hci.send(HCIReadBDADDR()).address
         var caps = ControllerCapabilities(
-            adapter: hci.adapterName, hciVersion: version.hciVersion, lmpVersion: version.lmpVersion,
+            adapter: AdapterName(hci.adapterName), hciVersion: version.hciVersion, lmpVersion: version.lmpVersion,
             manufacturer: version.manufacturer, address: address, leFeatures: features,
             advertisingSets: 0, maximumDataLength: 31)
         if features.contains(.leExtendedAdvertising) {
@@ -58,7 +58,7 @@ public enum ControllerProbe {
         let info = ManagementAPIInfo(
             version: version.text, extendedCommands: version.hasExtendedAdvertisingCommands, maxInstances: Int(features.maxInstances),
             takenInstances: features.instances, supportedFlags: features.supportedFlags)
-        var caps = ControllerCapabilities(adapter: mgmt.adapterName, hciVersion: controller?.bluetoothVersion ?? .v4_2,
+        var caps = ControllerCapabilities(adapter: AdapterName(mgmt.adapterName), hciVersion: controller?.bluetoothVersion ?? .v4_2,
                                           manufacturer: controller?.manufacturer, address: controller?.address, leFeatures: [],
                                           advertisingSets: info.plannedInstances, maximumDataLength: Int(features.maxAdvertisingDataLength))
         caps.managementAPI = info

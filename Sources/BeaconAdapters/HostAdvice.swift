@@ -56,8 +56,8 @@ public enum HostAdvice: Hashable, Sendable {
         }
         for r in examinations {
             // Without kernel Bluetooth, each kernel adapter's own AF_BLUETOOTH error says it again.
-            if let error = r.error, host.bluetoothSocket != false || !error.contains("AF_BLUETOOTH") {
-                out.append(.unusable(adapter: r.name, error: error))
+            if let error = r.error, host.bluetoothSocket != false || !error.isNoKernelBluetooth {
+                out.append(.unusable(adapter: r.name, error: error.description))
             }
             if let api = r.capabilities?.managementAPI {
                 if api.freeInstances.isEmpty { out.append(.everyInstanceTaken(adapter: r.name, maxInstances: api.maxInstances)) }
@@ -76,7 +76,7 @@ public enum HostAdvice: Hashable, Sendable {
         for r in examinations {
             guard let backend = r.backend, case .management = backend.spec else { continue }
             if r.management == nil, let e = r.managementError {
-                out.append(.managementAPIUnavailable(adapter: r.name, error: e))
+                out.append(.managementAPIUnavailable(adapter: r.name, error: e.description))
             } else {
                 out.append(.managementAPINextToBluetoothd(adapter: r.name))
             }

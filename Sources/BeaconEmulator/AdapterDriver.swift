@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconAdapters
 import BeaconCodec
+import BeaconProfiles
 import HCITransport
 import Synchronization
 
@@ -33,7 +34,7 @@ final class AdapterDriver: Sendable {
     }
 
     let backend: any AdvertisingBackend
-    var adapter: String { backend.adapter }
+    var adapter: AdapterName { backend.adapter }
     private let mailbox = Mutex(Mailbox())
     private let wakeup = Wakeup()
     private let report: @Sendable (EmulatorEvent) -> Void
@@ -185,7 +186,7 @@ final class AdapterDriver: Sendable {
         var onAir: AdvertisingState = [:]
         /// Beacons that may be on air although `onAir` does not say so: after a step failed
         /// half-way, the old and the new configuration of every advertiser it touched.
-        var uncertain: Set<String> = []
+        var uncertain: Set<BeaconName> = []
         /// Whether anything was sent (a clean start, at least).
         var prepared = false
         var slotIndex = 0

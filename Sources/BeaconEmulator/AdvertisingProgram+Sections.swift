@@ -30,7 +30,7 @@ extension AdvertisingProgram {
     public func onAir(slot: Int) -> String {
         let state = states[slot]
         let names = state.keys.sorted().map { handle in
-            (extended ? "set \(handle) " : "") + state[handle]!.beaconName
+            (extended ? "set \(handle) " : "") + state[handle]!.beaconName.text
         }
         return names.isEmpty ? "nothing" : names.joined(separator: ", ")
     }

@@ -17,7 +17,7 @@ public struct AdvertisingSetConfiguration: Hashable, Sendable {
     /// scannable undirected (ADV_SCAN_IND), which phones' active scans ask for the name.
     public var scanResponse: AdvertisingPayload?
     /// The beacon it carries, for status lines.
-    public var beaconName: String
+    public var beaconName: BeaconName
     /// Advertising events the beacon gets in its turn of a rotation, when the controller counts
     /// them (Max_Extended_Advertising_Events, Core Vol 4 Part E §7.8.56) and stops the set after
     /// the last one; 0: no limit, the set advertises until the host changes it.
@@ -30,7 +30,7 @@ public struct AdvertisingSetConfiguration: Hashable, Sendable {
         self.txPower = beacon.txPower
         self.data = beacon.advertisingData
         self.scanResponse = beacon.scanResponse
-        self.beaconName = beacon.name
+        self.beaconName = beacon.beaconName
     }
 
     /// Parameters that may change only while the advertiser is disabled.

@@ -6,14 +6,14 @@ import HCI
 /// its first command, and what a dry run reports for assumed controllers.
 public struct CommandRefusal: Error, Sendable, CustomStringConvertible {
     /// The adapter (the capabilities' `adapter`).
-    public var adapter: String
+    public var adapter: AdapterName
     /// The command's name (its type's `name`).
     public var command: String
     /// Why the controller would refuse it.
     public var error: HCIValidationError
 
     /// The refusal of `command` by `adapter`.
-    public init(adapter: String, command: String, error: HCIValidationError) {
+    public init(adapter: AdapterName, command: String, error: HCIValidationError) {
         self.adapter = adapter
         self.command = command
         self.error = error

@@ -60,12 +60,12 @@ public struct DryRunListing: Sendable {
             let caps = adapterPlan.capabilities
             let program = AdvertisingProgram(plan: adapterPlan)
             try CommandRefusal.check(program.allCommands, for: caps)
-            let listing = DryRunListing(hcitoolAdapter: caps.adapter.hasPrefix("hci") ? caps.adapter : hcitoolAdapter)
+            let listing = DryRunListing(hcitoolAdapter: caps.adapter.text.hasPrefix("hci") ? caps.adapter.text : hcitoolAdapter)
             for section in program.sections {
                 if !json { emit("#\n# == \(caps.adapter): \(section.title)") }
                 for command in section.commands {
                     if json {
-                        emit(listing.json(for: command, adapter: caps.adapter, section: section.key).text)
+                        emit(listing.json(for: command, adapter: caps.adapter.text, section: section.key).text)
                     } else {
                         listing.lines(for: command).forEach(emit)
                     }

@@ -1,35 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
 import BeaconCodec
+import BeaconProfiles
 
-/// What a running fleet reports, for the live table, the log lines and `--json`.
+/// What a running fleet reports, for the live table, the log lines and `--json`; each event
+/// has a text form (``EmulatorEvent/description``, and ``EmulatorEvent/isNews`` for whether a log shows it).
 public enum EmulatorEvent: Sendable {
     /// A beacon went on air (or came back in its turn).
-    case onAir(beacon: String, adapter: String, advertiser: UInt8, address: BluetoothAddress, selectedTxPower: Int8?)
+    case onAir(beacon: BeaconName, adapter: AdapterName, advertiser: UInt8, address: BluetoothAddress, selectedTxPower: Int8?)
     /// A beacon left the air (its turn ended, an update removed it, or the run is stopping).
-    case offAir(beacon: String, adapter: String, advertiser: UInt8)
+    case offAir(beacon: BeaconName, adapter: AdapterName, advertiser: UInt8)
     /// A rotation slot was carried out: how many commands it took and how late it started.
-    case slot(adapter: String, index: Int, commands: Int, lateness: Duration)
+    case slot(adapter: AdapterName, index: Int, commands: Int, lateness: Duration)
     /// Who ends the rotation's turns on this adapter from now on: the controller (it stopped
     /// every set of a turn after its events, LE Advertising Set Terminated) or, at the start and
     /// after a controller missed its backstop, the host's timer.
-    case turnTiming(adapter: String, byController: Bool)
+    case turnTiming(adapter: AdapterName, byController: Bool)
     /// Update `generation` (see ``RunningFleet/update(_:)``) is on air on this adapter; every
     /// earlier generation it replaced is settled with it.
-    case applied(generation: Int, adapter: String)
+    case applied(generation: Int, adapter: AdapterName)
     /// Update `generation` was not applied on this adapter (for example an interval the
     /// controller refuses); what was on air before stays on air.
-    case updateFailed(generation: Int, adapter: String, message: String)
+    case updateFailed(generation: Int, adapter: AdapterName, message: String)
     /// The watchdog put beacons back on air after something outside beacon took them off
     /// (`reason`: the kernel cleared the sets in a power cycle, bluetoothd removed every instance
     /// when it restarted, …); `after`: from noticing the loss to the beacons being back, which
     /// includes any time the adapter was off or gone; `afterAdapterBack`: from the adapter being
     /// usable again (powered on, back) to the beacons being back, beacon's own part (nil when the
     /// adapter never went away).
-    case recovered(adapter: String, reason: String, beacons: [String], after: Duration, afterAdapterBack: Duration?)
+    case recovered(adapter: AdapterName, reason: String, beacons: [BeaconName], after: Duration, afterAdapterBack: Duration?)
     /// Something failed on an adapter; the fleet stops (see ``RunningFleet/outcome()``).
-    case error(adapter: String, message: String)
+    case error(adapter: AdapterName, message: String)
     /// The adapter's teardown is done: clean, or with what may still be on air.
-    case stopped(adapter: String, teardown: Teardown)
+    case stopped(adapter: AdapterName, teardown: Teardown)
 }
 
 /// How a teardown ended.
@@ -37,7 +40,7 @@ public enum Teardown: Sendable, Equatable {
     /// Advertising off and our advertisers removed: nothing of ours is on air.
     case clean
     /// A teardown command failed: these beacons may still be on air.
-    case incomplete(mayBeOnAir: [String], reason: String)
+    case incomplete(mayBeOnAir: [BeaconName], reason: String)
     /// Nothing had been sent to the controller, so there was nothing to undo.
     case nothingSent
 

@@ -119,7 +119,7 @@ public struct Advertiser: Sendable {
 /// Where one beacon goes on air and how often a scanner gets a chance to see it.
 public struct Placement: Sendable {
     public var beacon: BeaconProfile
-    public var adapter: String
+    public var adapter: AdapterName
     public var advertiser: UInt8
     public var mode: AdapterPlan.Mode
     /// The beacon's turn in its advertiser's rotation (0 when it does not rotate).

@@ -102,7 +102,7 @@ public enum PlanReport {
             let rotating = p.slots > 1
             table.append([
                 p.beacon.name,
-                p.adapter,
+                p.adapter.text,
                 advertiserText(p),
                 rotating ? "\(p.slot + 1) of \(p.slots)" : "-",
                 rotating ? "\(text(p.slotDuration)) every \(text(p.cycle))" : "always",
@@ -120,7 +120,7 @@ public enum PlanReport {
             ("adapters", .array(plan.adapters.map { a in
                 let caps = a.capabilities
                 return .object([
-                    ("adapter", .string(caps.adapter)),
+                    ("adapter", .string(caps.adapter.text)),
                     ("mode", .string(a.mode.rawValue)),
                     ("hci_version", .string(caps.hciVersion.name ?? caps.hciVersion.description)),
                     ("extended_advertising", .bool(caps.hasExtendedAdvertising)),
@@ -136,7 +136,7 @@ public enum PlanReport {
             ("beacons", .array(plan.placements.map { p in
                 .object([
                     ("beacon", .string(p.beacon.name)),
-                    ("adapter", .string(p.adapter)),
+                    ("adapter", .string(p.adapter.text)),
                     ("advertiser", .int(p.advertiser)),
                     ("mode", .string(p.mode.rawValue)),
                     ("address", .string(p.beacon.address.description)),

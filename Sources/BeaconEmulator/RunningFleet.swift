@@ -52,7 +52,7 @@ public final class RunningFleet: Sendable {
         /// What ``plan(_:)`` last planned, so the start that follows does not plan it again.
         var planned: PlannedBeacons?
         /// Per adapter: the newest generation it settled, and whether that settling was a failure.
-        var settled: [String: (generation: Int, failed: String?)] = [:]
+        var settled: [AdapterName: (generation: Int, failed: String?)] = [:]
         var waiters: [(generation: Int, continuation: CheckedContinuation<UpdateOutcome, Never>)] = []
     }
 
@@ -303,7 +303,7 @@ public final class RunningFleet: Sendable {
 
     /// Runs every driver; the first failure stops the others.
     private static func supervise(_ drivers: [AdapterDriver]) async -> FleetOutcome {
-        await withTaskGroup(of: (String, AdapterDriver.Outcome).self) { group in
+        await withTaskGroup(of: (AdapterName, AdapterDriver.Outcome).self) { group in
             for d in drivers { group.addTask { (d.adapter, await d.run()) } }
             var failure: String?
             var teardowns: [AdapterTeardown] = []
@@ -404,8 +404,9 @@ public final class RunningFleet: Sendable {
     }
 }
 
-/// How a fleet's run ended.
-public struct FleetOutcome: Sendable {
+/// How a fleet's run ended; its ``description`` says it in words (what failed, and on which
+/// adapter what may still be on air).
+public struct FleetOutcome: Sendable, CustomStringConvertible {
     /// The controller error that ended the run, if one did.
     public var failure: String?
     /// Each adapter's teardown, in the order the adapters were given.
@@ -426,27 +427,51 @@ public struct FleetOutcome: Sendable {
             return nil
         }
     }
+
+    /// `the run ended cleanly`, or the failure and, per adapter whose teardown failed, what may
+    /// still be on air and how to take it off.
+    public var description: String {
+        if isClean { return "the run ended cleanly: nothing of ours is on air" }
+        var text = failure ?? "the teardown failed"
+        for l in leftOnAir {
+            text += ". The teardown on \(l.adapter) failed, so \(l.what) may still be on air: run \(FrontEndTerm.stopOn(adapter: l.adapter.text).text), or unplug the adapter"
+        }
+        return text
+    }
 }
 
 /// How one adapter's teardown went.
 public struct AdapterTeardown: Sendable, Equatable {
     /// The adapter, as named by its connection (`AdapterConnection.adapterName`).
-    public var adapter: String
+    public var adapter: AdapterName
+    /// What its teardown left.
     public var teardown: Teardown
+
+    public init(adapter: AdapterName, teardown: Teardown) {
+        self.adapter = adapter
+        self.teardown = teardown
+    }
 }
 
 /// What may still be on air on one adapter after its teardown failed.
 public struct LeftOnAir: Sendable, Equatable, CustomStringConvertible {
     /// The adapter, as named by its connection.
-    public var adapter: String
+    public var adapter: AdapterName
     /// The beacons that may still be on air (empty: its advertising, whatever it was).
-    public var beacons: [String]
+    public var beacons: [BeaconName]
     /// Why the teardown failed.
     public var reason: String
 
-    public var description: String {
-        "\(adapter): may still be on air: \(beacons.isEmpty ? "its advertising" : beacons.joined(separator: ", ")) (\(reason))"
+    public init(adapter: AdapterName, beacons: [BeaconName], reason: String) {
+        self.adapter = adapter
+        self.beacons = beacons
+        self.reason = reason
     }
+
+    /// The beacons, or `its advertising` when they are not known.
+    public var what: String { beacons.isEmpty ? "its advertising" : beacons.map(\.text).joined(separator: ", ") }
+
+    public var description: String { "\(adapter): may still be on air: \(what) (\(reason))" }
 }
 
 /// Why ``RunningFleet/advertise(_:for:)`` did not end cleanly.
@@ -459,9 +484,7 @@ public enum FleetError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notStarted(let e): "\(e)"
-        case .ended(let o):
-            ([o.failure].compactMap { $0 } + o.leftOnAir.map(\.description))
-                .joined(separator: "; ")
+        case .ended(let o): o.description
         }
     }
 }

@@ -45,7 +45,7 @@ extension ScenarioCommandListing {
             }
         }
         try walk(timeline, planner: planner, capabilities: capabilities) { step in
-            let adapter = step.capabilities.adapter
+            let adapter = step.capabilities.adapter.text
             if json {
                 for command in step.commands {
                     emit(listing.json(for: command, adapter: adapter, section: key(step.step)).text)

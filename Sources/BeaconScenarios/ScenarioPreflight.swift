@@ -30,7 +30,7 @@ public enum ScenarioPreflight {
         public var time: Double
         /// The step that leads to it (nil: the start).
         public var location: SourceLocation?
-        public var adapter: String
+        public var adapter: AdapterName
         public var reason: String
 
         public var description: String {
@@ -82,16 +82,16 @@ public enum ScenarioPreflight {
         var digest = StateDigest(state)
         let initialDigest = digest
         // Verdicts by state (whole plans) and by beacon setting (past the budget): (adapter, reason).
-        var verdicts: [StateDigest: [(String, String)]] = [:]
-        var beaconVerdicts: [BeaconSetting: [(String, String)]] = [:]
+        var verdicts: [StateDigest: [(AdapterName, String)]] = [:]
+        var beaconVerdicts: [BeaconSetting: [(AdapterName, String)]] = [:]
         var previous: FleetPlan?
         // Past this many beacons on air, beacons take turns.
         let advertisers = hci.map(planner.usableSets).reduce(0, +)
         var onOneSet = planner
         onOneSet.maximumSets = 1
 
-        func refused(_ plan: FleetPlan) -> [(String, String)] {
-            var found: [(String, String)] = []
+        func refused(_ plan: FleetPlan) -> [(AdapterName, String)] {
+            var found: [(AdapterName, String)] = []
             for adapterPlan in plan.adapters {
                 do throws(CommandRefusal) {
                     try CommandRefusal.check(AdvertisingProgram(plan: adapterPlan).allCommands, for: adapterPlan.capabilities)
@@ -106,7 +106,7 @@ public enum ScenarioPreflight {
         func visit(time: Double, location: SourceLocation?, touched: Set<Int>) -> Bool {
             if stopped() { return false }
             work.states += 1
-            var found: [(String, String)]
+            var found: [(AdapterName, String)]
             if let known = verdicts[digest] {
                 found = known
             } else if work.wholePlans == 0 || work.beaconsPlanned + digest.count <= budget {
@@ -137,7 +137,7 @@ public enum ScenarioPreflight {
                     found += beaconVerdicts[setting]!
                 }
                 // Once per adapter, as a whole plan reports it.
-                var seen: Set<String> = []
+                var seen: Set<AdapterName> = []
                 found = found.filter { seen.insert($0.0).inserted }
             }
             out += found.map { Refusal(time: time, location: location, adapter: $0.0, reason: $0.1) }

@@ -46,7 +46,7 @@ public enum HomeAssistantDiscovery {
     public static func radioConnectivity(_ topics: SiteTopics, radio: SiteRadio.ID) -> JSONValue {
         .object([
             ("name", .string("\(radio.adapter) connectivity")),
-            ("unique_id", .string(topics.objectID(radio.host, radio.adapter))),
+            ("unique_id", .string(topics.objectID(radio.host, radio.adapter.text))),
             ("device_class", .string("connectivity")),
             ("state_topic", .string(topics.hostStatus(radio.host))),
             ("payload_on", .string(SiteTopics.online)), ("payload_off", .string(SiteTopics.offline)),

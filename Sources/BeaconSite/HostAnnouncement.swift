@@ -6,9 +6,9 @@ import BeaconJSON
 /// What an agent publishes, retained, on `…/hosts/<host>/radios`: its radios and what each was
 /// probed to offer.
 public enum HostAnnouncement {
-    public static func json(host: String, radios: [(adapter: String, capabilities: ControllerCapabilities?)], planner: FleetPlanner) -> JSONValue {
+    public static func json(host: String, radios: [(adapter: AdapterName, capabilities: ControllerCapabilities?)], planner: FleetPlanner) -> JSONValue {
         let list: [JSONValue] = radios.map { radio in
-            var members: [(String, JSONValue)] = [("adapter", .string(radio.adapter))]
+            var members: [(String, JSONValue)] = [("adapter", .string(radio.adapter.text))]
             if let caps = radio.capabilities {
                 members += [
                     ("hci_version", .string(caps.hciVersion.description)),

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
 import BeaconRadio
 import BeaconMQTT
 import BeaconProfiles
@@ -83,8 +84,8 @@ public struct SiteRadio: Sendable, Hashable, Identifiable {
     /// A radio's name on the site: its host and adapter (`pi-east/hci0`).
     public struct ID: Sendable, Hashable, Comparable, CustomStringConvertible {
         public var host: String
-        public var adapter: String
-        public init(host: String, adapter: String) {
+        public var adapter: AdapterName
+        public init(host: String, adapter: AdapterName) {
             self.host = host
             self.adapter = adapter
         }
@@ -95,14 +96,14 @@ public struct SiteRadio: Sendable, Hashable, Identifiable {
     public var host: String
     /// The adapter as `-i` names it (`hci0`, `user:hci1`, `virtual`; see ``adapterSpecText``):
     /// one topic level (``SiteNames/problem(withTopicLevel:)``).
-    public var adapter: String
+    public var adapter: AdapterName
     /// Where its antenna is, in metres, in the site's frame.
     public var position: Point
     /// The most beacons it carries; `nil`: what the coverage planner promises for an assumed
     /// Bluetooth 5 controller (see `SitePlacer.defaultCapacity`).
     public var capacity: Int?
 
-    public init(host: String, adapter: String, position: Point, capacity: Int? = nil) {
+    public init(host: String, adapter: AdapterName, position: Point, capacity: Int? = nil) {
         self.host = host
         self.adapter = adapter
         self.position = position

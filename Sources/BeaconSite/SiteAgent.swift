@@ -179,7 +179,7 @@ public final class SiteAgent: Sendable {
 
     private func receive(_ message: MQTTMessage) {
         guard let parsed = topics.parseHostTopic(message.topic), parsed.host == host, let adapter = parsed.adapter, parsed.kind == "desired",
-              let radio = radios.first(where: { $0.id.adapter == adapter }), let fleet = fleets[radio.id] else { return }
+              let radio = radios.first(where: { $0.id.adapter == AdapterName(adapter) }), let fleet = fleets[radio.id] else { return }
         switch DesiredFleet.read(message.payload, topic: message.topic) {
         case .failure(let rejection):
             state.withLock { s in

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
 import BeaconRadio
 
 /// What an agent needs of its site when it runs without the site file (`beacon agent --broker`):
@@ -62,7 +63,7 @@ public struct SiteAgentSettings: Sendable, Hashable {
         let (broker, brokerIssues) = self.broker.read(naming: naming)
         issues += brokerIssues.map { Issue(setting: .broker($0.key), value: $0.value, message: $0.message) }
         guard issues.isEmpty, let broker, let siteName else { return .failure(Issues(issues: issues)) }
-        let radios = adapters.map { SiteRadio(host: host, adapter: $0, position: Point(x: 0, y: 0)) }
+        let radios = adapters.map { SiteRadio(host: host, adapter: AdapterName($0), position: Point(x: 0, y: 0)) }
         return .success(Checked(site: siteName, broker: broker, radios: radios))
     }
 

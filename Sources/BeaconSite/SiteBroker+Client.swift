@@ -26,8 +26,9 @@ extension SiteRadio {
     /// controller, with the options after its first colon (`virtual-east:sets=64` is
     /// `virtual:sets=64`).
     public var adapterSpecText: String {
-        if adapter == "virtual" || adapter.hasPrefix("virtual:") || !adapter.hasPrefix("virtual") { return adapter }
-        guard let colon = adapter.firstIndex(of: ":") else { return "virtual" }
-        return "virtual" + adapter[colon...]
+        let name = adapter.text
+        if name == "virtual" || name.hasPrefix("virtual:") || !name.hasPrefix("virtual") { return name }
+        guard let colon = name.firstIndex(of: ":") else { return "virtual" }
+        return "virtual" + name[colon...]
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
 import BeaconJSON
 import BeaconMQTT
 import BeaconProfiles
@@ -203,7 +204,7 @@ public final class SiteController: Sendable {
             reconcile()
         case (let adapter?, "desired"):
             // Before the sync: what this controller (or its previous run) published, adopted.
-            let radio = SiteRadio.ID(host: parsed.host, adapter: adapter)
+            let radio = SiteRadio.ID(host: parsed.host, adapter: AdapterName(adapter))
             guard !state.withLock({ $0.synced }), site.radios.contains(where: { $0.id == radio }),
                   case .success(let desired) = DesiredFleet.read(message.payload, topic: message.topic) else { return }
             state.withLock { s in
@@ -211,7 +212,7 @@ public final class SiteController: Sendable {
                 for beacon in desired.beacons { s.assignment[SiteBeaconID.of(beacon)] = radio }
             }
         case (let adapter?, "state"):
-            let radio = SiteRadio.ID(host: parsed.host, adapter: adapter)
+            let radio = SiteRadio.ID(host: parsed.host, adapter: AdapterName(adapter))
             guard let stateReport = RadioStateReport(payload: message.payload) else { return }
             let newRejection: DesiredRejection? = state.withLock { s in
                 s.agentStates[radio] = stateReport

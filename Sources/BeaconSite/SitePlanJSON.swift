@@ -12,7 +12,7 @@ public enum SitePlanJSON {
                 .object([("id", .string(a.id)), ("name", .string(a.beacon.name)), ("distance", .double((a.distance * 1000).rounded() / 1000))])
             }
             return .object([
-                ("host", .string(radio.host)), ("adapter", .string(radio.adapter)), ("position", position(radio.position)),
+                ("host", .string(radio.host)), ("adapter", .string(radio.adapter.text)), ("position", position(radio.position)),
                 ("capacity", .int(placement.capacities[radio.id] ?? 0)), ("beacons", .array(carried)),
             ])
         }

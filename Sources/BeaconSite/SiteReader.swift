@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
 import BeaconRadio
 import BeaconMQTT
 import BeaconProfiles
@@ -153,7 +154,7 @@ struct SiteReader {
                 capacity = reader.integer(f, path: "radios.capacity", range: 1...ProfileLoader.maximumFleetSize, unit: "beacons")
             }
             guard let host, let adapter, let position else { continue }
-            let radio = SiteRadio(host: host, adapter: adapter, position: position, capacity: capacity)
+            let radio = SiteRadio(host: host, adapter: AdapterName(adapter), position: position, capacity: capacity)
             if let earlier = seen[radio.id] {
                 let line = reader.sink.location(of: earlier).line
                 reader.sink.report(item, field: "radios", "\(radio.id) is listed twice (first at line \(line))")

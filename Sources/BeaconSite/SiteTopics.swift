@@ -94,7 +94,7 @@ public struct SiteTopics: Sendable, Hashable {
     public func discoverySwitch(_ id: String) -> String { "\(discoveryPrefix)/switch/\(objectID(id))/config" }
     /// `<prefix>/binary_sensor/beacon_<site>_<host>_<adapter>/config`: a radio's connectivity.
     public func discoveryConnectivity(_ radio: SiteRadio.ID) -> String {
-        "\(discoveryPrefix)/binary_sensor/\(objectID(radio.host, radio.adapter))/config"
+        "\(discoveryPrefix)/binary_sensor/\(objectID(radio.host, radio.adapter.text))/config"
     }
 
     /// The payloads of the status topics.

@@ -31,6 +31,10 @@ import Testing
         let examination = await AdapterExamination.examine(.tcp(host: "127.0.0.1", port: 1), host: Self.host, commandTimeout: .seconds(1))
         #expect(examination.capabilities == nil)
         let error = try #require(examination.error)
-        #expect(!error.isEmpty)
+        guard case .open(.transport) = error else {
+            Issue.record("not an open failure: \(error)")
+            return
+        }
+        #expect(error.description.contains("tcp:127.0.0.1:1") && !error.isNoKernelBluetooth, "\(error)")
     }
 }

@@ -24,7 +24,7 @@ import VirtualController
     @Test func aVirtualControllerIsItsConfiguration() throws {
         let spec = AdapterSpec.virtual(options: ["sets": "6", "version": "5.2"])
         let assumed = try #require(ControllerCapabilities.assumed(for: [spec], legacy: true, sets: 2).first)
-        #expect(assumed.adapter == spec.description)
+        #expect(assumed.adapter == AdapterName(spec))
         #expect(assumed.hasExtendedAdvertising && assumed.advertisingSets == 6 && assumed.hciVersion == HCIVersion(rawValue: 0x0B))
         let legacyOnly = try #require(ControllerCapabilities.assumed(for: [.virtual(options: ["extended": "no"])], legacy: false, sets: nil).first)
         #expect(!legacyOnly.hasExtendedAdvertising && legacyOnly.advertisingSets == 0 && legacyOnly.txPowerRange == nil)

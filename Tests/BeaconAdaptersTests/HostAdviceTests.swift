@@ -35,8 +35,9 @@ import Testing
     }
 
     @Test func anAdapterThatFailedIsUnusable() {
-        let failed = AdapterExamination(name: "tcp:127.0.0.1:1", error: "connection refused", isKernelRaw: false)
-        #expect(HostAdvice.advice([failed], Self.fineHost) == [.unusable(adapter: "tcp:127.0.0.1:1", error: "connection refused")])
+        let refused = AdapterOpenError.transport(.system(SystemCallError(call: "connect", errno: .connectionRefused), adapter: "tcp:127.0.0.1:1"))
+        let failed = AdapterExamination(name: "tcp:127.0.0.1:1", error: .open(refused), isKernelRaw: false)
+        #expect(HostAdvice.advice([failed], Self.fineHost) == [.unusable(adapter: "tcp:127.0.0.1:1", error: refused.description)])
     }
 
     /// Without kernel Bluetooth the host's advice says it once; each kernel adapter's own
@@ -46,11 +47,15 @@ import Testing
         var host = Self.fineHost
         host.bluetoothSocket = false
         host.socketError = socketError
-        let failed = AdapterExamination(name: "hci0", error: "hci0: AF_BLUETOOTH is missing", isKernelRaw: true)
-        let other = AdapterExamination(name: "tcp:127.0.0.1:1", error: "connection refused", isKernelRaw: false)
+        let noFamily = SystemCallError(call: "socket(AF_BLUETOOTH)", errno: .addressFamilyNotSupported)
+        let failed = AdapterExamination(name: "hci0", error: .open(.transport(.system(noFamily, adapter: "hci0"))), isKernelRaw: true)
+        let refused = AdapterOpenError.transport(.system(SystemCallError(call: "connect", errno: .connectionRefused), adapter: "tcp:127.0.0.1:1"))
+        let other = AdapterExamination(name: "tcp:127.0.0.1:1", error: .open(refused), isKernelRaw: false)
         #expect(HostAdvice.advice([failed, other], host) == [
-            .noKernelBluetooth("\(socketError)"), .unusable(adapter: "tcp:127.0.0.1:1", error: "connection refused"),
+            .noKernelBluetooth("\(socketError)"), .unusable(adapter: "tcp:127.0.0.1:1", error: refused.description),
         ])
+        // With kernel Bluetooth, a kernel adapter's own failure is advice of its own.
+        #expect(HostAdvice.advice([failed], Self.fineHost) == [.unusable(adapter: "hci0", error: failed.error!.description)])
     }
 
     @Test func everyInstanceTakenLeavesNoneForBeacon() {
@@ -76,8 +81,8 @@ import Testing
         hci0.management = Self.management(max: 4, taken: [])
         #expect(HostAdvice.advice([hci0], host) == [.managementAPINextToBluetoothd(adapter: "hci0")])
         hci0.management = nil
-        hci0.managementError = "permission denied"
-        #expect(HostAdvice.advice([hci0], host) == [.managementAPIUnavailable(adapter: "hci0", error: "permission denied")])
+        hci0.managementError = .noAdvertisingFeatures
+        #expect(HostAdvice.advice([hci0], host) == [.managementAPIUnavailable(adapter: "hci0", error: "the management API gave no advertising features")])
     }
 
     /// The capability named is the one the backend in use needs.

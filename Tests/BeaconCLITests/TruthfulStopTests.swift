@@ -20,7 +20,7 @@ import Glibc
         let result = try BeaconExecutable.run(["advertise", Self.room, "-i", peer.adapter, "--duration", "300ms"])
         #expect(result.status == 1, "\(result)")
         #expect(!result.stdout.contains("sets removed") && !result.stderr.contains("sets removed"), "\(result)")
-        #expect(result.stderr.contains("The teardown on \(peer.adapter) failed, so \(Self.names.sorted().joined(separator: ", ")) may still be on air: run beacon stop -i \(peer.adapter)"), "\(result)")
+        #expect(result.stderr.contains("The teardown on \(peer.adapter) failed, so \(Self.names.sorted().joined(separator: ", ")) may still be on air: run `beacon stop -i \(peer.adapter)`"), "\(result)")
         #expect((result.stdout + result.stderr).contains("Command Disallowed"), "the reason is given: \(result)")
     }
 

@@ -15,7 +15,7 @@ func beacons(_ count: Int, interval: Double = 100, txPower: Int8? = nil) -> [Bea
     }
 }
 
-func extended(_ sets: Int, adapter: String = "test") -> ControllerCapabilities {
+func extended(_ sets: Int, adapter: AdapterName = "test") -> ControllerCapabilities {
     .assumedExtended(adapter: adapter, sets: sets)
 }
 

@@ -14,8 +14,8 @@ import VirtualController
     final class Recorder: Sendable {
         let events = Mutex<[EmulatorEvent]>([])
         func record(_ event: EmulatorEvent) { events.withLock { $0.append(event) } }
-        var onAir: [String] { events.withLock { $0 }.compactMap { if case .onAir(let b, _, _, _, _) = $0 { b } else { nil } } }
-        var offAir: [String] { events.withLock { $0 }.compactMap { if case .offAir(let b, _, _) = $0 { b } else { nil } } }
+        var onAir: [BeaconName] { events.withLock { $0 }.compactMap { if case .onAir(let b, _, _, _, _) = $0 { b } else { nil } } }
+        var offAir: [BeaconName] { events.withLock { $0 }.compactMap { if case .offAir(let b, _, _) = $0 { b } else { nil } } }
     }
 
     @Test func startReloadTheDifferenceAndStopCleanly() async throws {

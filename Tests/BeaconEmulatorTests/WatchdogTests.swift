@@ -2,6 +2,7 @@
 import BeaconAdapters
 import BeaconCodec
 import BeaconEmulator
+import BeaconProfiles
 import HCI
 import HCITransport
 import Mgmt
@@ -15,8 +16,8 @@ import VirtualController
 @Suite struct WatchdogTests {
     /// The first recovery the fleet reports; nil if the fleet ends first or none comes within
     /// 20 s (a hang detector, not a timing bound: the restore follows the loss at once).
-    func firstRecovery(_ fleet: RunningFleet) async -> (reason: String, beacons: [String])? {
-        await withTaskGroup(of: (String, [String])?.self) { group in
+    func firstRecovery(_ fleet: RunningFleet) async -> (reason: String, beacons: [BeaconName])? {
+        await withTaskGroup(of: (String, [BeaconName])?.self) { group in
             group.addTask {
                 for await event in fleet.events {
                     if case let .recovered(_, reason, beacons, _, _) = event { return (reason, beacons) }

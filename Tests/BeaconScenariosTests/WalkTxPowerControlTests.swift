@@ -7,7 +7,7 @@ import Testing
 /// Whether a walk may lower the TX power with distance, and within which range, from the
 /// controllers alone.
 struct WalkTxPowerControlTests {
-    static func extended(_ name: String, _ range: ClosedRange<Int8>?) -> ControllerCapabilities {
+    static func extended(_ name: AdapterName, _ range: ClosedRange<Int8>?) -> ControllerCapabilities {
         var caps = ControllerCapabilities.assumedExtended(adapter: name, sets: 16)
         caps.txPowerRange = range
         return caps

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
 import BeaconRadio
 import BeaconCodec
 import BeaconEmulator
@@ -17,7 +18,7 @@ import Testing
     }
 
     static func radio(_ host: String, _ adapter: String = "hci0", x: Double, y: Double = 0, capacity: Int? = nil) -> SiteRadio {
-        SiteRadio(host: host, adapter: adapter, position: Point(x: x, y: y), capacity: capacity)
+        SiteRadio(host: host, adapter: AdapterName(adapter), position: Point(x: x, y: y), capacity: capacity)
     }
 
     @Test func eachBeaconGoesToTheNearestRadio() {

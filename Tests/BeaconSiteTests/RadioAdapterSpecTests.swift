@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
 import BeaconRadio
 import Testing
 @testable import BeaconSite
@@ -12,6 +13,6 @@ import Testing
         ("virtual-a:sets=64,version=5.2", "virtual:sets=64,version=5.2"),
     ])
     func theAdapterSpec(_ name: String, _ spec: String) {
-        #expect(SiteRadio(host: "pi", adapter: name, position: Point(x: 0, y: 0)).adapterSpecText == spec)
+        #expect(SiteRadio(host: "pi", adapter: AdapterName(name), position: Point(x: 0, y: 0)).adapterSpecText == spec)
     }
 }

@@ -20,7 +20,7 @@ extension BumbleIntegration {
                 let probed = try await ControllerProbe.probe(hci, reset: true)
                 #expect(probed.advertisingSets == 2)
                 // Plan as if the controller had three sets (what a wrong assumption would do).
-                let assumed = ControllerCapabilities.assumedExtended(adapter: hci.adapterName, sets: 3)
+                let assumed = ControllerCapabilities.assumedExtended(adapter: AdapterName(hci.adapterName), sets: 3)
                 #expect(FleetPlanner(maximumSets: 3).plan(profiles, on: [assumed]).adapters.first?.advertisers.count == 3)
                 let fleet = harness.fleet(FleetPlanner(maximumSets: 3), capabilities: [assumed])
                 try await fleet.start(profiles)

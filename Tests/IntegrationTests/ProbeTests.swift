@@ -37,7 +37,7 @@ extension BumbleIntegration {
                 #expect(caps.advertisingSets == c.sets)
                 #expect(caps.maximumDataLength == c.maximumDataLength)
                 #expect(caps.address == BluetoothAddress(link.ready.address), "BD_ADDR \(link.ready.address)")
-                #expect(caps.adapter == "tcp:127.0.0.1:\(link.port)")
+                #expect(caps.adapter == AdapterName("tcp:127.0.0.1:\(link.port)"))
                 // Probing must not commit the controller to legacy or extended advertising: reset,
                 // version, LE features, BD_ADDR, plus the three extended read-outs when bit 12 is set.
                 let expectedCount = c.extended ? 7 : 4

@@ -37,7 +37,7 @@ struct DoctorCommand: AsyncParsableCommand {
         let host = HostDiagnosis.examine()
         switch AdapterChoice.resolve(controller) {
         case .failure(let unavailable):
-            reports.append(AdapterExamination(name: controller.adapter ?? "(the first kernel adapter)", error: unavailable.message, isKernelRaw: false))
+            reports.append(AdapterExamination(name: controller.adapter ?? "(the first kernel adapter)", error: .notChosen(unavailable.error, advice: unavailable.advice), isKernelRaw: false))
         case .success(let specs):
             let snoop = try AdapterChoice.snoop(controller).get()
             for spec in specs {
@@ -59,7 +59,7 @@ struct DoctorCommand: AsyncParsableCommand {
     }
 
     static func adapterLines(_ r: AdapterExamination) -> [(String, String)] {
-        guard let caps = r.capabilities else { return [("transport", r.transport), ("error", r.error ?? "unknown")] }
+        guard let caps = r.capabilities else { return [("transport", r.transport), ("error", r.error?.description ?? "unknown")] }
         if let api = caps.managementAPI { return managementLines(r, api) }
         var rows: [(String, String)] = [
             ("transport", r.transport),
@@ -182,13 +182,13 @@ struct DoctorCommand: AsyncParsableCommand {
 
     static func json(_ reports: [AdapterExamination], _ h: HostDiagnosis, _ advice: [String]) -> JSONValue {
         let adapters: [JSONValue] = reports.map { r in
-            var members: [(String, JSONValue)] = [("adapter", .string(r.name)), ("transport", .string(r.transport)), ("error", .string(r.error))]
+            var members: [(String, JSONValue)] = [("adapter", .string(r.name)), ("transport", .string(r.transport)), ("error", .string(r.error?.description))]
             if let api = r.capabilities?.managementAPI {
                 members.append(("management_api", managementJSON(api)))
                 members.append(("hci_version", .string(r.capabilities!.hciVersion.name ?? r.capabilities!.hciVersion.description)))
             } else if let caps = r.capabilities {
                 if let api = r.management { members.append(("management_api", managementJSON(api))) }
-                if let e = r.managementError { members.append(("management_api_error", .string(e))) }
+                if let e = r.managementError { members.append(("management_api_error", .string(e.description))) }
                 if let b = r.backend {
                     members.append(("advertise_backend", .object([("adapter", .string(b.spec.description)), ("reason", .string(b.reason))])))
                 }

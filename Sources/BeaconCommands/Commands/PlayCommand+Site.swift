@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import BeaconConsole
 import BeaconEmulator
 import BeaconMQTT
 import BeaconProfiles
@@ -33,7 +34,7 @@ extension PlayCommand {
         }
         let json = json
         let output = PlaybackOutput(json: json, window: window)
-        let board = RunStatusBoard(style: json ? .json : .lines)
+        let board = RunStatusBoard.onTerminal(style: json ? .json : .lines)
         let run = SiteScenarioRun(site: site, player: ScenarioPlayer(timeline, window: window), client: client) { event in
             switch event {
             case .site(let event): LineOutput.out(json ? event.json(time: SiteEventTime.now).text : event.text)

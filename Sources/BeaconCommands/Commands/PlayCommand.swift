@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import BeaconAdapters
+import BeaconConsole
 import BeaconEmulator
 import BeaconProfiles
 import BeaconMaps

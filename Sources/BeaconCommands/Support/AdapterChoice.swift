@@ -24,7 +24,10 @@ enum AdapterChoice {
 
     /// Why no adapter could be chosen, with the advice.
     struct Unavailable: Error {
-        var message: String
+        var error: TransportError
+        /// What to do instead, when `-i` was not given.
+        var advice: String?
+        var message: String { error.description + (advice ?? "") }
     }
 
     /// ``specs(_:)`` without printing.
@@ -32,14 +35,14 @@ enum AdapterChoice {
         do throws(TransportError) {
             return .success(try AdapterOpening.adapters(named: options.adapter))
         } catch {
-            return .failure(Unavailable(message: withDefaultHint(error.description, options: options)))
+            return .failure(Unavailable(error: error, advice: defaultHint(error.description, options: options)))
         }
     }
 
-    /// Adds, when `-i` was not given, what the user can do instead of a kernel adapter.
-    static func withDefaultHint(_ message: String, options: ControllerOptions) -> String {
-        guard options.adapter == nil, !message.contains("-i virtual") else { return message }
-        return message + ". Without -i, beacon uses the first kernel adapter; name another with -i tcp:HOST:PORT or serial:/dev/ttyACM0, or try beacon without Bluetooth hardware with -i virtual"
+    /// What the user can do instead of a kernel adapter, when `-i` was not given (to follow `message`).
+    static func defaultHint(_ message: String, options: ControllerOptions) -> String? {
+        guard options.adapter == nil, !message.contains("-i virtual") else { return nil }
+        return ". Without -i, beacon uses the first kernel adapter; name another with -i tcp:HOST:PORT or serial:/dev/ttyACM0, or try beacon without Bluetooth hardware with -i virtual"
     }
 
     /// The btsnoop writer `--btsnoop` asks for; `inputs` are the command's input files, which it

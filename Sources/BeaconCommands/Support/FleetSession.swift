@@ -2,6 +2,7 @@
 import BeaconCodec
 import ArgumentParser
 import BeaconAdapters
+import BeaconConsole
 import BeaconEmulator
 import BeaconJSON
 import BeaconProfiles
@@ -53,7 +54,7 @@ struct FleetSession {
         let sink = try airLog?.open(inputs: inputs)
         let (specs, opening) = try AdapterChoice.opening(controller, inputs: inputs, advertising: true).get()
         let style = self.style(specs.contains { if case .virtual = $0 { true } else { false } })
-        let board = RunStatusBoard(style: style, showsOffAir: showsOffAir, colour: LiveOutput.colour)
+        let board = RunStatusBoard.onTerminal(style: style, showsOffAir: showsOffAir)
         let followers = Mutex<[AirLogFollower]>([])
         let shows = self.shows
         let run = FleetRun(beacons: beacons, on: specs, opening: opening, planner: planner) { event in
@@ -92,7 +93,7 @@ struct FleetSession {
             return
         }
         if let sink {
-            followers.withLock { $0 = run.connections.compactMap { c in c.virtual.map { AirLogLines.follower($0, adapter: c.adapterName, json: json, sink: sink) } } }
+            followers.withLock { $0 = run.connections.compactMap { c in c.virtual.map { AirLogLines.follower($0, adapter: c.adapterName.text, json: json, sink: sink) } } }
         }
         if let preflight, let fleet = run.fleet { try await preflight(fleet) }
         // Stopped while planning (a large fleet takes seconds): the start below sends nothing and
@@ -184,15 +185,9 @@ struct FleetSession {
 
     /// The last word: exit 0 only when nothing failed and nothing of ours may be on air.
     static func finish(_ outcome: FleetOutcome) throws(ExitCode) {
-        let left = outcome.leftOnAir
         // Clean: each adapter's "advertising stopped" line (the board's, from its stopped
         // event) has said it already; once is enough.
         if outcome.isClean { return }
-        var message = outcome.failure ?? "the teardown failed"
-        for l in left {
-            let what = l.beacons.isEmpty ? "its advertising" : l.beacons.joined(separator: ", ")
-            message += ". The teardown on \(l.adapter) failed, so \(what) may still be on air: run beacon stop -i \(l.adapter), or unplug the adapter"
-        }
-        throw CommandFailure.exit(message)
+        throw CommandFailure.exit(outcome.description)
     }
 }

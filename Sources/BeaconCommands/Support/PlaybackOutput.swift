@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconConsole
 import BeaconJSON
 import BeaconPositioning
 import BeaconProfiles

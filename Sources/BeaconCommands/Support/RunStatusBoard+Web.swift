@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconConsole
 import BeaconEmulator
 import BeaconMaps
 import BeaconWeb
@@ -8,10 +9,10 @@ extension RunStatusBoard {
     /// The live page's snapshot: the table the terminal shows, each beacon's state (its row's
     /// STATE words; `m-NAME` on the map, `beacon-NAME` in the table) and the map's SVG.
     func webSnapshot(map svg: String) -> LivePageSnapshot {
-        let rows = state.withLock { $0.rows }
+        let rows = self.rows
         let screen = liveScreen()
-        let beacons = zip(rows, screen.rows).map { LivePageSnapshot.Beacon(id: $0.beacon, state: $0.state, status: $1.status) }
-        return LivePageSnapshot(screen: screen, beacons: beacons, beaconOfRow: { $0 < rows.count ? rows[$0].beacon : nil }, svg: svg)
+        let beacons = zip(rows, screen.rows).map { LivePageSnapshot.Beacon(id: $0.beacon.text, state: $0.state, status: $1.status) }
+        return LivePageSnapshot(screen: screen, beacons: beacons, beaconOfRow: { $0 < rows.count ? rows[$0].beacon.text : nil }, svg: svg)
     }
 
     /// Feeds `page` from this board until cancelled; the map is the plan's (``PlanMap``), drawn

@@ -43,7 +43,7 @@ extension ScanOutput {
         }
         let inRange = s.beacons.filter { $0.proximity != .unknown }.count
         let title = "beacon scan on \(adapter) (\(s.mode?.rawValue ?? "starting") scanning), region \(region) — Ctrl-C stops"
-        let summary = "\(Self.regionState(s)) · \(RunStatusBoard.count(s.beacons.count, "beacon")) · \(inRange) in range · \(RunStatusBoard.count(s.reports, "report")) · +\(NumberText.fixed(seconds(now), places: 1)) s"
+        let summary = "\(Self.regionState(s)) · \(Plural.of(s.beacons.count, "beacon")) · \(inRange) in range · \(Plural.of(s.reports, "report")) · +\(NumberText.fixed(seconds(now), places: 1)) s"
         return LiveScreen(title: title, columns: onlyIBeacons ? Self.columns : Self.mixedColumns, rows: rows, placeholder: "no beacon heard yet",
                           messages: s.recent, summary: summary)
     }

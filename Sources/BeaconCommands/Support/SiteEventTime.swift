@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconConsole
 
 /// The `time` of `beacon site` and `beacon agent` events: seconds since the command began, to
 /// the millisecond, as every command's events (docs/JSON.md).

@@ -23,7 +23,7 @@ enum SiteRadios {
         for (radio, outcome) in outcomes {
             if let failure = outcome.failure { LineOutput.err("error: \(radio): \(failure)"); clean = false }
             for left in outcome.leftOnAir {
-                LineOutput.err("error: \(radio): may still be on air: \(left.beacons.joined(separator: ", ")) (\(left.reason))")
+                LineOutput.err("error: \(radio): may still be on air: \(left.what) (\(left.reason))")
                 clean = false
             }
         }

@@ -17,7 +17,7 @@ public typealias AdvertisingState = [UInt8: AdvertisingSetConfiguration]
 /// is an `AdapterError` (BeaconAdapters) (the protocol's own error, with its wording for the user).
 public protocol AdvertisingBackend: Sendable {
     /// The adapter as the user named it, for messages.
-    var adapter: String { get }
+    var adapter: AdapterName { get }
     /// What the controller can do, as probed.
     var capabilities: ControllerCapabilities { get }
     /// Checks that `state` can be put on air, before anything is sent; throws the reason.

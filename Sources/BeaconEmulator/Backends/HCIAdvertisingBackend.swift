@@ -31,7 +31,7 @@ public struct HCIAdvertisingBackend: AdvertisingBackend {
     /// Whether rotating sets are enabled with their events per turn and the controller's stops
     /// are counted (see above).
     public let controllerTimesTurns: Bool
-    public var adapter: String { hci.adapterName }
+    public var adapter: AdapterName { AdapterName(hci.adapterName) }
 
     /// - Parameters:
     ///   - hci: the controller's session.

@@ -22,7 +22,7 @@ import Synchronization
 public final class MgmtAdvertisingBackend: AdvertisingBackend {
     public let mgmt: MgmtController
     public let capabilities: ControllerCapabilities
-    public var adapter: String { mgmt.adapterName }
+    public var adapter: AdapterName { AdapterName(mgmt.adapterName) }
     private let info: ManagementAPIInfo
     /// Instances beacon added and has not removed yet: the only ones teardown touches.
     private let added = Mutex<Set<UInt8>>([])
@@ -163,7 +163,7 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
         // Powered off (bluetoothd powers the adapter off when it exits, and on when it starts
         // again): the kernel would refuse the instance; the power-on's New Settings restores.
         guard powered.withLock({ $0 }) != false else {
-            throw .failed(command: "Add Extended Advertising Parameters", opcode: AddExtendedAdvertisingParameters.opcode, status: .notPowered, adapter: adapter)
+            throw .failed(command: "Add Extended Advertising Parameters", opcode: AddExtendedAdvertisingParameters.opcode, status: .notPowered, adapter: adapter.text)
         }
         let features = try await mgmt.send(ReadAdvertisingFeatures())
         let present = Set(features.instances)

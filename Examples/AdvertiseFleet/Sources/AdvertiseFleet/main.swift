@@ -42,7 +42,6 @@ do throws(FleetRunError) {
 }
 
 let outcome = await run.run(for: nil)  // until Ctrl-C or SIGTERM; then off the air and closed
-if let failure = outcome.failure { say("failed: \(failure)") }
-for left in outcome.leftOnAir { say("\(left)") }
-guard outcome.isClean else { exit(1) }
+// Not clean: the outcome says what failed and, per adapter, what may still be on air.
+guard outcome.isClean else { fail("\(outcome)") }
 say("stopped: nothing left on air")

@@ -1,29 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
-import BeaconPositioning
 import BeaconProfiles
 import BeaconRadio
 import BeaconScenarios
 import Synchronization
 
-/// What `play` and `walk` add to the live view: a title with the scenario clock and the next
-/// step, or the walker's position, and the late updates in the summary.
-extension RunStatusBoard {
-    struct Headline: Sendable {
-        var title: String
-        /// Updates posted before the one before was applied (the controller behind the timeline).
-        var late: Int
-    }
-
-    /// From now on the view's title and summary come from `headline`, asked at each redraw.
-    func show(headline: @escaping @Sendable () -> Headline) {
-        state.withLock { $0.headline = headline }
-    }
-}
-
 /// Where a scenario or a walk stands, fed by the player's events and read by the live view's
-/// redraws (so the clock runs between steps).
-final class PlaybackProgress: Sendable {
+/// redraws (so the clock runs between steps): give ``scenarioHeadline(_:window:)`` or
+/// ``walkHeadline()`` to ``RunStatusBoard/show(headline:)``.
+public final class PlaybackProgress: Sendable {
     private struct State {
         var next: TimedChange?
         var started = false
@@ -34,11 +19,13 @@ final class PlaybackProgress: Sendable {
     }
 
     private let state = Mutex(State())
-    let start: ContinuousClock.Instant
+    /// When the scenario or walk began (its time 0 on the wall clock).
+    public let start: ContinuousClock.Instant
 
-    init(start: ContinuousClock.Instant) { self.start = start }
+    public init(start: ContinuousClock.Instant) { self.start = start }
 
-    func record(_ event: ScenarioPlayer.Event) {
+    /// Takes one of the scenario player's events.
+    public func record(_ event: ScenarioPlayer.Event) {
         state.withLock { s in
             switch event {
             case let .started(_, _, next): s.started = true; s.next = next
@@ -50,7 +37,8 @@ final class PlaybackProgress: Sendable {
         }
     }
 
-    func record(_ event: WalkPlayer.Event) {
+    /// Takes one of the walk player's events.
+    public func record(_ event: WalkPlayer.Event) {
         state.withLock { s in
             s.started = true
             switch event {
@@ -66,7 +54,7 @@ final class PlaybackProgress: Sendable {
     private var elapsed: Double { (ContinuousClock.now - start).seconds }
 
     /// `scenario 12.3 s (pass 2 of 3) · next at 17 s: show room-south`.
-    func scenarioHeadline(_ scenario: Scenario, window: PlaybackWindow) -> RunStatusBoard.Headline {
+    public func scenarioHeadline(_ scenario: Scenario, window: PlaybackWindow) -> RunStatusBoard.Headline {
         let s = state.withLock { $0 }
         let now = s.over ?? window.scenarioTime(afterWallSeconds: elapsed)
         var title = "scenario \(s.over == nil ? "" : "over at ")\(NumberText.fixed(now, places: 1)) s"
@@ -75,13 +63,13 @@ final class PlaybackProgress: Sendable {
             title += " (pass \(pass)\(scenario.passes.map { " of \($0)" } ?? ""))"
         }
         if s.over == nil {
-            title += " · " + (s.next.map { "next at \(PlaybackOutput.clock($0.time)): \($0.change)" } ?? "no next step")
+            title += " · " + (s.next.map { "next at \(ScenarioText.clock($0.time)): \($0.change)" } ?? "no next step")
         }
         return .init(title: title, late: s.late)
     }
 
     /// `walk 12.3 s, walker at (+0.50, -1.00) m · 61 updates`.
-    func walkHeadline() -> RunStatusBoard.Headline {
+    public func walkHeadline() -> RunStatusBoard.Headline {
         let s = state.withLock { $0 }
         let now = s.over ?? elapsed
         var title = "walk \(s.over == nil ? "" : "over at ")\(NumberText.fixed(now, places: 1)) s"

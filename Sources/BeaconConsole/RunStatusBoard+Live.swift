@@ -6,6 +6,24 @@ import LiveView
 /// The live view of a running fleet: one row per beacon (problems first), the newest messages,
 /// and a summary line (beacons on air, adapters, turns, errors, elapsed time).
 extension RunStatusBoard {
+    /// What `play` and `walk` put in the live view's title and summary: the scenario clock and
+    /// the next step, or the walker's position, and the late updates.
+    public struct Headline: Sendable {
+        public var title: String
+        /// Updates posted before the one before was applied (the controller behind the timeline).
+        public var late: Int
+
+        public init(title: String, late: Int) {
+            self.title = title
+            self.late = late
+        }
+    }
+
+    /// From now on the view's title and summary come from `headline`, asked at each redraw.
+    public func show(headline: @escaping @Sendable () -> Headline) {
+        state.withLock { $0.headline = headline }
+    }
+
     static let columns = [
         LiveColumn("BEACON"), LiveColumn("ADAPTER", dropOrder: 3), LiveColumn("ADVERTISER", dropOrder: 2),
         LiveColumn("ADDRESS", dropOrder: 4), LiveColumn("STATE"), LiveColumn("TURNS", alignment: .right, dropOrder: 1),
@@ -17,28 +35,28 @@ extension RunStatusBoard {
 
     /// A note or an error while the view is up: shown under the table; on standard error at once
     /// when that is not the terminal, otherwise once the view is gone.
-    func message(_ text: String) {
-        let now = LiveOutput.standardErrorIsTerminal
+    public func message(_ text: String) {
+        let now = output.errorsShareTerminal
         state.withLock { s in
             s.messages.append(text)
             if s.messages.count > Self.keptMessages { s.messages.removeFirst(s.messages.count - Self.keptMessages) }
             if now { s.heldBack.append(text) }
         }
-        if !now { LineOutput.err(text) }
+        if !now { output.err(text) }
     }
 
     /// The view as it stands.
-    func liveScreen() -> LiveScreen {
+    public func liveScreen() -> LiveScreen {
         let s = state.withLock { $0 }
         let rows = s.rows.map { r in
             let problem = r.lastError != "-" || r.state == "may be on air"
-            return LiveRow([r.beacon + (r.nonConforming ? " (non-conforming)" : ""), r.adapter, r.advertiser, r.address.description, r.state, String(r.turns), r.lastError],
+            return LiveRow([r.beacon.text + (r.nonConforming ? " (non-conforming)" : ""), r.adapter.text, r.advertiser, r.address.description, r.state, String(r.turns), r.lastError],
                            status: problem ? .problem : (r.state.hasPrefix("on air") ? .active : .idle))
         }
         let adapters = Set(s.rows.map(\.adapter)).sorted()
         let headline = s.headline?()
         let title = headline.map { "\($0.title) — Ctrl-C stops" }
-            ?? "beacon: \(Self.count(s.rows.count, "beacon")) on \(adapters.joined(separator: ", ")) — Ctrl-C stops, SIGHUP reloads"
+            ?? "beacon: \(Self.count(s.rows.count, "beacon")) on \(adapters.map(\.text).joined(separator: ", ")) — Ctrl-C stops, SIGHUP reloads"
         return LiveScreen(title: title, columns: Self.columns, rows: rows, placeholder: "no beacons", messages: s.messages,
                           summary: Self.summary(s, elapsed: elapsed))
     }
@@ -52,10 +70,11 @@ extension RunStatusBoard {
         return "\(onAir) of \(count(s.rows.count, "beacon")) on air · \(count(adapters, "adapter")) · \(count(turns, "turn")) · \(count(s.errors, "error"))\(late) · +\(NumberText.fixed(elapsed, places: 1)) s"
     }
 
-    static func count(_ n: Int, _ noun: String) -> String { Plural.of(n, noun) }
+    /// `1 beacon`, `12 beacons`.
+    public static func count(_ n: Int, _ noun: String) -> String { Plural.of(n, noun) }
 
     /// Redraws four times a second until the task is cancelled (table style only).
-    func redrawing() -> Task<Void, Never>? {
+    public func redrawing() -> Task<Void, Never>? {
         guard let terminal else { return nil }
         terminal.start()
         return Task { [self] in
@@ -68,20 +87,11 @@ extension RunStatusBoard {
 
     /// Leaves the view: the terminal shows what it showed before, then the summary (the only
     /// copy in the scrollback) and the messages held back.
-    func finishView() {
+    public func finishView() {
         guard let terminal else { return }
         let summary = state.withLock { Self.summary($0, elapsed: elapsed) }
         terminal.finish()
-        LineOutput.out(summary)
-        for line in state.withLock({ s in defer { s.heldBack = [] }; return s.heldBack }) { LineOutput.err(line) }
-    }
-}
-
-extension RunStatusBoard.Style {
-    /// JSON with --json; the live view on a terminal (not `TERM=dumb`) unless the air log takes
-    /// standard output; lines otherwise.
-    static func choose(json: Bool, airLog: AirLogOptions) -> Self {
-        if json { return .json }
-        return LiveOutput.mode.isLive && !airLog.takesStandardOutput ? .table : .lines
+        output.out(summary)
+        for line in state.withLock({ s in defer { s.heldBack = [] }; return s.heldBack }) { output.err(line) }
     }
 }

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
+import HCI
+
+/// Every event in words, one line each: what a log of the run, a terminal's live view and any
+/// program print (`beacon advertise` and the site agent show these lines).
+extension EmulatorEvent: CustomStringConvertible {
+    /// The event in words: `room-west on air: hci0 advertiser 1, C2:…`, `hci0: error: …`.
+    public var description: String {
+        switch self {
+        case let .onAir(beacon, adapter, advertiser, address, power):
+            let tx = power.map { ", TX \($0) dBm" } ?? ""
+            // Through the management API the kernel picks the address, not the profile.
+            let from = adapter.isManagementAPI ? "address chosen by the kernel" : "\(address)"
+            return "\(beacon) on air: \(adapter) advertiser \(advertiser), \(from)\(tx)"
+        case let .offAir(beacon, adapter, advertiser):
+            return "\(beacon) off air: \(adapter) advertiser \(advertiser)"
+        case let .slot(adapter, index, _, lateness):
+            return Self.isLate(lateness) ? "\(adapter): turn \(index) started \(Self.milliseconds(lateness)) ms late" : "\(adapter): turn \(index) started on time"
+        case let .error(adapter, message):
+            return "\(adapter): error: \(message)"
+        case let .updateFailed(generation, adapter, message):
+            return "\(adapter): update \(generation) not applied (the beacons from before stay on air): \(message)"
+        case let .applied(generation, adapter):
+            return "\(adapter): update \(generation) on air"
+        case let .recovered(adapter, reason, beacons, after, afterAdapterBack):
+            let back = afterAdapterBack.map { " (\(Self.milliseconds($0)) ms after the adapter was back)" } ?? ""
+            return "\(adapter): watchdog: \(reason); \(beacons.map(\.text).joined(separator: ", ")) back on air after \(Self.milliseconds(after)) ms\(back)"
+        case let .turnTiming(adapter, byController):
+            return byController
+                ? "\(adapter): the controller ends each turn after the beacons' events (controller-timed turns)"
+                : "\(adapter): a set did not stop after its events in time: the host times the turns again"
+        case let .stopped(adapter, teardown):
+            if adapter.isManagementAPI, teardown == .clean {
+                return "\(adapter): advertising stopped (beacon's instances removed; other programs' instances left as they were)"
+            }
+            if case .incomplete = teardown { return "\(adapter): \(teardown); run \(FrontEndTerm.stopOn(adapter: adapter.text).text)" }
+            return "\(adapter): \(teardown)"
+        }
+    }
+
+    /// Whether a log of the run shows the event: everything but updates applied and turns that
+    /// started on time (the normal case, many times a second).
+    public var isNews: Bool {
+        switch self {
+        case .applied: false
+        case let .slot(_, _, _, lateness): Self.isLate(lateness)
+        default: true
+        }
+    }
+
+    /// Whether a turn that started `lateness` late is news: later than 20 ms.
+    static func isLate(_ lateness: Duration) -> Bool { lateness > .milliseconds(20) }
+
+    static func milliseconds(_ d: Duration) -> Int { Int((d.seconds * 1000).rounded()) }
+}
+
+extension Teardown: CustomStringConvertible {
+    /// What the teardown left, in words.
+    public var description: String {
+        switch self {
+        case .clean: "advertising stopped (advertising off, sets removed)"
+        case .nothingSent: "nothing was sent to the controller, nothing to undo"
+        case let .incomplete(names, reason):
+            "the teardown failed (\(reason)): \(names.isEmpty ? "advertising" : names.map(\.text).joined(separator: ", ")) may still be on air"
+        }
+    }
+}
