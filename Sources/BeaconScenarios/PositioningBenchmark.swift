@@ -133,10 +133,13 @@ public struct PositioningBenchmark: Sendable {
         while tick <= last + step {
             while next < packets.count, packets[next].time <= tick {
                 let p = packets[next]
-                var entry = windows[p.key] ?? (RSSIWindow(length: phone.ranging.history), p.time, p.measuredPower)
-                entry.window.add(Int8(clamping: Int(p.rssi)), at: instant(p.time))
-                entry.lastSeen = p.time
-                windows[p.key] = entry
+                // In place: a copy out of the dictionary would copy the window's samples (20 s of
+                // them for a phone that keeps that much) at every packet.
+                func record(_ entry: inout (window: RSSIWindow, lastSeen: Double, power: Int8?)) {
+                    entry.window.add(Int8(clamping: Int(p.rssi)), at: instant(p.time))
+                    entry.lastSeen = p.time
+                }
+                record(&windows[p.key, default: (RSSIWindow(length: phone.ranging.history), p.time, p.measuredPower)])
                 next += 1
             }
             for (key, entry) in windows.sorted(by: { $0.key < $1.key }) where tick - entry.lastSeen < phone.ranging.forgetAfter.seconds {
