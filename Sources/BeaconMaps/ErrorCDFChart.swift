@@ -91,14 +91,7 @@ public struct ErrorCDFChart: Sendable {
     public func render() -> String {
         func n(_ value: Double) -> String { SVGText.number(value) }
         let (left, top, right, bottom) = (Self.plotLeft, Self.plotTop, Self.plotLeft + Self.plotWidth, Self.plotTop + Self.plotHeight)
-        var out = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(n(Self.width))" height="\(n(height))" viewBox="0 0 \(n(Self.width)) \(n(height))" \
-            font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="11">
-
-            """
-        out += "<title>\(SVGText.escaped(title))</title>\n"
-        out += "<rect x=\"0\" y=\"0\" width=\"\(n(Self.width))\" height=\"\(n(height))\" fill=\"#ffffff\"/>\n"
-        out += "<text x=\"12\" y=\"22\" font-size=\"15\" font-weight=\"bold\">\(SVGText.escaped(title))</text>\n"
+        var out = SVGText.documentStart(width: Self.width, height: height, title: title, fontSize: 11)
         out += "<rect x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(Self.plotWidth))\" height=\"\(n(Self.plotHeight))\" fill=\"#fafafa\" stroke=\"#bbbbbb\"/>\n"
         // The grid: the x ticks, and the median and 90 % lines the markers sit on.
         out += "<g id=\"grid\" stroke=\"#dddddd\">\n"
