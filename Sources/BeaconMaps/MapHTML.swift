@@ -6,13 +6,18 @@
 /// scenario's time and the beacon markers turn on and off as it goes.
 public enum MapHTML {
     public static func page(_ map: SVGMap, timeline: MapTimeline? = nil) -> String {
+        page(svg: map.render(), title: map.scene.title, timeline: timeline)
+    }
+
+    /// The page around any SVG picture of this module (a map, a chart).
+    public static func page(svg: String, title: String, timeline: MapTimeline? = nil) -> String {
         var out = """
             <!DOCTYPE html>
             <html lang="en">
             <head>
             <meta charset="utf-8"/>
             <meta name="viewport" content="width=device-width, initial-scale=1"/>
-            <title>\(SVGText.escaped(map.scene.title))</title>
+            <title>\(SVGText.escaped(title))</title>
             <style>
             body { margin: 0; font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; background: #ffffff; }
             svg { display: block; max-width: 100%; height: auto; }
@@ -32,7 +37,7 @@ public enum MapHTML {
 
                 """
         }
-        out += map.render()
+        out += svg
         if let timeline { out += script(timeline) }
         out += "</body>\n</html>\n"
         return out

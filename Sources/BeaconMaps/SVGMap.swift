@@ -49,14 +49,7 @@ public struct SVGMap: Sendable {
 
     /// The SVG document (UTF-8 text, no XML declaration needed: it is UTF-8).
     public func render() -> String {
-        var out = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(n(width))" height="\(n(height))" viewBox="0 0 \(n(width)) \(n(height))" \
-            font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="\(n(Self.fontSize))">
-
-            """
-        out += "<title>\(SVGText.escaped(scene.title))</title>\n"
-        out += "<rect x=\"0\" y=\"0\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"#ffffff\"/>\n"
-        out += "<text x=\"12\" y=\"22\" font-size=\"15\" font-weight=\"bold\">\(SVGText.escaped(scene.title))</text>\n"
+        var out = SVGText.documentStart(width: width, height: height, title: scene.title, fontSize: Self.fontSize)
         out += "<defs><clipPath id=\"plan\"><rect x=\"\(n(projection.left))\" y=\"\(n(projection.top))\" width=\"\(n(projection.width))\" height=\"\(n(projection.height))\"/></clipPath></defs>\n"
         out += "<rect x=\"\(n(projection.left))\" y=\"\(n(projection.top))\" width=\"\(n(projection.width))\" height=\"\(n(projection.height))\" fill=\"#fafafa\" stroke=\"#dddddd\"/>\n"
         out += renderRoomNames()

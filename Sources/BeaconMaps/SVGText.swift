@@ -51,6 +51,19 @@ enum SVGText {
         return out
     }
 
+    /// The start of every picture of this module: the `<svg>` element `width` × `height` pixels,
+    /// its title, a white ground and the title written at the top left.
+    static func documentStart(width: Double, height: Double, title: String, fontSize: Double) -> String {
+        """
+        <svg xmlns="http://www.w3.org/2000/svg" width="\(number(width))" height="\(number(height))" viewBox="0 0 \(number(width)) \(number(height))" \
+        font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="\(number(fontSize))">
+        <title>\(escaped(title))</title>
+        <rect x="0" y="0" width="\(number(width))" height="\(number(height))" fill="#ffffff"/>
+        <text x="12" y="22" font-size="15" font-weight="bold">\(escaped(title))</text>
+
+        """
+    }
+
     /// A rough width, in pixels, of `text` in a sans-serif font of `size` px: 0.62 em a character
     /// (DejaVu Sans and Helvetica average under it), so a box made from it holds the text.
     static func width(_ text: String, size: Double) -> Double {

@@ -4,11 +4,17 @@ import Foundation
 
 /// A receiver's route: straight segments between waypoints, walked at constant speed.
 public struct WalkPath: Hashable, Sendable {
-    public var waypoints: [Point]
+    public var waypoints: [Point] {
+        didSet { length = Self.length(of: waypoints) }
+    }
+    /// Metres from the first waypoint to the last (kept with the waypoints: a walk asks for it
+    /// at every advertisement).
+    public private(set) var length: Double
 
     public init(waypoints: [Point]) {
         precondition(!waypoints.isEmpty, "a path needs a waypoint")
         self.waypoints = waypoints
+        length = Self.length(of: waypoints)
     }
 
     /// Built-in paths for the 2 m room: `square` (a 1 m square around the centre, closed),
@@ -53,8 +59,7 @@ public struct WalkPath: Hashable, Sendable {
         self.init(waypoints: points)
     }
 
-    /// Metres from the first waypoint to the last.
-    public var length: Double {
+    static func length(of waypoints: [Point]) -> Double {
         zip(waypoints, waypoints.dropFirst()).reduce(0) { $0 + $1.0.distance(to: $1.1) }
     }
 

@@ -49,25 +49,47 @@ public struct WalkSimulator: Sendable {
     public func samples() -> [RSSISample] {
         var random = SeededGenerator(seed: seed)
         var out: [RSSISample] = []
+        forEachInterval(&random) { batch, random in
+            let heard = batch.map { t, i in
+                let anchor = anchors[i]
+                let d = truth(at: t).distance(to: anchor.position)
+                let rssi = model.rssi(distance: d, measuredPower: Double(anchor.measuredPower)) + noise * random.nextGaussian()
+                return RSSISample(time: t, key: anchor.key, rssi: rssi.rounded(), measuredPower: anchor.measuredPower)
+            }
+            out += heard.sorted { $0.time < $1.time }
+        }
+        return out
+    }
+
+    /// When each advertisement goes out and whose (an index into ``anchors``), in time order:
+    /// the timing of ``samples()`` without its RSSI (and without drawing its noise), for a
+    /// caller that hears the walk through a channel of its own.
+    public func schedule() -> [(time: Double, anchor: Int)] {
+        var random = SeededGenerator(seed: seed)
+        var out: [(time: Double, anchor: Int)] = []
+        forEachInterval(&random) { batch, _ in out += batch.sorted { $0.time < $1.time } }
+        return out
+    }
+
+    /// Each advertising interval's advertisements before the walk ends, (time, anchor index)
+    /// in anchor order; each beacon's first at its own random phase within one interval (the
+    /// first draws of `random`, which `body` goes on drawing from).
+    private func forEachInterval(_ random: inout SeededGenerator, _ body: ([(time: Double, anchor: Int)], inout SeededGenerator) -> Void) {
         let end = duration
-        // Each beacon's first advertisement at its own random phase within one interval.
         let phases = anchors.map { _ in Double(random.next() >> 11) / Double(1 << 53) * advertisingInterval }
         var tick = 0
         while true {
             let base = Double(tick) * advertisingInterval
             if base >= end { break }
-            var batch: [RSSISample] = []
-            for (i, anchor) in anchors.enumerated() {
+            var batch: [(time: Double, anchor: Int)] = []
+            for i in anchors.indices {
                 let t = base + phases[i]
                 guard t < end else { continue }
-                let d = truth(at: t).distance(to: anchor.position)
-                let rssi = model.rssi(distance: d, measuredPower: Double(anchor.measuredPower)) + noise * random.nextGaussian()
-                batch.append(RSSISample(time: t, key: anchor.key, rssi: rssi.rounded(), measuredPower: anchor.measuredPower))
+                batch.append((t, i))
             }
-            out += batch.sorted { $0.time < $1.time }
+            body(batch, &random)
             tick += 1
         }
-        return out
     }
 }
 
@@ -90,8 +112,15 @@ public struct LocationErrorSummary: Hashable, Sendable {
         guard !errors.isEmpty else { return nil }
         self.fixes = errors.count
         mean = errors.reduce(0, +) / Double(errors.count)
-        median = errors[errors.count / 2]
-        p90 = errors[min(errors.count - 1, Int((Double(errors.count) * 0.9).rounded(.down)))]
+        median = Self.quantile(errors, 0.5)
+        p90 = Self.quantile(errors, 0.9)
         maximum = errors[errors.count - 1]
+    }
+
+    /// The error below which the share `fraction` (0 to 1) of the fixes lies: the element at
+    /// ⌊n · fraction⌋ of the ascending, non-empty `sorted` (the last for 1). The median and the
+    /// 90th percentile are this at ½ and 0.9; ErrorCDFChart (BeaconMaps) draws it.
+    public static func quantile(_ sorted: [Double], _ fraction: Double) -> Double {
+        sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * fraction).rounded(.down))))]
     }
 }

@@ -52,7 +52,14 @@ public struct RSSIWindow: Hashable, Sendable {
     /// The RSSIs of the samples in `(now − span, now]` (`span` at most `length`), oldest first.
     public func values(at now: ContinuousClock.Instant, over span: Duration) -> [Int8] {
         let cutoff = now - min(span, length)
-        return samples.filter { $0.time > cutoff && $0.time <= now }.map(\.rssi)
+        // The samples are in time order (``add(_:at:)`` drops older ones), so those in the span
+        // are one run at the end: found from the end, not by reading 20 s of samples for a 1 s
+        // mean (a phone ranging 160 beacons asks for both every second).
+        var end = samples.count
+        while end > 0, now < samples[end - 1].time { end -= 1 }
+        var start = end
+        while start > 0, cutoff < samples[start - 1].time { start -= 1 }
+        return samples[start..<end].map(\.rssi)
     }
 
     /// How many samples are in the window at `now`.

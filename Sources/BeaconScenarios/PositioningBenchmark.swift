@@ -40,7 +40,15 @@ public struct PositioningBenchmark: Sendable {
 
     /// The errors of every fix of `walks` walks, pooled.
     public func run(walks: Int, seed: UInt64) -> LocationErrorSummary? {
-        var fixes: [(PositionFix, Point)] = []
+        LocationErrorSummary(errors: errors(walks: walks, seed: seed, methods: [method])[0])
+    }
+
+    /// The error of every fix of `walks` walks, one list per method of `methods` (in walk
+    /// order). The walks and the air's draws do not depend on the method, so each walk is
+    /// heard once and located with every method: the same figures as one ``run(walks:seed:)``
+    /// per method.
+    public func errors(walks: Int, seed: UInt64, methods: [PositioningMethod]) -> [[Double]] {
+        var errors = Array(repeating: [Double](), count: methods.count)
         for walk in 0..<walks {
             let simulator = WalkSimulator(anchors: anchors, path: path ?? randomPath(seed: seed &+ UInt64(walk)), noise: 0, speed: speed,
                                           advertisingInterval: advertisingInterval, seed: seed &+ UInt64(walk))
@@ -48,12 +56,14 @@ public struct PositioningBenchmark: Sendable {
             channel.seed = seed &+ UInt64(walk)
             let samples = phoneSamples(heard(simulator, through: channel))
             let model = PathLossModel(exponent: channel.exponent)
-            for fix in WindowedLocator.fixes(samples, anchors: anchors, model: model, window: window, method: method,
-                                             maximumBeacons: maximumBeacons) {
-                fixes.append((fix, simulator.truth(at: fix.time)))
+            for (index, method) in methods.enumerated() {
+                for fix in WindowedLocator.fixes(samples, anchors: anchors, model: model, window: window, method: method,
+                                                 maximumBeacons: maximumBeacons) {
+                    errors[index].append(fix.estimate.position.distance(to: simulator.truth(at: fix.time)))
+                }
             }
         }
-        return LocationErrorSummary(errors: fixes.map { $0.0.estimate.position.distance(to: $0.1) })
+        return errors
     }
 
     /// A walk from a random point of the fleet's bounding box, each next waypoint at most
@@ -81,27 +91,32 @@ public struct PositioningBenchmark: Sendable {
     func heard(_ simulator: WalkSimulator, through channel: AirChannel) -> [RSSISample] {
         var receiver = AirReceiver(channel: channel)
         var delays = SplitMix64(seed: channel.seed ^ 0xAD_DE1A)
-        var collisions = AdvertisingCollisions<RSSISample>()
+        var collisions = AdvertisingCollisions<Int>()  // indices into `sent`
         let airtime = AirChannel.airtime(dataLength: 30)  // an iBeacon's AdvData
-        let byKey = Dictionary(anchors.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        // The first anchor of each key gives the position and power (a fleet's keys are unique).
+        var firstOfKey: [BeaconKey: BeaconAnchor] = [:]
+        for anchor in anchors where firstOfKey[anchor.key] == nil { firstOfKey[anchor.key] = anchor }
+        let located = simulator.anchors.map { firstOfKey[$0.key] }
+        var sent: [RSSISample] = []
         var out: [RSSISample] = []
-        for s in simulator.samples() {
-            guard let anchor = byKey[s.key] else { continue }
-            let truth = simulator.truth(at: s.time)
+        for (time, index) in simulator.schedule() {
+            guard let anchor = located[index] else { continue }
+            let truth = simulator.truth(at: time)
             let d = max(truth.distance(to: anchor.position), AirPathLoss.shortestDistance)
             let mean = LogDistancePathLoss.rssi(atDistance: d, powerAt1m: Double(anchor.measuredPower), exponent: channel.exponent)
                 - channel.wallAttenuation(from: anchor.position, to: truth)
             let (power, loss) = receiver.draw(mean: mean)
-            var heard = s
-            heard.rssi = Double(AirPathLoss.clamp(power))
+            let own = simulator.anchors[index]
+            let heard = RSSISample(time: time, key: own.key, rssi: Double(AirPathLoss.clamp(power)), measuredPower: own.measuredPower)
             if channel.collisions {
-                collisions.add(heard, start: s.time + 0.010 * delays.nextUnit(), airtime: airtime, power: power, audible: loss == nil)
+                collisions.add(sent.count, start: time + 0.010 * delays.nextUnit(), airtime: airtime, power: power, audible: loss == nil)
+                sent.append(heard)
             } else if loss == nil {
                 out.append(heard)
             }
         }
         guard channel.collisions else { return out }
-        return collisions.settleAll().filter { !$0.collided }.map(\.packet).sorted { $0.time < $1.time }
+        return collisions.settleAll().filter { !$0.collided }.map { sent[$0.packet] }.sorted { $0.time < $1.time }
     }
 
     /// What an app on the phone gets: every packet (raw), or each beacon's smoothed RSSI at
@@ -118,10 +133,13 @@ public struct PositioningBenchmark: Sendable {
         while tick <= last + step {
             while next < packets.count, packets[next].time <= tick {
                 let p = packets[next]
-                var entry = windows[p.key] ?? (RSSIWindow(length: phone.ranging.history), p.time, p.measuredPower)
-                entry.window.add(Int8(clamping: Int(p.rssi)), at: instant(p.time))
-                entry.lastSeen = p.time
-                windows[p.key] = entry
+                // In place: a copy out of the dictionary would copy the window's samples (20 s of
+                // them for a phone that keeps that much) at every packet.
+                func record(_ entry: inout (window: RSSIWindow, lastSeen: Double, power: Int8?)) {
+                    entry.window.add(Int8(clamping: Int(p.rssi)), at: instant(p.time))
+                    entry.lastSeen = p.time
+                }
+                record(&windows[p.key, default: (RSSIWindow(length: phone.ranging.history), p.time, p.measuredPower)])
                 next += 1
             }
             for (key, entry) in windows.sorted(by: { $0.key < $1.key }) where tick - entry.lastSeen < phone.ranging.forgetAfter.seconds {

@@ -25,8 +25,10 @@ import TestSupport
     func refused() throws {
         let bad = try BeaconExecutable.run(["locate", Self.room, "--simulate", "still", "--map", "room.jpg"])
         #expect(bad.status == 2 && bad.stderr.contains("must end in .svg, .html or .png"), "\(bad)")
-        let bench = try BeaconExecutable.run(["locate", Self.room, "--simulate", "random", "--map", "room.svg"])
-        #expect(bench.status == 2 && bench.stderr.contains("not of a benchmark"), "\(bench)")
+        let bench = try BeaconExecutable.run(["locate", Self.room, "--simulate", "still", "--air", "office", "--map", "room.svg"])
+        #expect(bench.status == 2 && bench.stderr.contains("or the errors of --simulate random"), "\(bench)")
+        let twice = try BeaconExecutable.run(["locate", Self.room, "--simulate", "still", "--method", "ls", "--method", "wls"])
+        #expect(twice.status == 2 && twice.stderr.contains("--method goes once, except with --simulate random"), "\(twice)")
         let beacon = try BeaconExecutable.location.get()
         let noTool = try Program.run(URL(fileURLWithPath: "/usr/bin/env"), ["PATH=/nonexistent", beacon.path, "locate", Self.room, "--simulate", "still", "--map", "/tmp/never-written.png"])
         #expect(noTool.status == 2 && noTool.stderr.contains("rsvg-convert") && noTool.stderr.contains("apt-get install librsvg2-bin"), "\(noTool)")
@@ -34,6 +36,34 @@ import TestSupport
         let missing = try BeaconExecutable.run(["locate", Self.room, "--simulate", "still", "--map", "/nonexistent/room.svg"])
         #expect(missing.status == 1 && missing.stderr.contains("--map") && missing.stderr.contains("/nonexistent"), "\(missing)")
         #expect(missing.stdout.isEmpty, "refused before any fix is computed\n\(missing)")
+    }
+
+    @Test("locate --simulate random --map: the error chart of the three methods; --method twice: a summary each, as separate runs give")
+    func benchmarkChart() throws {
+        let map = (try BeaconExecutable.temporaryFile(named: "x", contents: "") as NSString).deletingLastPathComponent + "/errors.svg"
+        let common = ["locate", Self.room, "--simulate", "random", "--walks", "3", "--air", "office", "--as", "ios", "--json"]
+        let both = try BeaconExecutable.run(common + ["--method", "circles", "--method", "wls", "--map", map])
+        #expect(both.status == 0, "\(both)")
+        let summaries = both.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["summary"] as? [String: Any]
+        }
+        #expect(summaries.map { $0["method"] as? String } == ["circles", "wls"], "\(both)")
+        // One method alone: the same walks, the same figures.
+        let alone = try BeaconExecutable.run(common + ["--method", "wls"])
+        let single = try #require((try JSONSerialization.jsonObject(with: Data(alone.stdout.utf8)) as? [String: Any])?["summary"] as? [String: Any], "\(alone)")
+        #expect(NSDictionary(dictionary: single).isEqual(to: try #require(summaries.last)), "\(single) vs \(summaries)")
+        let svg = try String(contentsOfFile: map, encoding: .utf8)
+        if let xmllint = Executables.onPath("xmllint") {
+            #expect(try Program.run(xmllint, ["--noout", map]).status == 0)
+        }
+        // The legend says each summary's median (to the centimetre) and fix count.
+        for summary in summaries {
+            let method = try #require(summary["method"] as? String), median = try #require(BeaconExecutable.number(summary["median_error"]))
+            let legend = try #require(svg.components(separatedBy: ">\(method): median ").dropFirst().first?.components(separatedBy: " m").first, "\(method)")
+            #expect(abs(try #require(Double(legend)) - median) <= 0.0055, "\(method): \(legend) vs \(median)")
+            #expect(svg.contains("(square), \(summary["fixes"] as? Int ?? -1) fixes<"), "\(method)")
+        }
+        #expect(svg.contains(">ls: median "), "all three methods are drawn")
     }
 
     @Test("locate --live --at --map on the virtual air: the estimate next to the true position where --at put the receiver")

@@ -10,6 +10,7 @@ import TestSupport
 @Suite struct SharedAirTests {
     static let room = PackageRoot.url.appendingPathComponent("profiles/room-2m.yaml").path
     static let uuid = "25795A1D-C318-47F0-A49D-7A2D1D58C79E"
+    static let station = PackageRoot.url.appendingPathComponent("profiles/station-160.yaml").path
 
     /// A fresh, private air directory (mode 0700: beacon refuses one others may reach).
     static func privateAir() throws -> String {
@@ -58,6 +59,67 @@ import TestSupport
         #expect(await advertiser.waitForExit(timeout: .seconds(30)) == 0, "\(advertiser.output)")
         // Both processes removed what they put in the air directory.
         #expect(try FileManager.default.contentsOfDirectory(atPath: air).isEmpty)
+    }
+
+    /// `scan --areas FILE`: a scanner with no fleet of its own hears through the walls of a
+    /// profile file's areas. One beacon at the origin, a wall at x = 2: a scanner at (4, 0)
+    /// with the areas hears it exactly wall_db lower than one beside it without them
+    /// (clean air: the RSSI is the path loss, whole dBm, no draws).
+    @Test func scanWithAreasHearsABeaconBehindAWallWallDBLower() async throws {
+        let air = try Self.privateAir()
+        let file = URL(fileURLWithPath: air).appendingPathComponent("walled.yaml").path
+        try """
+            beacons:
+              - {name: origin, uuid: \(Self.uuid), major: 1, minor: 7, measured_power: -59, position: {x: 0, y: 0}}
+            areas:
+              - {name: wall, walls: [[2, -5], [2, 5], [2.1, 5], [2.1, -5]]}
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let advertiser = try Self.start(["advertise", file, "-i", "virtual", "--json"], air: air)
+        let walled = try Self.start(["scan", "-i", "virtual", "--json", "--at", "4,0", "--air-wall-db", "10", "--areas", file], air: air)
+        let open = try Self.start(["scan", "-i", "virtual", "--json", "--at", "4,0", "--air-wall-db", "10"], air: air)
+        defer {
+            for program in [walled, open, advertiser] { program.send(SIGKILL) }
+        }
+        func firstRSSI(_ scanner: BackgroundProgram) async throws -> Int {
+            let heard = await scanner.waitForOutput(timeout: .seconds(60)) { out in
+                Self.jsonLines(out).contains { $0["event"] as? String == "report" }
+            }
+            try #require(heard, "scanner:\n\(scanner.output)\nadvertiser:\n\(advertiser.output)")
+            let report = try #require(Self.jsonLines(scanner.stdout).first { $0["event"] as? String == "report" })
+            return try #require(report["rssi"] as? Int, "\(report)")
+        }
+        // −59 − 20·log₁₀(4) = −71.04 in the open; the rectangle's two long sides are two walls
+        // on the way, 10 dB each.
+        #expect(try await firstRSSI(open) == -71)
+        #expect(try await firstRSSI(walled) == -91)
+        for program in [walled, open, advertiser] {
+            program.send(SIGINT)
+            #expect(await program.waitForExit(timeout: .seconds(30)) == 0, "\(program.output)")
+        }
+    }
+
+    @Test func areasNeedAWallLossOnTheVirtualAir() throws {
+        let noLoss = try BeaconExecutable.run(["scan", "-i", "virtual", "--areas", Self.station])
+        #expect(noLoss.status == 2, "\(noLoss)")
+        #expect(noLoss.stderr.contains("--areas puts walls on the shared virtual air"), "\(noLoss)")
+        let zero = try BeaconExecutable.run(["scan", "-i", "virtual", "--areas", Self.station, "--air-wall-db", "0"])
+        #expect(zero.status == 2 && zero.stderr.contains("--areas needs --air-wall-db above 0"), "\(zero)")
+        let hardware = try BeaconExecutable.run(["scan", "-i", "tcp:127.0.0.1:1", "--areas", Self.station, "--air-wall-db", "3"])
+        #expect(hardware.status == 2 && hardware.stderr.contains("need -i virtual"), "\(hardware)")
+    }
+
+    /// A broken areas file is refused like any profile, naming file, line and field, before
+    /// anything listens.
+    @Test func aBrokenAreasFileIsRefusedWithItsLine() throws {
+        let air = try Self.privateAir()
+        let file = URL(fileURLWithPath: air).appendingPathComponent("broken.yaml").path
+        try "beacons:\n  - {uuid: \(Self.uuid), major: 1, minor: 1}\nareas:\n  - {name: hall, walls: [[0, 0], [4, 0]]}\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        // Refused while loading, before the adapter opens: nothing reaches the air.
+        let result = try BeaconExecutable.run(["scan", "-i", "virtual", "--areas", file, "--air-wall-db", "3", "--duration", "1s"])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.contains("\(file):4:"), "\(result)")
+        #expect(result.stderr.contains("areas[0].walls"), "\(result)")
     }
 
     @Test func locateLiveOnTheSharedAirLandsOnTheReceiverPosition() async throws {

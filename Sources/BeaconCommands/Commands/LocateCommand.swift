@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import BeaconCodec
+import BeaconMaps
 import BeaconPositioning
 import BeaconProfiles
 import BeaconScenarios
@@ -54,8 +55,10 @@ struct LocateCommand: AsyncParsableCommand {
             --map FILE (.svg, .html or .png) draws the run when it ends: the fleet's rooms \
             (areas:), the beacons, each one's ranging circle at the last fix, the estimate with \
             its error radius, the trail, and the true position when known (--simulate, --at); \
-            docs/TUTORIAL-positioning.md shows the pictures. With --live, --web [HOST:]PORT \
-            serves the same map as a live page, updated at each fix.
+            docs/TUTORIAL-positioning.md shows the pictures. With --simulate random, --map draws \
+            the error distribution instead: the share of fixes within each error, for circles, \
+            ls and wls over the same walks (--method picks the summaries printed). With --live, \
+            --web [HOST:]PORT serves the same map as a live page, updated at each fix.
 
             Examples:
               beacon locate profiles/room-2m.yaml --simulate square --seed 1
@@ -118,8 +121,11 @@ struct LocateCommand: AsyncParsableCommand {
     /// The window in seconds.
     var window: Double { windowArgument.duration / .seconds(1) }
 
-    @Option(help: ArgumentHelp("How ranges become a fix: wls (weighted least squares, the default), ls (least squares) or circles (pairwise circle intersection, the seed article's).", valueName: "method"))
-    var method: PositioningMethod = .weightedLeastSquares
+    @Option(name: .customLong("method"), help: ArgumentHelp("How ranges become a fix: wls (weighted least squares, the default), ls (least squares) or circles (pairwise circle intersection, the seed article's). With --simulate random, give it more than once for a summary per method over the same walks.", valueName: "method"))
+    var methods: [PositioningMethod] = []
+
+    /// The method of a fix (one is given except with --simulate random).
+    var method: PositioningMethod { methods.last ?? .weightedLeastSquares }
 
     @Flag(help: "Print one JSON object per fix.")
     var json = false
@@ -143,6 +149,7 @@ struct LocateCommand: AsyncParsableCommand {
         try air.check(controller: controller, simulating: simulate != nil)
         guard walks >= 1, walks <= 100_000 else { throw ValidationError("--walks must be 1 to 100000 (got \(walks))") }
         if walks > 1, simulate != "random" { throw ValidationError("--walks goes with --simulate random") }
+        if methods.count > 1, simulate != "random" { throw ValidationError("--method goes once, except with --simulate random (a summary per method)") }
         try Point.check(at, controller: controller)
         if followWalker {
             guard live, Point.isVirtual(controller) else { throw ValidationError("--follow-walker moves the receiver on the shared virtual air: it needs --live and -i virtual") }
@@ -153,8 +160,8 @@ struct LocateCommand: AsyncParsableCommand {
         guard noise >= 0, noise.isFinite else { throw ValidationError("--noise must be 0 dB or more (got \(noise))") }
         guard laps >= 1 else { throw ValidationError("--laps must be 1 or more (got \(laps))") }
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed must be positive (got \(speed))") }
-        if mapOptions.map != nil, simulate == "random" || (simulate != nil && (air.isGiven || phone.phone != .raw)) {
-            throw ValidationError("--map draws the fixes of --live, --trace, --capture or --simulate PATH (without --air or --as); not of a benchmark")
+        if mapOptions.map != nil, simulate != nil, simulate != "random", air.isGiven || phone.phone != .raw {
+            throw ValidationError("--map draws the fixes of --live, --trace, --capture or --simulate PATH (without --air or --as), or the errors of --simulate random")
         }
         if webOptions.web != nil, !live { throw ValidationError("--web shows a live scan as it goes: it goes with --live") }
         if let simulate, simulate != "random" {
@@ -202,10 +209,21 @@ struct LocateCommand: AsyncParsableCommand {
             bench.window = window
             bench.speed = speed
             if let simulate, simulate != "random", let path = try? WalkPath(parsing: simulate) { bench.path = path }
-            let summary = bench.run(walks: walks, seed: seed)
-            output.printSummary(summary, noise: channel.shadowingSigma, seed: seed,
-                                context: [("air", channel.name), ("as", phone.phone.rawValue), ("method", method.rawValue), ("walks", "\(walks)")])
-            if summary == nil { throw CommandFailure.exit("no fix: no window heard three or more beacons", code: ExitStatus.dataError) }
+            // Each walk is heard once and located by every method asked for (all three for --map).
+            let asked = methods.isEmpty ? [method] : methods.reduce(into: [PositioningMethod]()) { if !$0.contains($1) { $0.append($1) } }
+            let located = mapOptions.map != nil ? PositioningMethod.allCases : asked
+            let errors = bench.errors(walks: walks, seed: seed, methods: located)
+            if mapOptions.map != nil {
+                let title = "\(FleetWriter.fleetName(forPath: fleet, fallback: "fleet")): position error, \(channel.name) air, \(phone.phone.rawValue) phone"
+                try mapOptions.write(ErrorCDFChart(title: title, series: zip(located, errors).compactMap { ErrorCDFChart.Series(name: $0.rawValue, errors: $1) },
+                                                   notes: ["\(walks) walks (seeds from \(seed)) through \(fleet), as beacon locate --simulate random"]))
+            }
+            for method in asked {
+                let summary = LocationErrorSummary(errors: errors[located.firstIndex(of: method) ?? 0])
+                output.printSummary(summary, noise: channel.shadowingSigma, seed: seed,
+                                    context: [("air", channel.name), ("as", phone.phone.rawValue), ("method", method.rawValue), ("walks", "\(walks)")])
+                if summary == nil { throw CommandFailure.exit("no fix: no window heard three or more beacons", code: ExitStatus.dataError) }
+            }
             return
         }
         if let simulate, let path = try? WalkPath(parsing: simulate) {

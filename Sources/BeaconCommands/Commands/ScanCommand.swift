@@ -60,7 +60,9 @@ struct ScanCommand: AsyncParsableCommand {
             away. BEACON_AIR names the air's directory (default $XDG_RUNTIME_DIR/beacon-air, \
             else /tmp/beacon-air-UID; off: none). --air office or station (and --air-sigma, \
             --air-exponent, --air-fading, --air-loss, --air-seed) make that air noisy: \
-            shadowing, fading, lost packets and collisions, seeded (docs/AIR.md).
+            shadowing, fading, lost packets and collisions, seeded (docs/AIR.md). --areas FILE \
+            puts the walls of a profile file's areas: between the beacons and --at, each \
+            taking --air-wall-db off (as locate --live hears through its fleet's).
 
             --save FLEET.yaml writes what was heard, when the scan ends, as a fleet profile \
             that advertise takes as it is: each beacon's format and identity, its advertised \
@@ -116,6 +118,9 @@ struct ScanCommand: AsyncParsableCommand {
 
     @OptionGroup var air: AirChannelOptions
 
+    @Option(help: ArgumentHelp("With -i virtual and --air-wall-db: a profile file (checked like any) whose areas: are walls between the beacons and the receiver.", valueName: "file"))
+    var areas: String?
+
     @OptionGroup var webOptions: WebOptions
 
     @Option(help: ArgumentHelp("When the scan ends, write the beacons heard as a fleet profile to this file: a regular file, replaced whole (its mode and owner kept), never written through a symbolic link; checked before the scan starts.", valueName: "file"))
@@ -138,6 +143,7 @@ struct ScanCommand: AsyncParsableCommand {
         }
         try Point.check(at, controller: controller)
         try air.check(controller: controller)
+        try air.check(areas: areas)
     }
 
     /// Writes the fleet heard to `path` (its stem names the fleet and the beacons), checked by
@@ -175,7 +181,7 @@ struct ScanCommand: AsyncParsableCommand {
         if let save {
             do throws(OutputFileError) { try AtomicOutputFile.check(save) } catch { throw CommandFailure.exit("--save: \(error)") }
         }
-        let connection = try AdapterChoice.openAll(controller, receiver: at, channel: air.channel).get()[0]
+        let connection = try AdapterChoice.openAll(controller, receiver: at, channel: air.channel(areasFrom: areas)).get()[0]
         let style: ScanOutput.Style = json || !LineOutput.standardOutputIsTerminal ? .json : (LiveOutput.mode.isLive ? .table : .plain)
         let scanning = phone.scanning(model: distanceModel, exitAfter: exitAfter?.duration)
         let output = ScanOutput(style: style, adapter: connection.spec.description, region: region, model: scanning.ranging.model,

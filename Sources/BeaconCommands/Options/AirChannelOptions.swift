@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import BeaconCodec
+import BeaconProfiles
 import VirtualController
 import BeaconRadio
 
@@ -49,6 +50,23 @@ struct AirChannelOptions: ParsableArguments {
         if let seed { c.seed = seed }
         if overridden { c.name = "\(c.name)+" }
         return c
+    }
+
+    /// `--areas FILE` (scan): walls need a loss to take off, and the virtual air to stand on.
+    func check(areas: String?) throws {
+        guard areas != nil else { return }
+        guard isGiven else { throw ValidationError("--areas puts walls on the shared virtual air: it needs -i virtual and --air-wall-db (what each wall takes off)") }
+        guard let wallLoss, wallLoss > 0 else { throw ValidationError("--areas needs --air-wall-db above 0: what each wall takes off (3.4 a light partition, 13 a concrete wall; docs/AIR.md)") }
+    }
+
+    /// The channel with the walls of the areas of the profile file at `path` (loaded and
+    /// checked like any profile: every issue printed, exit 65); `nil`: ``channel``.
+    func channel(areasFrom path: String?) throws -> AirChannel {
+        guard let path else { return channel }
+        switch ProfileFiles.load(path) {
+        case .success(let fleet): return channel(over: nil, walls: fleet.walls)
+        case .failure(let code): throw code
+        }
     }
 
     /// `simulating`: `locate --simulate`, which hears its walk through the channel too.

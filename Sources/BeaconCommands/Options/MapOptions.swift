@@ -42,4 +42,15 @@ struct MapOptions: ParsableArguments {
             throw CommandFailure.exit("--map: \(error)")
         }
     }
+
+    /// Draws a benchmark's error chart into the file (nothing when no `--map` was given).
+    func write(_ chart: ErrorCDFChart) throws(ExitCode) {
+        guard let map, let format = MapFile.Format(path: map) else { return }
+        do {
+            let svg = chart.render()
+            try MapFile.write(svg: svg, page: { MapHTML.page(svg: svg, title: chart.title) }, format: format, to: map)
+        } catch {
+            throw CommandFailure.exit("--map: \(error)")
+        }
+    }
 }

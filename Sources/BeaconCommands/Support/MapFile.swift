@@ -34,11 +34,16 @@ enum MapFile {
 
     static func write(_ scene: MapScene, timeline: MapTimeline?, format: Format, to path: String) throws {
         let map = SVGMap(scene)
+        try write(svg: map.render(), page: { MapHTML.page(map, timeline: timeline) }, format: format, to: path)
+    }
+
+    /// Any picture: its SVG, and the HTML page around it.
+    static func write(svg: String, page: () -> String, format: Format, to path: String) throws {
         let bytes: [UInt8]
         switch format {
-        case .svg: bytes = Array(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + map.render()).utf8)
-        case .html: bytes = Array(MapHTML.page(map, timeline: timeline).utf8)
-        case .png: bytes = try png(map.render())
+        case .svg: bytes = Array(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svg).utf8)
+        case .html: bytes = Array(page().utf8)
+        case .png: bytes = try png(svg)
         }
         do throws(OutputFileError) { try AtomicOutputFile.write(bytes, to: path) } catch { throw Failure(description: "\(error)") }
     }
