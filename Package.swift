@@ -103,7 +103,7 @@ let package = Package(
         .target(name: "BeaconMQTT", dependencies: ["BeaconSystem", "CMosquitto"]),
         // A site (#24): many hosts and radios as one fleet through an MQTT broker: the site file,
         // placement, topics and payloads (Home Assistant discovery too), agent and controller.
-        .target(name: "BeaconSite", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "HCITransport", "BeaconEmulator", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
+        .target(name: "BeaconSite", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconSystem", "HCITransport", "BeaconEmulator", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
         // The live page (`--web`): a self-contained HTML page with the map and the live table,
         // kept current over a WebSocket; read-only, loopback unless told otherwise.
         .target(name: "BeaconWeb", dependencies: ["LiveView", "BeaconCodec", "BeaconMaps", "BeaconPositioning", "BeaconProfiles", "BeaconRadio", "BeaconSite", .product(name: "FlyingFox", package: "FlyingFox")]),
@@ -112,7 +112,7 @@ let package = Package(
         .target(
             name: "BeaconCommands",
             dependencies: ["BeaconRadio", 
-                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconSystem", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconConsole", "BeaconMaps", "BeaconSite", "BeaconWeb",
+                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconSystem", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconConsole", "BeaconMaps", "BeaconSite", "BeaconMQTT", "BeaconWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -144,7 +144,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: ["BeaconEmulator", "BeaconAdapters", "HCITransport", "HCI", "BeaconProfiles", "BeaconCodec", "TestSupport"]
         ),
-        .testTarget(name: "BeaconAdaptersTests", dependencies: ["BeaconAdapters", "HCI", "HCITransport", "Mgmt", "VirtualController"]),
+        .testTarget(name: "BeaconAdaptersTests", dependencies: ["BeaconAdapters", "BeaconSystem", "HCI", "HCITransport", "Mgmt", "VirtualController"]),
         .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconJSON", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "Mgmt", "VirtualController", "BeaconCodec", "TestControllers"]),
         .testTarget(
             name: "VirtualControllerTests",

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 import HCITransport
 
 /// The resident set size of this process (the memory it holds in RAM, as the kernel counts it:

@@ -88,7 +88,7 @@ extension SystemCalls {
     public var effectiveUserID: uid_t { geteuid() }
 
     /// The bytes of a small file (a /proc or /sys entry), at most `limit` of them, read through
-    /// ``open(_:flags:mode:relativeTo:)``, ``read(_:into:)`` and ``close(_:)``.
+    /// ``open(_:flags:mode:relativeTo:)`` and ``readAll(_:limit:)``.
     public func readSmallFile(_ path: String, limit: Int) -> Result<[UInt8], Errno> {
         let fd: Int32
         switch open(path, flags: O_RDONLY | O_CLOEXEC, mode: 0, relativeTo: AT_FDCWD) {
@@ -96,18 +96,6 @@ extension SystemCalls {
         case .failure(let error): return .failure(error)
         }
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: limit)
-        var count = 0
-        while count < limit {
-            let result = bytes.withUnsafeMutableBytes { buffer in
-                read(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
-            }
-            switch result {
-            case .success(0): return .success(Array(bytes[..<count]))
-            case .success(let n): count += n
-            case .failure(let error): return .failure(error)
-            }
-        }
-        return .success(bytes)
+        return readAll(fd, limit: limit).map { Array($0.prefix(limit)) }
     }
 }

@@ -1,7 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// The seam, the typed errno and the output files moved from here to BeaconSystem; code written
-// against HCITransport alone (`LiveSystemCalls`, `AtomicOutputFile`) keeps building.
-@_exported import BeaconSystem
 
 /// A way to exchange H4-framed HCI packets with one controller: the kernel's HCI socket, the user
 /// channel, H4 over TCP or a UART, or the built-in virtual controller.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
 import BeaconScanner
+import BeaconSystem
 import LiveView
 
 /// The live view of a scan: the beacons heard, nearest first; the latest enters and exits; a
@@ -19,7 +20,7 @@ extension ScanOutput {
     static let mixedColumns = [LiveColumn("FORMAT"), LiveColumn("ID")] + columns.dropFirst(3)
 
     /// How wide plain lines may be when the terminal does not say (`TERM=dumb`).
-    static var plainWidth: Int { LiveTerminalCalls().size(of: 1)?.columns ?? 160 }
+    static var plainWidth: Int { LiveSystemCalls().terminalSize(of: StandardStream.output)?.columns ?? 160 }
 
     func liveScreen(now: ContinuousClock.Instant) -> LiveScreen {
         let s = state.withLock { $0 }
