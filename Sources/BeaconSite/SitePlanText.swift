@@ -10,8 +10,8 @@ public enum SitePlanText {
     public static func lines(site: Site, placement: SitePlacement) -> [String] {
         let hosts = site.hosts.count
         var out = ["site \(site.name): \(Plural.of(site.radios.count, "radio")) on \(Plural.of(hosts, "host")), "
-            + "\(Plural.of(site.beacons.count, "beacon")), \(placement.assignments.count) placed, \(placement.unplaced.count) not placed"
-            + (site.broker.map { " (broker \($0.url))" } ?? " (no broker: one host)")]
+            + "\(Plural.of(site.beacons.count, "beacon")), \(placement.assignments.count) placed, \(placement.unplaced.count) not placed",
+                   site.broker.map { "broker \($0.url)" } ?? "no broker: one host"]
         for radio in placement.radios {
             let carried = placement.assignments(on: radio.id)
             out.append("\(radio.id) at \(point(radio.position)): \(carried.count) of \(placement.capacities[radio.id] ?? 0) beacons")
@@ -23,7 +23,9 @@ public enum SitePlanText {
             out.append("not placed:")
             for u in placement.unplaced { out.append("  \(u.beacon.name)  \(u.id): \(u.reason)") }
         }
-        return out
+        // Broken at spaces to fit an 80-column terminal: a long site name, broker URL or reason
+        // would otherwise be cut mid-word by the terminal.
+        return out.flatMap { LineWrapping.wrap($0, width: 80) }
     }
 
     /// `(1, 2)`, or `(1, 2, 0.5)` above the floor.
