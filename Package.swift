@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "BeaconScenarios", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI", "BeaconSite", "BeaconMQTT"]),
         // Maps as SVG (and a self-contained HTML page): walls, beacons, ranging circles, estimates,
         // routes, labels that never overlap. Pure Swift: text out, no I/O.
-        .target(name: "BeaconMaps", dependencies: ["BeaconRadio", "BeaconPositioning", "BeaconProfiles", "BeaconSite"]),
+        .target(name: "BeaconMaps", dependencies: ["BeaconRadio", "BeaconPositioning", "BeaconProfiles"]),
         // A live view that fits the terminal: the layout (pure) and a thin terminal layer.
         .target(name: "LiveView", dependencies: ["BeaconSystem"]),
         // A running fleet on a terminal (the live view), as log lines or as JSON Lines: the
@@ -103,7 +103,7 @@ let package = Package(
         .target(name: "BeaconMQTT", dependencies: ["BeaconSystem", "CMosquitto"]),
         // A site (#24): many hosts and radios as one fleet through an MQTT broker: the site file,
         // placement, topics and payloads (Home Assistant discovery too), agent and controller.
-        .target(name: "BeaconSite", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconSystem", "HCITransport", "BeaconEmulator", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
+        .target(name: "BeaconSite", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconMaps", "BeaconProfiles", "BeaconAdapters", "BeaconSystem", "HCITransport", "BeaconEmulator", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
         // The live page (`--web`): a self-contained HTML page with the map and the live table,
         // kept current over a WebSocket; read-only, loopback unless told otherwise.
         .target(name: "BeaconWeb", dependencies: ["LiveView", "BeaconCodec", "BeaconMaps", "BeaconPositioning", "BeaconProfiles", "BeaconRadio", "BeaconSite", .product(name: "FlyingFox", package: "FlyingFox")]),
@@ -156,7 +156,7 @@ let package = Package(
         .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconRadio", "BeaconCodec", "HCI", "BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView", "BeaconSystem"]),
         .testTarget(name: "BeaconConsoleTests", dependencies: ["BeaconConsole", "BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "BeaconCodec"]),
-        .testTarget(name: "BeaconMapsTests", dependencies: ["BeaconMaps", "BeaconRadio", "BeaconPositioning", "BeaconProfiles", "BeaconSite", "TestSupport"]),
+        .testTarget(name: "BeaconMapsTests", dependencies: ["BeaconMaps", "BeaconRadio", "BeaconPositioning", "BeaconProfiles", "TestSupport"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconWebTests", dependencies: ["BeaconWeb", "LiveView", "BeaconMaps", "BeaconPositioning", "BeaconProfiles", "BeaconRadio", "BeaconSite", "TestSupport"]),
         .testTarget(name: "BeaconSiteTests", dependencies: ["BeaconSite", "BeaconAdapters", "BeaconRadio", "BeaconCodec", "BeaconEmulator", "BeaconProfiles", "BeaconJSON", "BeaconMQTT", "TestSupport"]),

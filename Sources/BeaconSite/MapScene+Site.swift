@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconProfiles
 import BeaconRadio
-import BeaconSite
+import BeaconMaps
 
 extension MapScene {
     /// A site's plan: each radio (a square labelled `host/adapter` with how many beacons it
