@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "BeaconCodec", targets: ["BeaconCodec"]),
+        .library(name: "TextLayout", targets: ["TextLayout"]),
         .library(name: "BeaconSystem", targets: ["BeaconSystem"]),
         .library(name: "BeaconRadio", targets: ["BeaconRadio"]),
         .library(name: "BeaconJSON", targets: ["BeaconJSON"]),
@@ -43,6 +44,9 @@ let package = Package(
     targets: [
         // The shared iBeacon payload codec: no dependencies, no Foundation, no I/O.
         .target(name: "BeaconCodec"),
+        // Text for people: numbers and durations (`NumberText`), plurals, aligned tables, lines broken
+        // to a width. Pure Swift, no Foundation; every front end and library that words things.
+        .target(name: "TextLayout", dependencies: ["BeaconCodec"]),
         // The one system-call seam (`SystemCalls`: descriptors, files, terminals, clocks; EINTR
         // retried once for all; typed `Errno`) and the safe output files built on it. No Foundation.
         .target(name: "BeaconSystem", dependencies: ["BeaconCodec"]),
@@ -55,7 +59,7 @@ let package = Package(
         // Profile files (YAML/JSON) → validated beacons.
         .target(
             name: "BeaconProfiles",
-            dependencies: ["BeaconRadio", "BeaconCodec", "BeaconSystem", "HCI", .product(name: "Yams", package: "Yams")]
+            dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconSystem", "HCI", .product(name: "Yams", package: "Yams")]
         ),
         // HCI packets (one spec command per file) and H4 framing.
         .target(name: "HCI", dependencies: ["BeaconCodec"]),
@@ -77,16 +81,16 @@ let package = Package(
         // Plans a fleet and owns it while it runs: extended sets, rotation, several adapters.
         .target(
             name: "BeaconEmulator",
-            dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconSystem", "HCI", "Mgmt", "HCITransport", "BeaconAdapters", "VirtualController"]
+            dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconSystem", "HCI", "Mgmt", "HCITransport", "BeaconAdapters", "VirtualController"]
         ),
         // Scanning like a phone: reports → iBeacons, ranging, region monitoring.
-        .target(name: "BeaconScanner", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters"]),
+        .target(name: "BeaconScanner", dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters"]),
         // Capture files (btsnoop, pcap, pcapng) → the iBeacons heard and sent, streaming.
-        .target(name: "BeaconCapture", dependencies: ["BeaconCodec", "BeaconJSON", "BeaconSystem", "HCI"]),
+        .target(name: "BeaconCapture", dependencies: ["TextLayout", "BeaconCodec", "BeaconJSON", "BeaconSystem", "HCI"]),
         // Indoor positioning: ranged distances to beacons of known position → where the receiver is.
-        .target(name: "BeaconPositioning", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles"]),
+        .target(name: "BeaconPositioning", dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles"]),
         // Scenario playback and the over-the-air walk: drive a running fleet on a clock.
-        .target(name: "BeaconScenarios", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI", "BeaconSite", "BeaconMQTT"]),
+        .target(name: "BeaconScenarios", dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI", "BeaconSite", "BeaconMQTT"]),
         // Maps as SVG (and a self-contained HTML page): walls, beacons, ranging circles, estimates,
         // routes, labels that never overlap. Pure Swift: text out, no I/O.
         .target(name: "BeaconMaps", dependencies: ["BeaconRadio", "BeaconPositioning", "BeaconProfiles"]),
@@ -95,7 +99,7 @@ let package = Package(
         // A running fleet on a terminal (the live view), as log lines or as JSON Lines: the
         // board `advertise`, `cycle`, `play` and `walk` show (with a scenario's or a walk's
         // progress), for any program.
-        .target(name: "BeaconConsole", dependencies: ["BeaconCodec", "BeaconRadio", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconEmulator", "BeaconScenarios", "LiveView"]),
+        .target(name: "BeaconConsole", dependencies: ["TextLayout", "BeaconCodec", "BeaconRadio", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconEmulator", "BeaconScenarios", "LiveView"]),
         // Eclipse Mosquitto's client library (libmosquitto-dev's libmosquitto.pc); only BeaconMQTT
         // sees it. scripts/setup installs the package, as it installs libbluetooth-dev.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
@@ -103,15 +107,15 @@ let package = Package(
         .target(name: "BeaconMQTT", dependencies: ["BeaconSystem", "CMosquitto"]),
         // A site (#24): many hosts and radios as one fleet through an MQTT broker: the site file,
         // placement, topics and payloads (Home Assistant discovery too), agent and controller.
-        .target(name: "BeaconSite", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconMaps", "BeaconProfiles", "BeaconAdapters", "BeaconSystem", "HCITransport", "BeaconEmulator", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
+        .target(name: "BeaconSite", dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconMaps", "BeaconProfiles", "BeaconAdapters", "BeaconSystem", "HCITransport", "BeaconEmulator", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
         // The live page (`--web`): a self-contained HTML page with the map and the live table,
         // kept current over a WebSocket; read-only, loopback unless told otherwise.
-        .target(name: "BeaconWeb", dependencies: ["LiveView", "BeaconCodec", "BeaconMaps", "BeaconPositioning", "BeaconProfiles", "BeaconRadio", "BeaconSite", .product(name: "FlyingFox", package: "FlyingFox")]),
+        .target(name: "BeaconWeb", dependencies: ["TextLayout", "LiveView", "BeaconCodec", "BeaconMaps", "BeaconPositioning", "BeaconProfiles", "BeaconRadio", "BeaconSite", .product(name: "FlyingFox", package: "FlyingFox")]),
         // The command line: parsing and presentation of every command, as a library the executable
         // wraps (so tests reach it without spawning); the decisions live in the libraries above.
         .target(
             name: "BeaconCommands",
-            dependencies: ["BeaconRadio", 
+            dependencies: ["TextLayout", "BeaconRadio", 
                 "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconSystem", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconConsole", "BeaconMaps", "BeaconSite", "BeaconMQTT", "BeaconWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -128,6 +132,7 @@ let package = Package(
         // Test support: a scripted misbehaving controller built on the virtual one, on loopback
         // TCP, for the failure paths.
         .target(name: "TestControllers", dependencies: ["BeaconSystem", "HCI", "HCITransport", "Mgmt", "VirtualController", "TestSupport"], path: "Tests/Support/TestControllers"),
+        .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout"]),
         .testTarget(
             name: "BeaconCodecTests",
             dependencies: ["BeaconCodec", "AllocationCounting", .product(name: "PropertyBased", package: "swift-property-based")],

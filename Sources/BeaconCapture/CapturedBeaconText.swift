@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import TextLayout
 import BeaconCodec
 import BeaconJSON
 import HCI

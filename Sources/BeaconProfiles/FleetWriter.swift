@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import TextLayout
 import BeaconCodec
 
 /// Writes beacons as a fleet profile that ``ProfileLoader`` reads back to the same beacons (what

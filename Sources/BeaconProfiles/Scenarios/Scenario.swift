@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import TextLayout
 import BeaconCodec
 
 /// A timeline played over a fleet: at given times (seconds from the start of a pass) beacons

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import BeaconCodec
+import TextLayout
 import Testing
 
 /// The plain-text layouts every front end shares: tables, and prose wrapped to a width.

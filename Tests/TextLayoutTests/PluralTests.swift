@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import BeaconCodec
+import TextLayout
 import Testing
 
 /// The one pluralising helper every message counts with.

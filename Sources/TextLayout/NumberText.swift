@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 
 /// Numbers and lengths of time as the tool writes them, in one place for every library and the
 /// CLI (messages, tables, JSON, profiles written back): `100` rather than `100.0`, `1.50` in a
