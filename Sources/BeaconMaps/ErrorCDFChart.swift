@@ -4,7 +4,7 @@ import BeaconPositioning
 /// The position error of several positioning methods as an SVG chart: per method, the
 /// cumulative distribution (the share of fixes within x metres of the truth), its median and
 /// 90th percentile marked on the curve and written in the legend. The figures are
-/// ``LocationErrorSummary``'s (BeaconPositioning), so the chart and the benchmark's table
+/// `LocationErrorSummary`'s (BeaconPositioning), so the chart and the benchmark's table
 /// (`beacon locate --simulate random`, BENCHMARKS.md) say the same. Errors beyond the x axis
 /// (a nice number above the largest 90th percentile) leave their curve at the right edge.
 public struct ErrorCDFChart: Sendable {
