@@ -69,6 +69,8 @@ public enum SocketType {
     public static let stream = Int32(SOCK_STREAM.rawValue)
     /// `SOCK_DGRAM`: datagrams.
     public static let datagram = Int32(SOCK_DGRAM.rawValue)
+    /// `SOCK_RAW`: the protocol's own packets (a kernel HCI socket).
+    public static let raw = Int32(SOCK_RAW.rawValue)
     /// `SOCK_NONBLOCK`, or'ed into a type: the socket is non-blocking from the start.
     public static let nonBlocking = Int32(SOCK_NONBLOCK.rawValue)
     /// `SOCK_CLOEXEC`, or'ed into a type: programs we start do not inherit the socket.
