@@ -51,7 +51,7 @@ public protocol SystemCalls: Sendable {
     func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, flags: Int32) -> Result<Int, Errno>
     /// Connects socket `fd` to the address in `address` (`connect(2)`). Not retried on EINTR (a
     /// second connect would fail with EALREADY): on a non-blocking socket it fails at once with
-    /// EINPROGRESS instead, and ``poll(_:for:milliseconds:)`` then ``intOption(_:level:name:)``
+    /// EINPROGRESS instead, and ``SystemCalls/poll(_:for:milliseconds:)`` then ``SystemCalls/intOption(_:level:name:)``
     /// of `SO_ERROR` say how it ended.
     func connect(_ fd: Int32, to address: UnsafeRawBufferPointer) -> Result<Void, Errno>
     /// The value of an `int` socket option (`getsockopt(2)`), e.g. `SO_ERROR`.
