@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconJSON", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "Mgmt", "VirtualController", "BeaconCodec", "TestControllers"]),
         .testTarget(
             name: "VirtualControllerTests",
-            dependencies: ["BeaconRadio", "VirtualController", "HCI", "HCITransport", "BeaconCodec"]
+            dependencies: ["BeaconRadio", "VirtualController", "HCI", "HCITransport", "BeaconCodec", "BeaconSystem"]
         ),
         .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconJSON", "BeaconProfiles", "BeaconCodec", "HCI"]),
         .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting", "TestSupport"]),

@@ -3,9 +3,7 @@ import BeaconSystem
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
+import Glibc  // signal numbers only; the calls go through SystemCalls (and SignalSafe in the handler)
 #endif
 
 /// The write end of the signal pipe, set once (before any handler is installed) and never
@@ -13,12 +11,9 @@ import Darwin
 nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 
 /// What the kernel runs on a routed signal, on whatever thread it picked: only `write(2)` of
-/// the signal's number (async-signal-safe), keeping `errno` as it was.
+/// the signal's number (async-signal-safe, keeping `errno` as it was: `SignalSafe`).
 private func routeSignal(_ number: Int32) {
-    let saved = errno
-    var byte = UInt8(truncatingIfNeeded: number)
-    _ = write(signalPipeWriteEnd, &byte, 1)
-    errno = saved
+    SignalSafe.write(signalPipeWriteEnd, UInt8(truncatingIfNeeded: number))
 }
 
 /// The process-wide half of ``StopSignals``: one handler per signal writes into a non-blocking
@@ -37,12 +32,13 @@ enum SignalRouting {
     private struct Table {
         var entries: [Int: Entry] = [:]
         var next = 0
-        /// The signals our handler is installed for, with the action it replaced.
-        var installed: [Int32: sigaction] = [:]
+        /// The signals our handler is installed for.
+        var installed: Set<Int32> = []
         var reader: (any DispatchSourceRead)?
     }
 
     private static let table = Mutex(Table())
+    private static let system: any SystemCalls = LiveSystemCalls()
 
     /// Routes `signals` (and SIGHUP when `hangup` is given) to `stop` / `hangup` until
     /// ``unregister(_:)``; returns the registration.
@@ -52,21 +48,13 @@ enum SignalRouting {
             let id = t.next
             t.next += 1
             t.entries[id] = Entry(signals: signals, hangup: hangup, stop: stop)
-            for number in signals.union(hangup == nil ? [] : [SIGHUP]) where t.installed[number] == nil {
-                var action = sigaction()
-                action.__sigaction_handler.sa_handler = { routeSignal($0) }
-                sigemptyset(&action.sa_mask)
-                action.sa_flags = SA_RESTART
-                var previous = sigaction()
-                sigaction(number, &action, &previous)
-                t.installed[number] = previous
+            for number in signals.union(hangup == nil ? [] : [SIGHUP]) where !t.installed.contains(number) {
+                // sigaction(2) fails only for a number that is no signal, which nothing can send.
+                if case .success = system.handleSignal(number, with: { routeSignal($0) }) { t.installed.insert(number) }
             }
             // A signal blocked in this thread (an older version of this type blocked them) would
             // never reach the handler here.
-            var mask = sigset_t()
-            sigemptyset(&mask)
-            for number in t.installed.keys { sigaddset(&mask, number) }
-            pthread_sigmask(SIG_UNBLOCK, &mask, nil)
+            system.unblockSignals(Array(t.installed))
             return id
         }
     }
@@ -79,9 +67,9 @@ enum SignalRouting {
                 set.formUnion(entry.signals)
                 if entry.hangup != nil { set.insert(SIGHUP) }
             }
-            for (number, _) in t.installed where !wanted.contains(number) {
-                signal(number, SIG_DFL)
-                t.installed[number] = nil
+            for number in t.installed where !wanted.contains(number) {
+                system.restoreDefaultAction(ofSignal: number)
+                t.installed.remove(number)
             }
         }
     }
@@ -89,19 +77,18 @@ enum SignalRouting {
     /// Creates the pipe and its reader once per process.
     private static func startReading(_ t: inout Table) {
         guard t.reader == nil else { return }
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { preconditionFailure("no pipe for signals: errno \(errno)") }
-        for fd in ends {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let ends: (read: Int32, write: Int32)
+        switch system.makeNonBlockingPipe() {
+        case .success(let made): ends = made
+        case .failure(let error): preconditionFailure("no pipe for signals: \(error)")
         }
-        signalPipeWriteEnd = ends[1]
-        let readEnd = ends[0]
+        signalPipeWriteEnd = ends.write
+        let readEnd = ends.read
         let reader = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: DispatchQueue(label: "beacon.stop-signals"))
         reader.setEventHandler {
             var bytes = [UInt8](repeating: 0, count: 64)
             // Through the seam, which retries EINTR; EAGAIN (the pipe is empty) or an error ends the round.
-            while case .success(let n) = bytes.withUnsafeMutableBytes({ LiveSystemCalls().read(readEnd, into: $0) }), n > 0 {
+            while case .success(let n) = bytes.withUnsafeMutableBytes({ system.read(readEnd, into: $0) }), n > 0 {
                 for byte in bytes[0..<n] { deliver(Int32(byte)) }
             }
         }

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
+import Glibc  // signal numbers only; the calls go through SystemCalls
 #endif
 
 /// SIGINT (Ctrl-C) and SIGTERM turned into an asynchronous stop, so a program that runs a fleet
@@ -113,7 +112,7 @@ public final class StopSignals: Sendable {
         }
         guard let first else {
             // The program is already stopping and the user insists.
-            exit(130)
+            LiveSystemCalls().exit(130)
         }
         for waiter in first.waiters { waiter.resume(returning: number) }
         // Handlers run off the signal queue, so a second signal is handled even if one blocks.

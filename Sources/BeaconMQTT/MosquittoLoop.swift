@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconSystem
 import CMosquitto
 import Dispatch
 #if canImport(Glibc)
@@ -30,7 +31,7 @@ extension MosquittoSession {
         }, retained)
         guard code == 0 else {
             Unmanaged<MosquittoSession>.fromOpaque(retained).release()
-            throw .unreachable(broker: broker, reason: "cannot start the network thread: \(String(cString: strerror(code)))")
+            throw .unreachable(broker: broker, reason: "cannot start the network thread: \(Errno(rawValue: code))")
         }
         state.withLock { $0.loopThread = thread }
     }
@@ -83,7 +84,7 @@ extension MosquittoSession {
     /// libmosquitto's words for `code`, with errno's for `MOSQ_ERR_ERRNO` and the last error
     /// libmosquitto logged (OpenSSL's reason for a TLS failure) when there is one.
     func describe(code: Int32, errno savedErrno: Int32) -> String {
-        let words = code == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(savedErrno)) : MosquittoText.error(code)
+        let words = code == MOSQ_ERR_ERRNO.rawValue ? "\(Errno(rawValue: savedErrno))" : MosquittoText.error(code)
         let logged = state.withLock { state in
             defer { state.lastLoggedError = nil }
             return state.lastLoggedError

@@ -24,6 +24,20 @@ extension SystemCalls {
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
         return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
     }
+
+    public func terminalAttributes(of fd: Int32) -> Result<termios, Errno> {
+        var attributes = termios()
+        return tcgetattr(fd, &attributes) == 0 ? .success(attributes) : .failure(.current)
+    }
+
+    public func setTerminalAttributes(of fd: Int32, to attributes: termios) -> Result<Void, Errno> {
+        var attributes = attributes
+        return tcsetattr(fd, TCSANOW, &attributes) == 0 ? .success(()) : .failure(.current)
+    }
+
+    public func discardTerminalQueues(_ fd: Int32) -> Result<Void, Errno> {
+        tcflush(fd, TCIOFLUSH) == 0 ? .success(()) : .failure(.current)
+    }
 }
 
 extension SystemCalls {

@@ -43,6 +43,23 @@ public protocol SystemCalls: Sendable {
     func openSocket(domain: Int32, type: Int32, protocol: Int32) -> Result<Int32, Errno>
     /// Binds socket `fd` to the address in `address` (a `sockaddr` of the socket's family).
     func bind(_ fd: Int32, to address: UnsafeRawBufferPointer) -> Result<Void, Errno>
+    /// Sends `datagram` on socket `fd` to the address in `address` (`sendto(2)` with `flags`, e.g.
+    /// `MSG_DONTWAIT`): how many bytes were sent.
+    func send(_ fd: Int32, _ datagram: UnsafeRawBufferPointer, to address: UnsafeRawBufferPointer, flags: Int32) -> Result<Int, Errno>
+    /// Receives one datagram (or stream bytes) on socket `fd` into `buffer` (`recv(2)` with
+    /// `flags`, e.g. `MSG_DONTWAIT`): how many bytes were received.
+    func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, flags: Int32) -> Result<Int, Errno>
+    /// Connects socket `fd` to the address in `address` (`connect(2)`). Not retried on EINTR (a
+    /// second connect would fail with EALREADY): on a non-blocking socket it fails at once with
+    /// EINPROGRESS instead, and ``SystemCalls/poll(_:for:milliseconds:)`` then ``SystemCalls/intOption(_:level:name:)``
+    /// of `SO_ERROR` say how it ended.
+    func connect(_ fd: Int32, to address: UnsafeRawBufferPointer) -> Result<Void, Errno>
+    /// The value of an `int` socket option (`getsockopt(2)`), e.g. `SO_ERROR`.
+    func intOption(_ fd: Int32, level: Int32, name: Int32) -> Result<Int32, Errno>
+    /// The file status flags of `fd` (`fcntl(F_GETFL)`), e.g. `O_NONBLOCK`.
+    func statusFlags(of fd: Int32) -> Result<Int32, Errno>
+    /// Sets the file status flags of `fd` (`fcntl(F_SETFL)`).
+    func setStatusFlags(of fd: Int32, to flags: Int32) -> Result<Void, Errno>
     /// Sets a socket option (`setsockopt(2)`) to the bytes of `value`.
     func setOption(_ fd: Int32, level: Int32, name: Int32, value: UnsafeRawBufferPointer) -> Result<Void, Errno>
     /// A second descriptor for what `fd` is open on (`dup(2)`), close-on-exec.
@@ -57,6 +74,13 @@ public protocol SystemCalls: Sendable {
     func isTerminal(_ fd: Int32) -> Bool
     /// The size of the terminal on `fd` (TIOCGWINSZ), nil when it is not a terminal or reports 0×0.
     func terminalSize(of fd: Int32) -> TerminalSize?
+    /// The terminal settings of `fd` (`tcgetattr(3)`, the `TCGETS` ioctl), e.g. a serial line's.
+    func terminalAttributes(of fd: Int32) -> Result<termios, Errno>
+    /// Sets the terminal settings of `fd` at once (`tcsetattr(3)` with `TCSANOW`).
+    func setTerminalAttributes(of fd: Int32, to attributes: termios) -> Result<Void, Errno>
+    /// Discards what the terminal on `fd` has received but not read and what was written but not
+    /// sent (`tcflush(3)` with `TCIOFLUSH`).
+    func discardTerminalQueues(_ fd: Int32) -> Result<Void, Errno>
 
     // Clocks and the process (SystemCalls+Process.swift).
     /// The machine's monotonic clock (`CLOCK_MONOTONIC`: one origin for every process).
@@ -68,6 +92,15 @@ public protocol SystemCalls: Sendable {
     func ignoreSignal(_ number: Int32)
     /// Gives signal `number` its default action again (`SIG_DFL`).
     func restoreDefaultAction(ofSignal number: Int32)
+    /// Makes `handler` run on signal `number` (`sigaction(2)` with `SA_RESTART`, nothing else
+    /// blocked while it runs). `handler` may only make async-signal-safe calls (``SignalSafe``).
+    func handleSignal(_ number: Int32, with handler: @convention(c) (Int32) -> Void) -> Result<Void, Errno>
+    /// Unblocks `numbers` in the calling thread (`pthread_sigmask(SIG_UNBLOCK)`), so a handler
+    /// can run on it.
+    func unblockSignals(_ numbers: [Int32])
+    /// A new pipe (`pipe(2)`) whose two ends are non-blocking and close-on-exec: a self-pipe, which
+    /// a signal handler writes without ever waiting.
+    func makeNonBlockingPipe() -> Result<(read: Int32, write: Int32), Errno>
     /// Sends signal `number` to this process (`kill(getpid(), number)`), e.g. SIGSTOP to stop it
     /// as Ctrl-Z would after a live view gave the terminal back.
     func signalThisProcess(_ number: Int32)

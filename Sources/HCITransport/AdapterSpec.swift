@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #if canImport(Glibc)
-import Glibc
+import Glibc  // inet_pton/inet_ntop: library functions (no system call), so not on SystemCalls
 #endif
 
 /// What `-i/--adapter` names: which controller to talk to, and how.

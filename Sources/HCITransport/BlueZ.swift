@@ -76,7 +76,7 @@ enum BlueZ {
     }
 
     /// A raw HCI socket, close-on-exec.
-    static let socketType = Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    static let socketType = SocketType.raw | SocketType.closeOnExec
 
     /// Every adapter the kernel has.
     static func adapters() -> Result<[KernelAdapter], SystemCallError> {

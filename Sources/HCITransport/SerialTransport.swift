@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconSystem
 #if canImport(Glibc)
-import Glibc
+import Glibc  // constants, termios and its cf* editors; the calls go through SystemCalls
 #endif
 
 /// H4 over a UART: HCI-UART dongles such as Zephyr's `hci_uart` sample on an nRF52.
@@ -21,9 +21,11 @@ public enum SerialTransport {
         case .success(let opened): fd = opened
         case .failure(let e): throw .system(SystemCallError(call: "open(\(path))", errno: e), adapter: name)
         }
-        var t = termios()
-        guard tcgetattr(fd, &t) == 0 else {
-            let e = Errno.current
+        // cfmakeraw and cfset*speed only edit the structure (library functions, no system call).
+        var t: termios
+        switch system.terminalAttributes(of: fd) {
+        case .success(let attributes): t = attributes
+        case .failure(let e):
             system.close(fd)
             throw .system(SystemCallError(call: "tcgetattr", errno: e), adapter: name)
         }
@@ -32,14 +34,13 @@ public enum SerialTransport {
         cfsetospeed(&t, speed)
         t.c_cflag |= tcflag_t(CLOCAL | CREAD)
         if flowControl { t.c_cflag |= tcflag_t(CRTSCTS) } else { t.c_cflag &= ~tcflag_t(CRTSCTS) }
-        guard tcsetattr(fd, TCSANOW, &t) == 0 else {
-            let e = Errno.current
+        if case .failure(let e) = system.setTerminalAttributes(of: fd, to: t) {
             system.close(fd)
             throw .system(SystemCallError(call: "tcsetattr", errno: e), adapter: name)
         }
-        _ = tcflush(fd, TCIOFLUSH)
-        guard fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 else {
-            let e = Errno.current
+        _ = system.discardTerminalQueues(fd)
+        let blocking = system.statusFlags(of: fd).flatMap { system.setStatusFlags(of: fd, to: $0 & ~O_NONBLOCK) }
+        if case .failure(let e) = blocking {
             system.close(fd)
             throw .system(SystemCallError(call: "fcntl(F_SETFL)", errno: e), adapter: name)
         }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconSystem
 #if canImport(Glibc)
-import Glibc
+import Glibc  // constants, and getaddrinfo (the resolver: a library function, not a system call)
 #endif
 
 /// H4 over TCP: Bumble's `tcp-server:`, Android's Root-Canal and netsim, Zephyr native builds.
@@ -10,7 +10,7 @@ public enum TCPTransport {
     public static func connect(host: String, port: UInt16, timeout: Duration = .seconds(2), system: any SystemCalls = LiveSystemCalls()) throws(TransportError) -> FileDescriptorTransport {
         let name = "tcp:\(host):\(port)"
         var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = SocketType.stream
         hints.ai_family = AF_UNSPEC
         var list: UnsafeMutablePointer<addrinfo>?
         let rc = getaddrinfo(host, String(port), &hints, &list)
@@ -23,17 +23,19 @@ public enum TCPTransport {
         var node: UnsafeMutablePointer<addrinfo>? = first
         while let a = node {
             node = a.pointee.ai_next
-            let fd = socket(a.pointee.ai_family, a.pointee.ai_socktype, a.pointee.ai_protocol)
-            guard fd >= 0 else {
-                lastError = .system(SystemCallError(call: "socket", errno: .current), adapter: name)
+            // Close-on-exec: not inherited by programs we start.
+            let type = a.pointee.ai_socktype | SocketType.closeOnExec
+            let fd: Int32
+            switch system.openSocket(domain: a.pointee.ai_family, type: type, protocol: a.pointee.ai_protocol) {
+            case .success(let opened): fd = opened
+            case .failure(let error):
+                lastError = .system(SystemCallError(call: "socket", errno: error), adapter: name)
                 continue
             }
-            // Not inherited by programs we start (SOCK_CLOEXEC is not visible to Swift in every build mode).
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             do throws(TransportError) {
-                try connect(fd: fd, address: a.pointee.ai_addr, length: a.pointee.ai_addrlen, timeout: timeout, name: name)
-                var one: Int32 = 1
-                _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+                let address = UnsafeRawBufferPointer(start: a.pointee.ai_addr, count: Int(a.pointee.ai_addrlen))
+                try connect(fd: fd, address: address, timeout: timeout, name: name, system: system)
+                _ = withUnsafeBytes(of: Int32(1)) { system.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: $0) }
                 return FileDescriptorTransport(fd: fd, adapterName: name, system: system)
             } catch {
                 system.close(fd)
@@ -44,26 +46,26 @@ public enum TCPTransport {
     }
 
     /// A non-blocking connect bounded by `timeout`, then back to blocking mode.
-    static func connect(fd: Int32, address: UnsafePointer<sockaddr>, length: socklen_t, timeout: Duration, name: String) throws(TransportError) {
-        let flags = fcntl(fd, F_GETFL)
-        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-        if Glibc.connect(fd, address, length) != 0 {
-            guard errno == EINPROGRESS else {
-                throw .system(SystemCallError(call: "connect", errno: .current), adapter: name)
+    static func connect(fd: Int32, address: UnsafeRawBufferPointer, timeout: Duration, name: String, system: any SystemCalls) throws(TransportError) {
+        let flags = (try? system.statusFlags(of: fd).get()) ?? 0
+        _ = system.setStatusFlags(of: fd, to: flags | O_NONBLOCK)
+        if case .failure(let error) = system.connect(fd, to: address) {
+            guard error == .inProgress else {
+                throw .system(SystemCallError(call: "connect", errno: error), adapter: name)
             }
-            var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            let r = poll(&p, 1, timeout.pollMilliseconds)
-            if r == 0 {
+            let ready: Result<Int16, Errno> = system.poll(fd, for: Int16(POLLOUT), milliseconds: timeout.pollMilliseconds)
+            if case .success(0) = ready {
                 let (s, atto) = timeout.components
                 throw .connectTimeout(adapter: name, seconds: Double(s) + Double(atto) / 1e18)
             }
-            var soError: Int32 = 0
-            var len = socklen_t(MemoryLayout<Int32>.size)
-            _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &len)
-            if r < 0 || soError != 0 {
-                throw .system(SystemCallError(call: "connect", errno: r < 0 ? .current : Errno(rawValue: soError)), adapter: name)
+            let soError = (try? system.intOption(fd, level: SOL_SOCKET, name: SO_ERROR).get()) ?? 0
+            if case .failure(let error) = ready {
+                throw .system(SystemCallError(call: "connect", errno: error), adapter: name)
+            }
+            if soError != 0 {
+                throw .system(SystemCallError(call: "connect", errno: Errno(rawValue: soError)), adapter: name)
             }
         }
-        _ = fcntl(fd, F_SETFL, flags)
+        _ = system.setStatusFlags(of: fd, to: flags)
     }
 }

@@ -56,7 +56,7 @@ public final class AirLink: Sendable {
         let directory = try air.open()
         let n = Self.counter.add(1, ordering: .relaxed).newValue
         let name = "\(LiveSystemCalls().processID)-\(n).sock"
-        let sender = try AirSocket(binding: nil)
+        let sender = try AirSocket(binding: nil, system: directory.system)
         self.air = air
         self.controller = controller
         self.directory = directory
@@ -115,7 +115,7 @@ public final class AirLink: Sendable {
             let scanning = controller.isScanning
             if scanning != (listener != nil) {
                 // A failure to bind leaves this scanner deaf for one round; it tries again.
-                listener = scanning ? try? AirSocket(binding: (socketName, directory)) : nil
+                listener = scanning ? try? AirSocket(binding: (socketName, directory), system: directory.system) : nil
             }
             if let listener {
                 var receiver = self.receiver

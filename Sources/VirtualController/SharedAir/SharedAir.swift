@@ -4,9 +4,7 @@ import BeaconCodec
 import HCI
 import HCITransport
 #if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
+import Glibc  // constants and types only (AF_UNIX, sockaddr_un, O_*); the calls go through SystemCalls
 #endif
 
 /// The virtual air processes of one user share on one machine: a directory holding one UNIX
@@ -25,7 +23,7 @@ public struct SharedAir: Hashable, Sendable, CustomStringConvertible {
 
     /// `$BEACON_AIR`, else `$XDG_RUNTIME_DIR/beacon-air`, else `/tmp/beacon-air-<euid>`; `nil` when
     /// `BEACON_AIR=off`. Whichever is chosen gets the same checks (see ``open(system:)``).
-    public static func fromEnvironment(_ environment: [String: String], effectiveUserID: uid_t = geteuid()) -> SharedAir? {
+    public static func fromEnvironment(_ environment: [String: String], effectiveUserID: uid_t = LiveSystemCalls().effectiveUserID) -> SharedAir? {
         if let given = environment[environmentVariable], !given.isEmpty {
             return given == "off" ? nil : SharedAir(directory: given)
         }
@@ -154,12 +152,14 @@ final class AirSocket: Sendable {
     let path: String?
     /// Where it is bound (nil: unbound), so it can be removed from there when closed.
     private let binding: (name: String, directory: SharedAirDirectory)?
+    private let system: any SystemCalls
 
     /// The longest path `sockaddr_un` holds (with its terminating NUL).
     static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
-    /// A socket bound as `name` in `directory` (to hear), or unbound when `binding` is nil (only to send).
-    init(binding: (name: String, directory: SharedAirDirectory)?) throws(SharedAirError) {
+    /// A socket bound as `name` in `directory` (to hear), or unbound when `binding` is nil (only
+    /// to send); its calls go through `system`.
+    init(binding: (name: String, directory: SharedAirDirectory)?, system: any SystemCalls) throws(SharedAirError) {
         let path = binding.map { $0.directory.path(of: $0.name) }
         let name = path ?? "(unbound)"
         if let path, path.utf8.count > Self.maximumPathLength {
@@ -168,60 +168,59 @@ final class AirSocket: Sendable {
         if let binding, !binding.directory.isStillAtItsPath {
             throw .socket(name, reason: "\(binding.directory.path) is no longer the directory that was checked")
         }
-        #if canImport(Glibc)
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        #else
-        let fd = socket(AF_UNIX, SOCK_DGRAM, 0)
-        #endif
-        guard fd >= 0 else { throw .socket(name, reason: String(cString: strerror(errno))) }
+        let fd: Int32
+        switch system.openSocket(domain: AF_UNIX, type: SocketType.datagram | SocketType.nonBlocking | SocketType.closeOnExec, protocol: 0) {
+        case .success(let opened): fd = opened
+        case .failure(let error): throw .socket(name, reason: "\(error)")
+        }
         if let binding, let path {
             // Our own name: a leftover socket of a process that had our pid (never anything else).
             binding.directory.removeSocket(binding.name)
-            let bound = Self.withAddress(path) { bind(fd, $0, $1) }
-            guard bound == 0 else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                throw .socket(path, reason: reason)
+            if case .failure(let error) = Self.withAddress(path, { system.bind(fd, to: $0) }) {
+                system.close(fd)
+                throw .socket(path, reason: "\(error)")
             }
         }
         self.fd = fd
         self.path = path
         self.binding = binding
+        self.system = system
     }
 
     deinit {
-        close(fd)
+        system.close(fd)
         if let binding { binding.directory.removeSocket(binding.name) }
     }
 
-    static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+    /// `body` given the bytes of a `sockaddr_un` naming `path`.
+    static func withAddress<R>(_ path: String, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, byte) in path.utf8.prefix(maximumPathLength).enumerated() { raw[i] = byte }
         }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        return withUnsafeBytes(of: &address) { body($0) }
     }
 
     /// Sends one datagram; false when nobody listens at `path` any more (the caller removes it).
     /// A full receive queue drops the datagram, as a busy radio loses packets.
     func send(_ datagram: [UInt8], to path: String) -> Bool {
         let sent = datagram.withUnsafeBytes { bytes in
-            Self.withAddress(path) { sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT), $0, $1) }
+            Self.withAddress(path) { system.send(fd, bytes, to: $0, flags: Int32(MSG_DONTWAIT)) }
         }
-        return sent >= 0 || (errno != ECONNREFUSED && errno != ENOENT)
+        switch sent {
+        case .success: return true
+        case .failure(let error): return error != .connectionRefused && error != .noSuchFile
+        }
     }
 
     /// Waits up to `milliseconds` for a datagram, then returns every one waiting.
     func receiveAll(waitingUpTo milliseconds: Int32, buffer: inout [UInt8]) -> [[UInt8]] {
-        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, milliseconds) > 0 else { return [] }
+        guard case .success(true) = system.pollReadable(fd, milliseconds: milliseconds) else { return [] }
         var out: [[UInt8]] = []
         while true {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            guard n > 0 else { break }
+            let received = buffer.withUnsafeMutableBytes { system.receive(fd, into: $0, flags: Int32(MSG_DONTWAIT)) }
+            guard case .success(let n) = received, n > 0 else { break }
             out.append(Array(buffer[..<n]))
             if out.count >= 256 { break }  // let the sender side of the loop run too
         }
