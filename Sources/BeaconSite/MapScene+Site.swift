@@ -35,7 +35,7 @@ extension MapScene {
         }
         scene.notes.append("site \(site.name): \(site.radios.count) radios, \(placement.assignments.count) beacons placed, \(placement.unplaced.count) not placed")
         for unplaced in placement.unplaced.prefix(3) { scene.notes.append("\(unplaced.beacon.name) not placed: \(unplaced.reason)") }
-        if placement.unplaced.count > 3 { scene.notes.append("… and \(placement.unplaced.count - 3) more not placed (beacon site --plan lists them)") }
+        if placement.unplaced.count > 3 { scene.notes.append("… and \(placement.unplaced.count - 3) more not placed (the site's plan lists them)") }
         return scene
     }
 
