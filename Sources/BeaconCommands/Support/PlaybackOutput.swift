@@ -38,16 +38,16 @@ struct PlaybackOutput: Sendable {
 
     static func announce(_ timeline: ScenarioTimeline, window: PlaybackWindow = PlaybackWindow()) {
         let s = timeline.scenario
-        LineOutput.err("scenario \(s.name ?? s.file): \(Plural.of(timeline.pass.count, "change")) per pass, \(passes(s)); fleet \(s.fleet.file == s.file ? "in the scenario" : s.fleet.file)")
+        LineOutput.err("scenario \(s.name ?? s.file): \(Plural.of(timeline.pass.count, "change")) per pass, \(ScenarioText.passes(s)); fleet \(s.fleet.file == s.file ? "in the scenario" : s.fleet.file)")
         if window != PlaybackWindow() { LineOutput.err(Self.describe(window, of: timeline)) }
     }
 
     /// `playing 40 s to 50 s of scenario time at 10× speed: 1 s of wall clock`.
     static func describe(_ window: PlaybackWindow, of timeline: ScenarioTimeline) -> String {
         let end = window.end(of: timeline)
-        var line = "playing \(clock(window.from)) to \(end.map(clock) ?? "the end (until stopped)") of scenario time"
+        var line = "playing \(ScenarioText.clock(window.from)) to \(end.map(ScenarioText.clock) ?? "the end (until stopped)") of scenario time"
         if window.speed != 1 { line += " at \(NumberText.string(window.speed, places: 3))× speed" }
-        if let end { line += ": \(clock(window.wallSeconds(at: end))) of wall clock" }
+        if let end { line += ": \(ScenarioText.clock(window.wallSeconds(at: end))) of wall clock" }
         return line + (window.speed != 1 ? "; beacon intervals unchanged" : "")
     }
 
@@ -65,11 +65,11 @@ struct PlaybackOutput: Sendable {
                 return
             }
             let what = changes.isEmpty ? "pass starts: the fleet as declared" : changes.map(\.change.description).joined(separator: "; ")
-            let upcoming = next.map { "next at \(Self.clock($0.time)): \($0.change)" } ?? "no next step"
-            board.note("scenario \(Self.clock(time)): \(what); on air: \(onAir.isEmpty ? "nothing" : onAir.joined(separator: ", ")) — \(upcoming)"
+            let upcoming = next.map { "next at \(ScenarioText.clock($0.time)): \($0.change)" } ?? "no next step"
+            board.note("scenario \(ScenarioText.clock(time)): \(what); on air: \(onAir.isEmpty ? "nothing" : onAir.joined(separator: ", ")) — \(upcoming)"
                        + (behind ? " (the update before had not been applied yet: the controller is behind the timeline)" : ""))
         case let .started(time, onAir, next):
-            let upcoming = next.map { "next at \(Self.clock($0.time)): \($0.change)" } ?? "no step"
+            let upcoming = next.map { "next at \(ScenarioText.clock($0.time)): \($0.change)" } ?? "no step"
             if json {
                 LineOutput.out(EventObject.object(time: RunStatusBoard.round(board.elapsed), event: "scenario-start", [
                     ("scenario_time", .double(RunStatusBoard.round(time))),
@@ -78,10 +78,10 @@ struct PlaybackOutput: Sendable {
                     ("next", next.map { .string($0.change.description) } ?? .null),
                 ]).text)
             } else {
-                board.note("scenario \(Self.clock(time)): started; on air: \(onAir.isEmpty ? "nothing" : onAir.joined(separator: ", ")) — \(upcoming)")
+                board.note("scenario \(ScenarioText.clock(time)): started; on air: \(onAir.isEmpty ? "nothing" : onAir.joined(separator: ", ")) — \(upcoming)")
             }
         case let .clock(time, next):
-            let upcoming = next.map { "next at \(Self.clock($0.time)): \($0.change)" } ?? "the end"
+            let upcoming = next.map { "next at \(ScenarioText.clock($0.time)): \($0.change)" } ?? "the end"
             if json {
                 LineOutput.out(EventObject.object(time: RunStatusBoard.round(board.elapsed), event: "scenario-clock", [
                     ("scenario_time", .double(RunStatusBoard.round(time))),
@@ -92,13 +92,13 @@ struct PlaybackOutput: Sendable {
                 // The live view's title shows the clock and the next step all the time.
                 // Wall-clock time to wait, which the speed makes shorter or longer than the
                 // scenario's.
-                let left = next.map { " (in \(Self.clock(window.wallSeconds(at: $0.time) - window.wallSeconds(at: time))))" } ?? ""
-                board.note("scenario \(Self.clock(time)) — \(upcoming)\(left)")
+                let left = next.map { " (in \(ScenarioText.clock(window.wallSeconds(at: $0.time) - window.wallSeconds(at: time))))" } ?? ""
+                board.note("scenario \(ScenarioText.clock(time)) — \(upcoming)\(left)")
             }
         case let .pass(index, time):
-            if !json { board.note("scenario \(Self.clock(time)): pass \(index + 1) begins") }
+            if !json { board.note("scenario \(ScenarioText.clock(time)): pass \(index + 1) begins") }
         case let .finished(time, behind, failures):
-            let summary = "scenario over at \(Self.clock(time))" + (behind > 0 ? "; \(behind) update(s) posted before the one before was applied" : "")
+            let summary = "scenario over at \(ScenarioText.clock(time))" + (behind > 0 ? "; \(behind) update(s) posted before the one before was applied" : "")
                 + (failures.isEmpty ? "" : "; \(failures.count) update(s) refused: \(failures[0])")
             board.note(summary)
         }
@@ -143,9 +143,4 @@ struct PlaybackOutput: Sendable {
         guard let p = beacon.position else { return .nan }
         return walker.distance(to: Point(x: p.x, y: p.y))
     }
-
-    /// `35 s`, `1.5 s`.
-    static func clock(_ seconds: Double) -> String { ScenarioText.clock(seconds) }
-
-    static func passes(_ s: Scenario) -> String { ScenarioText.passes(s) }
 }
