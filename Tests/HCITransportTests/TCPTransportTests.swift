@@ -10,8 +10,20 @@ import Glibc
 /// The TCP transport against listeners on loopback: real sockets, no mocks.
 @Suite struct TCPTransportTests {
     @Test func connectionRefusedSaysNothingIsListening() throws {
-        let port: UInt16
-        do { let l = try LoopbackListener(); port = l.port }  // closed again: nothing listens there now
+        // A port held bound but never listening: refused for certain. A listener closed again
+        // would free its port for any other process (or a connect to itself) before the test.
+        let held = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(held >= 0)
+        defer { close(held) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(held, $0, length) == 0 && getsockname(held, $0, &length) == 0 }
+        }
+        try #require(bound)
+        let port = UInt16(bigEndian: address.sin_port)
         let error = #expect(throws: TransportError.self) {
             _ = try TCPTransport.connect(host: "127.0.0.1", port: port)
         }
