@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconAdapters
+import BeaconEmulator
 import BeaconJSON
 import BeaconMQTT
 import BeaconProfiles
@@ -24,7 +25,12 @@ public final class SiteController: Sendable {
         case hostOnline(String)
         case hostOffline(String)
         case desired(radio: SiteRadio.ID, revision: Int, beacons: Int)
-        case beacon(id: String, name: String, onAir: Bool, radio: SiteRadio.ID?, reason: String?)
+        /// The site's beacons were placed again (at the start, after a host came or went, after
+        /// an edit of the site file): `site` as now read, and which radio carries each beacon.
+        case placed(site: Site, placement: SitePlacement)
+        /// A beacon went on or off air; on air, `seat` is the set (or legacy advertiser) its
+        /// agent put it on. Reported again when an agent moves a beacon on air to another seat.
+        case beacon(id: String, name: String, onAir: Bool, radio: SiteRadio.ID?, seat: AdvertiserSeat?, reason: String?)
         case unplaced(id: String, name: String, reason: String)
         case rejected(radio: SiteRadio.ID, DesiredRejection)
     }
@@ -64,6 +70,11 @@ public final class SiteController: Sendable {
         var entries: [String]
     }
 
+    private struct ReportedPlacement: Equatable {
+        var assignment: [String: SiteRadio.ID]
+        var unplaced: [String: String]
+    }
+
     private struct State {
         var synced = false
         var hostOnline: [String: Bool] = [:]
@@ -71,7 +82,11 @@ public final class SiteController: Sendable {
         var assignment: [String: SiteRadio.ID] = [:]
         var agentStates: [SiteRadio.ID: RadioStateReport] = [:]
         var onAir: [String: Bool] = [:]
+        /// The seat of each beacon on air, as its agent reported it.
+        var seats: [String: AdvertiserSeat] = [:]
         var unplaced: [String: String] = [:]
+        /// The placement last reported (``Event/placed(site:placement:)``); nil: report the next.
+        var reportedPlacement: ReportedPlacement?
         var enabled: [String: Bool] = [:]
         var discoveryHost: [String: String] = [:]
         var rejections: [SiteRadio.ID: DesiredRejection] = [:]
@@ -153,6 +168,8 @@ public final class SiteController: Sendable {
         if edited.name != current.name { return "the site's name cannot change while it runs (\(current.name) → \(edited.name)); restart beacon site" }
         if edited.discoveryPrefix != current.discoveryPrefix { return "discovery_prefix cannot change while the site runs; restart beacon site" }
         configuration.withLock { $0 = Configuration(edited) }
+        // Even a placement that stays is reported: the beacons' positions may have moved.
+        state.withLock { $0.reportedPlacement = nil }
         if state.withLock({ $0.synced }) { reconcile() }
         return nil
     }
@@ -253,15 +270,18 @@ public final class SiteController: Sendable {
             if before == nil, beacons.isEmpty, !republishing { continue }
             changes.append((radio.id, DesiredFleet(revision: (before?.revision ?? 0) + 1, beacons: beacons)))
         }
-        let newlyUnplaced: [SitePlacement.Unplaced] = state.withLock { st in
+        let (newlyUnplaced, placementChanged): ([SitePlacement.Unplaced], Bool) = state.withLock { st in
             st.assignment = placement.radioByBeacon
             for (radio, desired) in changes {
                 st.published[radio] = Published(revision: desired.revision, entries: desired.beacons.map(FleetWriter.flowMapping))
             }
             let fresh = placement.unplaced.filter { st.unplaced[$0.id] != $0.reason }
             st.unplaced = Dictionary(placement.unplaced.map { ($0.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
-            return fresh
+            let now = ReportedPlacement(assignment: st.assignment, unplaced: st.unplaced)
+            defer { st.reportedPlacement = now }
+            return (fresh, st.reportedPlacement != now)
         }
+        if placementChanged { report(.placed(site: site, placement: placement)) }
         for (radio, desired) in republished { publisher.send(topics.desired(radio), desired.payload, retain: true) }
         for (radio, desired) in changes {
             publisher.send(topics.desired(radio), desired.payload, retain: true)
@@ -281,6 +301,7 @@ public final class SiteController: Sendable {
             for id in gone {
                 s.discoveryHost[id] = nil
                 s.onAir[id] = nil
+                s.seats[id] = nil
                 s.enabled[id] = nil
             }
             return gone.sorted()
@@ -324,14 +345,16 @@ public final class SiteController: Sendable {
     }
 
     /// Each beacon on air or not, from its radio's state and its host's status; published
-    /// (`ON`/`OFF`, retained) and reported when it changes.
+    /// (`ON`/`OFF`, retained) and reported when it changes, and reported when its agent moved it
+    /// to another advertising set.
     private func updateBeaconStates(republishing: Bool = false) {
         let (order, beaconsByID) = configuration.withLock { ($0.order, $0.beaconsByID) }
-        let changes: [(id: String, onAir: Bool, radio: SiteRadio.ID?, reason: String?, changed: Bool)] = state.withLock { s in
-            var out: [(id: String, onAir: Bool, radio: SiteRadio.ID?, reason: String?, changed: Bool)] = []
+        let changes: [(id: String, onAir: Bool, radio: SiteRadio.ID?, seat: AdvertiserSeat?, reason: String?, changed: Bool, publish: Bool)] = state.withLock { s in
+            var out: [(id: String, onAir: Bool, radio: SiteRadio.ID?, seat: AdvertiserSeat?, reason: String?, changed: Bool, publish: Bool)] = []
             for id in order {
                 let radio = s.assignment[id]
                 var onAir = false
+                var seat: AdvertiserSeat?
                 var reason: String?
                 if s.enabled[id] == false {
                     reason = "switched off"
@@ -340,24 +363,29 @@ public final class SiteController: Sendable {
                         reason = "\(radio.host) is offline"
                     } else if let beacon = s.agentStates[radio]?.beacons.first(where: { $0.id == id }) {
                         onAir = beacon.state == .onAir
-                        if !onAir { reason = beacon.reason ?? beacon.state.rawValue }
+                        if onAir { seat = beacon.seat } else { reason = beacon.reason ?? beacon.state.rawValue }
                     } else {
                         reason = "waiting for \(radio)"
                     }
                 } else {
                     reason = s.unplaced[id] ?? "not placed"
                 }
-                let changed = s.onAir[id] != onAir
-                if changed || republishing {
+                // A seat that changes is reported; only on or off air is published.
+                let publish = s.onAir[id] != onAir || republishing
+                let changed = s.onAir[id] != onAir || s.seats[id] != seat
+                if changed || publish {
                     s.onAir[id] = onAir
-                    out.append((id, onAir, radio, reason, changed))
+                    s.seats[id] = seat
+                    out.append((id, onAir, radio, seat, reason, changed, publish))
                 }
             }
             return out
         }
         for c in changes {
-            publisher.send(topics.beaconState(c.id), text: c.onAir ? SiteTopics.on : SiteTopics.off, retain: true)
-            if c.changed { report(.beacon(id: c.id, name: beaconsByID[c.id]?.name ?? c.id, onAir: c.onAir, radio: c.radio, reason: c.onAir ? nil : c.reason)) }
+            if c.publish { publisher.send(topics.beaconState(c.id), text: c.onAir ? SiteTopics.on : SiteTopics.off, retain: true) }
+            if c.changed {
+                report(.beacon(id: c.id, name: beaconsByID[c.id]?.name ?? c.id, onAir: c.onAir, radio: c.radio, seat: c.seat, reason: c.onAir ? nil : c.reason))
+            }
         }
     }
 

@@ -22,16 +22,7 @@ import TestSupport
     }
 
     /// Waits for `live page: URL` on standard error.
-    static func url(of run: BackgroundProgram) async -> String? {
-        var url: String?
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline, run.process.isRunning {
-            url = run.stderr.components(separatedBy: "live page: ").dropFirst().first?.prefix { !$0.isWhitespace }.description
-            if let url, !url.isEmpty { return url }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return nil
-    }
+    static func url(of run: BackgroundProgram) async -> String? { await run.livePageURL() }
 
     /// `beacon arguments…` (with `--web 0`) started, and its page's URL; the run is killed when
     /// it never says one.
