@@ -134,15 +134,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: air) }
         // The site page: two radios of this host, a beacon next to each (their rows name the
         // radio and the set); the scan page: the room's four beacons heard.
-        let siteFile = try BeaconExecutable.temporaryFile(named: "hall.yaml", contents: """
-            name: hall
-            radios:
-              - {host: box, adapter: virtual-a, position: {x: 0, y: 0}}
-              - {host: box, adapter: virtual-b, position: {x: 10, y: 0}}
-            beacons:
-              - {name: door, uuid: 8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061, major: 9, minor: 1, position: {x: 1, y: 0}}
-              - {name: desk, uuid: 8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061, major: 9, minor: 2, position: {x: 9, y: 0}}
-            """)
+        let siteFile = try BeaconExecutable.temporaryFile(named: "hall.yaml", contents: LivePageBrowserTests.hall)
         let advertiser = try SharedAirTests.start(["advertise", Self.room, "-i", "virtual", "--json"], air: air)
         defer { advertiser.send(SIGKILL) }
         // Each run says on standard output when it is ready (both radios on air; a ranging of all
