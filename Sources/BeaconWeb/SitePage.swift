@@ -46,7 +46,7 @@ public final class SitePage: Sendable {
                 for radio in site.radios(of: host) { s.radios[radio.id] = .online }
             case .hostOffline(let host):
                 for radio in site.radios(of: host) { s.radios[radio.id] = .offline }
-            case let .beacon(_, name, onAir, radio, reason):
+            case let .beacon(_, name, onAir, radio, reason, _):
                 s.onAir[name] = onAir
                 if let radio { s.carrier[name] = radio }
                 if let reason, !onAir { s.messages.append("\(name) off air: \(reason)") }
