@@ -154,10 +154,10 @@ public final class SiteStatusBoard: Sendable {
         return text
     }
 
-    /// How long ago `time` was, at `now`: `12s`, `4m05s`, `3h02m`, `2d03h`; `-` for never.
+    /// How long ago `time` was, at `now`: `12s`, `4m05s`, `3h02m`, `2d03h`; `nil`: the state
+    /// has held since the run began (time 0).
     static func since(_ time: Double?, now: Double) -> String {
-        guard let time else { return "-" }
-        let s = max(0, Int((now - time).rounded(.down)))
+        let s = max(0, Int((now - (time ?? 0)).rounded(.down)))
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
         if s < 60 { return "\(s)s" }
         if s < 3600 { return "\(s / 60)m\(two(s % 60))s" }
