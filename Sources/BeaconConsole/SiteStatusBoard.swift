@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconJSON
 import BeaconSite
 import LiveView
 import Synchronization
@@ -49,27 +50,28 @@ public final class SiteStatusBoard: Sendable {
     public func record(_ event: SiteController.Event) {
         let now = clock()
         state.withLock { $0.status.record(event, at: now) }
-        switch style {
-        case .json: output.out(event.json(time: now).text)
-        case .lines: output.out(event.text)
-        case .table:
-            // The tables show the beacons and the placement; the rest is news worth a line.
-            switch event {
-            case .beacon, .desired, .unplaced: break
-            default: state.withLock { $0.messages.append(event.text, holdingBack: false) }
-            }
+        // The tables show the beacons and the placement; the rest is news worth a line.
+        let news = switch event {
+        case .beacon, .desired, .unplaced: false
+        default: true
         }
+        show(event.text, json: { event.json(time: $0) }, at: now, news: news)
     }
 
     /// An event of a site run on this host (no broker).
     public func record(_ event: LocalSiteRun.Event) {
         let now = clock()
         state.withLock { $0.status.record(event, at: now) }
+        let news = if case .failed = event { true } else { false }
+        show(event.text, json: { event.json(time: $0) }, at: now, news: news)
+    }
+
+    /// An event's line, its JSON object, or (`news`) a message under the view's tables.
+    private func show(_ text: String, json: (Double) -> JSONValue, at now: Double, news: Bool) {
         switch style {
-        case .json: output.out(event.json(time: now).text)
-        case .lines: output.out(event.text)
-        case .table:
-            if case .failed = event { state.withLock { $0.messages.append(event.text, holdingBack: false) } }
+        case .json: output.out(json(now).text)
+        case .lines: output.out(text)
+        case .table: if news { state.withLock { $0.messages.append(text, holdingBack: false) } }
         }
     }
 

@@ -54,6 +54,15 @@ import Testing
     static let west = SiteRadio.ID(host: "pi-west", adapter: "hci0")
     static let east = SiteRadio.ID(host: "pi-east", adapter: "hci1")
 
+    /// A table board of the site with `count` beacons, fed ``feed(_:clock:)``, and its clock.
+    static func fed(beacons count: Int) throws -> (SiteStatusBoard, Clock) {
+        let (site, placement) = try Self.site(beacons: count)
+        let clock = Clock()
+        let board = Self.board(site, placement, style: .table, clock: clock)
+        Self.feed(board, clock: clock)
+        return (board, clock)
+    }
+
     /// door and shelf on pi-west (door on air, shelf in error), desk and till on pi-east, whose
     /// host went offline; far-store placed nowhere.
     static func feed(_ board: SiteStatusBoard, clock: Clock) {
@@ -80,10 +89,7 @@ import Testing
 
     @Test("80 columns: the radios, the beacons problems first, the newest events and the unmet goals")
     func theSiteAt80Columns() throws {
-        let (site, placement) = try Self.site(beacons: 4)
-        let clock = Clock()
-        let board = Self.board(site, placement, style: .table, clock: clock)
-        Self.feed(board, clock: clock)
+        let (board, _) = try Self.fed(beacons: 4)
         let lines = board.liveScreen(now: 65).lines(width: 80, height: 24).map(\.text)
         #expect(lines == [
             "beacon site lab.yaml — Ctrl-C stops, SIGHUP reloads",
@@ -113,10 +119,7 @@ import Testing
 
     @Test("the host back: its radio online again, its beacons on air, nothing unmet but the unplaced one")
     func aHostComingBack() throws {
-        let (site, placement) = try Self.site(beacons: 4)
-        let clock = Clock()
-        let board = Self.board(site, placement, style: .table, clock: clock)
-        Self.feed(board, clock: clock)
+        let (board, clock) = try Self.fed(beacons: 4)
         clock.set(70)
         board.record(.hostOnline("pi-east"))
         board.record(.beacon(id: "\(Self.uuid.lowercased())-7-2", name: "desk", onAir: true, radio: Self.east, reason: nil))
@@ -131,10 +134,7 @@ import Testing
 
     @Test("160 beacons in 80×24: every radio shown, the beacons that do not fit counted with their errors")
     func aSiteOf160Beacons() throws {
-        let (site, placement) = try Self.site(beacons: 160)
-        let clock = Clock()
-        let board = Self.board(site, placement, style: .table, clock: clock)
-        Self.feed(board, clock: clock)
+        let (board, clock) = try Self.fed(beacons: 160)
         // The rest as the controller says: pi-west's on air, pi-east's off with their host.
         clock.set(60)
         for i in 4..<160 {
