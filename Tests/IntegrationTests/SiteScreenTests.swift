@@ -83,6 +83,19 @@ struct SiteScreenTests {
         #expect(await tmux.waitForExit(timeout: .seconds(20)) == 0, "\(tmux.everything())")
     }
 
+    @Test("--json on a terminal: the events, no view")
+    func jsonOnATerminal() async throws {
+        let (file, air, directory) = try Self.benchSite()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tmux = try TmuxScreen(width: 200, height: 24, beacon: ["site", file, "--json"], environment: ["BEACON_AIR": air, "TERM": "xterm"])
+        defer { tmux.close() }
+        let shown = await tmux.waitForScreen(timeout: .seconds(30)) { $0.contains { $0.contains(#""event":"on_air","radio":"box/virtual-b","beacons":2"#) } }
+        let lines = try #require(shown, "\(tmux.everything())")
+        #expect(lines.allSatisfy { $0.isEmpty || $0.hasPrefix(#"{"time":"#) }, "JSON lines only: \(lines)")
+        try tmux.sendInterrupt()
+        #expect(await tmux.waitForExit(timeout: .seconds(20)) == 0, "\(tmux.everything())")
+    }
+
     @Test("with a broker: a host killed shows offline, its beacon off air and why")
     func aHostGoingOffline() async throws {
         // The ACL is not what is tested here: every user may use the whole tree.
