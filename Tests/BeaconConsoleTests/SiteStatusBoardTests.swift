@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconConsole
 import BeaconSite
+import BeaconSystem
 import LiveView
 import Synchronization
 import Testing
@@ -190,5 +191,31 @@ import Testing
         #expect(lines.contains("desk       pi-east/hci1  error          1s  the adapter went away"), "\(lines)")
         #expect(lines.contains("pi-east/hci1: the adapter went away"), "the failure among the messages: \(lines)")
         #expect(lines.last == "1/2 radios online · 1/3 beacons on air · unmet: 1 not placed, 1 off air (1 erro…")
+    }
+
+    /// An 80×24 terminal that is never written to (the terminal layer's writes go to the test).
+    struct Terminal80x24: SystemCalls {
+        func isTerminal(_ fd: Int32) -> Bool { true }
+        func terminalSize(of fd: Int32) -> TerminalSize? { TerminalSize(columns: 80, rows: 24) }
+    }
+
+    @Test("a note while the view covers standard error waits for its end; the end leaves the summary")
+    func theEndOfTheView() throws {
+        let (site, placement) = try Self.site(beacons: 2)
+        let written = Mutex("")
+        let terminal = LiveTerminal(fd: 99, colour: false, calls: Terminal80x24()) { text in written.withLock { $0 += text } }
+        let captured = Captured()
+        let output = RunStatusBoard.Output(out: captured.output.out, err: captured.output.err, errorsShareTerminal: true)
+        let board = SiteStatusBoard(site: site, placement: placement, title: "beacon site lab.yaml", reloads: true, style: .table, terminal: terminal,
+                                    output: output, clock: { 1 })
+        terminal.start()
+        board.record(.hostOnline("pi-west"))
+        board.note("SIGHUP: reading lab.yaml again")
+        #expect(board.liveScreen().messages == ["pi-west: online", "SIGHUP: reading lab.yaml again"])
+        #expect(captured.out.withLock { $0 }.isEmpty && captured.err.withLock { $0 }.isEmpty, "nothing printed under the view")
+        board.finishView()
+        #expect(written.withLock { $0 }.hasSuffix(TerminalFrame.leave))
+        #expect(captured.out.withLock { $0 } == ["1/2 radios online · 0/3 beacons on air · unmet: 1 not placed"])
+        #expect(captured.err.withLock { $0 } == ["SIGHUP: reading lab.yaml again"])
     }
 }
