@@ -10,7 +10,7 @@ public final class LocalSiteRun: Sendable {
     public enum Event: Sendable {
         /// The radio's share is on air: `beacons` of them, each beacon's set (or legacy
         /// advertiser) by its identity (``SiteBeaconID``) in `seats`.
-        case onAir(radio: SiteRadio.ID, beacons: Int, seats: [String: AdvertiserSeat])
+        case onAir(radio: SiteRadio.ID, beacons: Int, seats: [String: AdvertiserSeat] = [:])
         case unplaced(id: String, name: String, reason: String)
         case failed(radio: SiteRadio.ID, reason: String)
     }

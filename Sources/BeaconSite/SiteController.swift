@@ -28,9 +28,10 @@ public final class SiteController: Sendable {
         /// The site's beacons were placed again (at the start, after a host came or went, after
         /// an edit of the site file): `site` as now read, and which radio carries each beacon.
         case placed(site: Site, placement: SitePlacement)
-        /// A beacon went on or off air; on air, `seat` is the set (or legacy advertiser) its
-        /// agent put it on. Reported again when an agent moves a beacon on air to another seat.
-        case beacon(id: String, name: String, onAir: Bool, radio: SiteRadio.ID?, seat: AdvertiserSeat?, reason: String?)
+        /// A beacon on air or not (`reason`: why not; `error`: its agent reports an error; on
+        /// air, `seat`: the set, or legacy advertiser, its agent put it on), said when that, the
+        /// reason or the seat changes.
+        case beacon(id: String, name: String, onAir: Bool, radio: SiteRadio.ID?, reason: String?, error: Bool = false, seat: AdvertiserSeat? = nil)
         case unplaced(id: String, name: String, reason: String)
         case rejected(radio: SiteRadio.ID, DesiredRejection)
     }
@@ -75,6 +76,13 @@ public final class SiteController: Sendable {
         var unplaced: [String: String]
     }
 
+    private struct BeaconReport: Equatable {
+        var onAir: Bool
+        var reason: String?
+        var error: Bool
+        var seat: AdvertiserSeat?
+    }
+
     private struct State {
         var synced = false
         var hostOnline: [String: Bool] = [:]
@@ -82,8 +90,8 @@ public final class SiteController: Sendable {
         var assignment: [String: SiteRadio.ID] = [:]
         var agentStates: [SiteRadio.ID: RadioStateReport] = [:]
         var onAir: [String: Bool] = [:]
-        /// The seat of each beacon on air, as its agent reported it.
-        var seats: [String: AdvertiserSeat] = [:]
+        /// What was last reported of each beacon: on air (and on which seat) or why not.
+        var reported: [String: BeaconReport] = [:]
         var unplaced: [String: String] = [:]
         /// The placement last reported (``Event/placed(site:placement:)``); nil: report the next.
         var reportedPlacement: ReportedPlacement?
@@ -301,7 +309,7 @@ public final class SiteController: Sendable {
             for id in gone {
                 s.discoveryHost[id] = nil
                 s.onAir[id] = nil
-                s.seats[id] = nil
+                s.reported[id] = nil
                 s.enabled[id] = nil
             }
             return gone.sorted()
@@ -345,17 +353,19 @@ public final class SiteController: Sendable {
     }
 
     /// Each beacon on air or not, from its radio's state and its host's status; published
-    /// (`ON`/`OFF`, retained) and reported when it changes, and reported when its agent moved it
-    /// to another advertising set.
+    /// (`ON`/`OFF`, retained) when that changes, and reported when that, the reason or the
+    /// advertising set its agent put it on changes.
     private func updateBeaconStates(republishing: Bool = false) {
         let (order, beaconsByID) = configuration.withLock { ($0.order, $0.beaconsByID) }
-        let changes: [(id: String, onAir: Bool, radio: SiteRadio.ID?, seat: AdvertiserSeat?, reason: String?, changed: Bool, publish: Bool)] = state.withLock { s in
-            var out: [(id: String, onAir: Bool, radio: SiteRadio.ID?, seat: AdvertiserSeat?, reason: String?, changed: Bool, publish: Bool)] = []
+        typealias Change = (id: String, radio: SiteRadio.ID?, report: BeaconReport, changed: Bool, reported: Bool)
+        let changes: [Change] = state.withLock { s in
+            var out: [Change] = []
             for id in order {
                 let radio = s.assignment[id]
                 var onAir = false
                 var seat: AdvertiserSeat?
                 var reason: String?
+                var error = false
                 if s.enabled[id] == false {
                     reason = "switched off"
                 } else if let radio {
@@ -363,6 +373,7 @@ public final class SiteController: Sendable {
                         reason = "\(radio.host) is offline"
                     } else if let beacon = s.agentStates[radio]?.beacons.first(where: { $0.id == id }) {
                         onAir = beacon.state == .onAir
+                        error = beacon.state == .error
                         if onAir { seat = beacon.seat } else { reason = beacon.reason ?? beacon.state.rawValue }
                     } else {
                         reason = "waiting for \(radio)"
@@ -370,21 +381,24 @@ public final class SiteController: Sendable {
                 } else {
                     reason = s.unplaced[id] ?? "not placed"
                 }
-                // A seat that changes is reported; only on or off air is published.
-                let publish = s.onAir[id] != onAir || republishing
-                let changed = s.onAir[id] != onAir || s.seats[id] != seat
-                if changed || publish {
+                let report = BeaconReport(onAir: onAir, reason: reason, error: error, seat: seat)
+                let changed = s.onAir[id] != onAir
+                let newReport = s.reported[id] != report
+                if changed || newReport || republishing {
                     s.onAir[id] = onAir
-                    s.seats[id] = seat
-                    out.append((id, onAir, radio, seat, reason, changed, publish))
+                    s.reported[id] = report
+                    out.append((id, radio, report, changed, newReport))
                 }
             }
             return out
         }
         for c in changes {
-            if c.publish { publisher.send(topics.beaconState(c.id), text: c.onAir ? SiteTopics.on : SiteTopics.off, retain: true) }
-            if c.changed {
-                report(.beacon(id: c.id, name: beaconsByID[c.id]?.name ?? c.id, onAir: c.onAir, radio: c.radio, seat: c.seat, reason: c.onAir ? nil : c.reason))
+            if c.changed || republishing {
+                publisher.send(topics.beaconState(c.id), text: c.report.onAir ? SiteTopics.on : SiteTopics.off, retain: true)
+            }
+            if c.reported {
+                report(.beacon(id: c.id, name: beaconsByID[c.id]?.name ?? c.id, onAir: c.report.onAir, radio: c.radio,
+                               reason: c.report.reason, error: c.report.error, seat: c.report.seat))
             }
         }
     }

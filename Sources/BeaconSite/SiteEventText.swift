@@ -20,8 +20,9 @@ extension SiteController.Event {
         case .desired(let radio, let revision, let beacons): "\(radio): desired revision \(revision) (\(Plural.of(beacons, "beacon")))"
         case .placed(_, let placement):
             "placed \(Plural.of(placement.assignments.count, "beacon")) on \(Plural.of(placement.radios.count, "radio")), \(placement.unplaced.count) not placed"
-        case .beacon(let id, let name, let onAir, let radio, let seat, let reason):
-            "\(name) (\(id)): " + (onAir ? "on air on \(radio.map(\.description) ?? "?")" + (seat.map { " \($0.text)" } ?? "") : "off air: \(reason ?? "unknown")")
+        case .beacon(let id, let name, let onAir, let radio, let reason, let error, let seat):
+            "\(name) (\(id)): " + (onAir ? "on air on \(radio.map(\.description) ?? "?")" + (seat.map { " \($0.text)" } ?? "")
+                : "off air\(error ? " (error)" : ""): \(reason ?? "unknown")")
         case .unplaced(let id, let name, let reason): "\(name) (\(id)): not placed: \(reason)"
         case .rejected(let radio, let rejection): "\(radio): the agent refused the desired fleet: \(rejection)"
         }
@@ -42,11 +43,12 @@ extension SiteController.Event {
         case .placed(_, let placement):
             return object("placed", [("radios", .int(placement.radios.count)), ("placed", .int(placement.assignments.count)),
                                      ("unplaced", .int(placement.unplaced.count))])
-        case .beacon(let id, let name, let onAir, let radio, let seat, let reason):
+        case .beacon(let id, let name, let onAir, let radio, let reason, let error, let seat):
             var members: [(String, JSONValue)] = [("id", .string(id)), ("name", .string(name)), ("on_air", .bool(onAir)),
                                                   ("radio", .string(radio?.description))]
             if let seat { members += BeaconState.members(of: seat) }
             if let reason { members.append(("reason", .string(reason))) }
+            if error { members.append(("error", .bool(true))) }
             return object("beacon", members)
         case .unplaced(let id, let name, let reason): return object("unplaced", [("id", .string(id)), ("name", .string(name)), ("reason", .string(reason))])
         case .rejected(let radio, let rejection): return object("rejected", [("radio", .string(radio.description)), ("rejected", rejection.json)])

@@ -26,13 +26,13 @@ struct SiteTextTests {
         let event = SiteController.Event.desired(radio: Self.radio, revision: 3, beacons: 1)
         #expect(event.text == "pi-west/hci1: desired revision 3 (1 beacon)")
         #expect(event.json(time: 1.5).text == #"{"time":1.5,"event":"desired","radio":"pi-west/hci1","revision":3,"beacons":1}"#)
-        let off = SiteController.Event.beacon(id: "a-1-2", name: "door", onAir: false, radio: nil, seat: nil, reason: nil)
+        let off = SiteController.Event.beacon(id: "a-1-2", name: "door", onAir: false, radio: nil, reason: nil, seat: nil)
         #expect(off.text == "door (a-1-2): off air: unknown")
         #expect(off.json(time: 0).text.hasSuffix(#""on_air":false,"radio":null}"#), "no reason, no member")
         // On air: the set its agent chose, worded as advertise --plan --map words it, and in the
         // names advertise --plan --json gives it.
         let on = SiteController.Event.beacon(id: "a-1-2", name: "door", onAir: true, radio: Self.radio,
-                                             seat: AdvertiserSeat(mode: .extendedRotation, advertiser: 2, slot: 1, slots: 3), reason: nil)
+                                             reason: nil, seat: AdvertiserSeat(mode: .extendedRotation, advertiser: 2, slot: 1, slots: 3))
         #expect(on.text == "door (a-1-2): on air on pi-west/hci1 set 2 (2/3)")
         #expect(on.json(time: 0).text.hasSuffix(#""radio":"pi-west/hci1","advertiser":2,"mode":"extended rotation","slot":1,"slots":3}"#), "\(on.json(time: 0).text)")
         let site = try SiteLoader.load(contentsOf: PackageRoot.path("examples/site-lab.yaml"))

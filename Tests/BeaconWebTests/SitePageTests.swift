@@ -33,7 +33,7 @@ import TestSupport
         page.record(SiteController.Event.hostOnline("pi-west"))
         let carried = try #require(placement.assignments(on: site.radios[0].id).first)
         let seat = AdvertiserSeat(mode: .extendedSets, advertiser: 2)
-        page.record(SiteController.Event.beacon(id: carried.id, name: carried.beacon.name, onAir: true, radio: carried.radio, seat: seat, reason: nil))
+        page.record(SiteController.Event.beacon(id: carried.id, name: carried.beacon.name, onAir: true, radio: carried.radio, reason: nil, seat: seat))
         let west = page.snapshot()
         let states = Dictionary(west.beacons.map { ($0.id, $0.state) }, uniquingKeysWith: { a, _ in a })
         #expect(states[radioIDs[0]] == "online")
@@ -47,7 +47,7 @@ import TestSupport
         #expect(west.svg.contains(">\(carried.beacon.name) · pi-west/hci0 set 2<"), "\(west.svg)")
 
         page.record(SiteController.Event.hostOffline("pi-west"))
-        page.record(SiteController.Event.beacon(id: carried.id, name: carried.beacon.name, onAir: false, radio: nil, seat: nil, reason: "host offline"))
+        page.record(SiteController.Event.beacon(id: carried.id, name: carried.beacon.name, onAir: false, radio: nil, reason: "host offline", seat: nil))
         let gone = page.snapshot()
         #expect(Self.row(gone, radioIDs[0])?.cells[3] == "offline" && Self.row(gone, radioIDs[0])?.status == "problem")
         #expect(gone.beacons.first { $0.id == carried.beacon.name }?.state == "off air")
@@ -60,7 +60,7 @@ import TestSupport
         let page = SitePage(site: site, placement: placement, title: "lab")
         let west = site.radios[0].id, east = site.radios[2].id
         let moved = try #require(placement.assignments(on: west).first)
-        page.record(SiteController.Event.beacon(id: moved.id, name: moved.beacon.name, onAir: true, radio: west, seat: AdvertiserSeat(mode: .extendedSets, advertiser: 1), reason: nil))
+        page.record(SiteController.Event.beacon(id: moved.id, name: moved.beacon.name, onAir: true, radio: west, reason: nil, seat: AdvertiserSeat(mode: .extendedSets, advertiser: 1)))
         #expect(Self.row(page.snapshot(), moved.beacon.name)?.cells[0] == "pi-west/hci0")
 
         // pi-west's radios gone (failover), the site edited (SIGHUP): the controller's new
@@ -102,7 +102,10 @@ import TestSupport
         page.record(LocalSiteRun.Event.failed(radio: radio, reason: "unplugged"))
         let failed = page.snapshot()
         #expect(Self.row(failed, MapScene.radioID(radio))?.cells[3] == "failed: unplugged")
-        for a in carried { #expect(failed.beacons.first { $0.id == a.beacon.name }?.state == "off air") }
+        for a in carried {
+            #expect(failed.beacons.first { $0.id == a.beacon.name }?.state == "error")
+            #expect(Self.row(failed, a.beacon.name)?.cells[2] == "", "failed: on no set")
+        }
     }
 
     @Test func thePlansMapSaysTheAgentsChooseTheSets() throws {
