@@ -2,7 +2,7 @@
 import BeaconEmulator
 import BeaconMQTT
 import BeaconProfiles
-import BeaconSite
+import BeaconScenarios
 import Synchronization
 
 /// `beacon play SCENARIO --site SITE`: a scenario played across a site. The site file gives the
@@ -81,7 +81,7 @@ public final class SiteScenarioRun: Sendable {
         controller.requestStop()
     }
 
-    /// The site as a ``ScenarioStage``: an update is the site with the step's beacons, settled
+    /// The site as a `ScenarioStage` (BeaconScenarios' seam, which knows no site): an update is the site with the step's beacons, settled
     /// once the controller reports each of them on air (beacons no radio can carry aside; a
     /// beacon taken off is not waited for), or failed when an agent refuses a desired fleet.
     final class Stage: ScenarioStage {
