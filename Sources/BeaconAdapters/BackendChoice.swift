@@ -14,7 +14,7 @@ public struct BackendChoice: Sendable, Equatable {
     /// The spec to open.
     public var spec: AdapterSpec
     /// Why, in words (nil when the user named the backend); the other backends are named as
-    /// ``FrontEndTerm``s, which the front end names when it presents the reason.
+    /// `FrontEndTerm`s, which the front end names when it presents the reason.
     public var reason: TermedText?
 
     public init(spec: AdapterSpec, reason: TermedText?) {

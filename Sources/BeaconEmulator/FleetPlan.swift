@@ -10,7 +10,7 @@ public struct FleetPlan: Sendable {
     public var adapters: [AdapterPlan]
     /// Things the user should know before starting (beacons seen rarely, dropped TX power, …),
     /// one line per kind of problem, naming a few of the beacons it concerns (a setting it
-    /// advises as a ``FrontEndTerm``, named by the front end that presents the plan).
+    /// advises as a `FrontEndTerm`, named by the front end that presents the plan).
     public var warnings: [TermedText]
     /// What the user chose that changes how beacons go on air (scannable beacons with a local
     /// name, …): not problems, consequences. One line per kind.

@@ -58,7 +58,7 @@ public enum PlanReport {
     ///   - verbose: the per-beacon table whatever the fleet's size.
     ///   - tableOmitted: for a large fleet without `verbose`, how to get the table (the front
     ///     end's words: a flag, a button), shown in parentheses in its place.
-    ///   - naming: the front end's name for each ``FrontEndTerm`` the backend reasons, warnings
+    ///   - naming: the front end's name for each `FrontEndTerm` the backend reasons, warnings
     ///     and notes refer to (nil for a term it has no name for: the concept in words).
     public static func summary(_ plan: FleetPlan, verbose: Bool = false, tableOmitted: String,
                                namedBy naming: (FrontEndTerm) -> String?) -> [String] {

@@ -429,7 +429,7 @@ public struct FleetOutcome: Sendable, CustomStringConvertible, TermedTextConvert
     }
 
     /// `the run ended cleanly`, or the failure and, per adapter whose teardown failed, what may
-    /// still be on air and how to take it off (a stop on that adapter, as a ``FrontEndTerm``).
+    /// still be on air and how to take it off (a stop on that adapter, as a `FrontEndTerm`).
     public var termedText: TermedText {
         if isClean { return "the run ended cleanly: nothing of ours is on air" }
         var text = TermedText(failure ?? "the teardown failed")

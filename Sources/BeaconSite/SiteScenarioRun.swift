@@ -28,6 +28,7 @@ public final class SiteScenarioRun: Sendable {
     ///   - site: the site file's site (its beacons are not played: the scenario's are).
     ///   - player: the scenario, its window and speed.
     ///   - client: the controller's client (`SiteController.lastWill(topics:)` as its Last Will), not yet connected.
+    ///   - report: called with each of the controller's and the player's events, as they come.
     public init(site: Site, player: ScenarioPlayer, client: MQTTClient, report: @escaping @Sendable (Event) -> Void) {
         var first = site
         first.beacons = player.initialBeacons

@@ -21,7 +21,7 @@ public final class BTSnoopWriter: Sendable {
     /// file, a path that names one of `inputs` (compared by device and inode, so another
     /// spelling or a link is caught) and anything but a regular file (see `StreamingOutputFile` (BeaconSystem)).
     /// `onWriteFailure` is called once, from the thread that was writing, with a message naming
-    /// the path and the error, when the first write fails (the capture as a ``FrontEndTerm``,
+    /// the path and the error, when the first write fails (the capture as a `FrontEndTerm`,
     /// which the front end names when it presents the message).
     public init(path: String, inputs: [String] = [], system: any SystemCalls = LiveSystemCalls(),
                 onWriteFailure: @escaping @Sendable (TermedText) -> Void = { _ in }) throws(OutputFileError) {
