@@ -89,8 +89,9 @@ let package = Package(
         .target(name: "BeaconCapture", dependencies: ["TextLayout", "BeaconCodec", "BeaconJSON", "BeaconSystem", "HCI"]),
         // Indoor positioning: ranged distances to beacons of known position → where the receiver is.
         .target(name: "BeaconPositioning", dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles"]),
-        // Scenario playback and the over-the-air walk: drive a running fleet on a clock.
-        .target(name: "BeaconScenarios", dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI", "BeaconSite", "BeaconMQTT"]),
+        // Scenario playback and the over-the-air walk: drive a running fleet on a clock. Knows no
+        // site: a stage (`ScenarioStage`) is what a step's beacons go to; BeaconSite implements one.
+        .target(name: "BeaconScenarios", dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "HCI"]),
         // Maps as SVG (and a self-contained HTML page): walls, beacons, ranging circles, estimates,
         // routes, labels that never overlap. Pure Swift: text out, no I/O.
         .target(name: "BeaconMaps", dependencies: ["BeaconRadio", "BeaconPositioning", "BeaconProfiles"]),
@@ -106,11 +107,12 @@ let package = Package(
         // An MQTT client (3.1.1 and 5, TLS, Last Will, reconnect) over libmosquitto, for the site (#24).
         .target(name: "BeaconMQTT", dependencies: ["BeaconSystem", "CMosquitto"]),
         // A site (#24): many hosts and radios as one fleet through an MQTT broker: the site file,
-        // placement, topics and payloads (Home Assistant discovery too), agent and controller.
-        .target(name: "BeaconSite", dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconMaps", "BeaconProfiles", "BeaconAdapters", "BeaconSystem", "HCITransport", "BeaconEmulator", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
+        // placement, topics and payloads (Home Assistant discovery too), agent and controller;
+        // a scenario played across it (the site as BeaconScenarios' stage).
+        .target(name: "BeaconSite", dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconMaps", "BeaconProfiles", "BeaconAdapters", "BeaconSystem", "HCITransport", "BeaconEmulator", "BeaconScenarios", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
         // The live page (`--web`): a self-contained HTML page with the map and the live table,
         // kept current over a WebSocket; read-only, loopback unless told otherwise.
-        .target(name: "BeaconWeb", dependencies: ["TextLayout", "LiveView", "BeaconCodec", "BeaconMaps", "BeaconPositioning", "BeaconProfiles", "BeaconRadio", "BeaconSite", .product(name: "FlyingFox", package: "FlyingFox")]),
+        .target(name: "BeaconWeb", dependencies: ["TextLayout", "LiveView", "BeaconCodec", "BeaconMaps", "BeaconPositioning", "BeaconRadio", "BeaconSite", .product(name: "FlyingFox", package: "FlyingFox")]),
         // The command line: parsing and presentation of every command, as a library the executable
         // wraps (so tests reach it without spawning); the decisions live in the libraries above.
         .target(
@@ -140,10 +142,10 @@ let package = Package(
         ),
         .testTarget(name: "BeaconCommandsTests", dependencies: ["BeaconCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "BeaconJSONTests", dependencies: ["BeaconJSON", "BeaconCodec"]),
-        .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconSystem", "BeaconProfiles", "BeaconRadio", "BeaconCodec", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BeaconProfilesTests", dependencies: ["BeaconProfiles", "BeaconRadio", "BeaconCodec", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HCITests", dependencies: ["HCI", "BeaconCodec"]),
         .testTarget(name: "MgmtTests", dependencies: ["Mgmt", "HCI"]),
-        .testTarget(name: "BeaconSystemTests", dependencies: ["BeaconSystem", "TestSupport"]),
+        .testTarget(name: "BeaconSystemTests", dependencies: ["BeaconSystem"]),
         .testTarget(name: "HCITransportTests", dependencies: ["BeaconSystem", "HCITransport", "HCI", "Mgmt", "TestSupport", "TestControllers"]),
         .testTarget(
             name: "IntegrationTests",

@@ -34,7 +34,7 @@ public struct AdapterConnection: Sendable {
     /// it back. Tests set it to put a scripted "kernel" next to another transport.
     public var sharedWithKernel: Bool
     /// Why this backend, when beacon chose it (`-i hci0` for advertising, see ``BackendChoice``).
-    public var backendReason: String?
+    public var backendReason: TermedText?
 
     public init(spec: AdapterSpec, hci: HCIController, virtual: VirtualController? = nil) {
         self.spec = spec

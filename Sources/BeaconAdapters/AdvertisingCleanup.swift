@@ -44,14 +44,15 @@ public enum AdvertisingCleanup {
     /// instances when it ends; the kernel cannot tell a killed run's instances from other
     /// programs' (bluetoothd's, btmgmt's), and never LE Clear Advertising Sets here: that would
     /// take theirs too. `chosen`: beacon picked this backend for `-i hciN` (bluetoothd running).
-    public static func stopAdvertising(management mgmt: MgmtController, chosen: Bool) async -> [String] {
+    /// The lines name a stop as a `FrontEndTerm`, which the front end names when it presents them.
+    public static func stopAdvertising(management mgmt: MgmtController, chosen: Bool) async -> [TermedText] {
         var line = "nothing removed: beacon's runs remove their own kernel instances when they end, and other programs' advertising is left alone"
         if let features = try? await mgmt.send(ReadAdvertisingFeatures()), !features.instances.isEmpty {
             line += " (instances held now: \(features.instances.map(String.init).joined(separator: ", ")))"
         }
-        var lines = [line]
+        var lines = [TermedText(line)]
         if chosen {
-            lines.append("bluetoothd is running, so stop used the management API; to clear the whole controller, bluetoothd's advertising included: \(FrontEndTerm.stopOn(adapter: "raw:hci\(mgmt.index)").text)")
+            lines.append("bluetoothd is running, so stop used the management API; to clear the whole controller, bluetoothd's advertising included: \(FrontEndTerm.stopOn(adapter: "raw:hci\(mgmt.index)"))")
         }
         return lines
     }

@@ -13,10 +13,11 @@ import HCITransport
 public struct BackendChoice: Sendable, Equatable {
     /// The spec to open.
     public var spec: AdapterSpec
-    /// Why, in words (nil when the user named the backend).
-    public var reason: String?
+    /// Why, in words (nil when the user named the backend); the other backends are named as
+    /// `FrontEndTerm`s, which the front end names when it presents the reason.
+    public var reason: TermedText?
 
-    public init(spec: AdapterSpec, reason: String?) {
+    public init(spec: AdapterSpec, reason: TermedText?) {
         self.spec = spec
         self.reason = reason
     }
@@ -26,10 +27,10 @@ public struct BackendChoice: Sendable, Equatable {
         switch spec {
         case .kernel(let id):
             if bluetoothd.isEmpty {
-                return BackendChoice(spec: .raw(id: id), reason: "hci\(id): raw HCI socket, because bluetoothd is not running (with bluetoothd, beacon would use the management API; \(FrontEndTerm.adapter("mgmt:hci\(id)").text) forces it)")
+                return BackendChoice(spec: .raw(id: id), reason: "hci\(id): raw HCI socket, because bluetoothd is not running (with bluetoothd, beacon would use the management API; \(FrontEndTerm.adapter("mgmt:hci\(id)")) forces it)")
             }
             let pids = bluetoothd.map(String.init).joined(separator: ", ")
-            return BackendChoice(spec: .management(id: id), reason: "hci\(id): management API, because bluetoothd is running (pid \(pids)): the kernel keeps beacon's instances next to bluetoothd's and never pauses them (\(FrontEndTerm.adapter("raw:hci\(id)").text) forces the raw socket, \(FrontEndTerm.adapter("user:hci\(id)").text) the exclusive user channel)")
+            return BackendChoice(spec: .management(id: id), reason: "hci\(id): management API, because bluetoothd is running (pid \(pids)): the kernel keeps beacon's instances next to bluetoothd's and never pauses them (\(FrontEndTerm.adapter("raw:hci\(id)")) forces the raw socket, \(FrontEndTerm.adapter("user:hci\(id)")) the exclusive user channel)")
         default:
             return BackendChoice(spec: spec, reason: nil)
         }

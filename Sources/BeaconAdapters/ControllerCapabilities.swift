@@ -21,7 +21,7 @@ public struct ControllerCapabilities: Hashable, Sendable {
     /// the instances free for beacon, and the HCI fields are assumptions, see ``ManagementAPIInfo``).
     public var managementAPI: ManagementAPIInfo?
     /// Why this backend drives the adapter, when beacon chose it (`-i hci0`, see ``BackendChoice``).
-    public var backendReason: String?
+    public var backendReason: TermedText?
 
     public init(adapter: AdapterName, hciVersion: HCIVersion, lmpVersion: HCIVersion? = nil, manufacturer: UInt16? = nil,
                 address: BluetoothAddress? = nil, leFeatures: LEFeatures, advertisingSets: Int, maximumDataLength: Int,

@@ -4,7 +4,7 @@ import BeaconCodec
 import BeaconSystem
 
 /// Why a capture file could not be read.
-public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible, TermedTextConvertible {
     /// `open(2)` failed.
     case cannotOpen(path: String, errno: Int32)
     /// `read(2)` failed part-way.
@@ -21,8 +21,11 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A record claims more bytes than any HCI packet may have: the file is corrupt.
     case recordTooLarge(fileOffset: Int, length: Int)
 
+    /// The message in words (``termedText`` with its terms as concepts).
+    public var description: String { termedText.description }
+
     /// Control characters of the path are escaped: the message stays one line.
-    public var description: String {
+    public var termedText: TermedText {
         let path: String
         switch self {
         case let .cannotOpen(p, _), let .readFailed(p, _), let .notACapture(p): path = p.escapingControlCharacters
@@ -32,7 +35,7 @@ public enum CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .cannotOpen(_, code): "cannot open \(path): \(Errno(rawValue: code))"
         case let .readFailed(_, code): "reading \(path) failed: \(Errno(rawValue: code))"
         case .notACapture:
-            "\(path) is not a capture this tool reads: neither btsnoop (btmon -w, Android, beacon \(FrontEndTerm.trafficCapture.text)), pcap (tcpdump) nor pcapng (Wireshark, tshark)"
+            "\(path) is not a capture this tool reads: neither btsnoop (btmon -w, Android, beacon \(FrontEndTerm.trafficCapture)), pcap (tcpdump) nor pcapng (Wireshark, tshark)"
         case let .unsupportedLinkType(format, value):
             "\(format) link type \(value) is not supported (btsnoop: 1001, 1002, 2001; pcap and pcapng: 187, 201, 251, 254, 256)"
         case let .malformedBlock(offset, type, problem):

@@ -44,7 +44,7 @@ public struct DryRunListing: Sendable {
     }
 
     /// The dry run of a whole plan, line by line to `emit`: as text, a heading, `summary` (the
-    /// plan's ``PlanReport/summary(_:verbose:tableOmitted:)``) as comments, then each adapter's
+    /// plan's ``PlanReport/summary(_:verbose:tableOmitted:namedBy:)``) as comments, then each adapter's
     /// sections (preamble, setup, each turn of one rotation cycle, teardown) and their commands;
     /// as JSON, one object per command. An adapter named `hci…` is named in its hcitool lines,
     /// any other (`virtual`, a socket) as this listing's ``hcitoolAdapter``.

@@ -9,11 +9,12 @@ import HCI
 public struct FleetPlan: Sendable {
     public var adapters: [AdapterPlan]
     /// Things the user should know before starting (beacons seen rarely, dropped TX power, …),
-    /// one line per kind of problem, naming a few of the beacons it concerns.
-    public var warnings: [String]
+    /// one line per kind of problem, naming a few of the beacons it concerns (a setting it
+    /// advises as a `FrontEndTerm`, named by the front end that presents the plan).
+    public var warnings: [TermedText]
     /// What the user chose that changes how beacons go on air (scannable beacons with a local
     /// name, …): not problems, consequences. One line per kind.
-    public var notes: [String] = []
+    public var notes: [TermedText] = []
     /// The coverage goal: every beacon on air at least this often (`--max-silence`).
     public var maximumSilence: Duration = .seconds(1)
 

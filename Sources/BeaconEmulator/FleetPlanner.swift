@@ -44,8 +44,8 @@ public struct FleetPlanner: Sendable {
     }
 
     /// The consequences of what `beacons` ask for, one line per kind.
-    static func notes(_ beacons: [BeaconProfile]) -> [String] {
-        var notes: [String] = []
+    static func notes(_ beacons: [BeaconProfile]) -> [TermedText] {
+        var notes: [TermedText] = []
         let scannable = beacons.filter { $0.scanResponse != nil }.map(\.name)
         if !scannable.isEmpty {
             // Core Vol 6 Part B §4.4.2.2.1 (5.0+): advInterval ≥ 20 ms for scannable and
@@ -54,7 +54,7 @@ public struct FleetPlanner: Sendable {
         }
         let telemetry = beacons.filter { $0.telemetry != nil }.map(\.name)
         if !telemetry.isEmpty {
-            notes.append(group(telemetry) { "\(Plural.verb($0, singular: "interleaves", plural: "interleave")) Eddystone TLM frames (tlm:): a burst every `every` seconds, for `duration`, sent as new advertising data from the host while the advertiser stays on (not in \(FrontEndTerm.dryRun.text)'s listing); advertising count and time since boot count from the start of the run" })
+            notes.append(group(telemetry) { "\(Plural.verb($0, singular: "interleaves", plural: "interleave")) Eddystone TLM frames (tlm:): a burst every `every` seconds, for `duration`, sent as new advertising data from the host while the advertiser stays on (not in \(FrontEndTerm.dryRun)'s listing); advertising count and time since boot count from the start of the run" })
         }
         let raw = beacons.filter { $0.rawData != nil }.map(\.name)
         if !raw.isEmpty {
@@ -74,7 +74,7 @@ public struct FleetPlanner: Sendable {
     ///     stay are not restarted (see `keptPlacements(_:for:)`).
     public func plan(_ beacons: [BeaconProfile], on controllers: [ControllerCapabilities], keeping previous: FleetPlan? = nil) -> FleetPlan {
         precondition(!controllers.isEmpty, "a plan needs at least one controller")
-        var warnings: [String] = []
+        var warnings: [TermedText] = []
         let kept = Self.keptPlacements(previous, for: beacons)
         let shares = split(beacons, across: controllers, keeping: kept)
         var adapters: [AdapterPlan] = []
@@ -86,7 +86,7 @@ public struct FleetPlanner: Sendable {
         if !plan.meetsGoal {
             plan.adaptersNeeded = adaptersNeeded(for: beacons.count, on: controllers)
             let late = plan.placements.filter { $0.longestGap > maximumSilence + .milliseconds(1) }.map(\.beacon.name)
-            warnings.append(Self.group(late, { _ in "may go unseen for longer than the goal of \(NumberText.duration(maximumSilence)) (\(FrontEndTerm.maximumSilence.text))" }))
+            warnings.append(Self.group(late, { _ in "may go unseen for longer than the goal of \(NumberText.duration(maximumSilence)) (\(FrontEndTerm.maximumSilence))" }))
         }
         plan.warnings = warnings
         plan.notes = Self.notes(beacons)
@@ -95,7 +95,7 @@ public struct FleetPlanner: Sendable {
 
     /// One warning line for many beacons: how many, a few names, and what is wrong (`message`
     /// gets the count, so its verb can agree: `{ "\(Plural.verb($0, singular: "asks", plural: "ask")) for …" }`).
-    static func group(_ names: [String], _ message: (Int) -> String) -> String {
+    static func group(_ names: [String], _ message: (Int) -> TermedText) -> TermedText {
         let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? ", …" : "")
         return "\(Plural.of(names.count, "beacon")) (\(shown)) \(message(names.count))"
     }
@@ -163,7 +163,7 @@ public struct FleetPlanner: Sendable {
     }
 
     func planOne(_ beacons: [BeaconProfile], on caps: ControllerCapabilities, keeping previous: AdapterPlan? = nil,
-                 warnings: inout [String]) -> AdapterPlan {
+                 warnings: inout [TermedText]) -> AdapterPlan {
         let extended = usesExtendedSets(caps)
         let sets = usableSets(caps)
         // A controller keeps its family of commands for a run; a plan of the other family (a

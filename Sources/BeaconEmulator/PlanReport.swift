@@ -58,7 +58,10 @@ public enum PlanReport {
     ///   - verbose: the per-beacon table whatever the fleet's size.
     ///   - tableOmitted: for a large fleet without `verbose`, how to get the table (the front
     ///     end's words: a flag, a button), shown in parentheses in its place.
-    public static func summary(_ plan: FleetPlan, verbose: Bool = false, tableOmitted: String) -> [String] {
+    ///   - naming: the front end's name for each `FrontEndTerm` the backend reasons, warnings
+    ///     and notes refer to (nil for a term it has no name for: the concept in words).
+    public static func summary(_ plan: FleetPlan, verbose: Bool = false, tableOmitted: String,
+                               namedBy naming: (FrontEndTerm) -> String?) -> [String] {
         let placements = plan.placements
         let count = placements.count
         // A scenario may hide every beacon: no coverage, no adapter in use, nothing to tabulate.
@@ -73,7 +76,7 @@ public enum PlanReport {
         var lines = [head]
         for a in plan.adapters {
             lines.append("  " + adapterLine(a))
-            if let why = a.capabilities.backendReason { lines.append("    backend: \(why)") }
+            if let why = a.capabilities.backendReason { lines.append("    backend: \(why.text(namedBy: naming))") }
         }
         let rates = placements.map(\.eventsPerSecond).sorted()
         if let low = rates.first {
@@ -81,8 +84,8 @@ public enum PlanReport {
             let least = NumberText.rounded(low, places: 1)
             lines.append("  per beacon: \(NumberText.string(least)) \(Plural.word(least, "event"))/s at least, \(NumberText.string(median, places: 1)) median; longest silence \(text(plan.longestSilence))")
         }
-        lines += plan.warnings.map { "warning: \($0)" }
-        lines += plan.notes.map { "note: \($0)" }
+        lines += plan.warnings.map { "warning: \($0.text(namedBy: naming))" }
+        lines += plan.notes.map { "note: \($0.text(namedBy: naming))" }
         // Prose fits 80 columns; the table below is as wide as its columns.
         lines = lines.flatMap { LineWrapping.wrap($0) }
         if verbose || count <= tableWithoutAsking {
@@ -115,8 +118,10 @@ public enum PlanReport {
     }
 
     /// The plan as one JSON object: `adapters`, `beacons` (one object each, as in ``table(_:)``),
-    /// the goal and what the plan reaches (times in milliseconds), `warnings` and `notes`.
-    public static func json(_ plan: FleetPlan) -> JSONValue {
+    /// the goal and what the plan reaches (times in milliseconds), `warnings` and `notes`; the
+    /// terms of reasons, warnings and notes as `naming` names them (see
+    /// ``summary(_:verbose:tableOmitted:namedBy:)``).
+    public static func json(_ plan: FleetPlan, namedBy naming: (FrontEndTerm) -> String?) -> JSONValue {
         .object([
             ("adapters", .array(plan.adapters.map { a in
                 let caps = a.capabilities
@@ -131,7 +136,7 @@ public enum PlanReport {
                     ("slot_ms", .double(milliseconds(a.slotDuration))),
                     ("cycle_ms", .double(milliseconds(a.cycleDuration))),
                     ("events_per_turn", a.eventsPerTurn.map { .int($0.lowerBound) } ?? .null),
-                    ("backend_reason", .string(caps.backendReason)),
+                    ("backend_reason", .string(caps.backendReason?.text(namedBy: naming))),
                 ])
             })),
             ("beacons", .array(plan.placements.map { p in
@@ -154,8 +159,8 @@ public enum PlanReport {
             ("longest_silence_ms", .double(milliseconds(plan.longestSilence))),
             ("meets_goal", .bool(plan.meetsGoal)),
             ("adapters_needed", plan.adaptersNeeded.map { .int($0) } ?? .null),
-            ("warnings", .array(plan.warnings.map { .string($0) })),
-            ("notes", .array(plan.notes.map { .string($0) })),
+            ("warnings", .array(plan.warnings.map { .string($0.text(namedBy: naming)) })),
+            ("notes", .array(plan.notes.map { .string($0.text(namedBy: naming)) })),
         ])
     }
 

@@ -404,9 +404,9 @@ public final class RunningFleet: Sendable {
     }
 }
 
-/// How a fleet's run ended; its ``description`` says it in words (what failed, and on which
-/// adapter what may still be on air).
-public struct FleetOutcome: Sendable, CustomStringConvertible {
+/// How a fleet's run ended; its ``termedText`` says it for a front end to present (what failed,
+/// and on which adapter what may still be on air), its ``description`` in words.
+public struct FleetOutcome: Sendable, CustomStringConvertible, TermedTextConvertible {
     /// The controller error that ended the run, if one did.
     public var failure: String?
     /// Each adapter's teardown, in the order the adapters were given.
@@ -429,15 +429,18 @@ public struct FleetOutcome: Sendable, CustomStringConvertible {
     }
 
     /// `the run ended cleanly`, or the failure and, per adapter whose teardown failed, what may
-    /// still be on air and how to take it off.
-    public var description: String {
+    /// still be on air and how to take it off (a stop on that adapter, as a `FrontEndTerm`).
+    public var termedText: TermedText {
         if isClean { return "the run ended cleanly: nothing of ours is on air" }
-        var text = failure ?? "the teardown failed"
+        var text = TermedText(failure ?? "the teardown failed")
         for l in leftOnAir {
-            text += ". The teardown on \(l.adapter) failed, so \(l.what) may still be on air: run \(FrontEndTerm.stopOn(adapter: l.adapter.text).text), or unplug the adapter"
+            text.append(". The teardown on \(l.adapter) failed, so \(l.what) may still be on air: run \(FrontEndTerm.stopOn(adapter: l.adapter.text)), or unplug the adapter")
         }
         return text
     }
+
+    /// ``termedText`` in words.
+    public var description: String { termedText.description }
 }
 
 /// How one adapter's teardown went.

@@ -53,8 +53,8 @@ public struct ScenarioPlayer: Sendable {
     }
 
     /// Plays from `start` (when the initial beacons went on air) until the window or the last
-    /// pass ends, or the task is cancelled. The fleet (a `RunningFleet`, or a site's radios through
-    /// ``SiteScenarioRun``) must have been started with ``initialBeacons``.
+    /// pass ends, or the task is cancelled. The fleet (a `RunningFleet`, or any other
+    /// ``ScenarioStage``) must have been started with ``initialBeacons``.
     public func play(on fleet: any ScenarioStage, from start: ContinuousClock.Instant, report: @Sendable (Event) -> Void) async {
         let tracker = UpdateTracker(fleet: fleet)
         tracker.started(generation: 1)

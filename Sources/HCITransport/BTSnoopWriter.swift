@@ -21,11 +21,12 @@ public final class BTSnoopWriter: Sendable {
     /// file, a path that names one of `inputs` (compared by device and inode, so another
     /// spelling or a link is caught) and anything but a regular file (see `StreamingOutputFile` (BeaconSystem)).
     /// `onWriteFailure` is called once, from the thread that was writing, with a message naming
-    /// the path and the error, when the first write fails.
+    /// the path and the error, when the first write fails (the capture as a `FrontEndTerm`,
+    /// which the front end names when it presents the message).
     public init(path: String, inputs: [String] = [], system: any SystemCalls = LiveSystemCalls(),
-                onWriteFailure: @escaping @Sendable (String) -> Void = { _ in }) throws(OutputFileError) {
+                onWriteFailure: @escaping @Sendable (TermedText) -> Void = { _ in }) throws(OutputFileError) {
         file = try StreamingOutputFile(path: path, inputs: inputs, system: system) { failure in
-            onWriteFailure("\(FrontEndTerm.trafficCapture.text): \(failure); the capture stops here, the run goes on without it")
+            onWriteFailure("\(FrontEndTerm.trafficCapture): \(failure); the capture stops here, the run goes on without it")
         }
         var header = Self.bigEndian(UInt32(truncatingIfNeeded: BTSnoop.identification >> 32))
         header += Self.bigEndian(UInt32(truncatingIfNeeded: BTSnoop.identification))

@@ -8,7 +8,7 @@ import Testing
     @Test func withBluetoothdRunningHci0MeansTheManagementAPI() throws {
         let choice = BackendChoice.forAdvertising(.kernel(id: 0), bluetoothd: [412])
         #expect(choice.spec == .management(id: 0))
-        let reason = try #require(choice.reason)
+        let reason = try #require(choice.reason).description
         #expect(reason.contains("management API") && reason.contains("bluetoothd is running (pid 412)"), "\(reason)")
         #expect(reason.contains("raw:hci0") && reason.contains("user:hci0"), "says how to force the others: \(reason)")
     }
@@ -16,7 +16,7 @@ import Testing
     @Test func withoutBluetoothdHci0MeansTheRawSocket() throws {
         let choice = BackendChoice.forAdvertising(.kernel(id: 1), bluetoothd: [])
         #expect(choice.spec == .raw(id: 1))
-        #expect(try #require(choice.reason).contains("bluetoothd is not running"))
+        #expect(try #require(choice.reason).description.contains("bluetoothd is not running"))
     }
 
     @Test(arguments: [AdapterSpec.raw(id: 0), .userChannel(id: 0), .management(id: 0), .virtual(options: [:]), .tcp(host: "127.0.0.1", port: 9000)])

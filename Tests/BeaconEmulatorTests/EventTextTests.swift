@@ -2,6 +2,7 @@
 import BeaconAdapters
 import BeaconEmulator
 import BeaconProfiles
+import HCI
 import Testing
 
 /// The library's words for events and outcomes, which every front end prints.
@@ -16,6 +17,8 @@ import Testing
         #expect(outcome.description.hasPrefix("hci1: the controller stopped answering. The teardown on hci1 failed, so lobby, stairs may still be on air: run "),
                 "\(outcome)")
         #expect(!outcome.description.contains("hci0"), "\(outcome)")
+        // The stop it advises is a term, for each front end to name.
+        #expect(outcome.termedText.pieces.contains(.term(.stopOn(adapter: "hci1"))), "\(outcome.termedText.pieces)")
         #expect(FleetOutcome(failure: nil, teardowns: [AdapterTeardown(adapter: "hci0", teardown: .clean)]).isClean)
     }
 

@@ -56,8 +56,12 @@ import HCI
         let plan = FleetPlanner().plan(beacons(20, interval: 50), on: [.assumedLegacy(adapter: "old", version: .v4_2)])
         // One line per kind of problem, not one per beacon.
         #expect(plan.warnings.count == 2, "\(plan.warnings)")
-        #expect(plan.warnings.contains { $0.hasPrefix("20 beacons (b0, b1, b2, …) ask for an interval below 100 ms") && $0.hasSuffix("they go on air at 100 ms") })
-        #expect(plan.warnings.contains { $0.hasPrefix("20 beacons (b0, b1, b2, …) may go unseen for longer than the goal of 1 s") })
+        #expect(plan.warnings.contains { $0.description.hasPrefix("20 beacons (b0, b1, b2, …) ask for an interval below 100 ms") && $0.description.hasSuffix("they go on air at 100 ms") })
+        #expect(plan.warnings.contains { $0.description.hasPrefix("20 beacons (b0, b1, b2, …) may go unseen for longer than the goal of 1 s") })
+        // The goal is a setting each front end names its own way, when it presents the plan.
+        let named = PlanReport.summary(plan, tableOmitted: "x", namedBy: { $0 == .maximumSilence ? "--goal" : nil }).joined(separator: " ")
+        #expect(named.contains("(--goal)") && !named.contains(FrontEndTerm.maximumSilence.conceptText), "\(named)")
+        #expect(plan.warnings.contains { $0.description.contains("(\(FrontEndTerm.maximumSilence.conceptText))") })
         // Taking turns, they go on air at the controller's minimum: the commands are valid.
         #expect(plan.placements.allSatisfy { $0.interval == AdvertisingInterval.pre5NonConnectableMinimum })
         #expect(!plan.meetsGoal && plan.adaptersNeeded == 2, "10 turns of 100 ms per second on a 4.2 controller")
@@ -66,9 +70,9 @@ import HCI
     @Test func theLegacyFloorIsJudgedOnTheIntervalSentNotTheOneWritten() {
         // 99.8 ms goes on air as 160 units = 100 ms, which a 4.2 controller accepts.
         let onTheFloor = FleetPlanner().plan(beacons(1, interval: 99.8), on: [.assumedLegacy(adapter: "old", version: .v4_2)])
-        #expect(!onTheFloor.warnings.contains { $0.contains("below 100 ms") })
+        #expect(!onTheFloor.warnings.contains { $0.description.contains("below 100 ms") })
         let below = FleetPlanner().plan(beacons(1, interval: 99.6), on: [.assumedLegacy(adapter: "old", version: .v4_2)])
-        #expect(below.warnings.contains { $0.contains("below 100 ms") })
+        #expect(below.warnings.contains { $0.description.contains("below 100 ms") })
     }
 
     @Test func defaultSlotGivesThreeEventsAndAtLeast100ms() {

@@ -10,7 +10,7 @@ import Testing
 @Suite struct PlanReportTests {
     @Test func aSmallFleetGetsTheSummaryAndItsTable() {
         let plan = FleetPlanner().plan(beacons(2), on: [extended(4)])
-        let lines = PlanReport.summary(plan, tableOmitted: "unused")
+        let lines = PlanReport.summary(plan, tableOmitted: "unused", namedBy: { _ in nil })
         #expect(lines[0].hasPrefix("plan: 2 beacons on 1 adapter; each beacon on air at least every "), "\(lines)")
         #expect(lines.contains { $0.hasPrefix("  test: extended sets on 2 of 4 sets (Bluetooth 5.0)") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("BEACON") && $0.contains("MAX-GAP") })
@@ -20,14 +20,14 @@ import Testing
 
     @Test func aLargeFleetNamesHowToGetTheTableInTheFrontEndsWords() {
         let plan = FleetPlanner().plan(beacons(PlanReport.tableWithoutAsking + 1), on: [extended(16)])
-        let lines = PlanReport.summary(plan, tableOmitted: "press t for the table")
+        let lines = PlanReport.summary(plan, tableOmitted: "press t for the table", namedBy: { _ in nil })
         #expect(lines.last == "  (press t for the table)")
         #expect(!lines.contains { $0.hasPrefix("BEACON") })
-        #expect(PlanReport.summary(plan, verbose: true, tableOmitted: "x").count == lines.count - 1 + 1 + plan.placements.count)
+        #expect(PlanReport.summary(plan, verbose: true, tableOmitted: "x", namedBy: { _ in nil }).count == lines.count - 1 + 1 + plan.placements.count)
     }
 
     @Test func noBeaconsIsOneLine() {
-        #expect(PlanReport.summary(FleetPlanner().plan([], on: [extended(4)]), tableOmitted: "x") == ["plan: no beacons on air"])
+        #expect(PlanReport.summary(FleetPlanner().plan([], on: [extended(4)]), tableOmitted: "x", namedBy: { _ in nil }) == ["plan: no beacons on air"])
     }
 
     @Test func turnsAreNamedInTheTableAndTheJSON() {
@@ -35,7 +35,7 @@ import Testing
         let rows = PlanReport.table(plan).rows
         #expect(rows.map { $0[2] } == ["legacy", "legacy", "legacy"])
         #expect(rows.map { $0[3] } == ["1 of 3", "2 of 3", "3 of 3"])
-        let json = PlanReport.json(plan)
+        let json = PlanReport.json(plan, namedBy: { _ in nil })
         #expect(json.members?.map(\.0).prefix(2) == ["adapters", "beacons"])
         #expect(json.text.ranges(of: #"{"beacon":"b"#).count == 3, "one object a beacon")
         #expect(json.text.contains(#""mode":"legacy""#) && json.text.contains(#""rotates":true"#), "\(json.text)")

@@ -48,7 +48,7 @@ import Testing
         let path = try Self.directory().appendingPathComponent("full.btsnoop").path
         let reports = Mutex<[String]>([])
         let writer = try BTSnoopWriter(path: path, system: DiskFailingSystemCalls(error: Errno(rawValue: ENOSPC))) { message in
-            reports.withLock { $0.append(message) }
+            reports.withLock { $0.append(message.description) }
         }
         for _ in 0..<5 { writer.record([0x01, 0x03, 0x0C, 0x00], direction: .sent) }
         let messages = reports.withLock { $0 }

@@ -84,7 +84,7 @@ struct DoctorCommand: AsyncParsableCommand {
             rows.append(("management API", "unavailable: \(e)"))
         }
         if let backend = r.backend, let why = backend.reason {
-            rows.append(("advertise uses", why))
+            rows.append(("advertise uses", CommandLineTerms.text(why)))
         }
         return rows
     }
@@ -190,7 +190,7 @@ struct DoctorCommand: AsyncParsableCommand {
                 if let api = r.management { members.append(("management_api", managementJSON(api))) }
                 if let e = r.managementError { members.append(("management_api_error", .string(e.description))) }
                 if let b = r.backend {
-                    members.append(("advertise_backend", .object([("adapter", .string(b.spec.description)), ("reason", .string(b.reason))])))
+                    members.append(("advertise_backend", .object([("adapter", .string(b.spec.description)), ("reason", .string(b.reason.map(CommandLineTerms.text)))])))
                 }
                 members += [
                     ("address", .string(caps.address?.description)),

@@ -77,7 +77,7 @@ struct StopCommand: AsyncParsableCommand {
             let hci: HCIController
             switch connection.session {
             case .management(let mgmt):
-                report(mgmt.adapterName, done: await AdvertisingCleanup.stopAdvertising(management: mgmt, chosen: connection.backendReason != nil), error: nil)
+                report(mgmt.adapterName, done: await AdvertisingCleanup.stopAdvertising(management: mgmt, chosen: connection.backendReason != nil).map(CommandLineTerms.text), error: nil)
                 connection.close()
                 continue
             case .hci(let session):

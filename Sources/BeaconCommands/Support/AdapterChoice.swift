@@ -52,7 +52,7 @@ enum AdapterChoice {
         guard let path = options.btsnoop else { return .success(nil) }
         if path == "-" { return .failure(CommandFailure.exit("--btsnoop: - (standard output) is not taken: the command prints there; name a file (./- for a file named -)")) }
         do throws(OutputFileError) {
-            return .success(try BTSnoopWriter(path: path, inputs: inputs) { OutputFailures.report($0) })
+            return .success(try BTSnoopWriter(path: path, inputs: inputs) { OutputFailures.report(CommandLineTerms.text($0)) })
         } catch {
             return .failure(CommandFailure.exit("--btsnoop: \(error)"))
         }

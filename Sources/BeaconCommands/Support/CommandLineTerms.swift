@@ -2,9 +2,16 @@
 import HCI
 
 /// This tool's names for what library messages refer to (``FrontEndTerm``): its commands and
-/// options, installed before any command runs.
+/// options. Messages that carry their terms (`TermedText`) are named here when printed
+/// (``text(_:)``); the rest still read the names ``install()`` puts in HCI's process-wide table.
 enum CommandLineTerms {
     static func install() { FrontEndTerm.name(with: name) }
+
+    /// `text` with this tool's names for its terms.
+    static func text(_ text: TermedText) -> String { text.text(namedBy: name) }
+
+    /// What `value` says (an error, say), its terms named as this tool names them.
+    static func text(describing value: Any) -> String { text(TermedText(describing: value)) }
 
     @Sendable static func name(_ term: FrontEndTerm) -> String? {
         switch term {

@@ -2,6 +2,7 @@
 import ArgumentParser
 import BeaconAdapters
 import BeaconEmulator
+import BeaconJSON
 import BeaconProfiles
 
 /// `advertise --dry-run`: plans for assumed controllers and prints the commands (BeaconEmulator's
@@ -32,6 +33,9 @@ struct DryRun {
 extension PlanReport {
     /// The plan's summary, pointing a large fleet's reader to this command line's flags for the table.
     static func summary(_ plan: FleetPlan, verbose: Bool = false) -> [String] {
-        summary(plan, verbose: verbose, tableOmitted: "the per-beacon table: --plan --verbose, or --json")
+        summary(plan, verbose: verbose, tableOmitted: "the per-beacon table: --plan --verbose, or --json", namedBy: CommandLineTerms.name)
     }
+
+    /// The plan as JSON, its terms named as this command line names them.
+    static func json(_ plan: FleetPlan) -> JSONValue { json(plan, namedBy: CommandLineTerms.name) }
 }

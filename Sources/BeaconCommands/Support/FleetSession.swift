@@ -189,6 +189,6 @@ struct FleetSession {
         // Clean: each adapter's "advertising stopped" line (the board's, from its stopped
         // event) has said it already; once is enough.
         if outcome.isClean { return }
-        throw CommandFailure.exit(outcome.description)
+        throw CommandFailure.exit(CommandLineTerms.text(outcome.termedText))
     }
 }

@@ -5,9 +5,13 @@ import Synchronization
 /// own: an action (stopping an adapter's advertising, examining an adapter), a setting (the
 /// longest silence a beacon may have) or an adapter to choose.
 ///
-/// Messages name the concept; a front end installs its names once at start-up with
-/// ``name(with:)`` (a command-line tool maps each to its command or option), and every message
-/// built afterwards uses them. Without a front end's names, ``conceptText`` is used.
+/// Messages name the concept. A message that keeps its terms (``TermedText``: the plan's
+/// warnings, notes and backend reasons, capture errors, a run's outcome, …) is named by the front
+/// end that presents it (``TermedText/text(namedBy:)``), so front ends in one process each use
+/// their own names. The messages not converted yet (the HCI and management status explanations,
+/// the transport's and the shared air's advice, a run's hardware-error and stopped events) still
+/// read ``text``: the names a front end installs with ``name(with:)``, process-wide. Without a
+/// front end's names, ``conceptText`` is used.
 public enum FrontEndTerm: Hashable, Sendable {
     /// Taking the adapter's advertising off the air (sets removed).
     case stop
@@ -28,7 +32,8 @@ public enum FrontEndTerm: Hashable, Sendable {
     /// Listing a run's commands without opening an adapter.
     case dryRun
 
-    /// The term in a message: the front end's name for it, else ``conceptText``.
+    /// The term in a message: the installed front end's name for it, else ``conceptText``. New
+    /// messages use ``TermedText`` instead, which leaves the naming to the front end presenting them.
     public var text: String {
         let naming: @Sendable (FrontEndTerm) -> String? = Self.naming.withLock { $0 }
         return text(namedBy: naming)

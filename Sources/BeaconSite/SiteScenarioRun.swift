@@ -2,7 +2,7 @@
 import BeaconEmulator
 import BeaconMQTT
 import BeaconProfiles
-import BeaconSite
+import BeaconScenarios
 import Synchronization
 
 /// `beacon play SCENARIO --site SITE`: a scenario played across a site. The site file gives the
@@ -28,6 +28,7 @@ public final class SiteScenarioRun: Sendable {
     ///   - site: the site file's site (its beacons are not played: the scenario's are).
     ///   - player: the scenario, its window and speed.
     ///   - client: the controller's client (`SiteController.lastWill(topics:)` as its Last Will), not yet connected.
+    ///   - report: called with each of the controller's and the player's events, as they come.
     public init(site: Site, player: ScenarioPlayer, client: MQTTClient, report: @escaping @Sendable (Event) -> Void) {
         var first = site
         first.beacons = player.initialBeacons
@@ -81,7 +82,7 @@ public final class SiteScenarioRun: Sendable {
         controller.requestStop()
     }
 
-    /// The site as a ``ScenarioStage``: an update is the site with the step's beacons, settled
+    /// The site as a `ScenarioStage` (BeaconScenarios' seam, which knows no site): an update is the site with the step's beacons, settled
     /// once the controller reports each of them on air (beacons no radio can carry aside; a
     /// beacon taken off is not waited for), or failed when an agent refuses a desired fleet.
     final class Stage: ScenarioStage {
