@@ -29,8 +29,13 @@ public final class SiteStatusBoard: Sendable {
     private let state: Mutex<State>
 
     /// - Parameters:
+    ///   - site: the site the run carries out.
     ///   - placement: where the site's beacons go before any event says otherwise.
+    ///   - title: the view's first line, before "— Ctrl-C stops".
+    ///   - reloads: whether SIGHUP reads the site file again (said in the title).
+    ///   - style: the live view, event lines or JSON objects.
     ///   - terminal: the terminal the live view is drawn on (with ``RunStatusBoard/Style/table`` only).
+    ///   - output: where the lines and the notes go.
     ///   - clock: seconds since the run began.
     public init(site: Site, placement: SitePlacement, title: String, reloads: Bool, style: RunStatusBoard.Style, terminal: LiveTerminal? = nil,
                 output: RunStatusBoard.Output, clock: @escaping @Sendable () -> Double) {

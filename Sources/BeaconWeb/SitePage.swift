@@ -7,7 +7,7 @@ import Synchronization
 
 /// The live page of `beacon site`: the site's map (`MapScene/site(_:placement:title:radioOnline:beaconOnAir:seat:)`:
 /// radios, beacons, which radio and advertising set carries each) coloured by what the run
-/// reports (radios online or not, beacons on or off air: ``SiteStatus``, as the terminal's view
+/// reports (radios online or not, beacons on or off air: `SiteStatus`, as the terminal's view
 /// follows it), and a table of the radios, each followed by the beacons it carries (with their
 /// sets), then the beacons no radio carries. Fed by the site controller's events (a site with a
 /// broker: its re-placements, after a host comes or goes and after SIGHUP, redraw both) or a

@@ -48,7 +48,7 @@ import Testing
     }
 
     static func board(_ site: Site, _ placement: SitePlacement, style: RunStatusBoard.Style, clock: Clock, captured: Captured = Captured()) -> SiteStatusBoard {
-        SiteStatusBoard(site: site, placement: placement, title: "beacon site lab.yaml", reloads: true, style: style, output: captured.output,
+        SiteStatusBoard(site: site, placement: placement, title: "beacon: site lab.yaml", reloads: true, style: style, output: captured.output,
                         clock: { clock.now.withLock { $0 } })
     }
 
@@ -93,7 +93,7 @@ import Testing
         let (board, _) = try Self.fed(beacons: 4)
         let lines = board.liveScreen(now: 65).lines(width: 80, height: 24).map(\.text)
         #expect(lines == [
-            "beacon site lab.yaml — Ctrl-C stops, SIGHUP reloads",
+            "beacon: site lab.yaml — Ctrl-C stops, SIGHUP reloads",
             "RADIO         STATE    SINCE  ON AIR  CAPACITY",
             "pi-east/hci1  offline    15s  0 of 2       100",
             "pi-west/hci0  online   1m04s  1 of 2       100",
@@ -206,7 +206,7 @@ import Testing
         let terminal = LiveTerminal(fd: 99, colour: false, calls: Terminal80x24()) { text in written.withLock { $0 += text } }
         let captured = Captured()
         let output = RunStatusBoard.Output(out: captured.output.out, err: captured.output.err, errorsShareTerminal: true)
-        let board = SiteStatusBoard(site: site, placement: placement, title: "beacon site lab.yaml", reloads: true, style: .table, terminal: terminal,
+        let board = SiteStatusBoard(site: site, placement: placement, title: "beacon: site lab.yaml", reloads: true, style: .table, terminal: terminal,
                                     output: output, clock: { 1 })
         terminal.start()
         board.record(.hostOnline("pi-west"))

@@ -53,7 +53,7 @@ struct SiteScreenTests {
         let shown = await tmux.waitForScreen(timeout: .seconds(30)) { Self.trimmed($0).last == Self.summary }
         let lines = Self.trimmed(try #require(shown, "\(tmux.everything())"))
         #expect(lines.count <= 24 && TmuxScreen.widest(lines) <= 80, "\(lines)")
-        #expect(lines.first?.hasPrefix("beacon site ") == true, "\(lines)")
+        #expect(lines.first?.hasPrefix("beacon: site ") == true, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("box/virtual-a  online ") && $0.contains(" 1 of 1 ") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("box/virtual-b  online ") && $0.contains(" 2 of 2 ") }, "\(lines)")
         for (name, radio) in [("door", "box/virtual-a"), ("desk", "box/virtual-b"), ("shelf", "box/virtual-b")] {
@@ -78,7 +78,7 @@ struct SiteScreenTests {
         let lines = try #require(shown, "\(tmux.everything())")
         #expect(lines.contains("box/virtual-a: 1 beacon on air"), "\(lines)")
         #expect(lines.contains { $0.hasPrefix("far-store (") && $0.contains("): not placed: no radio within") }, "\(lines)")
-        #expect(!lines.contains { $0.hasPrefix("beacon site ") || $0.hasPrefix("RADIO ") }, "no live view: \(lines)")
+        #expect(!lines.contains { $0.hasPrefix("beacon: site ") || $0.hasPrefix("RADIO ") }, "no live view: \(lines)")
         try tmux.sendInterrupt()
         #expect(await tmux.waitForExit(timeout: .seconds(20)) == 0, "\(tmux.everything())")
     }
@@ -126,7 +126,7 @@ struct SiteScreenTests {
         // Hang bounds only: each screen is waited for.
         let both = await tmux.waitForScreen(timeout: .seconds(30)) { Self.trimmed($0).last == "2/2 radios online · 2/2 beacons on air" }
         let running = Self.trimmed(try #require(both, "\(tmux.everything())\n\(agents.map(\.output))"))
-        #expect(running.first?.hasPrefix("beacon site ") == true && running.first?.contains(" — Ctrl-C stops") == true, "\(running)")
+        #expect(running.first?.hasPrefix("beacon: site ") == true && running.first?.contains(" — Ctrl-C stops") == true, "\(running)")
         #expect(running.contains { $0.hasPrefix("pi-b/virtual  online ") && $0.contains(" 1 of 1 ") }, "\(running)")
         #expect(running.contains { $0.hasPrefix("desk ") && $0.contains(" pi-b/virtual  on air ") }, "\(running)")
 

@@ -24,7 +24,7 @@ extension SiteStatusBoard {
     /// `beacon site`'s board, shown as advertise's is (``RunStatusBoard/Style/choose(json:airLog:)``).
     static func onTerminal(site: Site, placement: SitePlacement, file: String, json: Bool) -> SiteStatusBoard {
         let style = RunStatusBoard.Style.choose(json: json)
-        return SiteStatusBoard(site: site, placement: placement, title: "beacon site \(file)", reloads: site.broker != nil, style: style,
+        return SiteStatusBoard(site: site, placement: placement, title: "beacon: site \(file)", reloads: site.broker != nil, style: style,
                                terminal: style == .table ? LiveOutput.terminal(colour: LiveOutput.colour) : nil,
                                output: .init(out: LineOutput.out, err: LineOutput.err, errorsShareTerminal: LiveOutput.standardErrorIsTerminal),
                                clock: { SiteEventTime.now })
