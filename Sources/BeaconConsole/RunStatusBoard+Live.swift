@@ -23,6 +23,7 @@ extension RunStatusBoard {
     /// From now on the view's title and summary come from `headline`, asked at each redraw.
     public func show(headline: @escaping @Sendable () -> Headline) {
         state.withLock { $0.headline = headline }
+        changed()
     }
 
     static let columns = [
@@ -43,6 +44,7 @@ extension RunStatusBoard {
             if s.messages.count > Self.keptMessages { s.messages.removeFirst(s.messages.count - Self.keptMessages) }
             if now { s.heldBack.append(text) }
         }
+        changed()
         if !now { output.err(text) }
     }
 

@@ -75,7 +75,8 @@ struct SiteCommand: AsyncParsableCommand {
         guard plan else {
             // --web: the page follows the site's events (radios online, beacons on air).
             let page = SitePage(site: site, placement: placement, title: "beacon site \(file)")
-            return try await webOptions.serving({ page.snapshot() }) { try await runController(site, page: webOptions.web == nil ? nil : page) }
+            let changes = LivePageChanges()
+            return try await webOptions.serving(changes, { page.snapshot() }) { try await runController(site, page: webOptions.web == nil ? nil : page, changes: changes) }
         }
         try mapOptions.check(inputs: [file])
         if json {
@@ -86,8 +87,8 @@ struct SiteCommand: AsyncParsableCommand {
         try mapOptions.write(MapScene.site(site, placement: placement, title: "beacon site \(file) --plan"))
     }
 
-    private func runController(_ site: Site, page: SitePage?) async throws {
-        guard let broker = site.broker else { return try await runLocally(site, page: page) }
+    private func runController(_ site: Site, page: SitePage?, changes: LivePageChanges) async throws {
+        guard let broker = site.broker else { return try await runLocally(site, page: page, changes: changes) }
         let client: MQTTClient
         do throws(MQTTError) {
             client = try SiteController.client(for: site, broker: broker, environment: ProcessInfo.processInfo.environment)
@@ -97,6 +98,7 @@ struct SiteCommand: AsyncParsableCommand {
         let json = json
         let controller = SiteController(site: site, client: client, report: { event in
             page?.record(event)
+            changes.changed()
             LineOutput.out(json ? event.json(time: SiteEventTime.now).text : event.text)
         })
         let file = file
@@ -117,7 +119,7 @@ struct SiteCommand: AsyncParsableCommand {
     }
 
     /// A site of one host, without a broker: its radios opened here.
-    private func runLocally(_ site: Site, page: SitePage?) async throws {
+    private func runLocally(_ site: Site, page: SitePage?, changes: LivePageChanges) async throws {
         guard site.hosts.count == 1 else {
             throw CommandFailure.exit("\(file): the radios are on several hosts; they meet at a broker (broker: {url: mqtt://HOST})")
         }
@@ -127,6 +129,7 @@ struct SiteCommand: AsyncParsableCommand {
         let json = json
         let run = LocalSiteRun(site: site, radios: radios, report: { event in
             page?.record(event)
+            changes.changed()
             LineOutput.out(json ? event.json(time: SiteEventTime.now).text : event.text)
         })
         stop.onStop { _ in run.requestStop() }
