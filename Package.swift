@@ -98,8 +98,8 @@ let package = Package(
         .target(name: "LiveView", dependencies: ["BeaconSystem"]),
         // A running fleet on a terminal (the live view), as log lines or as JSON Lines: the
         // board `advertise`, `cycle`, `play` and `walk` show (with a scenario's or a walk's
-        // progress), for any program.
-        .target(name: "BeaconConsole", dependencies: ["TextLayout", "BeaconCodec", "BeaconRadio", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconEmulator", "BeaconScenarios", "LiveView"]),
+        // progress), and a site's live view, for any program.
+        .target(name: "BeaconConsole", dependencies: ["TextLayout", "BeaconCodec", "BeaconRadio", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconEmulator", "BeaconScenarios", "BeaconSite", "LiveView"]),
         // Eclipse Mosquitto's client library (libmosquitto-dev's libmosquitto.pc); only BeaconMQTT
         // sees it. scripts/setup installs the package, as it installs libbluetooth-dev.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
@@ -160,7 +160,7 @@ let package = Package(
         .testTarget(name: "BeaconPositioningTests", dependencies: ["BeaconPositioning", "BeaconJSON", "BeaconRadio", "BeaconProfiles", "BeaconCodec", "TestSupport"]),
         .testTarget(name: "BeaconScenariosTests", dependencies: ["BeaconRadio", "BeaconCodec", "HCI", "BeaconScenarios", "BeaconProfiles", "BeaconScanner", "BeaconPositioning", "BeaconEmulator", "BeaconAdapters", "VirtualController", "TestSupport"]),
         .testTarget(name: "LiveViewTests", dependencies: ["LiveView", "BeaconSystem"]),
-        .testTarget(name: "BeaconConsoleTests", dependencies: ["BeaconConsole", "BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "BeaconCodec"]),
+        .testTarget(name: "BeaconConsoleTests", dependencies: ["BeaconConsole", "BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "BeaconCodec", "BeaconSite", "BeaconSystem", "LiveView"]),
         .testTarget(name: "BeaconMapsTests", dependencies: ["BeaconMaps", "BeaconRadio", "BeaconPositioning", "BeaconProfiles", "TestSupport"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconWebTests", dependencies: ["BeaconWeb", "LiveView", "BeaconMaps", "BeaconPositioning", "BeaconProfiles", "BeaconRadio", "BeaconSite", "TestSupport"]),

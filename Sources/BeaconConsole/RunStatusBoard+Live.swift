@@ -32,18 +32,11 @@ extension RunStatusBoard {
         LiveColumn("LAST ERROR"),
     ]
 
-    /// At most this many messages are kept for the view.
-    static let keptMessages = 100
-
     /// A note or an error while the view is up: shown under the table; on standard error at once
     /// when that is not the terminal, otherwise once the view is gone.
     public func message(_ text: String) {
         let now = output.errorsShareTerminal
-        state.withLock { s in
-            s.messages.append(text)
-            if s.messages.count > Self.keptMessages { s.messages.removeFirst(s.messages.count - Self.keptMessages) }
-            if now { s.heldBack.append(text) }
-        }
+        state.withLock { $0.messages.append(text, holdingBack: now) }
         changed()
         if !now { output.err(text) }
     }
@@ -60,7 +53,7 @@ extension RunStatusBoard {
         let headline = s.headline?()
         let title = headline.map { "\($0.title) — Ctrl-C stops" }
             ?? "beacon: \(Self.count(s.rows.count, "beacon")) on \(adapters.map(\.text).joined(separator: ", ")) — Ctrl-C stops, SIGHUP reloads"
-        return LiveScreen(title: title, columns: Self.columns, rows: rows, placeholder: "no beacons", messages: s.messages,
+        return LiveScreen(title: title, columns: Self.columns, rows: rows, placeholder: "no beacons", messages: s.messages.shown,
                           summary: Self.summary(s, elapsed: elapsed))
     }
 
@@ -78,14 +71,7 @@ extension RunStatusBoard {
 
     /// Redraws four times a second until the task is cancelled (table style only).
     public func redrawing() -> Task<Void, Never>? {
-        guard let terminal else { return nil }
-        terminal.start()
-        return Task { [self] in
-            while !Task.isCancelled {
-                terminal.show(liveScreen())
-                try? await Task.sleep(for: .milliseconds(250))
-            }
-        }
+        terminal?.redrawing { [self] in liveScreen() }
     }
 
     /// Leaves the view: the terminal shows what it showed before, then the summary (the only
@@ -95,6 +81,6 @@ extension RunStatusBoard {
         let summary = state.withLock { Self.summary($0, elapsed: elapsed) }
         terminal.finish()
         output.out(summary)
-        for line in state.withLock({ s in defer { s.heldBack = [] }; return s.heldBack }) { output.err(line) }
+        for line in state.withLock({ $0.messages.takeHeldBack() }) { output.err(line) }
     }
 }

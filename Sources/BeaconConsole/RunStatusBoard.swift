@@ -67,10 +67,8 @@ public final class RunStatusBoard: Sendable {
         var slots: [AdapterName: Int] = [:]
         /// Errors reported by the controllers (error and update-failed events).
         var errors = 0
-        /// The live view's messages (notes, errors), oldest first.
-        var messages: [String] = []
-        /// Messages not yet printed on standard error (it is the terminal the view covers).
-        var heldBack: [String] = []
+        /// The live view's messages (notes, errors), and those not yet printed on standard error.
+        var messages = LiveMessages()
         /// play and walk: the scenario clock or the walker, asked at each redraw.
         var headline: (@Sendable () -> Headline)?
     }

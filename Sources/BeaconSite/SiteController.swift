@@ -24,7 +24,9 @@ public final class SiteController: Sendable {
         case hostOnline(String)
         case hostOffline(String)
         case desired(radio: SiteRadio.ID, revision: Int, beacons: Int)
-        case beacon(id: String, name: String, onAir: Bool, radio: SiteRadio.ID?, reason: String?)
+        /// A beacon on air or not (`reason`: why not; `error`: its agent reports an error), said
+        /// when that or the reason changes.
+        case beacon(id: String, name: String, onAir: Bool, radio: SiteRadio.ID?, reason: String?, error: Bool = false)
         case unplaced(id: String, name: String, reason: String)
         case rejected(radio: SiteRadio.ID, DesiredRejection)
     }
@@ -64,6 +66,12 @@ public final class SiteController: Sendable {
         var entries: [String]
     }
 
+    private struct BeaconReport: Equatable {
+        var onAir: Bool
+        var reason: String?
+        var error: Bool
+    }
+
     private struct State {
         var synced = false
         var hostOnline: [String: Bool] = [:]
@@ -71,6 +79,8 @@ public final class SiteController: Sendable {
         var assignment: [String: SiteRadio.ID] = [:]
         var agentStates: [SiteRadio.ID: RadioStateReport] = [:]
         var onAir: [String: Bool] = [:]
+        /// What was last reported of each beacon: on air or why not.
+        var reported: [String: BeaconReport] = [:]
         var unplaced: [String: String] = [:]
         var enabled: [String: Bool] = [:]
         var discoveryHost: [String: String] = [:]
@@ -281,6 +291,7 @@ public final class SiteController: Sendable {
             for id in gone {
                 s.discoveryHost[id] = nil
                 s.onAir[id] = nil
+                s.reported[id] = nil
                 s.enabled[id] = nil
             }
             return gone.sorted()
@@ -324,15 +335,17 @@ public final class SiteController: Sendable {
     }
 
     /// Each beacon on air or not, from its radio's state and its host's status; published
-    /// (`ON`/`OFF`, retained) and reported when it changes.
+    /// (`ON`/`OFF`, retained) when that changes, and reported when that or the reason changes.
     private func updateBeaconStates(republishing: Bool = false) {
         let (order, beaconsByID) = configuration.withLock { ($0.order, $0.beaconsByID) }
-        let changes: [(id: String, onAir: Bool, radio: SiteRadio.ID?, reason: String?, changed: Bool)] = state.withLock { s in
-            var out: [(id: String, onAir: Bool, radio: SiteRadio.ID?, reason: String?, changed: Bool)] = []
+        typealias Change = (id: String, radio: SiteRadio.ID?, report: BeaconReport, changed: Bool, reported: Bool)
+        let changes: [Change] = state.withLock { s in
+            var out: [Change] = []
             for id in order {
                 let radio = s.assignment[id]
                 var onAir = false
                 var reason: String?
+                var error = false
                 if s.enabled[id] == false {
                     reason = "switched off"
                 } else if let radio {
@@ -340,6 +353,7 @@ public final class SiteController: Sendable {
                         reason = "\(radio.host) is offline"
                     } else if let beacon = s.agentStates[radio]?.beacons.first(where: { $0.id == id }) {
                         onAir = beacon.state == .onAir
+                        error = beacon.state == .error
                         if !onAir { reason = beacon.reason ?? beacon.state.rawValue }
                     } else {
                         reason = "waiting for \(radio)"
@@ -347,17 +361,25 @@ public final class SiteController: Sendable {
                 } else {
                     reason = s.unplaced[id] ?? "not placed"
                 }
+                let report = BeaconReport(onAir: onAir, reason: reason, error: error)
                 let changed = s.onAir[id] != onAir
-                if changed || republishing {
+                let newReport = s.reported[id] != report
+                if changed || newReport || republishing {
                     s.onAir[id] = onAir
-                    out.append((id, onAir, radio, reason, changed))
+                    s.reported[id] = report
+                    out.append((id, radio, report, changed, newReport))
                 }
             }
             return out
         }
         for c in changes {
-            publisher.send(topics.beaconState(c.id), text: c.onAir ? SiteTopics.on : SiteTopics.off, retain: true)
-            if c.changed { report(.beacon(id: c.id, name: beaconsByID[c.id]?.name ?? c.id, onAir: c.onAir, radio: c.radio, reason: c.onAir ? nil : c.reason)) }
+            if c.changed || republishing {
+                publisher.send(topics.beaconState(c.id), text: c.report.onAir ? SiteTopics.on : SiteTopics.off, retain: true)
+            }
+            if c.reported {
+                report(.beacon(id: c.id, name: beaconsByID[c.id]?.name ?? c.id, onAir: c.report.onAir, radio: c.radio,
+                               reason: c.report.reason, error: c.report.error))
+            }
         }
     }
 

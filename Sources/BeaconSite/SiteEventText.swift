@@ -18,8 +18,8 @@ extension SiteController.Event {
         case .hostOnline(let host): "\(host): online"
         case .hostOffline(let host): "\(host): offline"
         case .desired(let radio, let revision, let beacons): "\(radio): desired revision \(revision) (\(Plural.of(beacons, "beacon")))"
-        case .beacon(let id, let name, let onAir, let radio, let reason):
-            "\(name) (\(id)): " + (onAir ? "on air on \(radio.map(\.description) ?? "?")" : "off air: \(reason ?? "unknown")")
+        case .beacon(let id, let name, let onAir, let radio, let reason, let error):
+            "\(name) (\(id)): " + (onAir ? "on air on \(radio.map(\.description) ?? "?")" : "off air\(error ? " (error)" : ""): \(reason ?? "unknown")")
         case .unplaced(let id, let name, let reason): "\(name) (\(id)): not placed: \(reason)"
         case .rejected(let radio, let rejection): "\(radio): the agent refused the desired fleet: \(rejection)"
         }
@@ -37,10 +37,11 @@ extension SiteController.Event {
         case .hostOffline(let host): return object("host_offline", [("host", .string(host))])
         case .desired(let radio, let revision, let beacons):
             return object("desired", [("radio", .string(radio.description)), ("revision", .int(revision)), ("beacons", .int(beacons))])
-        case .beacon(let id, let name, let onAir, let radio, let reason):
+        case .beacon(let id, let name, let onAir, let radio, let reason, let error):
             var members: [(String, JSONValue)] = [("id", .string(id)), ("name", .string(name)), ("on_air", .bool(onAir)),
                                                   ("radio", .string(radio?.description))]
             if let reason { members.append(("reason", .string(reason))) }
+            if error { members.append(("error", .bool(true))) }
             return object("beacon", members)
         case .unplaced(let id, let name, let reason): return object("unplaced", [("id", .string(id)), ("name", .string(name)), ("reason", .string(reason))])
         case .rejected(let radio, let rejection): return object("rejected", [("radio", .string(radio.description)), ("rejected", rejection.json)])

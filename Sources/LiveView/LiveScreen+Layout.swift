@@ -8,9 +8,10 @@ extension LiveScreen {
     /// The screen fitted to `width` columns and `height` lines: never more lines than `height`,
     /// no line wider than `width`. The title and the summary come first in the budget, then the
     /// column headers, then the newest messages (at most a third of what is left), then the
-    /// rows, problems first; rows that do not fit become one line, "… and 140 more, 0 with
-    /// errors". Columns that do not fit are dropped by their ``LiveColumn/dropOrder``, then lines
-    /// are cut with "…".
+    /// ``lead`` table (at most half of what is left, and only when the main table keeps two
+    /// lines), then the rows, problems first; rows that do not fit become one line, "… and 140
+    /// more, 0 with errors". Columns that do not fit are dropped by their
+    /// ``LiveColumn/dropOrder``, then lines are cut with "…".
     public func lines(width: Int, height: Int) -> [LiveLine] {
         guard width > 0, height > 0 else { return [] }
         let summaryLine = LiveLine(Self.fit(summary, width), role: .summary)
@@ -22,32 +23,45 @@ extension LiveScreen {
         let messageCount = min(messages.count, Self.shownMessages, budget / 3)
         budget -= messageCount
 
+        var out = [titleLine]
+        if let lead, !lead.rows.isEmpty, budget >= 4 {
+            // Its header and as many rows as fit in half the room; the main table keeps the rest.
+            let room = min(lead.rows.count + 1, budget / 2)
+            out += Self.tableLines(columns: lead.columns, rows: lead.rows, width: width, room: room - 1, header: true)
+            budget -= room
+        }
+        if rows.isEmpty {
+            if budget > 0, !placeholder.isEmpty { out.append(LiveLine(Self.fit(placeholder, width), role: .message)) }
+        } else {
+            out += Self.tableLines(columns: columns, rows: rows, width: width, room: budget, header: showsHeader)
+        }
+        for message in messages.suffix(messageCount) { out.append(LiveLine(Self.fit(message, width), role: .message)) }
+        out.append(summaryLine)
+        return out
+    }
+
+    /// A table's lines in `room` lines (and its header before them): its rows, problems first,
+    /// those that do not fit summarised in the last line.
+    static func tableLines(columns: [LiveColumn], rows: [LiveRow], width: Int, room: Int, header: Bool) -> [LiveLine] {
         let ordered = Self.problemsFirst(rows)
         let visible: ArraySlice<LiveRow>
         var more: LiveLine?
-        if ordered.count <= budget {
+        if ordered.count <= room {
             visible = ordered[...]
         } else {
-            let shown = max(0, budget - 1)
+            let shown = max(0, room - 1)
             visible = ordered.prefix(shown)
             let hidden = ordered.dropFirst(shown)
-            if budget > 0 {
+            if room > 0 {
                 let problems = hidden.filter { $0.status == .problem }.count
                 more = LiveLine(Self.fit("… and \(hidden.count) more, \(problems) with errors", width), role: .more)
             }
         }
-
-        var out = [titleLine]
-        if rows.isEmpty {
-            if budget > 0, !placeholder.isEmpty { out.append(LiveLine(Self.fit(placeholder, width), role: .message)) }
-        } else {
-            let table = Self.table(columns: columns, rows: Array(visible), width: width)
-            if showsHeader { out.append(LiveLine(table.header, role: .header)) }
-            for (row, text) in zip(visible, table.rows) { out.append(LiveLine(text, role: .row(row.status))) }
-            if let more { out.append(more) }
-        }
-        for message in messages.suffix(messageCount) { out.append(LiveLine(Self.fit(message, width), role: .message)) }
-        out.append(summaryLine)
+        let table = Self.table(columns: columns, rows: Array(visible), width: width)
+        var out: [LiveLine] = []
+        if header { out.append(LiveLine(table.header, role: .header)) }
+        for (row, text) in zip(visible, table.rows) { out.append(LiveLine(text, role: .row(row.status))) }
+        if let more { out.append(more) }
         return out
     }
 

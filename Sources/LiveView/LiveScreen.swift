@@ -20,14 +20,30 @@ public struct LiveScreen: Sendable, Equatable {
     /// The last line, always on screen: the counts that matter (on air, adapters, turns, errors,
     /// elapsed time).
     public var summary: String
+    /// A smaller table shown above the main one (a site's radios above its beacons), or `nil`.
+    public var lead: LiveTable?
 
-    public init(title: String, columns: [LiveColumn], rows: [LiveRow], placeholder: String = "", messages: [String] = [], summary: String) {
+    public init(title: String, columns: [LiveColumn], rows: [LiveRow], placeholder: String = "", messages: [String] = [], summary: String,
+                lead: LiveTable? = nil) {
         self.title = title
         self.columns = columns
         self.rows = rows
         self.placeholder = placeholder
         self.messages = messages
         self.summary = summary
+        self.lead = lead
+    }
+}
+
+/// A table of its own on a live screen (``LiveScreen/lead``): columns and rows, fitted as the
+/// main table is.
+public struct LiveTable: Sendable, Equatable {
+    public var columns: [LiveColumn]
+    public var rows: [LiveRow]
+
+    public init(columns: [LiveColumn], rows: [LiveRow]) {
+        self.columns = columns
+        self.rows = rows
     }
 }
 

@@ -102,6 +102,18 @@ public final class LiveTerminal: @unchecked Sendable {
         }
     }
 
+    /// Starts the view and draws `screen()` four times a second until the task is cancelled: the
+    /// one redraw loop of every live view (a clock on screen moves even when nothing happens).
+    public func redrawing(_ screen: @escaping @Sendable () -> LiveScreen) -> Task<Void, Never> {
+        start()
+        return Task { [self] in
+            while !Task.isCancelled {
+                show(screen())
+                try? await Task.sleep(for: .milliseconds(250))
+            }
+        }
+    }
+
     /// Reads the size again and draws the last screen at it (the SIGWINCH handler).
     func resized() {
         let size = calls.terminalSize(of: fd) ?? Self.fallbackSize

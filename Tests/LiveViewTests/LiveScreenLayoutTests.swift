@@ -111,3 +111,46 @@ struct LiveScreenLayoutTests {
         #expect(LiveScreen.fit("abc", 0) == "")
     }
 }
+
+/// A lead table above the main one (a site's radios above its beacons): in at most half the
+/// room left, its rows that do not fit summarised; the main table keeps the rest.
+struct LiveScreenLeadTableTests {
+    static func screen(lead count: Int) -> LiveScreen {
+        var screen = LiveScreenLayoutTests.fleet(160, problems: [5])
+        screen.lead = LiveTable(columns: [LiveColumn("RADIO"), LiveColumn("STATE")],
+                                rows: (0..<count).map { LiveRow(["radio-\($0)", $0 == 2 ? "offline" : "online"], status: $0 == 2 ? .problem : .active) })
+        return screen
+    }
+
+    @Test func aFewRadiosAllShownAboveTheBeacons() {
+        let lines = Self.screen(lead: 3).lines(width: 80, height: 24)
+        #expect(lines.count == 24)
+        #expect(lines.prefix(5).map(\.role) == [.title, .header, .row(.problem), .row(.active), .row(.active)])
+        #expect(lines[1].text == "RADIO    STATE" && lines[2].text == "radio-2  offline")
+        #expect(lines[5].role == .header && lines[5].text.hasPrefix("BEACON"))
+        #expect(lines[6].text.hasPrefix("beacon-5 "), "the main table's problems first")
+        #expect(lines.contains(LiveLine("… and 146 more, 0 with errors", role: .more)))
+        #expect(lines.last?.role == .summary)
+    }
+
+    @Test func manyRadiosTakeAtMostHalf() {
+        // 24 lines: title, summary, the beacons' header, 2 messages: 19 left; the radios get 9
+        // (header, 7 rows, "more"), the beacons 10 (9 rows and "more").
+        let lines = Self.screen(lead: 40).lines(width: 80, height: 24)
+        #expect(lines.count == 24)
+        #expect(lines.filter { $0.text.hasPrefix("radio-") }.count == 7)
+        #expect(lines.contains(LiveLine("… and 33 more, 0 with errors", role: .more)))
+        #expect(lines.filter { $0.text.hasPrefix("beacon-") }.count == 9)
+        // Too small for both: the main table only.
+        let small = Self.screen(lead: 3).lines(width: 80, height: 6)
+        #expect(!small.contains { $0.text.hasPrefix("radio-") } && small.count <= 6)
+    }
+
+    @Test(arguments: [(80, 24), (40, 10), (20, 5), (1, 1), (200, 3), (10, 2), (80, 7)])
+    func fitsEverySize(width: Int, height: Int) {
+        let lines = Self.screen(lead: 12).lines(width: width, height: height)
+        #expect(lines.count <= height)
+        #expect(lines.allSatisfy { $0.text.count <= width })
+        #expect(lines.last?.role == .summary)
+    }
+}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import BeaconConsole
 import BeaconEmulator
 import BeaconJSON
 import BeaconMaps
@@ -28,7 +29,9 @@ struct SiteCommand: AsyncParsableCommand {
             Without --plan, runs the site's controller: connects to the broker (credentials as \
             for beacon agent), publishes each radio's desired fleet (retained, QoS 1, only \
             when it changes), follows each host's status and its radios' state, prints a line \
-            per change (--json: one object per event) and publishes Home Assistant discovery. \
+            per change (--json: one object per event; on a terminal, a live view of the whole \
+            site: the radios online or not, the beacons on air, off air or in error, the unmet \
+            coverage goals) and publishes Home Assistant discovery. \
             When a host goes offline its beacons are reported off air and, with failover: \
             nearest, placed again on the radios in reach. A restarted controller adopts what it \
             published before, so nothing on air changes. SIGHUP reads the site file again and \
@@ -75,8 +78,11 @@ struct SiteCommand: AsyncParsableCommand {
         guard plan else {
             // --web: the page follows the site's events (radios online, beacons on air).
             let page = SitePage(site: site, placement: placement, title: "beacon site \(file)")
+            let board = SiteStatusBoard.onTerminal(site: site, placement: placement, file: file, json: json)
             let changes = LivePageChanges()
-            return try await webOptions.serving(changes, { page.snapshot() }) { try await runController(site, page: webOptions.web == nil ? nil : page, changes: changes) }
+            return try await webOptions.serving(changes, { page.snapshot() }) {
+                try await runController(site, board: board, page: webOptions.web == nil ? nil : page, changes: changes)
+            }
         }
         try mapOptions.check(inputs: [file])
         if json {
@@ -87,56 +93,65 @@ struct SiteCommand: AsyncParsableCommand {
         try mapOptions.write(MapScene.site(site, placement: placement, title: "beacon site \(file) --plan"))
     }
 
-    private func runController(_ site: Site, page: SitePage?, changes: LivePageChanges) async throws {
-        guard let broker = site.broker else { return try await runLocally(site, page: page, changes: changes) }
+    private func runController(_ site: Site, board: SiteStatusBoard, page: SitePage?, changes: LivePageChanges) async throws {
+        guard let broker = site.broker else { return try await runLocally(site, board: board, page: page, changes: changes) }
         let client: MQTTClient
         do throws(MQTTError) {
             client = try SiteController.client(for: site, broker: broker, environment: ProcessInfo.processInfo.environment)
         } catch {
             throw CommandFailure.exit("\(error)")
         }
-        let json = json
         let controller = SiteController(site: site, client: client, report: { event in
             page?.record(event)
             changes.changed()
-            LineOutput.out(json ? event.json(time: SiteEventTime.now).text : event.text)
+            board.record(event)
         })
         let file = file
         let signals = StopSignals(hangup: {
-            LineOutput.err("SIGHUP: reading \(file) again")
-            switch SiteFiles.load(file, rereading: true) {
+            board.note("SIGHUP: reading \(file) again")
+            switch SiteFiles.load(file, rereading: true, say: board.note) {
             case .failure:
-                LineOutput.err("the site file has issues (above); the site stays as it was")
+                board.note("the site file has issues (above); the site stays as it was")
             case .success(let edited):
-                if let refusal = controller.reload(edited) { LineOutput.err("error: \(refusal)") }
+                if let refusal = controller.reload(edited) { return board.note("error: \(refusal)") }
+                board.reload(edited, placement: SitePlacer(maximumDistance: edited.maximumDistance).place(edited.beacons, on: edited.radios))
             }
         })
         defer { signals.cancel() }
         signals.onStop { _ in controller.requestStop() }
+        let redrawing = board.redrawing()
+        defer {
+            redrawing?.cancel()
+            board.finishView()
+        }
         do throws(MQTTError) { try await controller.run() } catch {
             throw CommandFailure.exit("\(error)")
         }
     }
 
     /// A site of one host, without a broker: its radios opened here.
-    private func runLocally(_ site: Site, page: SitePage?, changes: LivePageChanges) async throws {
+    private func runLocally(_ site: Site, board: SiteStatusBoard, page: SitePage?, changes: LivePageChanges) async throws {
         guard site.hosts.count == 1 else {
             throw CommandFailure.exit("\(file): the radios are on several hosts; they meet at a broker (broker: {url: mqtt://HOST})")
         }
         let stop = StopSignals()
         let radios = try SiteRadios.open(site.radios)
         defer { for radio in radios { radio.connection.close() } }
-        let json = json
         let run = LocalSiteRun(site: site, radios: radios, report: { event in
             page?.record(event)
             changes.changed()
-            LineOutput.out(json ? event.json(time: SiteEventTime.now).text : event.text)
+            board.record(event)
         })
         stop.onStop { _ in run.requestStop() }
         let outcomes: [(radio: SiteRadio.ID, outcome: FleetOutcome)]
+        let redrawing = board.redrawing()
         do throws(SiteAgentError) { outcomes = try await run.run() } catch {
+            redrawing?.cancel()
+            board.finishView()
             throw CommandFailure.exit("\(error)")
         }
+        redrawing?.cancel()
+        board.finishView()
         try SiteRadios.reportTeardowns(outcomes)
     }
 }

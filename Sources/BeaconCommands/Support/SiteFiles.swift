@@ -6,17 +6,18 @@ import BeaconSite
 /// Loading a site file for the commands: its issues (and those of the profile files it names)
 /// printed on standard error one per line, exit 1 for a file that cannot be read, 65 for issues.
 enum SiteFiles {
-    /// `rereading`: a SIGHUP's second read, of regular files only.
-    static func load(_ path: String, rereading: Bool = false) -> Result<Site, ExitCode> {
+    /// `rereading`: a SIGHUP's second read, of regular files only; `say`: where the issues go
+    /// (a live view's notes while it is up).
+    static func load(_ path: String, rereading: Bool = false, say: (String) -> Void = LineOutput.err) -> Result<Site, ExitCode> {
         do {
             return .success(try SiteLoader.load(contentsOf: path, rereading: rereading))
         } catch {
             let unreadable = error.issues.filter(\.isUnreadableFile)
             if !unreadable.isEmpty {
-                for issue in unreadable { LineOutput.err("error: \(InputPath.label(issue.value)): \(issue.message)") }
+                for issue in unreadable { say("error: \(InputPath.label(issue.value)): \(issue.message)") }
                 return .failure(ExitStatus.runtimeFailure)
             }
-            for issue in error.issues { LineOutput.err(issue.description) }
+            for issue in error.issues { say(issue.description) }
             return .failure(ExitStatus.dataError)
         }
     }

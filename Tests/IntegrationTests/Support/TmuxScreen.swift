@@ -151,9 +151,13 @@ extension TmuxScreen {
         (try? run(["capture-pane", "-p", "-e", "-t", "0"]))?.stdout ?? ""
     }
 
-    /// Waits until the program has exited; its status, or nil on timeout.
+    /// Waits until the program has exited; its status, or nil on timeout. The marker may follow
+    /// the `^C` the terminal echoed on the same line (TERM=dumb leaves it there).
     func waitForExit(timeout: Duration = .seconds(60)) async -> Int? {
-        guard let lines = await waitForScreen(timeout: timeout, { $0.contains { $0.hasPrefix(Self.exitMarker) } }) else { return nil }
-        return lines.first { $0.hasPrefix(Self.exitMarker) }.flatMap { Int($0.dropFirst(Self.exitMarker.count + 1)) }
+        guard let lines = await waitForScreen(timeout: timeout, { $0.contains { $0.contains(Self.exitMarker) } }) else { return nil }
+        for line in lines {
+            if let marker = line.range(of: Self.exitMarker) { return Int(line[marker.upperBound...].dropFirst()) }
+        }
+        return nil
     }
 }
