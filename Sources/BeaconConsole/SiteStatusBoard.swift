@@ -52,7 +52,7 @@ public final class SiteStatusBoard: Sendable {
         state.withLock { $0.status.record(event, at: now) }
         // The tables show the beacons and the placement; the rest is news worth a line.
         let news = switch event {
-        case .beacon, .desired, .unplaced: false
+        case .beacon, .desired, .placed, .unplaced: false
         default: true
         }
         show(event.text, json: { event.json(time: $0) }, at: now, news: news)
@@ -73,11 +73,6 @@ public final class SiteStatusBoard: Sendable {
         case .lines: output.out(text)
         case .table: if news { state.withLock { $0.messages.append(text, holdingBack: false) } }
         }
-    }
-
-    /// An edited site file, applied (SIGHUP).
-    public func reload(_ site: Site, placement: SitePlacement) {
-        state.withLock { $0.status.reload(site, placement: placement) }
     }
 
     /// A diagnostic (a reload, a site file's issue): on standard error; with the view up, under

@@ -94,7 +94,7 @@ public enum PlanReport {
     }
 
     /// `legacy`, or `set 3`: the advertiser that carries a beacon.
-    public static func advertiserText(_ p: Placement) -> String { p.mode == .legacy ? "legacy" : "set \(p.advertiser)" }
+    public static func advertiserText(_ p: Placement) -> String { p.seat.advertiserText }
 
     /// One row per beacon: adapter, advertiser, turn, time on air, events a second, longest gap.
     public static func table(_ plan: FleetPlan) -> TextTable {

@@ -133,7 +133,7 @@ public final class SiteScenarioRun: Sendable {
                     s.isReady = true
                     defer { s.ready = [] }
                     return s.ready
-                case .beacon(let id, _, let onAir, _, _, _):
+                case .beacon(let id, _, let onAir, _, _, _, _):
                     if onAir { s.onAir.insert(id); s.unplaced.remove(id) } else { s.onAir.remove(id) }
                 case .unplaced(let id, _, _):
                     s.unplaced.insert(id)

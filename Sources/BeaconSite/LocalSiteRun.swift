@@ -8,7 +8,9 @@ import BeaconProfiles
 /// a `RunningFleet` (BeaconEmulator) of its own until ``requestStop()``.
 public final class LocalSiteRun: Sendable {
     public enum Event: Sendable {
-        case onAir(radio: SiteRadio.ID, beacons: Int)
+        /// The radio's share is on air: `beacons` of them, each beacon's set (or legacy
+        /// advertiser) by its identity (``SiteBeaconID``) in `seats`.
+        case onAir(radio: SiteRadio.ID, beacons: Int, seats: [String: AdvertiserSeat] = [:])
         case unplaced(id: String, name: String, reason: String)
         case failed(radio: SiteRadio.ID, reason: String)
     }
@@ -39,11 +41,12 @@ public final class LocalSiteRun: Sendable {
             if let link = radio.connection.airLink, let p = radio.position {
                 for beacon in beacons { link.place(address: beacon.address, at: p) }
             }
-            do throws(AdapterError) { try await fleet.start(beacons) } catch {
+            let plan: FleetPlan
+            do throws(AdapterError) { plan = try await fleet.start(beacons) } catch {
                 for f in fleets { _ = await f.stop() }
                 throw .radio(radio.id, "\(error)")
             }
-            report(.onAir(radio: radio.id, beacons: beacons.count))
+            report(.onAir(radio: radio.id, beacons: beacons.count, seats: SiteBeaconID.seats(in: plan)))
         }
         var outcomes: [(radio: SiteRadio.ID, outcome: FleetOutcome)] = []
         for (radio, fleet) in zip(radios, fleets) {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconEmulator
 import BeaconJSON
 
 /// Whether one beacon is on air, as its agent reports it.
@@ -17,25 +18,45 @@ public struct BeaconState: Sendable, Hashable {
     public var reason: String?
     /// Since when (seconds since 1970) it has been in this state.
     public var since: Double
+    /// The advertiser of the radio that carries it, as the agent's plan chose it (on air only).
+    public var seat: AdvertiserSeat?
 
-    public init(id: String, name: String, state: Kind, reason: String? = nil, since: Double) {
+    public init(id: String, name: String, state: Kind, reason: String? = nil, since: Double, seat: AdvertiserSeat? = nil) {
         self.id = id
         self.name = name
         self.state = state
         self.reason = reason
         self.since = since
+        self.seat = seat
     }
 
+    /// With the seat as `advertiser`, `mode`, `slot` and `slots`: the names `advertise --plan
+    /// --json` gives them.
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [("id", .string(id)), ("name", .string(name)), ("state", .string(state.rawValue))]
         if let reason { members.append(("reason", .string(reason))) }
         members.append(("since", .double(since)))
+        if let seat { members += Self.members(of: seat) }
         return .object(members)
     }
 
     public init?(json object: JSONObjectView) {
         guard let id = object.string("id"), let state = object.string("state").flatMap(Kind.init(rawValue:)) else { return nil }
-        self.init(id: id, name: object.string("name") ?? id, state: state, reason: object.string("reason"), since: object.double("since") ?? 0)
+        self.init(id: id, name: object.string("name") ?? id, state: state, reason: object.string("reason"), since: object.double("since") ?? 0,
+                  seat: Self.seat(in: object))
+    }
+
+    /// A seat's JSON members (a controller's `beacon` event carries them too).
+    public static func members(of seat: AdvertiserSeat) -> [(String, JSONValue)] {
+        [("advertiser", .int(Int(seat.advertiser))), ("mode", .string(seat.mode.rawValue)), ("slot", .int(seat.slot)), ("slots", .int(seat.slots))]
+    }
+
+    /// The seat in `object`, or nil when it has none (or one out of range).
+    static func seat(in object: JSONObjectView) -> AdvertiserSeat? {
+        guard let advertiser = object.int("advertiser").flatMap(UInt8.init(exactly:)),
+              let mode = object.string("mode").flatMap(AdapterPlan.Mode.init(rawValue:)) else { return nil }
+        let slots = max(1, object.int("slots") ?? 1)
+        return AdvertiserSeat(mode: mode, advertiser: advertiser, slot: min(max(0, object.int("slot") ?? 0), slots - 1), slots: slots)
     }
 }
 

@@ -228,18 +228,24 @@ public final class SiteAgent: Sendable {
 
     private func settle(_ id: SiteRadio.ID, desired: DesiredFleet, entries: [String], generation: Int, outcome: RunningFleet.UpdateOutcome) {
         let time = now()
+        // Which set (or legacy advertiser) the radio's plan gave each beacon: the plan on air.
+        let seats = fleets[id]?.currentPlan.map(SiteBeaconID.seats(in:)) ?? [:]
         let event: Event? = state.withLock { s in
             guard var record = s.radios[id], record.generation == generation else { return nil }
             let before = Dictionary(record.beacons.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            func stayed(_ id: String, _ name: String, _ kind: BeaconState.Kind, _ reason: String?) -> BeaconState {
-                if let old = before[id], old.state == kind, old.reason == reason { return old }
-                return BeaconState(id: id, name: name, state: kind, reason: reason, since: time)
+            func stayed(_ id: String, _ name: String, _ kind: BeaconState.Kind, _ reason: String?, seat: AdvertiserSeat? = nil) -> BeaconState {
+                // In the same state since before (a seat that changed is not a new state).
+                if var old = before[id], old.state == kind, old.reason == reason {
+                    old.seat = seat
+                    return old
+                }
+                return BeaconState(id: id, name: name, state: kind, reason: reason, since: time, seat: seat)
             }
             switch outcome {
             case .applied:
                 record.revision = desired.revision
                 record.entries = entries
-                record.beacons = desired.beacons.map { stayed(SiteBeaconID.of($0), $0.name, .onAir, nil) }
+                record.beacons = desired.beacons.map { stayed(SiteBeaconID.of($0), $0.name, .onAir, nil, seat: seats[SiteBeaconID.of($0)]) }
                 s.radios[id] = record
                 return .applied(radio: id, revision: desired.revision, beacons: desired.beacons.count)
             case .failed(let reason):

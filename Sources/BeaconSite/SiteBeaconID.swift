@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import BeaconEmulator
 import BeaconProfiles
 
 /// A beacon's identity on a site: what its format identifies it by, never its address (an
@@ -22,5 +23,10 @@ public enum SiteBeaconID {
         case .eddystoneURL(let scheme, let encoded): text = "eddystone-url-" + Hex.string([scheme] + encoded)
         }
         return text.lowercased()
+    }
+
+    /// The set (or legacy advertiser) `plan` gives each beacon, by its identity.
+    public static func seats(in plan: FleetPlan) -> [String: AdvertiserSeat] {
+        Dictionary(plan.placements.map { (of($0.beacon), $0.seat) }, uniquingKeysWith: { first, _ in first })
     }
 }

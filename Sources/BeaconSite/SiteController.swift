@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconAdapters
+import BeaconEmulator
 import BeaconJSON
 import BeaconMQTT
 import BeaconProfiles
@@ -24,9 +25,13 @@ public final class SiteController: Sendable {
         case hostOnline(String)
         case hostOffline(String)
         case desired(radio: SiteRadio.ID, revision: Int, beacons: Int)
-        /// A beacon on air or not (`reason`: why not; `error`: its agent reports an error), said
-        /// when that or the reason changes.
-        case beacon(id: String, name: String, onAir: Bool, radio: SiteRadio.ID?, reason: String?, error: Bool = false)
+        /// The site's beacons were placed again (at the start, after a host came or went, after
+        /// an edit of the site file): `site` as now read, and which radio carries each beacon.
+        case placed(site: Site, placement: SitePlacement)
+        /// A beacon on air or not (`reason`: why not; `error`: its agent reports an error; on
+        /// air, `seat`: the set, or legacy advertiser, its agent put it on), said when that, the
+        /// reason or the seat changes.
+        case beacon(id: String, name: String, onAir: Bool, radio: SiteRadio.ID?, reason: String?, error: Bool = false, seat: AdvertiserSeat? = nil)
         case unplaced(id: String, name: String, reason: String)
         case rejected(radio: SiteRadio.ID, DesiredRejection)
     }
@@ -66,10 +71,16 @@ public final class SiteController: Sendable {
         var entries: [String]
     }
 
+    private struct ReportedPlacement: Equatable {
+        var assignment: [String: SiteRadio.ID]
+        var unplaced: [String: String]
+    }
+
     private struct BeaconReport: Equatable {
         var onAir: Bool
         var reason: String?
         var error: Bool
+        var seat: AdvertiserSeat?
     }
 
     private struct State {
@@ -79,9 +90,11 @@ public final class SiteController: Sendable {
         var assignment: [String: SiteRadio.ID] = [:]
         var agentStates: [SiteRadio.ID: RadioStateReport] = [:]
         var onAir: [String: Bool] = [:]
-        /// What was last reported of each beacon: on air or why not.
+        /// What was last reported of each beacon: on air (and on which seat) or why not.
         var reported: [String: BeaconReport] = [:]
         var unplaced: [String: String] = [:]
+        /// The placement last reported (``Event/placed(site:placement:)``); nil: report the next.
+        var reportedPlacement: ReportedPlacement?
         var enabled: [String: Bool] = [:]
         var discoveryHost: [String: String] = [:]
         var rejections: [SiteRadio.ID: DesiredRejection] = [:]
@@ -163,6 +176,8 @@ public final class SiteController: Sendable {
         if edited.name != current.name { return "the site's name cannot change while it runs (\(current.name) → \(edited.name)); restart beacon site" }
         if edited.discoveryPrefix != current.discoveryPrefix { return "discovery_prefix cannot change while the site runs; restart beacon site" }
         configuration.withLock { $0 = Configuration(edited) }
+        // Even a placement that stays is reported: the beacons' positions may have moved.
+        state.withLock { $0.reportedPlacement = nil }
         if state.withLock({ $0.synced }) { reconcile() }
         return nil
     }
@@ -263,15 +278,18 @@ public final class SiteController: Sendable {
             if before == nil, beacons.isEmpty, !republishing { continue }
             changes.append((radio.id, DesiredFleet(revision: (before?.revision ?? 0) + 1, beacons: beacons)))
         }
-        let newlyUnplaced: [SitePlacement.Unplaced] = state.withLock { st in
+        let (newlyUnplaced, placementChanged): ([SitePlacement.Unplaced], Bool) = state.withLock { st in
             st.assignment = placement.radioByBeacon
             for (radio, desired) in changes {
                 st.published[radio] = Published(revision: desired.revision, entries: desired.beacons.map(FleetWriter.flowMapping))
             }
             let fresh = placement.unplaced.filter { st.unplaced[$0.id] != $0.reason }
             st.unplaced = Dictionary(placement.unplaced.map { ($0.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
-            return fresh
+            let now = ReportedPlacement(assignment: st.assignment, unplaced: st.unplaced)
+            defer { st.reportedPlacement = now }
+            return (fresh, st.reportedPlacement != now)
         }
+        if placementChanged { report(.placed(site: site, placement: placement)) }
         for (radio, desired) in republished { publisher.send(topics.desired(radio), desired.payload, retain: true) }
         for (radio, desired) in changes {
             publisher.send(topics.desired(radio), desired.payload, retain: true)
@@ -335,7 +353,8 @@ public final class SiteController: Sendable {
     }
 
     /// Each beacon on air or not, from its radio's state and its host's status; published
-    /// (`ON`/`OFF`, retained) when that changes, and reported when that or the reason changes.
+    /// (`ON`/`OFF`, retained) when that changes, and reported when that, the reason or the
+    /// advertising set its agent put it on changes.
     private func updateBeaconStates(republishing: Bool = false) {
         let (order, beaconsByID) = configuration.withLock { ($0.order, $0.beaconsByID) }
         typealias Change = (id: String, radio: SiteRadio.ID?, report: BeaconReport, changed: Bool, reported: Bool)
@@ -344,6 +363,7 @@ public final class SiteController: Sendable {
             for id in order {
                 let radio = s.assignment[id]
                 var onAir = false
+                var seat: AdvertiserSeat?
                 var reason: String?
                 var error = false
                 if s.enabled[id] == false {
@@ -354,14 +374,14 @@ public final class SiteController: Sendable {
                     } else if let beacon = s.agentStates[radio]?.beacons.first(where: { $0.id == id }) {
                         onAir = beacon.state == .onAir
                         error = beacon.state == .error
-                        if !onAir { reason = beacon.reason ?? beacon.state.rawValue }
+                        if onAir { seat = beacon.seat } else { reason = beacon.reason ?? beacon.state.rawValue }
                     } else {
                         reason = "waiting for \(radio)"
                     }
                 } else {
                     reason = s.unplaced[id] ?? "not placed"
                 }
-                let report = BeaconReport(onAir: onAir, reason: reason, error: error)
+                let report = BeaconReport(onAir: onAir, reason: reason, error: error, seat: seat)
                 let changed = s.onAir[id] != onAir
                 let newReport = s.reported[id] != report
                 if changed || newReport || republishing {
@@ -378,7 +398,7 @@ public final class SiteController: Sendable {
             }
             if c.reported {
                 report(.beacon(id: c.id, name: beaconsByID[c.id]?.name ?? c.id, onAir: c.report.onAir, radio: c.radio,
-                               reason: c.report.reason, error: c.report.error))
+                               reason: c.report.reason, error: c.report.error, seat: c.report.seat))
             }
         }
     }

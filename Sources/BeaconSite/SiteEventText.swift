@@ -8,7 +8,7 @@ import BeaconJSON
 // print, and what any other front end shows.
 
 extension SiteController.Event {
-    /// The event as a line for people: `ready`, `hall: online`, `door (…): on air on hall/hci0`.
+    /// The event as a line for people: `ready`, `hall: online`, `door (…): on air on hall/hci0 set 1`.
     public var text: String {
         switch self {
         case .connected: "connected to the broker"
@@ -18,8 +18,11 @@ extension SiteController.Event {
         case .hostOnline(let host): "\(host): online"
         case .hostOffline(let host): "\(host): offline"
         case .desired(let radio, let revision, let beacons): "\(radio): desired revision \(revision) (\(Plural.of(beacons, "beacon")))"
-        case .beacon(let id, let name, let onAir, let radio, let reason, let error):
-            "\(name) (\(id)): " + (onAir ? "on air on \(radio.map(\.description) ?? "?")" : "off air\(error ? " (error)" : ""): \(reason ?? "unknown")")
+        case .placed(_, let placement):
+            "placed \(Plural.of(placement.assignments.count, "beacon")) on \(Plural.of(placement.radios.count, "radio")), \(placement.unplaced.count) not placed"
+        case .beacon(let id, let name, let onAir, let radio, let reason, let error, let seat):
+            "\(name) (\(id)): " + (onAir ? "on air on \(radio.map(\.description) ?? "?")" + (seat.map { " \($0.text)" } ?? "")
+                : "off air\(error ? " (error)" : ""): \(reason ?? "unknown")")
         case .unplaced(let id, let name, let reason): "\(name) (\(id)): not placed: \(reason)"
         case .rejected(let radio, let rejection): "\(radio): the agent refused the desired fleet: \(rejection)"
         }
@@ -37,9 +40,13 @@ extension SiteController.Event {
         case .hostOffline(let host): return object("host_offline", [("host", .string(host))])
         case .desired(let radio, let revision, let beacons):
             return object("desired", [("radio", .string(radio.description)), ("revision", .int(revision)), ("beacons", .int(beacons))])
-        case .beacon(let id, let name, let onAir, let radio, let reason, let error):
+        case .placed(_, let placement):
+            return object("placed", [("radios", .int(placement.radios.count)), ("placed", .int(placement.assignments.count)),
+                                     ("unplaced", .int(placement.unplaced.count))])
+        case .beacon(let id, let name, let onAir, let radio, let reason, let error, let seat):
             var members: [(String, JSONValue)] = [("id", .string(id)), ("name", .string(name)), ("on_air", .bool(onAir)),
                                                   ("radio", .string(radio?.description))]
+            if let seat { members += BeaconState.members(of: seat) }
             if let reason { members.append(("reason", .string(reason))) }
             if error { members.append(("error", .bool(true))) }
             return object("beacon", members)
@@ -53,7 +60,7 @@ extension LocalSiteRun.Event {
     /// A broker-less site's event as a line: `hall/hci0: 3 beacons on air`.
     public var text: String {
         switch self {
-        case .onAir(let radio, let beacons): "\(radio): \(Plural.of(beacons, "beacon")) on air"
+        case .onAir(let radio, let beacons, _): "\(radio): \(Plural.of(beacons, "beacon")) on air"
         case .unplaced(let id, let name, let reason): "\(name) (\(id)): not placed: \(reason)"
         case .failed(let radio, let reason): "\(radio): \(reason)"
         }
@@ -62,7 +69,7 @@ extension LocalSiteRun.Event {
     /// The event as one JSON object at `time` (seconds since the front end started).
     public func json(time: Double) -> JSONValue {
         switch self {
-        case .onAir(let radio, let beacons): return EventObject.object(time: time, event: "on_air", [("radio", .string(radio.description)), ("beacons", .int(beacons))])
+        case .onAir(let radio, let beacons, _): return EventObject.object(time: time, event: "on_air", [("radio", .string(radio.description)), ("beacons", .int(beacons))])
         case .unplaced(let id, let name, let reason): return EventObject.object(time: time, event: "unplaced", [("id", .string(id)), ("name", .string(name)), ("reason", .string(reason))])
         case .failed(let radio, let reason): return EventObject.object(time: time, event: "failed", [("radio", .string(radio.description)), ("reason", .string(reason))])
         }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconEmulator
 
 /// The whole site as its run's events show it: each radio online or not and since when, each
 /// beacon on air, off air or in error (with why) and since when, and what the site's coverage
@@ -46,6 +47,9 @@ public struct SiteStatus: Sendable, Equatable {
         public var radio: SiteRadio.ID?
         public var state: State = .waiting
         public var since: Double?
+        /// On air: the set (or legacy advertiser) of its radio that carries it, as its agent (or
+        /// the local run) reports it.
+        public var seat: AdvertiserSeat?
     }
 
     /// In the site's order.
@@ -61,7 +65,9 @@ public struct SiteStatus: Sendable, Equatable {
         apply(site, placement: placement)
     }
 
-    /// An edited site (SIGHUP): what stays keeps its state; new radios and beacons wait.
+    /// An edited site (SIGHUP), or the site placed again (``SiteController/Event/placed(site:placement:)``):
+    /// what stays keeps its state, on the radio `placement` now gives it; new radios and beacons
+    /// wait.
     public mutating func reload(_ site: Site, placement: SitePlacement) {
         apply(site, placement: placement)
     }
@@ -80,6 +86,17 @@ public struct SiteStatus: Sendable, Equatable {
             let id = SiteBeaconID.of(profile)
             if var kept = beaconsBefore[id] {
                 kept.name = profile.name
+                if kept.radio != carrier[id] {
+                    // Moved: on no set of its new radio yet (its agent says when it is on air).
+                    kept.radio = carrier[id]
+                    kept.seat = nil
+                }
+                if let reason = unplaced[id] {
+                    kept.state = .unplaced(reason)
+                    kept.seat = nil
+                } else if case .unplaced = kept.state {
+                    kept.state = .waiting
+                }
                 return kept
             }
             var b = Beacon(id: id, name: profile.name, radio: carrier[id])
@@ -95,16 +112,19 @@ public struct SiteStatus: Sendable, Equatable {
         case .disconnected: brokerConnected = false
         case .hostOnline(let host): setRadios(of: host, .online, at: time)
         case .hostOffline(let host): setRadios(of: host, .offline, at: time)
-        case let .beacon(id, _, onAir, radio, reason, error):
+        case let .placed(site, placement): reload(site, placement: placement)
+        case let .beacon(id, _, onAir, radio, reason, error, seat):
             let state: Beacon.State = onAir ? .onAir : error ? .error(reason ?? "error") : .off(reason ?? "off air")
             update(id, at: time) { b in
                 b.radio = radio
                 b.state = state
+                b.seat = onAir ? seat : nil
             }
         case let .unplaced(id, _, reason):
             update(id, at: time) { b in
                 b.radio = nil
                 b.state = .unplaced(reason)
+                b.seat = nil
             }
         case .adopted, .ready, .desired, .rejected: break
         }
@@ -113,16 +133,23 @@ public struct SiteStatus: Sendable, Equatable {
     /// An event of a site run on this host (no broker), at `time`.
     public mutating func record(_ event: LocalSiteRun.Event, at time: Double) {
         switch event {
-        case .onAir(let radio, _):
+        case let .onAir(radio, _, seats):
             setRadio(radio, .online, at: time)
-            for i in beacons.indices where beacons[i].radio == radio { set(i, .onAir, at: time) }
+            for i in beacons.indices where beacons[i].radio == radio {
+                set(i, .onAir, at: time)
+                beacons[i].seat = seats[beacons[i].id]
+            }
         case let .failed(radio, reason):
             setRadio(radio, .failed(reason), at: time)
-            for i in beacons.indices where beacons[i].radio == radio { set(i, .error(reason), at: time) }
+            for i in beacons.indices where beacons[i].radio == radio {
+                set(i, .error(reason), at: time)
+                beacons[i].seat = nil
+            }
         case let .unplaced(id, _, reason):
             update(id, at: time) { b in
                 b.radio = nil
                 b.state = .unplaced(reason)
+                b.seat = nil
             }
         }
     }

@@ -5,14 +5,19 @@ import BeaconSite
 import LiveView
 import Synchronization
 
-/// The live page of `beacon site`: the site's map (`MapScene/site(_:placement:title:radioOnline:beaconOnAir:)`:
-/// radios, beacons, which radio carries each) coloured by what the run reports (radios online
-/// or not, beacons on or off air: ``SiteStatus``, as the terminal's view follows it), and a
-/// table of the radios. Fed by the site controller's events (a site with a broker) or a local
-/// run's (a site of one host), from any thread.
+/// The live page of `beacon site`: the site's map (`MapScene/site(_:placement:title:radioOnline:beaconOnAir:seat:)`:
+/// radios, beacons, which radio and advertising set carries each) coloured by what the run
+/// reports (radios online or not, beacons on or off air: ``SiteStatus``, as the terminal's view
+/// follows it), and a table of the radios, each followed by the beacons it carries (with their
+/// sets), then the beacons no radio carries. Fed by the site controller's events (a site with a
+/// broker: its re-placements, after a host comes or goes and after SIGHUP, redraw both) or a
+/// local run's (a site of one host), from any thread.
 public final class SitePage: Sendable {
     private struct State {
         var status: SiteStatus
+        /// The site and its placement as the controller last reported them.
+        var site: Site
+        var placement: SitePlacement
         var connection: String?
         var messages: [String] = []
         var version = 0
@@ -20,15 +25,12 @@ public final class SitePage: Sendable {
     }
 
     public let title: String
-    private let site: Site
-    private let placement: SitePlacement
     private let state: Mutex<State>
 
+    /// `site` and `placement`: what the page shows until the controller reports a placement.
     public init(site: Site, placement: SitePlacement, title: String) {
-        self.site = site
-        self.placement = placement
         self.title = title
-        state = Mutex(State(status: SiteStatus(site: site, placement: placement)))
+        state = Mutex(State(status: SiteStatus(site: site, placement: placement), site: site, placement: placement))
     }
 
     /// An event of the site's controller (a site with a broker).
@@ -39,7 +41,8 @@ public final class SitePage: Sendable {
             switch event {
             case .connected: s.connection = "connected to the broker"
             case .disconnected(let reason): s.connection = "disconnected from the broker: \(reason)"
-            case let .beacon(_, name, onAir, _, reason, _):
+            case let .placed(site, placement): (s.site, s.placement) = (site, placement)
+            case let .beacon(_, name, onAir, _, reason, _, _):
                 if let reason, !onAir { s.messages.append("\(name) off air: \(reason)") }
             case let .unplaced(_, name, reason): s.messages.append("\(name) not placed: \(reason)")
             case let .rejected(radio, rejection): s.messages.append("\(radio) refused its fleet: \(rejection)")
@@ -69,28 +72,39 @@ public final class SitePage: Sendable {
         }
     }
 
+    /// A beacon's state as the page's table, its `data-state` and its colour class say it.
+    private static func words(_ state: SiteStatus.Beacon.State) -> (String, LiveStatus) {
+        switch state {
+        case .onAir: ("on air", .active)
+        case .waiting, .off: ("off air", .idle)
+        case .error: ("error", .problem)
+        case .unplaced: ("not placed", .problem)
+        }
+    }
+
     /// The page now: the map drawn again only when an event changed something.
     public func snapshot() -> LivePageSnapshot {
         let s = state.withLock { $0 }
         let radioState = Dictionary(s.status.radios.map { ($0.id, $0.state) }, uniquingKeysWith: { a, _ in a })
         let beaconsByName = Dictionary(s.status.beacons.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        func isOnAir(_ name: String) -> Bool { beaconsByName[name]?.state == .onAir }
+        // Where each beacon is now: the placement's radio, or the one its events name since.
+        var current = s.placement
+        for i in current.assignments.indices {
+            if let radio = beaconsByName[current.assignments[i].beacon.name]?.radio { current.assignments[i].radio = radio }
+        }
         let svg: String
         if let drawn = s.drawn, drawn.version == s.version {
             svg = drawn.svg
         } else {
-            // Where each beacon is now (after a failover, not the placement's radio).
-            var current = placement
-            for i in current.assignments.indices {
-                if let radio = beaconsByName[current.assignments[i].beacon.name]?.radio { current.assignments[i].radio = radio }
-            }
-            svg = SVGMap(MapScene.site(site, placement: current, title: title,
-                                       radioOnline: { radioState[$0] == .online }, beaconOnAir: isOnAir)).render()
+            svg = SVGMap(MapScene.site(s.site, placement: current, title: title, radioOnline: { radioState[$0] == .online },
+                                       beaconOnAir: { beaconsByName[$0]?.state == .onAir },
+                                       seat: { beaconsByName[$0]?.seat?.text })).render()
             state.withLock { if $0.version == s.version { $0.drawn = (s.version, svg) } }
         }
         var beacons: [LivePageSnapshot.Beacon] = []
         var rows: [LiveRow] = []
-        for radio in site.radios {
+        var rowIDs: [String] = []
+        for radio in s.site.radios {
             let (words, status): (String, LiveStatus) = switch radioState[radio.id] ?? .waiting {
             case .waiting: ("waiting", .idle)
             case .online: ("online", .active)
@@ -99,19 +113,27 @@ public final class SitePage: Sendable {
             }
             let load = s.status.load(of: radio.id)
             beacons.append(LivePageSnapshot.Beacon(id: MapScene.radioID(radio.id), state: words, status: status))
-            rows.append(LiveRow([radio.id.description, words, "\(load.onAir) of \(load.carried)"], status: status))
+            rows.append(LiveRow([radio.id.description, "\(load.onAir) of \(load.carried) on air", "", words], status: status))
+            rowIDs.append(MapScene.radioID(radio.id))
+            for a in current.assignments(on: radio.id) {
+                let beacon = beaconsByName[a.beacon.name]
+                let (state, status) = Self.words(beacon?.state ?? .waiting)
+                beacons.append(LivePageSnapshot.Beacon(id: a.beacon.name, state: state, status: status))
+                rows.append(LiveRow([radio.id.description, a.beacon.name, beacon?.seat?.text ?? "", state], status: status))
+                rowIDs.append(a.beacon.name)
+            }
         }
-        for a in placement.assignments {
-            let on = isOnAir(a.beacon.name)
-            beacons.append(LivePageSnapshot.Beacon(id: a.beacon.name, state: on ? "on air" : "off air", status: on ? .active : .idle))
+        for u in current.unplaced {
+            beacons.append(LivePageSnapshot.Beacon(id: u.beacon.name, state: "not placed", status: .problem))
+            rows.append(LiveRow(["-", u.beacon.name, "", "not placed"], status: .problem))
+            rowIDs.append(u.beacon.name)
         }
         let online = s.status.radios.filter { $0.state == .online }.count
         let onAir = s.status.beacons.filter { $0.state == .onAir }.count
-        var summary = "\(online) of \(site.radios.count) radios online, \(onAir) of \(placement.assignments.count) beacons on air"
+        var summary = "\(online) of \(s.site.radios.count) radios online, \(onAir) of \(current.assignments.count) beacons on air"
         if let connection = s.connection { summary += "; \(connection)" }
-        let screen = LiveScreen(title: title, columns: [LiveColumn("RADIO"), LiveColumn("STATE"), LiveColumn("BEACONS ON AIR", alignment: .right)],
+        let screen = LiveScreen(title: title, columns: [LiveColumn("RADIO"), LiveColumn("BEACON"), LiveColumn("SET"), LiveColumn("STATE")],
                                 rows: rows, messages: s.messages, summary: summary)
-        let ids = site.radios.map { MapScene.radioID($0.id) }
-        return LivePageSnapshot(screen: screen, beacons: beacons, beaconOfRow: { $0 < ids.count ? ids[$0] : nil }, svg: svg)
+        return LivePageSnapshot(screen: screen, beacons: beacons, beaconOfRow: { $0 < rowIDs.count ? rowIDs[$0] : nil }, svg: svg)
     }
 }

@@ -22,16 +22,7 @@ import TestSupport
     }
 
     /// Waits for `live page: URL` on standard error.
-    static func url(of run: BackgroundProgram) async -> String? {
-        var url: String?
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline, run.process.isRunning {
-            url = run.stderr.components(separatedBy: "live page: ").dropFirst().first?.prefix { !$0.isWhitespace }.description
-            if let url, !url.isEmpty { return url }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return nil
-    }
+    static func url(of run: BackgroundProgram) async -> String? { await run.livePageURL() }
 
     /// `beacon arguments…` (with `--web 0`) started, and its page's URL; the run is killed when
     /// it never says one.
@@ -144,19 +135,21 @@ import TestSupport
         }
     }
 
+    /// A site of two radios on cables of this host (no broker), a beacon next to each.
+    static let hall = """
+        name: hall
+        radios:
+          - {host: box, adapter: virtual-a, position: {x: 0, y: 0}}
+          - {host: box, adapter: virtual-b, position: {x: 10, y: 0}}
+        beacons:
+          - {name: door, uuid: 8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061, major: 9, minor: 1, position: {x: 1, y: 0}}
+          - {name: desk, uuid: 8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061, major: 9, minor: 2, position: {x: 9, y: 0}}
+        """
+
     @Test func sitePageShowsRadiosOnlineAndTheirBeaconsOnAir() async throws {
         let air = try SharedAirTests.privateAir()
         defer { try? FileManager.default.removeItem(atPath: air) }
-        // Two radios on cables of this host (no broker), a beacon next to each.
-        let siteFile = try BeaconExecutable.temporaryFile(named: "hall.yaml", contents: """
-            name: hall
-            radios:
-              - {host: box, adapter: virtual-a, position: {x: 0, y: 0}}
-              - {host: box, adapter: virtual-b, position: {x: 10, y: 0}}
-            beacons:
-              - {name: door, uuid: 8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061, major: 9, minor: 1, position: {x: 1, y: 0}}
-              - {name: desk, uuid: 8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061, major: 9, minor: 2, position: {x: 9, y: 0}}
-            """)
+        let siteFile = try BeaconExecutable.temporaryFile(named: "hall.yaml", contents: Self.hall)
         let site = try SharedAirTests.start(["site", siteFile, "--web", "0"], air: air)
         defer { site.send(SIGKILL) }
         let url = try #require(await Self.url(of: site), "\(site.output)")

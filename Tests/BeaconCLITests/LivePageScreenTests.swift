@@ -100,6 +100,94 @@ import TestSupport
         }
     }
 
+    /// True when the map is whole inside the window's width, with a height, and the table has
+    /// rows and starts inside the window.
+    static let mapAndTableVisible = """
+        const width = window.innerWidth, height = window.innerHeight;
+        const svg = document.querySelector("#map svg");
+        if (svg) { const m = svg.getBoundingClientRect(); if (m.left < 0 || m.right > width || m.height < 40 || m.top >= height) return false; }
+        const t = document.getElementById("table").getBoundingClientRect();
+        return document.getElementById("table").tBodies[0].rows.length > 0 && t.left >= 0 && t.top < height && t.height > 0;
+        """
+
+    /// The first table row inside the window: its box (CSS pixels) and its text colour (`[x, y,
+    /// width, height, r, g, b]`), to find its text on a screenshot.
+    static let firstRow = """
+        const row = document.getElementById("table").tBodies[0].rows[0], r = row.cells[0].getBoundingClientRect();
+        const c = getComputedStyle(row.cells[0]).color.match(/\\d+/g).map(Number);
+        return [r.left, r.top, r.width, r.height, c[0], c[1], c[2]];
+        """
+
+    /// Whether `image` has a pixel of the colour (r, g, b) inside the box (the text of a cell).
+    static func hasText(_ image: PNGImage, in box: [Double]) -> Bool {
+        let (x0, y0) = (max(0, Int(box[0])), max(0, Int(box[1])))
+        let (x1, y1) = (min(image.width - 1, Int(box[0] + box[2])), min(image.height - 1, Int(box[1] + box[3])))
+        guard x0 < x1, y0 < y1 else { return false }
+        for y in y0...y1 {
+            for x in x0...x1 where image.pixel(x: x, y: y).isNear(Int(box[4]), Int(box[5]), Int(box[6]), tolerance: 60) { return true }
+        }
+        return false
+    }
+
+    @Test func aPhonesScreenHoldsTheSiteAndScanPages() async throws {
+        let air = try SharedAirTests.privateAir()
+        defer { try? FileManager.default.removeItem(atPath: air) }
+        // The site page: two radios of this host, a beacon next to each (their rows name the
+        // radio and the set); the scan page: the room's four beacons heard.
+        let siteFile = try BeaconExecutable.temporaryFile(named: "hall.yaml", contents: LivePageBrowserTests.hall)
+        let advertiser = try SharedAirTests.start(["advertise", Self.room, "-i", "virtual", "--json"], air: air)
+        defer { advertiser.send(SIGKILL) }
+        // Each run says on standard output when it is ready (both radios on air; a ranging of all
+        // four beacons), within 60 s (a hang bound); the page then has its own bound.
+        let ranging: @Sendable (String) -> Bool = { out in
+            SharedAirTests.jsonLines(out).contains { $0["event"] as? String == "ranging" && ($0["beacons"] as? [Any])?.count == Self.beacons.count }
+        }
+        let pages: [(arguments: [String], ready: @Sendable (String) -> Bool, shown: String)] = [
+            (["site", siteFile, "--web", "0"], { $0.components(separatedBy: " on air\n").count == 3 }, "return ['door', 'desk'].every((n) => document.getElementById('m-' + n)?.dataset.state === 'on air'"
+                + " && /^set \\d+$/.test(document.getElementById('beacon-' + n)?.cells[2].textContent));"),
+            (["scan", "-i", "virtual", "--at", "0.5,0.5", "--duration", "60s", "--json", "--web", "0"], ranging,
+             "return document.querySelectorAll('#table tbody tr[id^=beacon-]').length === \(Self.beacons.count);"),
+        ]
+        try await WebDriver.session(phone: (390, 844)) { browser in
+            for (arguments, ready, shown) in pages {
+                let run = try SharedAirTests.start(arguments, air: air)
+                defer { run.send(SIGKILL) }
+                let url = try #require(await run.livePageURL(), "\(run.output)")
+                #expect(await run.waitForOutput(timeout: .seconds(60), where: ready), "\(run.output)\n\(advertiser.output)")
+                try await browser.open(url)
+                let drawn = try await browser.waitUntil(shown)
+                let page = try await browser.body()
+                #expect(drawn, "\(arguments[0]): \(page)\n\(run.output)\n\(advertiser.output)")
+                let fits = try await browser.run(Self.fitsTheWindow) as? Bool
+                let sizes = try await browser.run("return [document.documentElement.scrollWidth, document.getElementById('table').getBoundingClientRect().right]")
+                #expect(fits == true, "\(arguments[0]) at 390×844: scroll width and table right \(sizes ?? "?")")
+                let visible = try await browser.run(Self.mapAndTableVisible) as? Bool
+                let boxes = try await browser.run("const m = document.querySelector('#map svg'); return JSON.stringify([m ? m.getBoundingClientRect() : null, document.getElementById('table').getBoundingClientRect()])")
+                #expect(visible == true, "\(arguments[0]): the map and the table on the phone's screen (map, table): \(boxes ?? "?")")
+                let image = try await browser.screenshot()
+                #expect(image.width == 390, "\(arguments[0]): a screenshot of the phone's screen: \(image.width)×\(image.height)")
+                // The first row's text is drawn where its box is, in its colour.
+                let row = try #require(await browser.run(Self.firstRow) as? [Double])
+                #expect(Self.hasText(image, in: row), "\(arguments[0]): no text of the first row in \(row)")
+                if arguments[0] == "site" {
+                    // The beacons on air where the plan's metres put them: one scale, y the same,
+                    // and the on-air green within a pixel of each centre (the whole map is shrunk
+                    // to the phone's width: a disc of about three pixels, anti-aliased).
+                    let centres = try #require(await browser.run(Self.markerCentres) as? [String: [Double]])
+                    let door = try #require(centres["door"]), desk = try #require(centres["desk"])
+                    let scale = (desk[0] - door[0]) / (desk[2] - door[2])
+                    #expect(scale > 10 && abs(desk[1] - door[1]) < 0.5, "\(centres)")
+                    for (name, c) in [("door", door), ("desk", desk)] {
+                        #expect(c[0] > 0 && c[0] < 390 && c[1] > 0 && c[1] < 844, "\(name) on the screen: \(c)")
+                        let near = (-1...1).flatMap { dy in (-1...1).map { dx in image.pixel(x: Int(c[0]) + dx, y: Int(c[1]) + dy) } }
+                        #expect(near.contains { $0.isNear(0x1a, 0x98, 0x50, tolerance: 40) }, "\(name) at (\(c[0]), \(c[1])): \(near)")
+                    }
+                }
+                await LivePageBrowserTests.stop(run)
+            }
+        }
+    }
+
     @Test func threeViewersAtOnceFollowABeaconGoingOffAir() async throws {
         let original = try String(contentsOfFile: Self.room, encoding: .utf8)
         let path = try BeaconExecutable.temporaryFile(named: "room.yaml", contents: original)

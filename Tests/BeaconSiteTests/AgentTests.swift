@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconEmulator
 import BeaconProfiles
 import Foundation
 import Testing
@@ -39,6 +40,9 @@ import TestSupport
         let report = try #require(onAir, "\(agent.output)")
         #expect(report.beacons.map(\.state) == [.onAir])
         #expect(report.beacons.map(\.id) == [SiteBeaconID.of(loaded.beacons[0])])
+        // The set the agent's plan put it on (the virtual controller's extended sets).
+        let seat = try #require(report.beacons[0].seat, "\(agent.output)")
+        #expect(seat.mode == .extendedSets && seat.slots == 1, "\(seat)")
 
         // A scanner on the virtual air hears it.
         let scanner = try site.start(["scan", "-i", "virtual", "--json", "--at", "0,1"])
@@ -66,12 +70,15 @@ import TestSupport
         let second = await controller.wait(on: topics.state(radio)) { p in Self.state(p).flatMap { $0.revision == 2 ? $0 : nil } }
         #expect(second?.beacons.map(\.state) == [.onAir, .onAir])
         #expect(second?.beacons.first?.since == report.beacons[0].since)
+        // It keeps its set; the second gets another.
+        #expect(second?.beacons.first?.seat == seat)
+        #expect(second?.beacons.last?.seat.map { $0.advertiser != seat.advertiser } == true, "\(String(describing: second))")
 
         agent.send(SIGTERM)
         #expect(await agent.waitForExit(timeout: .seconds(10)) == 0, "\(agent.output)")
         let offline = await controller.wait(on: topics.hostStatus("pi")) { String(decoding: $0, as: UTF8.self) == "offline" ? true : nil }
         #expect(offline == true)
-        #expect(await controller.wait(on: topics.state(radio)) { p in Self.state(p)?.beacons.allSatisfy { $0.state == .off } == true ? true : nil } == true)
+        #expect(await controller.wait(on: topics.state(radio)) { p in Self.state(p)?.beacons.allSatisfy { $0.state == .off && $0.seat == nil } == true ? true : nil } == true)
     }
 
     /// Without a site file: `--broker`, `--site-name`, `-i` and `--credentials` (a file, mode

@@ -39,7 +39,8 @@ import TestSupport
         }
         let state = RadioStateReport(
             revision: 3,
-            beacons: [BeaconState(id: SiteBeaconID.of(site.beacons[0]), name: "corridor-0", state: .onAir, since: 1_764_130_000.25),
+            beacons: [BeaconState(id: SiteBeaconID.of(site.beacons[0]), name: "corridor-0", state: .onAir, since: 1_764_130_000.25,
+                                  seat: AdvertiserSeat(mode: .extendedSets, advertiser: 3)),
                       BeaconState(id: SiteBeaconID.of(site.beacons[1]), name: "corridor-1", state: .error, reason: "refused", since: 1_764_130_001)],
             rejected: DesiredRejection(field: "major", value: "70000", reason: "must be an integer from 0 to 65535", line: 1, column: 87, issues: 1))
         let planner = FleetPlanner()

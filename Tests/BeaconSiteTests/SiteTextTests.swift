@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconEmulator
 import BeaconJSON
 import BeaconSite
 import Testing
@@ -21,19 +22,29 @@ struct SiteTextTests {
         #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines)")
     }
 
-    @Test func controllerEventsAreALineAndAnEvent() {
+    @Test func controllerEventsAreALineAndAnEvent() throws {
         let event = SiteController.Event.desired(radio: Self.radio, revision: 3, beacons: 1)
         #expect(event.text == "pi-west/hci1: desired revision 3 (1 beacon)")
         #expect(event.json(time: 1.5).text == #"{"time":1.5,"event":"desired","radio":"pi-west/hci1","revision":3,"beacons":1}"#)
-        let off = SiteController.Event.beacon(id: "a-1-2", name: "door", onAir: false, radio: nil, reason: nil)
+        let off = SiteController.Event.beacon(id: "a-1-2", name: "door", onAir: false, radio: nil, reason: nil, seat: nil)
         #expect(off.text == "door (a-1-2): off air: unknown")
         #expect(off.json(time: 0).text.hasSuffix(#""on_air":false,"radio":null}"#), "no reason, no member")
+        // On air: the set its agent chose, worded as advertise --plan --map words it, and in the
+        // names advertise --plan --json gives it.
+        let on = SiteController.Event.beacon(id: "a-1-2", name: "door", onAir: true, radio: Self.radio,
+                                             reason: nil, seat: AdvertiserSeat(mode: .extendedRotation, advertiser: 2, slot: 1, slots: 3))
+        #expect(on.text == "door (a-1-2): on air on pi-west/hci1 set 2 (2/3)")
+        #expect(on.json(time: 0).text.hasSuffix(#""radio":"pi-west/hci1","advertiser":2,"mode":"extended rotation","slot":1,"slots":3}"#), "\(on.json(time: 0).text)")
+        let site = try SiteLoader.load(contentsOf: PackageRoot.path("examples/site-lab.yaml"))
+        let placed = SiteController.Event.placed(site: site, placement: SitePlacer(maximumDistance: site.maximumDistance).place(site.beacons, on: site.radios))
+        #expect(placed.text == "placed 12 beacons on 3 radios, 1 not placed")
+        #expect(placed.json(time: 1).text == #"{"time":1,"event":"placed","radios":3,"placed":12,"unplaced":1}"#)
     }
 
     @Test func agentAndLocalSiteEventsToo() {
         #expect(SiteAgent.Event.applied(radio: Self.radio, revision: 2, beacons: 4).text == "pi-west/hci1: revision 2 on air (4 beacons)")
         #expect(SiteAgent.Event.brokerRefused(reason: "not authorised").json(time: 2).text == #"{"time":2,"event":"refused","reason":"not authorised"}"#)
-        #expect(LocalSiteRun.Event.onAir(radio: Self.radio, beacons: 1).text == "pi-west/hci1: 1 beacon on air")
+        #expect(LocalSiteRun.Event.onAir(radio: Self.radio, beacons: 1, seats: [:]).text == "pi-west/hci1: 1 beacon on air")
         #expect(LocalSiteRun.Event.failed(radio: Self.radio, reason: "gone").json(time: 3).text == #"{"time":3,"event":"failed","radio":"pi-west/hci1","reason":"gone"}"#)
     }
 }

@@ -113,8 +113,8 @@ struct SiteCommand: AsyncParsableCommand {
             case .failure:
                 board.note("the site file has issues (above); the site stays as it was")
             case .success(let edited):
-                if let refusal = controller.reload(edited) { return board.note("error: \(refusal)") }
-                board.reload(edited, placement: SitePlacer(maximumDistance: edited.maximumDistance).place(edited.beacons, on: edited.radios))
+                // The view and the page follow the controller's own placement (its placed event).
+                if let refusal = controller.reload(edited) { board.note("error: \(refusal)") }
             }
         })
         defer { signals.cancel() }

@@ -15,8 +15,7 @@ enum PlanMap {
         let fleet = BeaconFleet(file: files.joined(separator: " "), beacons: plan.placements.map(\.beacon), areas: areas)
         var scene = MapScene.plan(of: fleet, title: "beacon advertise \(files.joined(separator: " ")) --plan") { beacon in
             guard let p = placements[beacon.name] else { return beacon.name }
-            let carrier = (adapters.count > 1 ? "\(p.adapter) " : "") + PlanReport.advertiserText(p)
-            return "\(beacon.name) · \(carrier)" + (p.slots > 1 ? " (\(p.slot + 1)/\(p.slots))" : "")
+            return "\(beacon.name) · " + (adapters.count > 1 ? "\(p.adapter) " : "") + p.seat.text
         }
         // The plan's own summary under the legend.
         scene.notes = PlanReport.summary(plan).prefix(4).map { $0 }
