@@ -23,6 +23,7 @@ extension RunStatusBoard {
     /// From now on the view's title and summary come from `headline`, asked at each redraw.
     public func show(headline: @escaping @Sendable () -> Headline) {
         state.withLock { $0.headline = headline }
+        changed()
     }
 
     static let columns = [
@@ -36,6 +37,7 @@ extension RunStatusBoard {
     public func message(_ text: String) {
         let now = output.errorsShareTerminal
         state.withLock { $0.messages.append(text, holdingBack: now) }
+        changed()
         if !now { output.err(text) }
     }
 

@@ -81,6 +81,8 @@ public final class RunStatusBoard: Sendable {
     let showsOffAir: Bool
     let start = ContinuousClock.now
     let state = Mutex(State())
+    /// Told after each change the board shows (``onChange(_:)``).
+    let observers = Mutex<[@Sendable () -> Void]>([])
 
     /// - Parameters:
     ///   - style: how to show the run.
@@ -92,6 +94,18 @@ public final class RunStatusBoard: Sendable {
         self.showsOffAir = showsOffAir
         self.terminal = style == .table ? terminal : nil
         self.output = output
+    }
+
+    /// From now on `observer` is called after each change the board shows (an event that changes
+    /// a row, a new plan, a message): a live page follows the board with it. Called on the
+    /// thread of the change; it must be quick.
+    public func onChange(_ observer: @escaping @Sendable () -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
+    /// Tells the observers.
+    func changed() {
+        for observer in observers.withLock({ $0 }) { observer() }
     }
 
     /// Seconds since the board was made, as the lines print it: `+1.234 s`.
@@ -122,6 +136,7 @@ public final class RunStatusBoard: Sendable {
             }
             s.slots = [:]
         }
+        changed()
     }
 
     /// Takes one event (called from the runners' tasks).
@@ -163,6 +178,11 @@ public final class RunStatusBoard: Sendable {
                 // .applied, .turnTiming, and any event added later: the lines and JSON show it.
                 break
             }
+        }
+        switch event {
+        // The rows do not show these.
+        case .slot, .applied, .turnTiming: break
+        default: changed()
         }
         switch style {
         case .table:

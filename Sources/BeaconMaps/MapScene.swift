@@ -17,6 +17,9 @@ public struct MapScene: Hashable, Sendable {
     public var polylines: [MapPolyline] = []
     /// Lines of text under the legend (what was run, the error, …).
     public var notes: [String] = []
+    /// Styles the legend shows though the scene has no shape in them: what a live page draws
+    /// over the map later (`SVGMap/layer(_:)`).
+    public var legendAlso: [MapStyle] = []
 
     public init(title: String) {
         self.title = title
@@ -24,7 +27,7 @@ public struct MapScene: Hashable, Sendable {
 
     /// The styles the scene uses, in the legend's order.
     public var stylesUsed: [MapStyle] {
-        let used = Set(markers.map(\.style) + circles.map(\.style) + polylines.map(\.style) + (walls.isEmpty ? [] : [.wall]))
+        let used = Set(markers.map(\.style) + circles.map(\.style) + polylines.map(\.style) + (walls.isEmpty ? [] : [.wall]) + legendAlso)
         return MapStyle.allCases.filter(used.contains)
     }
 }

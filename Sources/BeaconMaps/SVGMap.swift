@@ -47,6 +47,24 @@ public struct SVGMap: Sendable {
         height = max(planBottom, overflowBottom) + 30 + Double(legendRows) * Self.legendRow + Double(scene.notes.count) * 16 + 12
     }
 
+    /// Draws `moving` (circles, polylines, unlabelled markers) in this map's pixels, for a page
+    /// that shows this map and moves only these: `<g id="circles">`, `<g id="paths">` and
+    /// `<g id="markers">` as ``render()`` writes them (empty groups left out). Positions outside
+    /// this map's plan land outside its frame: the map is not fitted to them.
+    public func layer(_ moving: MapScene) -> String {
+        let drawer = SVGMap(moving, projection: projection)
+        return drawer.renderCircles() + drawer.renderPolylines() + drawer.renderMarkers()
+    }
+
+    /// A drawer of shapes only (no labels, legend or size), in `projection`'s pixels.
+    private init(_ scene: MapScene, projection: MapProjection) {
+        self.scene = scene
+        self.projection = projection
+        labels = []
+        width = 0
+        height = 0
+    }
+
     /// The SVG document (UTF-8 text, no XML declaration needed: it is UTF-8).
     public func render() -> String {
         var out = SVGText.documentStart(width: width, height: height, title: scene.title, fontSize: Self.fontSize)

@@ -2,8 +2,9 @@
 
 /// The live page: one HTML document with its style and script inline (nothing is fetched from
 /// anywhere else, so it works offline). The title and everything else come with the first snapshot. The script opens the `/live` WebSocket, draws each
-/// snapshot (the map's SVG when it changes; each beacon's marker `m-ID` and row `beacon-ID` get
-/// `data-state` and a class), and reconnects after a second when the socket closes.
+/// snapshot (the map's SVG when it changes; the moving layer's few elements in place of the ones
+/// it put there before; each beacon's marker `m-ID` and row `beacon-ID` get `data-state` and a
+/// class), and reconnects after a second when the socket closes.
 enum LivePageHTML {
     static func page() -> String {
         """
@@ -49,9 +50,32 @@ enum LivePageHTML {
         "use strict";
         const byId = (id) => document.getElementById(id);
         function text(tag, value) { const e = document.createElement(tag); e.textContent = value; return e; }
+        // The moving layer (LivePageSnapshot.layer): its text, and the nodes it put on the map.
+        let layer = "", layerNodes = [];
+        function placeLayer() {
+          for (const n of layerNodes) n.remove();
+          layerNodes = [];
+          const svg = byId("map").querySelector("svg");
+          if (!svg || layer === "") return;
+          const parsed = document.createElementNS(svg.namespaceURI, "svg");
+          parsed.innerHTML = layer;
+          // A group the map has (#markers) takes the layer's shapes on top of its own; another
+          // goes under the map's markers, labels and legend.
+          for (const group of [...parsed.children]) {
+            const own = group.id ? svg.querySelector(":scope > #" + group.id) : null;
+            if (own) {
+              for (const n of [...group.children]) { own.appendChild(n); layerNodes.push(n); }
+            } else {
+              svg.insertBefore(group, svg.querySelector(":scope > #markers, :scope > #labels, :scope > #scale"));
+              layerNodes.push(group);
+            }
+          }
+        }
         function draw(message) {
           const s = message.snapshot;
-          if (message.hasMap) byId("map").innerHTML = s.svg;
+          if (message.hasMap) { byId("map").innerHTML = s.svg; layerNodes = []; }
+          if (message.hasLayer) layer = s.layer;
+          if (message.hasMap || message.hasLayer) placeLayer();
           byId("title").textContent = s.title;
           document.title = s.title;
           const head = document.createElement("tr");
@@ -75,7 +99,7 @@ enum LivePageHTML {
           }
           byId("summary").textContent = s.summary;
           byId("messages").textContent = s.messages.join("\\n");
-          // From the server taking the change up to the DOM showing it, ms (the newest 10000).
+          // From the change in the run to the DOM showing it, ms (the newest 10000).
           const latencies = window.beaconLatencies || (window.beaconLatencies = []);
           latencies.push(performance.timeOrigin + performance.now() - message.sent);
           if (latencies.length > 10000) latencies.shift();

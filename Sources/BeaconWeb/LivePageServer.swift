@@ -8,7 +8,7 @@ import Synchronization
 /// then every one published after it. Read-only: no route changes anything; any other path is 404.
 public final class LivePageServer: Sendable {
     private let server: HTTPServer
-    private let viewers: LivePageViewers
+    let viewers: LivePageViewers
     private let running: Task<Void, Never>
     /// The address it listens on (the real port when 0 was asked for).
     public let address: WebAddress
@@ -53,19 +53,40 @@ public final class LivePageServer: Sendable {
     }
 
     /// Sends `snapshot` to every viewer (nothing when it equals the last one) and keeps it for
-    /// viewers that connect later.
-    public func publish(_ snapshot: LivePageSnapshot) {
-        viewers.publish(snapshot)
+    /// viewers that connect later. `changedAt`: when the change it shows happened in the run (the
+    /// `sent` time the page measures its latency from).
+    public func publish(_ snapshot: LivePageSnapshot, changedAt: Date = Date()) {
+        viewers.publish(snapshot, changedAt: changedAt)
     }
 
-    /// Publishes `snapshot()` ten times a second until the task is cancelled: a change on the run
-    /// (a beacon on or off air, a new estimate) reaches the viewers within 100 ms, and an
-    /// unchanged one is not sent again.
-    public func follow(_ snapshot: @escaping @Sendable () -> LivePageSnapshot) -> Task<Void, Never> {
-        Task { [viewers] in
-            while !Task.isCancelled {
-                viewers.publish(snapshot())
-                try? await Task.sleep(for: .milliseconds(100))
+    /// Publishes `snapshot()` now, and again each time `changes` says the run changed, until the
+    /// task is cancelled: event-driven, with no sampling period. A snapshot is taken as soon as
+    /// the follower is woken; changes that come while it is taken make one more, not one each.
+    /// An unchanged snapshot is not sent again.
+    ///
+    /// `refresh`: also takes a snapshot this often, for what the page shows that has no event
+    /// (a run's elapsed time, a scenario's clock); nil: only on changes.
+    public func follow(_ changes: LivePageChanges, refreshingEvery refresh: Duration? = nil,
+                       _ snapshot: @escaping @Sendable () -> LivePageSnapshot) -> Task<Void, Never> {
+        viewers.publish(snapshot(), changedAt: Date())
+        return Task { [viewers] in
+            await withTaskGroup(of: Void.self) { group in
+                if let refresh {
+                    group.addTask {
+                        while !Task.isCancelled {
+                            try? await Task.sleep(for: refresh)
+                            if !Task.isCancelled { changes.changed() }
+                        }
+                    }
+                }
+                group.addTask {
+                    for await _ in changes.signals {
+                        guard let changedAt = changes.take() else { continue }
+                        viewers.publish(snapshot(), changedAt: changedAt)
+                    }
+                }
+                await group.next()
+                group.cancelAll()
             }
         }
     }
@@ -88,10 +109,14 @@ final class LivePageViewers: WSMessageHandler, Sendable {
         var viewers: [UInt64: AsyncStream<WSMessage>.Continuation] = [:]
         var next: UInt64 = 0
         var closed = false
+        /// How many different snapshots were published.
+        var published = 0
     }
     private let state = Mutex(State())
 
     var count: Int { state.withLock { $0.viewers.count } }
+    /// How many different snapshots were published, and the newest.
+    var published: (count: Int, latest: LivePageSnapshot?) { state.withLock { ($0.published, $0.latest) } }
 
     func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
         let (stream, continuation) = AsyncStream<WSMessage>.makeStream(bufferingPolicy: .bufferingNewest(64))
@@ -100,7 +125,7 @@ final class LivePageViewers: WSMessageHandler, Sendable {
             defer { s.next += 1 }
             s.viewers[s.next] = continuation
             // The current state first: a viewer that (re)connects is up to date at once.
-            if let latest = s.latest { continuation.yield(.text(Self.json(latest, withMap: true))) }
+            if let latest = s.latest { continuation.yield(.text(Self.json(latest, withMap: true, withLayer: true))) }
             return s.next
         }
         guard let id else {
@@ -122,14 +147,17 @@ final class LivePageViewers: WSMessageHandler, Sendable {
         gone?.finish()
     }
 
-    func publish(_ snapshot: LivePageSnapshot) {
+    func publish(_ snapshot: LivePageSnapshot, changedAt: Date) {
         state.withLock { s in
             guard s.latest != snapshot else { return }
-            // The map is sent again only when it changed: states travel as attributes.
+            // The map is sent again only when it changed (the scene: walls, beacons); states
+            // travel as attributes, the moving layer (estimate, trail) as its own few elements.
             let withMap = s.latest?.svg != snapshot.svg
+            let withLayer = s.latest?.layer != snapshot.layer
             s.latest = snapshot
+            s.published += 1
             guard !s.viewers.isEmpty else { return }
-            let text = Self.json(snapshot, withMap: withMap)
+            let text = Self.json(snapshot, withMap: withMap, withLayer: withLayer, sent: changedAt)
             for v in s.viewers.values { v.yield(.text(text)) }
         }
     }
@@ -146,22 +174,25 @@ final class LivePageViewers: WSMessageHandler, Sendable {
         }
     }
 
-    /// The snapshot as the page reads it; without the map, `svg` is null (keep the one shown).
-    /// `sent`: when the server took the change up (Unix time, milliseconds), which the page
-    /// subtracts from its clock once the DOM is changed (scripts/web-bench's latency).
-    static func json(_ snapshot: LivePageSnapshot, withMap: Bool, sent: Date = Date()) -> String {
+    /// The snapshot as the page reads it; without the map (`hasMap` false) `svg` is empty and
+    /// the page keeps the one shown, likewise `layer` without `hasLayer`. `sent`: when the change
+    /// happened in the run (Unix time, milliseconds), which the page subtracts from its clock
+    /// once the DOM is changed (scripts/web-bench's latency, event to DOM).
+    static func json(_ snapshot: LivePageSnapshot, withMap: Bool, withLayer: Bool, sent: Date = Date()) -> String {
         var shown = snapshot
         if !withMap { shown.svg = "" }
+        if !withLayer { shown.layer = "" }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let milliseconds = (sent.timeIntervalSince1970 * 10_000).rounded() / 10
-        let data = (try? encoder.encode(Message(snapshot: shown, hasMap: withMap, sent: milliseconds))) ?? Data("{}".utf8)
+        let data = (try? encoder.encode(Message(snapshot: shown, hasMap: withMap, hasLayer: withLayer, sent: milliseconds))) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 
     private struct Message: Encodable {
         var snapshot: LivePageSnapshot
         var hasMap: Bool
+        var hasLayer: Bool
         var sent: Double
     }
 }

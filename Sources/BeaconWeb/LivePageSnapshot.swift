@@ -41,12 +41,17 @@ public struct LivePageSnapshot: Sendable, Equatable, Encodable {
     public var summary: String
     public var messages: [String]
     public var beacons: [Beacon]
-    /// The map as SVG (BeaconMaps), or empty when the run has nothing to draw.
+    /// The map as SVG (BeaconMaps), or empty when the run has nothing to draw: the scene (walls,
+    /// beacons), sent to the page again only when it changes.
     public var svg: String
+    /// What moves on the map (a positioning run's ranging circles, trail, estimate, true
+    /// position): SVG groups in the map's pixels (`SVGMap/layer(_:)`) that the page puts in place
+    /// of the ones it shows; empty when nothing moves.
+    public var layer: String
 
     /// The snapshot of a live view's screen; `beaconOfRow` names the beacon a row shows (by
     /// index), nil for rows that are not one beacon.
-    public init(screen: LiveScreen, beacons: [Beacon], beaconOfRow: (Int) -> String? = { _ in nil }, svg: String = "") {
+    public init(screen: LiveScreen, beacons: [Beacon], beaconOfRow: (Int) -> String? = { _ in nil }, svg: String = "", layer: String = "") {
         title = screen.title
         columns = screen.columns.map(\.title)
         rows = screen.rows.enumerated().map { i, r in Row(cells: r.cells, status: Beacon.statusName(r.status), beacon: beaconOfRow(i)) }
@@ -54,5 +59,6 @@ public struct LivePageSnapshot: Sendable, Equatable, Encodable {
         messages = Array(screen.messages.suffix(10))
         self.beacons = beacons
         self.svg = svg
+        self.layer = layer
     }
 }

@@ -10,16 +10,21 @@ import Synchronization
 /// The live page of a run that positions a receiver (`walk`, `locate --live`): the plan (walls,
 /// beacons), each beacon's ranging circle at the last fix, the estimate with its 1-sigma error
 /// radius, the recent trail and the true position where the run knows it; and a table of the
-/// beacons with what the last fix made of each. Fed by `PositioningEvent`s from any thread;
-/// ``snapshot(beacons:)`` draws the newest state (BeaconMaps' `SVGMap`), drawn again only
-/// when something changed.
+/// beacons with what the last fix made of each. Fed by `PositioningEvent`s from any thread,
+/// each of which tells ``changes`` (what the server follows); ``snapshot(beacons:)`` draws the
+/// newest state (BeaconMaps' `SVGMap`). The plan is drawn once (again only when the legend gains
+/// the true position); what moves (circles, trail, estimate, truth) is the snapshot's small
+/// `layer`, drawn again only when an event changed it.
 public final class PositioningPage: Sendable {
     private struct State {
         var fixes: [PositionFix] = []
         /// The true positions reported, oldest first (at most `PositioningPage/truthKept`).
         var truths: [(time: Double, position: Point)] = []
         var version = 0
-        var drawn: (version: Int, beacons: [LivePageSnapshot.Beacon]?, svg: String)?
+        /// The moving layer as last drawn, and the event count it shows.
+        var drawn: (version: Int, layer: String)?
+        /// The plan as last drawn, and whether its legend has the true position.
+        var map: (withTruth: Bool, map: SVGMap, svg: String)?
     }
 
     /// How many recent fixes the trail shows.
@@ -31,6 +36,8 @@ public final class PositioningPage: Sendable {
     private let plan: MapScene
     private let anchors: [BeaconAnchor]
     private let state = Mutex(State())
+    /// Told of each event: the live page's server follows it (`LivePageServer/follow(_:refreshingEvery:_:)`).
+    public let changes = LivePageChanges()
 
     /// `plan`: the rooms and the beacons (`MapScene/plan(of:title:label:style:)`: each beacon's
     /// marker id is its name); `anchors`: the positioned beacons the fixes range.
@@ -54,22 +61,30 @@ public final class PositioningPage: Sendable {
             }
             s.version += 1
         }
+        changes.changed()
     }
 
     /// The page now. `beacons`: each beacon's state as the run knows it (a fleet's board: on
     /// air, waiting, error), which colours its marker and fills the table's STATE; nil: the
     /// state is whether the last fix heard it.
     public func snapshot(beacons: [LivePageSnapshot.Beacon]? = nil) -> LivePageSnapshot {
-        let (fixes, truths, version, svg) = state.withLock { s -> ([PositionFix], [(time: Double, position: Point)], Int, String?) in
-            let cached = s.drawn.flatMap { $0.version == s.version && $0.beacons == beacons ? $0.svg : nil }
-            return (s.fixes, s.truths, s.version, cached)
+        let (fixes, truths, version, cached, map) = state.withLock { s in
+            (s.fixes, s.truths, s.version, s.drawn.flatMap { $0.version == s.version ? $0.layer : nil }, s.map)
         }
         let truth = TruePositions(truths).function
-        let map = svg ?? draw(fixes: fixes, truth: truth, latest: truths.last?.position, beacons: beacons)
-        if svg == nil {
+        // The plan: drawn once, and again when the legend gains the true position.
+        let drawnPlan: (withTruth: Bool, map: SVGMap, svg: String)
+        if let map, map.withTruth == !truths.isEmpty {
+            drawnPlan = map
+        } else {
+            drawnPlan = drawPlan(withTruth: !truths.isEmpty)
+            state.withLock { $0.map = drawnPlan }
+        }
+        let layer = cached ?? drawLayer(fixes: fixes, truth: truth, latest: truths.last?.position, on: drawnPlan.map)
+        if cached == nil {
             // Kept unless newer events came in while it was drawn.
             state.withLock { s in
-                if s.version == version { s.drawn = (version, beacons, map) }
+                if s.version == version { s.drawn = (version, layer) }
             }
         }
         let last = fixes.last
@@ -93,7 +108,7 @@ public final class PositioningPage: Sendable {
         }
         let screen = LiveScreen(title: title, columns: columns, rows: rows, summary: Self.summary(last, truth: now))
         let names = anchors.map(\.name)
-        return LivePageSnapshot(screen: screen, beacons: pageBeacons, beaconOfRow: { $0 < names.count ? names[$0] : nil }, svg: map)
+        return LivePageSnapshot(screen: screen, beacons: pageBeacons, beaconOfRow: { $0 < names.count ? names[$0] : nil }, svg: drawnPlan.svg, layer: layer)
     }
 
     /// The last line: the estimate and, where known, the true position and the error.
@@ -112,20 +127,23 @@ public final class PositioningPage: Sendable {
         return text
     }
 
-    private func draw(fixes: [PositionFix], truth: ((Double) -> Point)?, latest: Point?, beacons: [LivePageSnapshot.Beacon]?) -> String {
+    /// The plan with the legend of what the layer draws; the beacons' states are the page's
+    /// classes on their markers, not drawn here.
+    private func drawPlan(withTruth: Bool) -> (withTruth: Bool, map: SVGMap, svg: String) {
         var scene = plan
-        if let beacons {
-            let status = Dictionary(beacons.map { ($0.id, $0.status) }, uniquingKeysWith: { first, _ in first })
-            for i in scene.markers.indices {
-                guard let id = scene.markers[i].id, let s = status[id] else { continue }
-                scene.markers[i].style = s == "active" ? .onAir : s == "problem" ? .failed : .offAir
-            }
-        }
+        scene.legendAlso = [.estimate, .ranging, .uncertainty, .trail] + (withTruth ? [.truth, .route, .miss] : [])
+        let map = SVGMap(scene)
+        return (withTruth, map, map.render())
+    }
+
+    /// What moves: the last fix's circles, the trail, the estimate, and the truth.
+    private func drawLayer(fixes: [PositionFix], truth: ((Double) -> Point)?, latest: Point?, on map: SVGMap) -> String {
+        var moving = MapScene(title: title)
         if fixes.isEmpty, let latest {
             // No fix yet: the true position alone.
-            scene.markers.append(MapMarker(position: latest, style: .truth, label: "true position"))
+            moving.markers.append(MapMarker(position: latest, style: .truth))
         }
-        scene.addFixes(fixes, anchors: anchors, truth: truth)
-        return SVGMap(scene).render()
+        moving.addFixes(fixes, anchors: anchors, truth: truth)
+        return map.layer(moving)
     }
 }

@@ -114,12 +114,16 @@ import TestSupport
             let statesShown = try await browser.waitUntil(Self.onAir(Self.beacons))
             #expect(statesShown, "the board's states on the page")
             let first = try #require(await browser.run(Self.positions) as? [Double])
+            // The map's SVG element is tagged: a fix moves the layer's shapes, the map stays (not sent again).
+            _ = try await browser.run("document.querySelector('#map svg').dataset.tagged = 'yes'")
             // The walker moves on (half a metre: the square's next side), and the estimate with it.
             let moved = try await browser.waitUntil("""
                 const p = (() => { \(Self.positions) })();
                 return p !== null && Math.hypot(p[2] - \(first[2]), p[3] - \(first[3])) > 0.5;
                 """)
             #expect(moved, "\(run.output)")
+            let kept = try await browser.run("return document.querySelector('#map svg').dataset.tagged === 'yes'") as? Bool
+            #expect(kept == true, "the map was drawn again for a fix")
             let second = try #require(await browser.run(Self.positions) as? [Double])
             for p in [first, second] {
                 // The receiver's ranges are the walk's measured powers quantised to whole dBm: a few centimetres off.

@@ -196,7 +196,7 @@ struct LocateCommand: AsyncParsableCommand {
             let page = PositioningPage(title: mapTitle, plan: .plan(of: loaded, title: mapTitle), anchors: anchors)
             if let truth { page.record(.truePosition(truth, time: 0)) }
             if webOptions.web != nil { output.page = page }
-            let heard = try await webOptions.serving({ page.snapshot() }) { [output] in
+            let heard = try await webOptions.serving(page.changes, { page.snapshot() }) { [output] in
                 try await LocateLive.run(controller, inputs: [fleet], locator: locator, phone: phone.scanning(), duration: duration?.duration,
                                          receiver: at, followsWalker: followWalker, channel: channel, output: output)
             }

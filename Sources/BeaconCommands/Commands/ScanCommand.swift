@@ -11,6 +11,7 @@ import HCITransport
 import VirtualController
 import Synchronization
 import BeaconRadio
+import BeaconWeb
 
 /// `beacon scan`: listens for beacons (iBeacon, AltBeacon, Eddystone) the way a phone does — ranging (smoothed RSSI, distance,
 /// proximity, nearest first) and region monitoring (enter/exit) — until the duration passes or
@@ -193,10 +194,12 @@ struct ScanCommand: AsyncParsableCommand {
         defer { connection.close() }  // the HCI session, and the air link's socket
         let heard = Mutex(HeardFleet())
         let page = try await webOptions.start()
-        let feeding = page?.follow { output.webSnapshot() }
+        // The page: at each ranging and region change, and each second for the reports count and the elapsed time.
+        let changes = LivePageChanges()
+        let feeding = page?.follow(changes, refreshingEvery: .seconds(1)) { output.webSnapshot() }
         do {
             try await ScanRun.run(session, duration: duration, output: output) { update in
-                if case .report(let sighting) = update { heard.withLock { $0.record(sighting) } }
+                if case .report(let sighting) = update { heard.withLock { $0.record(sighting) } } else { changes.changed() }
             }
         } catch {
             feeding?.cancel()

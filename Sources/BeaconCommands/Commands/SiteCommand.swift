@@ -79,8 +79,9 @@ struct SiteCommand: AsyncParsableCommand {
             // --web: the page follows the site's events (radios online, beacons on air).
             let page = SitePage(site: site, placement: placement, title: "beacon site \(file)")
             let board = SiteStatusBoard.onTerminal(site: site, placement: placement, file: file, json: json)
-            return try await webOptions.serving({ page.snapshot() }) {
-                try await runController(site, board: board, page: webOptions.web == nil ? nil : page)
+            let changes = LivePageChanges()
+            return try await webOptions.serving(changes, { page.snapshot() }) {
+                try await runController(site, board: board, page: webOptions.web == nil ? nil : page, changes: changes)
             }
         }
         try mapOptions.check(inputs: [file])
@@ -92,8 +93,8 @@ struct SiteCommand: AsyncParsableCommand {
         try mapOptions.write(MapScene.site(site, placement: placement, title: "beacon site \(file) --plan"))
     }
 
-    private func runController(_ site: Site, board: SiteStatusBoard, page: SitePage?) async throws {
-        guard let broker = site.broker else { return try await runLocally(site, board: board, page: page) }
+    private func runController(_ site: Site, board: SiteStatusBoard, page: SitePage?, changes: LivePageChanges) async throws {
+        guard let broker = site.broker else { return try await runLocally(site, board: board, page: page, changes: changes) }
         let client: MQTTClient
         do throws(MQTTError) {
             client = try SiteController.client(for: site, broker: broker, environment: ProcessInfo.processInfo.environment)
@@ -102,6 +103,7 @@ struct SiteCommand: AsyncParsableCommand {
         }
         let controller = SiteController(site: site, client: client, report: { event in
             page?.record(event)
+            changes.changed()
             board.record(event)
         })
         let file = file
@@ -128,7 +130,7 @@ struct SiteCommand: AsyncParsableCommand {
     }
 
     /// A site of one host, without a broker: its radios opened here.
-    private func runLocally(_ site: Site, board: SiteStatusBoard, page: SitePage?) async throws {
+    private func runLocally(_ site: Site, board: SiteStatusBoard, page: SitePage?, changes: LivePageChanges) async throws {
         guard site.hosts.count == 1 else {
             throw CommandFailure.exit("\(file): the radios are on several hosts; they meet at a broker (broker: {url: mqtt://HOST})")
         }
@@ -137,6 +139,7 @@ struct SiteCommand: AsyncParsableCommand {
         defer { for radio in radios { radio.connection.close() } }
         let run = LocalSiteRun(site: site, radios: radios, report: { event in
             page?.record(event)
+            changes.changed()
             board.record(event)
         })
         stop.onStop { _ in run.requestStop() }

@@ -155,7 +155,7 @@ struct WalkCommand: AsyncParsableCommand {
         // --web: the page follows the walk (the walker, the estimate there) and the board's beacons.
         let page = PositioningPage(title: title, plan: .plan(of: loaded, title: title), anchors: BeaconAnchor.anchors(of: loaded))
         let showsPage = webOptions.web != nil
-        try await webOptions.serving(watch: { server in { _, board in server.follow { page.snapshot(beacons: board.webSnapshot(map: "").beacons) } } }) { watch throws(ExitCode) in
+        try await webOptions.serving(watch: { server in { _, board in board.onChange { page.changes.changed() }; return server.follow(page.changes) { page.snapshot(beacons: board.webSnapshot(map: "").beacons) } } }) { watch throws(ExitCode) in
             try await FleetSession(
                 controller: controller, inputs: [fleet], planner: FleetPlanner(forceLegacy: legacy),
                 style: { _ in style },

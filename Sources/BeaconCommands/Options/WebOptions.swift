@@ -45,11 +45,11 @@ struct WebOptions: ParsableArguments {
         await page?.stop()
     }
 
-    /// Runs `run` with the page (if `--web`) showing `snapshot()` as it changes; the server
-    /// stops when the run ends, however it ends.
-    func serving<T>(_ snapshot: @escaping @Sendable () -> LivePageSnapshot, _ run: () async throws -> T) async throws -> T {
+    /// Runs `run` with the page (if `--web`) showing `snapshot()` at each of `changes`; the
+    /// server stops when the run ends, however it ends.
+    func serving<T>(_ changes: LivePageChanges, _ snapshot: @escaping @Sendable () -> LivePageSnapshot, _ run: () async throws -> T) async throws -> T {
         guard let page = try await start() else { return try await run() }
-        let feeding = page.follow(snapshot)
+        let feeding = page.follow(changes, snapshot)
         do {
             let value = try await run()
             feeding.cancel()

@@ -15,11 +15,14 @@ extension RunStatusBoard {
         return LivePageSnapshot(screen: screen, beacons: beacons, beaconOfRow: { $0 < rows.count ? rows[$0].beacon.text : nil }, svg: svg)
     }
 
-    /// Feeds `page` from this board until cancelled; the map is the plan's (``PlanMap``), drawn
-    /// again only when a reload changes the layout.
+    /// Feeds `page` from this board until cancelled, at each change the board shows and once a
+    /// second for the summary's elapsed time and a scenario's clock (they have no event); the
+    /// map is the plan's (``PlanMap``), drawn again only when a reload changes the layout.
     func feed(_ page: LivePageServer, fleet: RunningFleet, files: [String]) -> Task<Void, Never> {
         let drawn = Mutex<(plan: FleetPlan, svg: String)?>(nil)
-        return page.follow { [self] in
+        let changes = LivePageChanges()
+        onChange { changes.changed() }
+        return page.follow(changes, refreshingEvery: .seconds(1)) { [self] in
             let svg = fleet.currentPlan.map { plan in
                 drawn.withLock { d in
                     if let d, d.plan.hasSameLayout(as: plan) { return d.svg }

@@ -5,15 +5,16 @@ import BeaconScanner
 import Synchronization
 
 /// Runs a ``ScanSession`` until its duration passes or SIGINT/SIGTERM arrives, and turns its
-/// failure into the exit status (1, with the reason on standard error).
+/// failure into the exit status (1, with the reason on standard error). `also` gets each update
+/// after the output has taken it (so a page that follows the output sees it).
 enum ScanRun {
     static func run(_ session: ScanSession, duration: Duration?, output: ScanOutput,
                     also: @escaping @Sendable (ScanUpdate) -> Void = { _ in }) async throws(ExitCode) {
         let failure = await StopSignals.value(of: { () async -> ScanSession.Failure? in
             do throws(ScanSession.Failure) {
                 try await session.run(duration: duration) { update in
-                    also(update)
                     output.handle(update)
+                    also(update)
                 }
                 return nil
             } catch {
