@@ -81,6 +81,9 @@ public final class SiteController: Sendable {
         /// Hosts whose Last Will came, by the connection it came on: acted on once a marker sent
         /// after it comes back on that same connection (see ``SiteController/confirmOffline(_:)``).
         var pendingOffline: [String: Int] = [:]
+        /// Each published beacon's JSON entry, by its flow mapping (``Published/entries``): made
+        /// once and kept while a desired fleet carries the beacon (see ``SiteController/payloads(_:)``).
+        var entryJSON: [String: JSONValue] = [:]
     }
 
     public init(site: Site, client: MQTTClient, placer: SitePlacer? = nil, report: @escaping @Sendable (Event) -> Void = { _ in }) {
@@ -313,15 +316,37 @@ public final class SiteController: Sendable {
             st.unplaced = Dictionary(placement.unplaced.map { ($0.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
             return fresh
         }
-        for (radio, desired) in republished { publisher.send(topics.desired(radio), desired.payload, retain: true) }
-        for (radio, desired) in changes {
-            publisher.send(topics.desired(radio), desired.payload, retain: true)
+        for ((radio, _), payload) in zip(republished, payloads(republished)) { publisher.send(topics.desired(radio), payload, retain: true) }
+        for ((radio, desired), payload) in zip(changes, payloads(changes)) {
+            publisher.send(topics.desired(radio), payload, retain: true)
             report(.desired(radio: radio, revision: desired.revision, beacons: desired.beacons.count))
         }
         for u in newlyUnplaced { report(.unplaced(id: u.id, name: u.beacon.name, reason: u.reason)) }
         forgetRemovedBeacons(keeping: Set(site.beacons.map(SiteBeaconID.of)))
         publishDiscovery(placement, all: republishing)
         updateBeaconStates(republishing: republishing)
+    }
+
+    /// The desired fleets' payloads. A change of a few beacons on many radios republishes
+    /// every beacon of those radios: each beacon's entry is made once and kept while it is
+    /// published (``DesiredFleet/entry(_:)`` composes YAML, the controller's largest cost of a change).
+    private func payloads(_ fleets: [(SiteRadio.ID, DesiredFleet)]) -> [[UInt8]] {
+        guard !fleets.isEmpty else { return [] }
+        var known = state.withLock { $0.entryJSON }
+        let payloads = fleets.map { _, desired in
+            DesiredFleet.payload(revision: desired.revision, entries: desired.beacons.map { beacon in
+                let key = FleetWriter.flowMapping(beacon)
+                if let entry = known[key] { return entry }
+                let entry = DesiredFleet.entry(beacon)
+                known[key] = entry
+                return entry
+            })
+        }
+        state.withLock { s in
+            let published = Set(s.published.values.flatMap(\.entries))
+            s.entryJSON = known.filter { published.contains($0.key) }
+        }
+        return payloads
     }
 
     /// Beacons an edited site no longer has: their switch and state are removed from the broker
