@@ -174,8 +174,10 @@ import TestSupport
 
         let second = try site.start(["site", site.siteFile, "--json"], as: SiteFixture.controller)
         defer { second.send(SIGKILL) }
+        // `ready` is reported after the beacons' states: waited for too, not assumed.
         #expect(await second.waitForOutput(timeout: .seconds(60)) { _ in
             Self.events(second).contains { $0["event"] as? String == "beacon" && $0["id"] as? String == Self.door && $0["reason"] as? String == "switched off" }
+                && Self.events(second).contains { $0["event"] as? String == "ready" }
         }, "\(second.output)")
         let events = Self.events(second)
         #expect(events.contains { $0["event"] as? String == "ready" })
