@@ -21,13 +21,23 @@ import TestSupport
 
     static func state(_ payload: [UInt8]) -> RadioStateReport? { RadioStateReport(payload: payload) }
 
-    @Test func aDesiredFleetGoesOnAirIsHeardAndTheSamePayloadTwiceChangesNothing() async throws {
-        let site = try await SiteFixture(hosts: ["pi"], radios: "  - {host: pi, adapter: virtual, position: {x: 0, y: 0}}", beacons: Self.beacons)
+    /// Host `pi` with one virtual radio, its agent running (`--json`; the caller kills it), and a
+    /// client as the controller watching the host's topics.
+    static func startAgent() async throws -> (SiteFixture, BackgroundProgram, TopicWatcher) {
+        let site = try await SiteFixture(hosts: ["pi"], radios: "  - {host: pi, adapter: virtual, position: {x: 0, y: 0}}", beacons: beacons)
         let agent = try site.start(["agent", "--site", site.siteFile, "--host", "pi", "--json"], as: SiteFixture.hostUser("pi"))
+        do {
+            return (site, agent, try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/hosts/#"]))
+        } catch {
+            agent.send(SIGKILL)
+            throw error
+        }
+    }
+
+    @Test func aDesiredFleetGoesOnAirIsHeardAndTheSamePayloadTwiceChangesNothing() async throws {
+        let (site, agent, controller) = try await Self.startAgent()
         defer { agent.send(SIGKILL) }
-        let topics = SiteTopics(site: "lab")
-        let radio = SiteRadio.ID(host: "pi", adapter: "virtual")
-        let controller = try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/hosts/#"])
+        let (topics, radio) = (SiteTopics(site: "lab"), SiteRadio.ID(host: "pi", adapter: "virtual"))
         let online = await controller.wait(on: topics.hostStatus("pi")) { String(decoding: $0, as: UTF8.self) == "online" ? true : nil }
         #expect(online == true, "\(agent.output)")
         #expect(await controller.wait(on: topics.hostRadios("pi")) { String(decoding: $0, as: UTF8.self).contains("\"adapter\":\"virtual\"") ? true : nil } == true)
@@ -78,12 +88,9 @@ import TestSupport
     /// republishing everything after a reconnection) touches neither the radio nor the retained
     /// state; under a new revision, only the state says so.
     @Test func theSameDesiredFleetAgainPublishesNoStateUnlessItsRevisionIsNew() async throws {
-        let site = try await SiteFixture(hosts: ["pi"], radios: "  - {host: pi, adapter: virtual, position: {x: 0, y: 0}}", beacons: Self.beacons)
-        let agent = try site.start(["agent", "--site", site.siteFile, "--host", "pi", "--json"], as: SiteFixture.hostUser("pi"))
+        let (site, agent, controller) = try await Self.startAgent()
         defer { agent.send(SIGKILL) }
-        let topics = SiteTopics(site: "lab")
-        let radio = SiteRadio.ID(host: "pi", adapter: "virtual")
-        let controller = try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/hosts/#"])
+        let (topics, radio) = (SiteTopics(site: "lab"), SiteRadio.ID(host: "pi", adapter: "virtual"))
         #expect(await controller.wait(on: topics.hostStatus("pi")) { String(decoding: $0, as: UTF8.self) == "online" ? true : nil } == true, "\(agent.output)")
         let beacons = try SiteLoader.load(contentsOf: site.siteFile).beacons
         let first = DesiredFleet(revision: 1, beacons: beacons)
