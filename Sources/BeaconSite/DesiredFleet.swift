@@ -26,14 +26,21 @@ public struct DesiredFleet: Sendable {
     public static let maximumPayloadSize = ProfileLoader.maximumFileSize
 
     /// The payload's JSON.
-    public var json: JSONValue {
-        .object([("revision", .int(revision)), ("beacons", .array(beacons.map(Self.entry)))])
-    }
+    public var json: JSONValue { Self.json(revision: revision, entries: beacons.map(Self.entry)) }
 
     /// The bytes published.
-    public var payload: [UInt8] {
+    public var payload: [UInt8] { Self.payload(revision: revision, entries: beacons.map(Self.entry)) }
+
+    /// The payload's JSON, from each beacon's ``entry(_:)`` made beforehand.
+    static func json(revision: Int, entries: [JSONValue]) -> JSONValue {
+        .object([("revision", .int(revision)), ("beacons", .array(entries))])
+    }
+
+    /// The bytes published, from each beacon's ``entry(_:)`` made beforehand (a publisher that
+    /// keeps them makes each once: ``entry(_:)`` composes YAML, which costs).
+    static func payload(revision: Int, entries: [JSONValue]) -> [UInt8] {
         var bytes: [UInt8] = []
-        json.write(to: &bytes)
+        json(revision: revision, entries: entries).write(to: &bytes)
         return bytes
     }
 

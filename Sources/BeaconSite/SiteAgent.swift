@@ -196,19 +196,24 @@ public final class SiteAgent: Sendable {
 
     private func apply(_ desired: DesiredFleet, on radio: Radio, fleet: RunningFleet) {
         let entries = desired.beacons.map(FleetWriter.flowMapping)
-        let unchanged: Bool = state.withLock { s in
-            guard let record = s.radios[radio.id], !s.stopping else { return true }
+        // nil: the fleet changes; else whether the state to publish changes (a new revision, a
+        // rejection lifted).
+        let unchanged: Bool? = state.withLock { s in
+            guard let record = s.radios[radio.id], !s.stopping else { return false }
             if record.entries == entries, record.revision != nil {
                 // Delivered again (QoS 1), or the same fleet under a new revision: nothing to send.
                 s.radios[radio.id]?.revision = desired.revision
                 s.radios[radio.id]?.rejected = nil
-                return true
+                return record.revision != desired.revision || record.rejected != nil
             }
-            return false
+            return nil
         }
-        if unchanged {
+        if let stateChanged = unchanged {
             report(.unchanged(radio: radio.id, revision: desired.revision))
-            publishState(radio.id)
+            // The same payload again (a QoS 1 duplicate, the controller's republishing after a
+            // reconnection, which follows this agent's own announcement): the retained state
+            // already says it, so nothing is published either.
+            if stateChanged { publishState(radio.id) }
             return
         }
         // On the virtual air, every beacon of a radio is heard from the radio.

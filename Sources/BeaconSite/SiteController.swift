@@ -99,6 +99,14 @@ public final class SiteController: Sendable {
         var discoveryHost: [String: String] = [:]
         var rejections: [SiteRadio.ID: DesiredRejection] = [:]
         var stopping = false
+        /// Which connection to the broker this is (one more at each reconnection).
+        var connection = 0
+        /// Hosts whose Last Will came, by the connection it came on: acted on once a marker sent
+        /// after it comes back on that same connection (see ``SiteController/confirmOffline(_:)``).
+        var pendingOffline: [String: Int] = [:]
+        /// Each published beacon's JSON entry, by its flow mapping (``Published/entries``): made
+        /// once and kept while a desired fleet carries the beacon (see ``SiteController/payloads(_:)``).
+        var entryJSON: [String: JSONValue] = [:]
     }
 
     public init(site: Site, client: MQTTClient, placer: SitePlacer? = nil, report: @escaping @Sendable (Event) -> Void = { _ in }) {
@@ -140,6 +148,12 @@ public final class SiteController: Sendable {
             switch event {
             case .connected:
                 if first { first = false; continue }
+                // Wills still waiting for their marker came before the connection was lost:
+                // unconfirmed, they are dropped (the hosts say again where they are).
+                state.withLock { s in
+                    s.connection += 1
+                    s.pendingOffline = [:]
+                }
                 report(.connected)
                 if state.withLock({ $0.synced }) {
                     serial.withLock { republish() }
@@ -189,7 +203,12 @@ public final class SiteController: Sendable {
         defer { serial.unlock() }
         let site = self.site
         if message.topic == syncTopic {
-            guard String(decoding: message.payload, as: UTF8.self) == syncToken, !state.withLock({ $0.synced }) else { return }
+            let text = String(decoding: message.payload, as: UTF8.self)
+            if text.hasPrefix(syncToken + " "), let connection = Int(text.dropFirst(syncToken.count + 1)) {
+                confirmOffline(connection)
+                return
+            }
+            guard text == syncToken, !state.withLock({ $0.synced }) else { return }
             let adopted = state.withLock { s -> (Int, Int) in
                 s.synced = true
                 return (s.published.count, s.assignment.count)
@@ -220,7 +239,23 @@ public final class SiteController: Sendable {
         switch (parsed.adapter, parsed.kind) {
         case (nil, "status"):
             let online = String(decoding: message.payload, as: UTF8.self) == SiteTopics.online
-            let changed = state.withLock { s in defer { s.hostOnline[parsed.host] = online }; return s.hostOnline[parsed.host] != online }
+            if !online, state.withLock({ $0.synced }) {
+                // A Last Will: the host went away, or the broker is shutting down, which sends every
+                // client's will before it closes (Mosquitto does on SIGTERM). Acted on once a marker
+                // sent now comes back on this connection: then the broker is still there.
+                let connection: Int? = state.withLock { s in
+                    guard s.hostOnline[parsed.host] != false, s.pendingOffline[parsed.host] == nil else { return nil }
+                    s.pendingOffline[parsed.host] = s.connection
+                    return s.connection
+                }
+                if let connection { publisher.send(syncTopic, text: "\(syncToken) \(connection)", retain: false) }
+                return
+            }
+            let changed = state.withLock { s in
+                s.pendingOffline[parsed.host] = nil
+                defer { s.hostOnline[parsed.host] = online }
+                return s.hostOnline[parsed.host] != online
+            }
             guard changed else { return }
             report(online ? .hostOnline(parsed.host) : .hostOffline(parsed.host))
             guard state.withLock({ $0.synced }) else { return }
@@ -250,6 +285,25 @@ public final class SiteController: Sendable {
         default:
             break
         }
+    }
+
+    /// The marker sent after the Last Wills that came on `connection` is back: if that connection
+    /// is still the one in use, the broker did not go away after sending them, so those hosts
+    /// did. Their beacons are off air, said before they are placed elsewhere.
+    private func confirmOffline(_ connection: Int) {
+        let hosts: [String] = state.withLock { s in
+            guard connection == s.connection else { return [] }
+            let confirmed = s.pendingOffline.filter { $0.value == connection }.keys.sorted()
+            for host in confirmed {
+                s.pendingOffline[host] = nil
+                s.hostOnline[host] = false
+            }
+            return confirmed
+        }
+        guard !hosts.isEmpty else { return }
+        for host in hosts { report(.hostOffline(host)) }
+        updateBeaconStates()
+        reconcile()
     }
 
     // MARK: - Placement and publishing
@@ -290,15 +344,37 @@ public final class SiteController: Sendable {
             return (fresh, st.reportedPlacement != now)
         }
         if placementChanged { report(.placed(site: site, placement: placement)) }
-        for (radio, desired) in republished { publisher.send(topics.desired(radio), desired.payload, retain: true) }
-        for (radio, desired) in changes {
-            publisher.send(topics.desired(radio), desired.payload, retain: true)
+        for ((radio, _), payload) in zip(republished, payloads(republished)) { publisher.send(topics.desired(radio), payload, retain: true) }
+        for ((radio, desired), payload) in zip(changes, payloads(changes)) {
+            publisher.send(topics.desired(radio), payload, retain: true)
             report(.desired(radio: radio, revision: desired.revision, beacons: desired.beacons.count))
         }
         for u in newlyUnplaced { report(.unplaced(id: u.id, name: u.beacon.name, reason: u.reason)) }
         forgetRemovedBeacons(keeping: Set(site.beacons.map(SiteBeaconID.of)))
         publishDiscovery(placement, all: republishing)
         updateBeaconStates(republishing: republishing)
+    }
+
+    /// The desired fleets' payloads. A change of a few beacons on many radios republishes
+    /// every beacon of those radios: each beacon's entry is made once and kept while it is
+    /// published (``DesiredFleet/entry(_:)`` composes YAML, the controller's largest cost of a change).
+    private func payloads(_ fleets: [(SiteRadio.ID, DesiredFleet)]) -> [[UInt8]] {
+        guard !fleets.isEmpty else { return [] }
+        var known = state.withLock { $0.entryJSON }
+        let payloads = fleets.map { _, desired in
+            DesiredFleet.payload(revision: desired.revision, entries: desired.beacons.map { beacon in
+                let key = FleetWriter.flowMapping(beacon)
+                if let entry = known[key] { return entry }
+                let entry = DesiredFleet.entry(beacon)
+                known[key] = entry
+                return entry
+            })
+        }
+        state.withLock { s in
+            let published = Set(s.published.values.flatMap(\.entries))
+            s.entryJSON = known.filter { published.contains($0.key) }
+        }
+        return payloads
     }
 
     /// Beacons an edited site no longer has: their switch and state are removed from the broker

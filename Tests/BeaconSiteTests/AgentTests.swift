@@ -22,13 +22,23 @@ import TestSupport
 
     static func state(_ payload: [UInt8]) -> RadioStateReport? { RadioStateReport(payload: payload) }
 
-    @Test func aDesiredFleetGoesOnAirIsHeardAndTheSamePayloadTwiceChangesNothing() async throws {
-        let site = try await SiteFixture(hosts: ["pi"], radios: "  - {host: pi, adapter: virtual, position: {x: 0, y: 0}}", beacons: Self.beacons)
+    /// Host `pi` with one virtual radio, its agent running (`--json`; the caller kills it), and a
+    /// client as the controller watching the host's topics.
+    static func startAgent() async throws -> (SiteFixture, BackgroundProgram, TopicWatcher) {
+        let site = try await SiteFixture(hosts: ["pi"], radios: "  - {host: pi, adapter: virtual, position: {x: 0, y: 0}}", beacons: beacons)
         let agent = try site.start(["agent", "--site", site.siteFile, "--host", "pi", "--json"], as: SiteFixture.hostUser("pi"))
+        do {
+            return (site, agent, try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/hosts/#"]))
+        } catch {
+            agent.send(SIGKILL)
+            throw error
+        }
+    }
+
+    @Test func aDesiredFleetGoesOnAirIsHeardAndTheSamePayloadTwiceChangesNothing() async throws {
+        let (site, agent, controller) = try await Self.startAgent()
         defer { agent.send(SIGKILL) }
-        let topics = SiteTopics(site: "lab")
-        let radio = SiteRadio.ID(host: "pi", adapter: "virtual")
-        let controller = try await site.watcher(SiteFixture.controller, subscribing: ["beacon/lab/hosts/#"])
+        let (topics, radio) = (SiteTopics(site: "lab"), SiteRadio.ID(host: "pi", adapter: "virtual"))
         let online = await controller.wait(on: topics.hostStatus("pi")) { String(decoding: $0, as: UTF8.self) == "online" ? true : nil }
         #expect(online == true, "\(agent.output)")
         #expect(await controller.wait(on: topics.hostRadios("pi")) { String(decoding: $0, as: UTF8.self).contains("\"adapter\":\"virtual\"") ? true : nil } == true)
@@ -79,6 +89,38 @@ import TestSupport
         let offline = await controller.wait(on: topics.hostStatus("pi")) { String(decoding: $0, as: UTF8.self) == "offline" ? true : nil }
         #expect(offline == true)
         #expect(await controller.wait(on: topics.state(radio)) { p in Self.state(p)?.beacons.allSatisfy { $0.state == .off && $0.seat == nil } == true ? true : nil } == true)
+    }
+
+    /// The same desired fleet again, under its revision (a QoS 1 duplicate, or the controller
+    /// republishing everything after a reconnection) touches neither the radio nor the retained
+    /// state; under a new revision, only the state says so.
+    @Test func theSameDesiredFleetAgainPublishesNoStateUnlessItsRevisionIsNew() async throws {
+        let (site, agent, controller) = try await Self.startAgent()
+        defer { agent.send(SIGKILL) }
+        let (topics, radio) = (SiteTopics(site: "lab"), SiteRadio.ID(host: "pi", adapter: "virtual"))
+        #expect(await controller.wait(on: topics.hostStatus("pi")) { String(decoding: $0, as: UTF8.self) == "online" ? true : nil } == true, "\(agent.output)")
+        let beacons = try SiteLoader.load(contentsOf: site.siteFile).beacons
+        let first = DesiredFleet(revision: 1, beacons: beacons)
+        try await controller.client.publish(topic: topics.desired(radio), payload: first.payload, qos: .atLeastOnce, retain: true)
+        #expect(await controller.wait(on: topics.state(radio)) { p in Self.state(p)?.revision == 1 ? true : nil } == true, "\(agent.output)")
+        let states = controller.count(topics.state(radio))
+
+        // Twice the same, then the same beacons under revision 2. The agent publishes in order and
+        // the broker delivers in order: once revision 2's state is here, any state the duplicates
+        // caused has been counted.
+        for _ in 0..<2 { try await controller.client.publish(topic: topics.desired(radio), payload: first.payload, qos: .atLeastOnce, retain: true) }
+        try await controller.client.publish(topic: topics.desired(radio), payload: DesiredFleet(revision: 2, beacons: beacons).payload,
+                                            qos: .atLeastOnce, retain: true)
+        let second = await controller.wait(on: topics.state(radio)) { p in Self.state(p).flatMap { $0.revision == 2 ? $0 : nil } }
+        #expect(second?.beacons.map(\.state) == [.onAir, .onAir], "\(agent.output)")
+        #expect(controller.count(topics.state(radio)) == states + 1, "\(agent.output)")
+        // Written before that state was published; read here once it has come through the pipe.
+        #expect(await agent.waitForOutput(timeout: .seconds(60)) { out in
+            Self.jsonLines(out).contains { $0["event"] as? String == "unchanged" && $0["revision"] as? Int == 2 }
+        }, "\(agent.output)")
+        let events = Self.jsonLines(agent.stdout).compactMap { e in (e["event"] as? String).map { ($0, e["revision"] as? Int) } }
+            .filter { ["applied", "unchanged"].contains($0.0) }
+        #expect(events.map { "\($0.0) \($0.1 ?? -1)" } == ["applied 1", "unchanged 1", "unchanged 1", "unchanged 2"], "\(agent.output)")
     }
 
     /// Without a site file: `--broker`, `--site-name`, `-i` and `--credentials` (a file, mode

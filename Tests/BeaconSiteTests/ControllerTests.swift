@@ -174,8 +174,10 @@ import TestSupport
 
         let second = try site.start(["site", site.siteFile, "--json"], as: SiteFixture.controller)
         defer { second.send(SIGKILL) }
+        // `ready` is reported after the beacons' states: waited for too, not assumed.
         #expect(await second.waitForOutput(timeout: .seconds(60)) { _ in
             Self.events(second).contains { $0["event"] as? String == "beacon" && $0["id"] as? String == Self.door && $0["reason"] as? String == "switched off" }
+                && Self.events(second).contains { $0["event"] as? String == "ready" }
         }, "\(second.output)")
         let events = Self.events(second)
         #expect(events.contains { $0["event"] as? String == "ready" })
@@ -193,11 +195,24 @@ import TestSupport
     }
 
     @Test func theBrokerRestartedEverythingComesBackWithoutChurn() async throws {
+        try await Self.restartTheBroker(orderly: false)
+    }
+
+    /// A broker stopped the orderly way (SIGTERM, as `systemctl restart mosquitto` does) sends
+    /// every client's Last Will to the clients still connected before it closes: the controller
+    /// hears every host go offline as the broker goes. Those wills are not acted on (no failover,
+    /// no beacon reported off air, nothing applied again).
+    @Test func theBrokerStoppedTheOrderlyWayItsLastWillsChurnNothing() async throws {
+        try await Self.restartTheBroker(orderly: true)
+    }
+
+    static func restartTheBroker(orderly: Bool) async throws {
         let running = try await Self.startSite()
         defer { for p in running.all { p.send(SIGKILL) } }
         let (site, controller, a, b) = (running.site, running.controller, running.a, running.b)
-        // kill -9 of the broker: no persistence, every retained message gone with it.
-        try await site.broker.kill()
+        // No persistence: every retained message gone with the broker (kill -9, or SIGTERM).
+        let before = Self.events(controller).count
+        if orderly { try await site.broker.stop() } else { try await site.broker.kill() }
         #expect(await controller.waitForOutput(timeout: .seconds(60)) { _ in Self.events(controller).contains { $0["event"] as? String == "disconnected" } })
         try await site.broker.start()
         let topics = SiteTopics(site: "lab")
@@ -214,5 +229,9 @@ import TestSupport
         for agent in [a, b] {
             #expect(Self.events(agent).filter { $0["event"] as? String == "applied" }.map { $0["revision"] as? Int } == [1], "\(agent.output)")
         }
+        // Neither host taken for gone, no beacon said off air.
+        let since = Self.events(controller).dropFirst(before)
+        #expect(!since.contains { $0["event"] as? String == "host_offline" || ($0["event"] as? String == "beacon" && $0["on_air"] as? Bool == false) },
+                "\(controller.output)")
     }
 }

@@ -71,6 +71,8 @@ final class TopicWatcher: Sendable {
     let client: MQTTClient
     private final class Store: Sendable {
         let last = Mutex<[String: [UInt8]]>([:])
+        /// How many messages each topic brought.
+        let counts = Mutex<[String: Int]>([:])
     }
     private let store = Store()
     private let reader: Task<Void, Never>
@@ -80,7 +82,10 @@ final class TopicWatcher: Sendable {
         let store = store
         reader = Task {
             for await event in client.events {
-                if case .message(let m) = event { store.last.withLock { $0[m.topic] = m.payload } }
+                if case .message(let m) = event {
+                    store.counts.withLock { $0[m.topic, default: 0] += 1 }
+                    store.last.withLock { $0[m.topic] = m.payload }
+                }
             }
         }
     }
@@ -91,6 +96,9 @@ final class TopicWatcher: Sendable {
     }
 
     func payload(_ topic: String) -> [UInt8]? { store.last.withLock { $0[topic] } }
+
+    /// How many messages `topic` brought so far (counted before the last payload is kept).
+    func count(_ topic: String) -> Int { store.counts.withLock { $0[topic] ?? 0 } }
 
     /// Waits until the last payload on `topic` satisfies `condition`; `nil` if none did within
     /// `timeout` (a hang bound only).
