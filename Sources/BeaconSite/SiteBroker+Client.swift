@@ -2,6 +2,10 @@
 import BeaconMQTT
 
 extension SiteBroker {
+    /// The longest wait between an agent's or a controller's attempts to reconnect (the wait
+    /// doubles from 1 s up to this).
+    public static let reconnectDelayMaxSeconds: UInt32 = 5
+
     /// The client configuration of a site's agent or controller: the broker's address and TLS
     /// settings, credentials from `credentials_file` (which must not be readable by others) or
     /// else from `BEACON_MQTT_USERNAME` / `BEACON_MQTT_PASSWORD` in `environment` (never from
@@ -15,7 +19,7 @@ extension SiteBroker {
             credentials = try MQTTCredentials.load(fromEnvironment: environment)
         }
         return MQTTConfiguration(broker: url, clientID: clientID, credentials: credentials, tls: tls, will: will,
-                                 keepaliveSeconds: keepaliveSeconds, reconnectDelaySeconds: 1, reconnectDelayMaxSeconds: 5)
+                                 keepaliveSeconds: keepaliveSeconds, reconnectDelaySeconds: 1, reconnectDelayMaxSeconds: Self.reconnectDelayMaxSeconds)
     }
 }
 

@@ -42,6 +42,12 @@ public final class SiteController: Sendable {
     private let publisher: OrderedPublisher
     private let state = Mutex(State())
     private let syncToken = UUID().uuidString
+    /// How long after a reconnection a host that was online has to say so again before it is
+    /// taken for gone. While the broker is away no Last Will can be trusted: Mosquitto sends every
+    /// client's will when it shuts down (and keeps them, retained, if it persists), and a host that
+    /// dies meanwhile sends none at all. Every live agent says `online` again on reconnecting, and
+    /// retries at least every ``SiteBroker/reconnectDelayMaxSeconds``: twice that is the grace.
+    public let reconnectionGrace: Duration
     private let configuration: Mutex<Configuration>
     /// One message, reload or reconnection handled at a time: each reads the state, places and
     /// publishes, then writes the state back.
@@ -104,12 +110,19 @@ public final class SiteController: Sendable {
         /// Hosts whose Last Will came, by the connection it came on: acted on once a marker sent
         /// after it comes back on that same connection (see ``SiteController/confirmOffline(_:)``).
         var pendingOffline: [String: Int] = [:]
+        /// Hosts online before the last reconnection that have not said `online` on it yet: a
+        /// host that died while the broker was away sends no Last Will the controller can trust
+        /// (see ``SiteController/reconnectionGrace``).
+        var unconfirmed: Set<String> = []
         /// Each published beacon's JSON entry, by its flow mapping (``Published/entries``): made
         /// once and kept while a desired fleet carries the beacon (see ``SiteController/payloads(_:)``).
         var entryJSON: [String: JSONValue] = [:]
     }
 
-    public init(site: Site, client: MQTTClient, placer: SitePlacer? = nil, report: @escaping @Sendable (Event) -> Void = { _ in }) {
+    public init(site: Site, client: MQTTClient, placer: SitePlacer? = nil,
+                reconnectionGrace: Duration = .seconds(2 * Int(SiteBroker.reconnectDelayMaxSeconds)),
+                report: @escaping @Sendable (Event) -> Void = { _ in }) {
+        self.reconnectionGrace = reconnectionGrace
         self.configuration = Mutex(Configuration(site, placer: placer))
         self.topics = SiteTopics(site)
         self.client = client
@@ -150,11 +163,17 @@ public final class SiteController: Sendable {
                 if first { first = false; continue }
                 // Wills still waiting for their marker came before the connection was lost:
                 // unconfirmed, they are dropped (the hosts say again where they are).
-                state.withLock { s in
+                let connection = state.withLock { s in
                     s.connection += 1
                     s.pendingOffline = [:]
+                    s.unconfirmed = Set(s.hostOnline.filter { $0.value }.keys)
+                    return s.connection
                 }
                 report(.connected)
+                Task { [weak self, grace = reconnectionGrace] in
+                    try? await Task.sleep(for: grace)
+                    self?.expireUnconfirmed(connection)
+                }
                 if state.withLock({ $0.synced }) {
                     serial.withLock { republish() }
                 }
@@ -244,7 +263,10 @@ public final class SiteController: Sendable {
                 // client's will before it closes (Mosquitto does on SIGTERM). Acted on once a marker
                 // sent now comes back on this connection: then the broker is still there.
                 let connection: Int? = state.withLock { s in
-                    guard s.hostOnline[parsed.host] != false, s.pendingOffline[parsed.host] == nil else { return nil }
+                    // After a reconnection, until the grace ends, only an `online` counts
+                    // (``expireUnconfirmed(_:)`` decides about the others).
+                    guard s.hostOnline[parsed.host] != false, s.pendingOffline[parsed.host] == nil,
+                          !s.unconfirmed.contains(parsed.host) else { return nil }
                     s.pendingOffline[parsed.host] = s.connection
                     return s.connection
                 }
@@ -253,6 +275,7 @@ public final class SiteController: Sendable {
             }
             let changed = state.withLock { s in
                 s.pendingOffline[parsed.host] = nil
+                if online { s.unconfirmed.remove(parsed.host) }
                 defer { s.hostOnline[parsed.host] = online }
                 return s.hostOnline[parsed.host] != online
             }
@@ -299,6 +322,25 @@ public final class SiteController: Sendable {
                 s.hostOnline[host] = false
             }
             return confirmed
+        }
+        guard !hosts.isEmpty else { return }
+        for host in hosts { report(.hostOffline(host)) }
+        updateBeaconStates()
+        reconcile()
+    }
+
+    /// The grace after reconnection `connection` is over: the hosts that were online before it
+    /// and have not said so since are gone (they died while the broker was away). Their beacons
+    /// are off air, said before they are placed elsewhere.
+    private func expireUnconfirmed(_ connection: Int) {
+        serial.lock()
+        defer { serial.unlock() }
+        let hosts: [String] = state.withLock { s in
+            guard connection == s.connection, !s.stopping else { return [] }
+            let gone = s.unconfirmed.sorted()
+            s.unconfirmed = []
+            for host in gone { s.hostOnline[host] = false }
+            return gone
         }
         guard !hosts.isEmpty else { return }
         for host in hosts { report(.hostOffline(host)) }

@@ -31,8 +31,8 @@ import TestSupport
         var all: [BackgroundProgram] { [controller, a, b] }
     }
 
-    static func startSite() async throws -> Running {
-        let site = try await SiteFixture(hosts: ["pi-a", "pi-b"], radios: radios, beacons: beacons)
+    static func startSite(persistentBroker: Bool = false) async throws -> Running {
+        let site = try await SiteFixture(hosts: ["pi-a", "pi-b"], radios: radios, beacons: beacons, persistentBroker: persistentBroker)
         let controller = try site.start(["site", site.siteFile, "--json"], as: SiteFixture.controller)
         let a = try site.start(["agent", "--site", site.siteFile, "--host", "pi-a", "--json"], as: SiteFixture.hostUser("pi-a"))
         let b = try site.start(["agent", "--site", site.siteFile, "--host", "pi-b", "--json"], as: SiteFixture.hostUser("pi-b"))
@@ -206,11 +206,43 @@ import TestSupport
         try await Self.restartTheBroker(orderly: true)
     }
 
-    static func restartTheBroker(orderly: Bool) async throws {
+    /// Debian's Mosquitto persists: stopped the orderly way, it keeps every host's Last Will
+    /// (`offline`, retained) and hands them to the controller when it subscribes again, maybe
+    /// before the agents are back to say `online`. None of them takes a host for gone.
+    @Test func aPersistentBrokerRestartedTheOrderlyWayChurnsNothing() async throws {
+        try await Self.restartTheBroker(orderly: true, persistent: true)
+    }
+
+    /// A host that dies while the broker is away sends no Last Will anyone hears: once the
+    /// broker is back, it alone does not say `online` again within the controller's grace, and
+    /// is taken for gone then; its beacon is placed on the other radio, whose own never leaves.
+    @Test func anAgentThatDiesWhileTheBrokerIsAwayIsTakenForGoneAfterTheGrace() async throws {
         let running = try await Self.startSite()
         defer { for p in running.all { p.send(SIGKILL) } }
+        let (site, controller, b) = (running.site, running.controller, running.b)
+        let before = Self.events(controller).count
+        try await site.broker.stop()
+        #expect(await controller.waitForOutput(timeout: .seconds(60)) { _ in Self.events(controller).contains { $0["event"] as? String == "disconnected" } })
+        b.send(SIGKILL)
+        #expect(await b.waitForExit(timeout: .seconds(10)) != nil)
+        try await site.broker.start()
+        let movedOver = await controller.waitForOutput(timeout: .seconds(60)) { _ in Self.onAir(controller, Self.desk, on: "pi-a/virtual") }
+        #expect(movedOver, "controller:\n\(controller.output)\npi-a:\n\(running.a.output)")
+        let since = Array(Self.events(controller).dropFirst(before))
+        let offline = since.firstIndex { $0["event"] as? String == "host_offline" && $0["host"] as? String == "pi-b" }
+        let reconnected = since.lastIndex { $0["event"] as? String == "connected" }
+        #expect(offline != nil && reconnected != nil && reconnected! < offline!, "\(controller.output)")
+        #expect(!since.contains { $0["event"] as? String == "host_offline" && $0["host"] as? String == "pi-a" }, "\(controller.output)")
+        #expect(!since.contains { $0["event"] as? String == "beacon" && $0["id"] as? String == Self.door && $0["on_air"] as? Bool == false },
+                "\(controller.output)")
+    }
+
+    static func restartTheBroker(orderly: Bool, persistent: Bool = false) async throws {
+        let running = try await Self.startSite(persistentBroker: persistent)
+        defer { for p in running.all { p.send(SIGKILL) } }
         let (site, controller, a, b) = (running.site, running.controller, running.a, running.b)
-        // No persistence: every retained message gone with the broker (kill -9, or SIGTERM).
+        // Without persistence every retained message is gone with the broker (kill -9, or
+        // SIGTERM); with it, the hosts' wills stay as their retained status.
         let before = Self.events(controller).count
         if orderly { try await site.broker.stop() } else { try await site.broker.kill() }
         #expect(await controller.waitForOutput(timeout: .seconds(60)) { _ in Self.events(controller).contains { $0["event"] as? String == "disconnected" } })

@@ -30,11 +30,13 @@ struct SiteFixture {
     /// YAML lines) naming it. With `tls`, the broker speaks only TLS with the certificates' server
     /// certificate and wants a client certificate of their CA; `brokerKeys` are added to the site
     /// file's `broker:` mapping (`ca_file: …, cert_file: …`).
-    init(hosts: [String], radios: String, beacons: String, extra: String = "", tls: TestCertificates? = nil, brokerKeys: String = "") async throws {
+    init(hosts: [String], radios: String, beacons: String, extra: String = "", tls: TestCertificates? = nil, brokerKeys: String = "",
+         persistentBroker: Bool = false) async throws {
         let listener = tls.map { c in
             ["cafile \(c.path("ca.crt"))", "certfile \(c.path("server.crt"))", "keyfile \(c.path("server.key"))", "require_certificate true"]
         } ?? []
-        broker = try await MosquittoBroker(users: [Self.controller] + hosts.map { Self.hostUser($0) }, listenerOptions: listener, tls: tls != nil)
+        broker = try await MosquittoBroker(users: [Self.controller] + hosts.map { Self.hostUser($0) }, listenerOptions: listener, tls: tls != nil,
+                                         persistent: persistentBroker)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacon-site-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let airURL = directory.appendingPathComponent("air")

@@ -55,7 +55,9 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// Writes the configuration for `users` and starts the broker. `listenerOptions` are added
     /// after the `listener` line (TLS: `cafile`, `certfile`, `keyfile`, …; pass `tls: true`).
-    public init(users: [User], listenerOptions: [String] = [], tls: Bool = false) async throws {
+    /// `persistent`: the broker keeps its retained messages across a restart in its directory, as
+    /// Debian's own configuration does (`persistence true`); otherwise a restart forgets them.
+    public init(users: [User], listenerOptions: [String] = [], tls: Bool = false, persistent: Bool = false) async throws {
         let mosquitto = URL(fileURLWithPath: "/usr/sbin/mosquitto")
         guard FileManager.default.isExecutableFile(atPath: mosquitto.path) else {
             throw Failure(description: "/usr/sbin/mosquitto is not installed (apt-get install mosquitto, or scripts/setup --tests); this test cannot run without it")
@@ -82,7 +84,7 @@ public final class MosquittoBroker: @unchecked Sendable {
             "allow_anonymous false",
             "password_file \(passwordFile.path)",
             "acl_file \(directory.appendingPathComponent("acl").path)",
-            "persistence false",
+            persistent ? "persistence true\npersistence_location \(directory.path)/" : "persistence false",
             "user \(runAs)",
             "log_dest stderr",
             "log_type all",
