@@ -27,13 +27,15 @@ import TestSupport
         loop: true
         """
 
-    /// True in the page when `on` has its table row and map marker on air and `off` is not on
-    /// air (no marker or row on air: a hidden beacon is out of the plan).
-    static func handOver(on: String, off: String) -> String {
+    /// True in the page when `on` has its table row and map marker on air and `off` has neither
+    /// (a hidden beacon leaves the plan: its row and its marker go, as the terminal's view drops
+    /// its row), and the title matches `title` (a regular expression) when one is given.
+    static func handOver(on: String, off: String, title: String? = nil) -> String {
         """
         const state = (id) => { const e = document.getElementById(id); return e ? e.dataset.state : null; };
         return state("beacon-\(on)") === "on air" && state("m-\(on)") === "on air"
-          && state("beacon-\(off)") !== "on air" && state("m-\(off)") !== "on air";
+          && state("beacon-\(off)") === null && state("m-\(off)") === null
+          && \(title.map { "/\($0)/.test(document.getElementById(\"title\").textContent)" } ?? "true");
         """
     }
 
@@ -51,6 +53,12 @@ import TestSupport
                 let page = try await browser.body()
                 #expect(followed, "\(on) on air, \(off) off: \(page)\n\(run.output)")
             }
+            // The title is the live view's: the scenario clock, the pass and the next step (not
+            // advertise's "SIGHUP reloads": a scenario has nothing to reload).
+            let clock = try await browser.waitUntil(Self.handOver(
+                on: "door", off: "desk", title: #"^scenario [0-9.]+ s \(pass [0-9]+\) · next at [0-9]+ s: show desk; hide door — Ctrl-C stops$"#))
+            let title = try await browser.run("return document.getElementById('title').textContent") as? String
+            #expect(clock, "the page's title: \(title ?? "none")\n\(run.output)")
             if let phone {
                 let width = try await browser.run("return window.innerWidth") as? Int
                 #expect(width == phone.width, "the window is a phone's: \(width ?? 0)")
