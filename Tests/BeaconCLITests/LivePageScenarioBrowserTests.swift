@@ -79,13 +79,16 @@ import TestSupport
         let beacons = LivePageBrowserTests.beacons
         let (run, url) = try await LivePageBrowserTests.serving(["cycle", room, "-i", "virtual", "--dwell", "1s", "--web", "0"])
         defer { run.send(SIGKILL) }
-        /// The one beacon on air (in its row and on the map) while every other row is not, or null.
+        /// The one beacon on air (in its row and on the map) while every other row is waiting for
+        /// its turn, or null.
         let theOneOnAir = """
             const names = [\(beacons.map { "\"\($0)\"" }.joined(separator: ","))];
             const state = (id) => { const e = document.getElementById(id); return e ? e.dataset.state : null; };
             if (names.some((n) => document.getElementById("beacon-" + n) === null)) return null;
             const on = names.filter((n) => state("beacon-" + n) === "on air" || state("m-" + n) === "on air");
-            return on.length === 1 && state("beacon-" + on[0]) === "on air" && state("m-" + on[0]) === "on air" ? on[0] : null;
+            const others = names.filter((n) => n !== on[0]);
+            return on.length === 1 && state("beacon-" + on[0]) === "on air" && state("m-" + on[0]) === "on air"
+              && others.every((n) => state("beacon-" + n) === "waiting") ? on[0] : null;
             """
         try await WebDriver.session { browser in
             try await browser.open(url)
@@ -106,7 +109,8 @@ import TestSupport
     }
 
     /// `scan`'s page lists the beacons an advertiser on the same virtual air sends: a row for
-    /// each of the room's four identities (`beacon-UUID-MAJOR-MINOR`).
+    /// each of the room's four identities (`beacon-UUID-MAJOR-MINOR`), each with its proximity
+    /// (from (1, 1) the beacons are 1 m and √5 m away: near).
     @Test func scanPageListsTheBeaconsHeard() async throws {
         let air = try SharedAirTests.privateAir()
         defer { try? FileManager.default.removeItem(atPath: air) }
@@ -119,7 +123,7 @@ import TestSupport
         try await WebDriver.session { browser in
             try await browser.open(url)
             let listed = try await browser.waitUntil("""
-                return [\(rows.map { "\"\($0)\"" }.joined(separator: ","))].every((id) => document.getElementById(id) !== null)
+                return [\(rows.map { "\"\($0)\"" }.joined(separator: ","))].every((id) => document.getElementById(id)?.dataset.state === "near")
                   && document.querySelectorAll("#table tbody tr[id^=beacon-]").length === \(rows.count);
                 """)
             let page = try await browser.body()
