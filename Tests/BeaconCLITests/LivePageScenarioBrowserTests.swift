@@ -66,8 +66,7 @@ import TestSupport
                 let sizes = try await browser.run("return [document.documentElement.scrollWidth, document.getElementById('table').getBoundingClientRect().right]")
                 #expect(fits == true, "play at \(phone.width)×\(phone.height): scroll width and table right \(sizes ?? "?")")
             }
-            let errors = try await browser.consoleLog().filter { $0.hasPrefix("SEVERE") }
-            #expect(errors.isEmpty, "console: \(errors)")
+            try await LivePageBrowserTests.expectNoConsoleErrors(in: browser)
             await LivePageBrowserTests.stop(run)
         }
     }
@@ -102,8 +101,7 @@ import TestSupport
                 """)
             let after = try await browser.body()
             #expect(switched, "another beacon on air after \(first): \(after)\n\(run.output)")
-            let errors = try await browser.consoleLog().filter { $0.hasPrefix("SEVERE") }
-            #expect(errors.isEmpty, "console: \(errors)")
+            try await LivePageBrowserTests.expectNoConsoleErrors(in: browser)
             await LivePageBrowserTests.stop(run)
         }
     }
@@ -128,8 +126,7 @@ import TestSupport
                 """)
             let page = try await browser.body()
             #expect(listed, "the room's four beacons listed: \(page)\n\(scan.output)\n\(advertiser.output)")
-            let errors = try await browser.consoleLog().filter { $0.hasPrefix("SEVERE") }
-            #expect(errors.isEmpty, "console: \(errors)")
+            try await LivePageBrowserTests.expectNoConsoleErrors(in: browser)
             await LivePageBrowserTests.stop(scan)
         }
         await LivePageBrowserTests.stop(advertiser)
