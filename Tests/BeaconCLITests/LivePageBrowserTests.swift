@@ -35,6 +35,13 @@ import TestSupport
         return (run, url)
     }
 
+    /// Expects no error in the browser's console since the last look (a script that failed, a
+    /// socket refused).
+    static func expectNoConsoleErrors(in browser: WebDriver, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let errors = try await browser.consoleLog().filter { $0.hasPrefix("SEVERE") }
+        #expect(errors.isEmpty, "console: \(errors)", sourceLocation: sourceLocation)
+    }
+
     /// Stops `run` with SIGINT and expects it to end with status 0.
     static func stop(_ run: BackgroundProgram) async {
         run.send(SIGINT)
@@ -55,8 +62,7 @@ import TestSupport
             #expect(shown, "\(first)\n\(run.output)")
             let rows = try await browser.run("return document.querySelectorAll('#table tbody tr[id^=beacon-]').length") as? Int
             #expect(rows == Self.beacons.count)
-            let errors = try await browser.consoleLog().filter { $0.hasPrefix("SEVERE") }
-            #expect(errors.isEmpty, "console: \(errors)")
+            try await Self.expectNoConsoleErrors(in: browser)
 
             // A reload without room-south: its row and marker go, the others stay on air.
             let withoutSouth = original.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("room-south") }.joined(separator: "\n")
@@ -129,8 +135,7 @@ import TestSupport
                 // The receiver's ranges are the walk's measured powers quantised to whole dBm: a few centimetres off.
                 #expect(hypot(p[0] - p[2], p[1] - p[3]) < 0.3, "estimate (\(p[0]), \(p[1])) against the walker at (\(p[2]), \(p[3]))")
             }
-            let errors = try await browser.consoleLog().filter { $0.hasPrefix("SEVERE") }
-            #expect(errors.isEmpty, "console: \(errors)")
+            try await Self.expectNoConsoleErrors(in: browser)
             await Self.stop(run)
         }
     }
@@ -163,8 +168,7 @@ import TestSupport
                 """)
             let page = try await browser.body()
             #expect(shown, "\(page)\n\(site.output)")
-            let errors = try await browser.consoleLog().filter { $0.hasPrefix("SEVERE") }
-            #expect(errors.isEmpty, "console: \(errors)")
+            try await Self.expectNoConsoleErrors(in: browser)
             await Self.stop(site)
         }
     }

@@ -146,7 +146,8 @@ struct PlayCommand: AsyncParsableCommand {
             conduct: { fleet, board in
                 let output = PlaybackOutput(json: json, window: window)
                 let progress = PlaybackProgress(start: output.start)
-                if board.style == .table { board.show { progress.scenarioHeadline(loaded, window: window) } }
+                // The live view's title and the --web page's (a pipe gets lines, the page still the clock).
+                board.show { progress.scenarioHeadline(loaded, window: window) }
                 await player.play(on: fleet, from: output.start) { event in
                     progress.record(event)
                     output.show(event, board: board)
