@@ -23,7 +23,7 @@ public enum ScenarioText {
         }
     }
 
-    /// The step a play waits for: `next at 6 s: pass 2 starts from the fleet as declared`.
+    /// The step a play waits for: `next at 6 s: pass 2 starts`.
     public static func next(_ step: ScenarioTimeline.PlayStep) -> String {
         "next at \(clock(step.time)): \(step)"
     }

@@ -34,17 +34,17 @@ struct NextStepTests {
     @Test("at the end of a looping pass: the next pass's start, at its time, with the pass's changes at 0 s")
     func endOfLoopingPass() throws {
         let atZero = try Self.turns(firstAtZero: true)
-        #expect(Self.text(atZero.step(after: 3, inPass: 0, until: nil)) == "6.0 1: pass 2 starts from the fleet as declared; show door")
-        #expect(Self.text(atZero.step(after: 9, inPass: 1, until: nil)) == "12.0 2: pass 3 starts from the fleet as declared; show door")
+        #expect(Self.text(atZero.step(after: 3, inPass: 0, until: nil)) == "6.0 1: pass 2 starts; show door")
+        #expect(Self.text(atZero.step(after: 9, inPass: 1, until: nil)) == "12.0 2: pass 3 starts; show door")
         #expect(ScenarioText.next(try #require(atZero.step(after: 3, inPass: 0, until: nil)))
-                == "next at 6 s: pass 2 starts from the fleet as declared; show door")
+                == "next at 6 s: pass 2 starts; show door")
     }
 
     @Test("steps not at 0 s: the next pass's start is a step of its own, before the pass's first change")
     func stepsNotAtZero() throws {
         let t = try Self.turns(firstAtZero: false)
         #expect(Self.text(t.step(after: 0, inPass: 0, until: nil)) == "3.0 0: hide door; show till")
-        #expect(Self.text(t.step(after: 3, inPass: 0, until: nil)) == "6.0 1: pass 2 starts from the fleet as declared")
+        #expect(Self.text(t.step(after: 3, inPass: 0, until: nil)) == "6.0 1: pass 2 starts")
         #expect(Self.text(t.step(after: 6, inPass: 1, until: nil)) == "9.0 1: hide door; show till")
     }
 
@@ -52,7 +52,7 @@ struct NextStepTests {
     func lastChangeAtPassEnd() throws {
         let t = ScenarioTimeline(try ScenarioLoader.parse(ScenarioParsingTests.fleet + "steps:\n  - {at: 1s, hide: door}\nloop: 2\n", file: "t.yaml"))
         #expect(Self.text(t.step(after: 0, inPass: 0, until: 2)) == "1.0 0: hide door")
-        #expect(Self.text(t.step(after: 1, inPass: 0, until: 2)) == "1.0 1: pass 2 starts from the fleet as declared")
+        #expect(Self.text(t.step(after: 1, inPass: 0, until: 2)) == "1.0 1: pass 2 starts")
         #expect(Self.text(t.step(after: 1, inPass: 1, until: 2)) == "2.0 1: hide door", "a change at the play's end is played")
         #expect(Self.text(t.step(after: 2, inPass: 1, until: 2)) == "none")
     }
@@ -60,7 +60,7 @@ struct NextStepTests {
     @Test("the last pass of a finite count, and the end of a window: nothing after the end")
     func endOfLastPass() throws {
         let t = try Self.turns(firstAtZero: false, loop: "3")
-        #expect(Self.text(t.step(after: 9, inPass: 1, until: 18)) == "12.0 2: pass 3 starts from the fleet as declared")
+        #expect(Self.text(t.step(after: 9, inPass: 1, until: 18)) == "12.0 2: pass 3 starts")
         #expect(Self.text(t.step(after: 15, inPass: 2, until: 18)) == "none", "no pass 4")
         #expect(Self.text(t.step(after: 3, inPass: 0, until: 6)) == "none", "a pass starting at the play's end is not played")
         #expect(Self.text(t.step(after: 0, inPass: 0, until: 2)) == "none", "the pass's change comes after the play's end")
@@ -95,7 +95,7 @@ struct NextStepTests {
             // Each announcement is the step made next, and the last one announces nothing.
             #expect(Array(times.dropLast()) == made.map { Substring($0) }, "\(announced)")
             #expect(announced.last == "none", "\(announced)")
-            #expect(announced.contains("6.0 1: pass 2 starts from the fleet as declared" + (firstAtZero ? "; show door" : "")), "\(announced)")
+            #expect(announced.contains("6.0 1: pass 2 starts" + (firstAtZero ? "; show door" : "")), "\(announced)")
         }
     }
 }

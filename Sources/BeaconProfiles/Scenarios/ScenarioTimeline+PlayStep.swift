@@ -20,10 +20,10 @@ extension ScenarioTimeline {
             self.changes = changes
         }
 
-        /// `hide door; show desk`, or `pass 2 starts from the fleet as declared; show door`.
+        /// `hide door; show desk`, or `pass 2 starts; show door`.
         public var description: String {
             let changed = changes.map(\.change.description)
-            return ((startsPass ? ["pass \(pass + 1) starts from the fleet as declared"] : []) + changed).joined(separator: "; ")
+            return ((startsPass ? ["pass \(pass + 1) starts"] : []) + changed).joined(separator: "; ")
         }
     }
 
