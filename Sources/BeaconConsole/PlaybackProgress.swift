@@ -11,7 +11,7 @@ import Synchronization
 /// ``walkHeadline()`` to ``RunStatusBoard/show(headline:)``.
 public final class PlaybackProgress: Sendable {
     private struct State {
-        var next: TimedChange?
+        var next: ScenarioTimeline.PlayStep?
         var started = false
         var over: Double?
         var walker: Point?
@@ -64,7 +64,7 @@ public final class PlaybackProgress: Sendable {
             title += " (pass \(pass)\(scenario.passes.map { " of \($0)" } ?? ""))"
         }
         if s.over == nil {
-            title += " · " + (s.next.map { "next at \(ScenarioText.clock($0.time)): \($0.change)" } ?? "no next step")
+            title += " · " + (s.next.map(ScenarioText.next) ?? "no next step")
         }
         return .init(title: title, late: s.late)
     }

@@ -22,6 +22,11 @@ public enum ScenarioText {
         case let n?: "\(n) passes of \(clock(s.duration))"
         }
     }
+
+    /// The step a play waits for: `next at 6 s: pass 2 starts`.
+    public static func next(_ step: ScenarioTimeline.PlayStep) -> String {
+        "next at \(clock(step.time)): \(step)"
+    }
 }
 
 extension ScenarioCommandListing {

@@ -24,15 +24,15 @@ public struct ScenarioPlayer: Sendable {
     /// What the player reports as it goes.
     public enum Event: Sendable {
         /// The beacons on air at scenario time `time` (the window's start) went on air;
-        /// `next` is the first change after it.
-        case started(time: Double, onAir: [String], next: TimedChange?)
-        /// Every ``clockEvery`` seconds of wall clock between steps: the scenario time, and what
-        /// comes next.
-        case clock(time: Double, next: TimedChange?)
+        /// `next` is the first step after it (``ScenarioTimeline/step(after:inPass:until:)``).
+        case started(time: Double, onAir: [String], next: ScenarioTimeline.PlayStep?)
+        /// Every ``clockEvery`` seconds of wall clock between steps: the scenario time, and the
+        /// step waited for.
+        case clock(time: Double, next: ScenarioTimeline.PlayStep?)
         /// `changes` (all due at `time`, seconds of scenario clock) were posted as update
-        /// `generation`; `next` is the change after them, if any. `behind`: the update before
-        /// had not settled yet.
-        case stepped(time: Double, changes: [TimedChange], next: TimedChange?, onAir: [String], generation: Int, behind: Bool)
+        /// `generation`; `next` is the step after them, if any (a pass's start included).
+        /// `behind`: the update before had not settled yet.
+        case stepped(time: Double, changes: [TimedChange], next: ScenarioTimeline.PlayStep?, onAir: [String], generation: Int, behind: Bool)
         /// A new pass begins: the fleet back as declared.
         case pass(index: Int, time: Double)
         /// The play is over at scenario time `time`: the last pass ended, or the window's
@@ -68,7 +68,9 @@ public struct ScenarioPlayer: Sendable {
             return timeline.changes(inPass: index).filter(inWindow)
         }
         var index = firstPass
-        report(.started(time: window.from, onAir: initialBeacons.map(\.name), next: changes(inPass: index).first ?? changes(inPass: index + 1).first))
+        // The step waited for; the timeline says which comes after each (a pass's start too).
+        var next = timeline.step(after: window.from, inPass: index, until: end)
+        report(.started(time: window.from, onAir: initialBeacons.map(\.name), next: next))
         while timeline.scenario.passes.map({ index < $0 }) ?? true {
             var state = index == firstPass ? timeline.state(at: window.from) : timeline.initialState
             let passStart = Double(index) * duration
@@ -76,11 +78,12 @@ public struct ScenarioPlayer: Sendable {
             var pending = changes(inPass: index)
             if index > firstPass {
                 // The reset is a change at the pass's start, merged with any change due then.
-                guard await clock.wait(until: passStart, next: pending.first, report: report) else { return }
+                guard await clock.wait(until: passStart, next: next, report: report) else { return }
                 report(.pass(index: index, time: passStart))
                 if pending.first?.time != passStart {
                     let posted = tracker.post(state.onAir)
-                    report(.stepped(time: passStart, changes: [], next: pending.first, onAir: state.onAir.map(\.name),
+                    next = timeline.step(after: passStart, inPass: index, until: end)
+                    report(.stepped(time: passStart, changes: [], next: next, onAir: state.onAir.map(\.name),
                                     generation: posted.generation, behind: posted.behind))
                 }
             }
@@ -88,10 +91,10 @@ public struct ScenarioPlayer: Sendable {
                 let time = pending[0].time
                 let due = pending.prefix { $0.time == time }
                 pending.removeFirst(due.count)
-                guard await clock.wait(until: time, next: due.first, report: report) else { return }
+                guard await clock.wait(until: time, next: next, report: report) else { return }
                 for c in due { state.apply(c.change) }
                 let posted = tracker.post(state.onAir)
-                let next = pending.first ?? changes(inPass: index + 1).first
+                next = timeline.step(after: time, inPass: index, until: end)
                 report(.stepped(time: time, changes: Array(due), next: next, onAir: state.onAir.map(\.name),
                                 generation: posted.generation, behind: posted.behind))
             }
@@ -119,7 +122,7 @@ public struct ScenarioPlayer: Sendable {
             reached = window.from
         }
 
-        mutating func wait(until time: Double, next: TimedChange?, report: @Sendable (Event) -> Void) async -> Bool {
+        mutating func wait(until time: Double, next: ScenarioTimeline.PlayStep?, report: @Sendable (Event) -> Void) async -> Bool {
             if let every {
                 var tick = ((window.wallSeconds(at: reached) / every + 1e-9).rounded(.down) + 1) * every
                 while window.scenarioTime(afterWallSeconds: tick) < time - 1e-9 {

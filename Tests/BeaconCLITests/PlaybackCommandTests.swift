@@ -141,8 +141,9 @@ struct PlaybackCommandTests {
         let steps = objects.filter { $0["event"] as? String == "scenario-step" }
         #expect(steps.map { ($0["scenario_time"] as? NSNumber)?.doubleValue ?? -1 } == [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7])
         #expect(steps.map { ($0["on_air"] as? [String])?.count ?? -1 } == [2, 4, 4, 3, 2, 4, 4], "pass 2 starts from the fleet as declared")
-        #expect(steps.map { $0["next"] as? String ?? "-" } == ["show room-west, room-south", "room-east: measured_power -40", "hide room-west",
+        #expect(steps.map { $0["next"] as? String ?? "-" } == ["show room-west, room-south", "room-east: measured_power -40", "pass 2 starts",
                                                                "hide room-west", "show room-west, room-south", "room-east: measured_power -40", "-"])
+        #expect(steps.map { ($0["next_time"] as? NSNumber)?.doubleValue ?? -1 } == [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, -1], "the next pass's start is the step after a pass's last change")
         let notes = objects.filter { $0["event"] as? String == "note" }.compactMap { $0["message"] as? String }
         #expect(notes.contains { $0.hasPrefix("scenario over at 0.8 s") }, "\(notes)")
         #expect(objects.last?["event"] as? String == "stopped", "the teardown is the last word")

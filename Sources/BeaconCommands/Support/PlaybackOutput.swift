@@ -60,33 +60,33 @@ struct PlaybackOutput: Sendable {
                     ("changes", .array(changes.map { .string($0.change.description) })),
                     ("on_air", .array(onAir.map { .string($0) })), ("generation", .int(generation)), ("behind", .bool(behind)),
                     ("next_time", next.map { .double(RunStatusBoard.round($0.time)) } ?? .null),
-                    ("next", next.map { .string($0.change.description) } ?? .null),
+                    ("next", next.map { .string($0.description) } ?? .null),
                 ]).text)
                 return
             }
             let what = changes.isEmpty ? "pass starts: the fleet as declared" : changes.map(\.change.description).joined(separator: "; ")
-            let upcoming = next.map { "next at \(ScenarioText.clock($0.time)): \($0.change)" } ?? "no next step"
+            let upcoming = next.map(ScenarioText.next) ?? "no next step"
             board.note("scenario \(ScenarioText.clock(time)): \(what); on air: \(onAir.isEmpty ? "nothing" : onAir.joined(separator: ", ")) — \(upcoming)"
                        + (behind ? " (the update before had not been applied yet: the controller is behind the timeline)" : ""))
         case let .started(time, onAir, next):
-            let upcoming = next.map { "next at \(ScenarioText.clock($0.time)): \($0.change)" } ?? "no step"
+            let upcoming = next.map(ScenarioText.next) ?? "no step"
             if json {
                 LineOutput.out(EventObject.object(time: RunStatusBoard.round(board.elapsed), event: "scenario-start", [
                     ("scenario_time", .double(RunStatusBoard.round(time))),
                     ("unix_time", .double(RunStatusBoard.round(wallClockStart))), ("on_air", .array(onAir.map { .string($0) })),
                     ("next_time", next.map { .double(RunStatusBoard.round($0.time)) } ?? .null),
-                    ("next", next.map { .string($0.change.description) } ?? .null),
+                    ("next", next.map { .string($0.description) } ?? .null),
                 ]).text)
             } else {
                 board.note("scenario \(ScenarioText.clock(time)): started; on air: \(onAir.isEmpty ? "nothing" : onAir.joined(separator: ", ")) — \(upcoming)")
             }
         case let .clock(time, next):
-            let upcoming = next.map { "next at \(ScenarioText.clock($0.time)): \($0.change)" } ?? "the end"
+            let upcoming = next.map(ScenarioText.next) ?? "the end"
             if json {
                 LineOutput.out(EventObject.object(time: RunStatusBoard.round(board.elapsed), event: "scenario-clock", [
                     ("scenario_time", .double(RunStatusBoard.round(time))),
                     ("next_time", next.map { .double(RunStatusBoard.round($0.time)) } ?? .null),
-                    ("next", next.map { .string($0.change.description) } ?? .null),
+                    ("next", next.map { .string($0.description) } ?? .null),
                 ]).text)
             } else if board.style != .table {
                 // The live view's title shows the clock and the next step all the time.

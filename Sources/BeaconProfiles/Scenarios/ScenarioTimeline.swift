@@ -51,13 +51,15 @@ public struct ScenarioTimeline: Sendable {
 
     /// The changes of pass `index` (from 0), in scenario time.
     public func changes(inPass index: Int) -> [TimedChange] {
-        let start = Double(index) * scenario.duration
-        return pass.map { c in
-            var c = c
-            c.time += start
-            c.pass = index
-            return c
-        }
+        pass.map { placed($0, inPass: index) }
+    }
+
+    /// `change` of ``pass`` as pass `index` plays it, in scenario time.
+    func placed(_ change: TimedChange, inPass index: Int) -> TimedChange {
+        var c = change
+        c.time += Double(index) * scenario.duration
+        c.pass = index
+        return c
     }
 
     /// How long the whole scenario plays, seconds; nil when it loops until stopped.
@@ -105,8 +107,7 @@ public struct ScenarioTimeline: Sendable {
             start = end
         }
         if scenario.passes != 1, scenario.duration > 0 {
-            let first = changes(inPass: 1).prefix { $0.time == scenario.duration }
-            _ = try body(scenario.duration, first, true)
+            _ = try body(scenario.duration, self.start(ofPass: 1).changes[...], true)
         }
     }
 
