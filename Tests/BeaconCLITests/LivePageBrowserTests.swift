@@ -141,15 +141,7 @@ import TestSupport
     }
 
     /// A site of two radios on cables of this host (no broker), a beacon next to each.
-    static let hall = """
-        name: hall
-        radios:
-          - {host: box, adapter: virtual-a, position: {x: 0, y: 0}}
-          - {host: box, adapter: virtual-b, position: {x: 10, y: 0}}
-        beacons:
-          - {name: door, uuid: 8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061, major: 9, minor: 1, position: {x: 1, y: 0}}
-          - {name: desk, uuid: 8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061, major: 9, minor: 2, position: {x: 9, y: 0}}
-        """
+    static let hall = TwoRadioSite.yaml(name: "hall", major: 9)
 
     @Test func sitePageShowsRadiosOnlineAndTheirBeaconsOnAir() async throws {
         let air = try SharedAirTests.privateAir()

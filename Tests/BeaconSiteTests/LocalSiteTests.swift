@@ -12,15 +12,7 @@ import TestSupport
         try FileManager.default.createDirectory(at: air, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(at: directory) }
         let siteFile = directory.appendingPathComponent("bench.yaml").path
-        try Data("""
-            name: bench
-            radios:
-              - {host: box, adapter: virtual-a, position: {x: 0, y: 0}}
-              - {host: box, adapter: virtual-b, position: {x: 10, y: 0}}
-            beacons:
-              - {name: door, uuid: 8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061, major: 7, minor: 1, position: {x: 1, y: 0}}
-              - {name: desk, uuid: 8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061, major: 7, minor: 2, position: {x: 9, y: 0}}
-            """.utf8).write(to: URL(fileURLWithPath: siteFile))
+        try Data(TwoRadioSite.yaml(name: "bench", major: 7).utf8).write(to: URL(fileURLWithPath: siteFile))
         func start(_ arguments: [String]) throws -> BackgroundProgram {
             try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/env"), ["BEACON_AIR=\(air.path)", try Executables.beacon.get().path] + arguments)
         }

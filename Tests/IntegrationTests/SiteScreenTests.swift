@@ -23,17 +23,9 @@ struct SiteScreenTests {
 
     /// Two virtual radios 10 m apart on one host, three beacons near them and one 500 m away.
     static func benchSite() throws -> (file: String, air: String, directory: URL) {
-        try siteFile("""
-            name: bench
-            radios:
-              - {host: box, adapter: virtual-a, position: {x: 0, y: 0}}
-              - {host: box, adapter: virtual-b, position: {x: 10, y: 0}}
-            beacons:
-              - {name: door, uuid: \(uuid), major: 7, minor: 1, position: {x: 1, y: 0}}
-              - {name: desk, uuid: \(uuid), major: 7, minor: 2, position: {x: 9, y: 0}}
-              - {name: shelf, uuid: \(uuid), major: 7, minor: 3, position: {x: 8, y: 0}}
-              - {name: far-store, uuid: \(uuid), major: 7, minor: 100, position: {x: 500, y: 0}}
-            """)
+        try siteFile(TwoRadioSite.yaml(name: "bench", major: 7, moreBeacons: [
+            "{name: shelf, uuid: \(uuid), major: 7, minor: 3, position: {x: 8, y: 0}}",
+            "{name: far-store, uuid: \(uuid), major: 7, minor: 100, position: {x: 500, y: 0}}"]))
     }
 
     /// The lines without the trailing blanks a redrawn line may leave in tmux's capture (-J).
