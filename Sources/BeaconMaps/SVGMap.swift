@@ -21,9 +21,17 @@ public struct SVGMap: Sendable {
     static let markerRadius = 6.0
     static let legendRow = 22.0
 
-    public init(_ scene: MapScene) {
+    /// The smallest scale a page may show this map at: labels 8.8 px (about 10 px high with
+    /// their descenders), the smallest markers (rings, the estimate: 10 px) 8 px across. A page
+    /// narrower than that keeps the map at this scale in a box that scrolls (``init(forLivePage:)``).
+    public static let smallestLegibleScale = 0.8
+
+    /// The map of `scene`, its plan fitted to `largest` pixels (by default A4's and a laptop's;
+    /// see ``init(forLivePage:)``). Text and markers are the same
+    /// pixels whatever the plan's size.
+    public init(_ scene: MapScene, largestPlan largest: (width: Double, height: Double) = (MapProjection.maximumWidth, MapProjection.maximumHeight)) {
         self.scene = scene
-        let projection = MapProjection(fitting: scene, left: Self.margin, top: Self.titleHeight + Self.margin)
+        let projection = MapProjection(fitting: scene, left: Self.margin, top: Self.titleHeight + Self.margin, largest: largest)
         self.projection = projection
         let area = LabelBox(x: 4, y: Self.titleHeight, width: projection.width + 2 * Self.margin - 8, height: projection.height + 2 * Self.margin)
         // Labels keep off every marker and off the rooms' names.
@@ -45,6 +53,12 @@ public struct SVGMap: Sendable {
         width = max(projection.width + 2 * Self.margin, overflowRight, 640)
         let legendRows = Self.legendLayout(scene.stylesUsed, width: width).rows
         height = max(planBottom, overflowBottom) + 30 + Double(legendRows) * Self.legendRow + Double(scene.notes.count) * 16 + 12
+    }
+
+    /// The map of `scene` for a live page: its plan no larger than
+    /// ``MapProjection/livePageLargest(for:)``, so that a phone need not shrink it illegibly.
+    public init(forLivePage scene: MapScene) {
+        self.init(scene, largestPlan: MapProjection.livePageLargest(for: scene))
     }
 
     /// Draws `moving` (circles, polylines, unlabelled markers) in this map's pixels, for a page

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconMaps
 
 /// The live page: one HTML document with its style and script inline (nothing is fetched from
 /// anywhere else, so it works offline). The title and everything else come with the first snapshot. The script opens the `/live` WebSocket, draws each
@@ -18,7 +19,8 @@ enum LivePageHTML {
         h1{font-size:1.1em;margin:0 0 0.4em}
         #connection{font-size:0.85em;color:#777}
         #connection.offline{color:#b00}
-        #map svg{max-width:100%;height:auto;max-height:70vh}
+        #map{overflow-x:auto}
+        #map svg{display:block;max-width:100%;height:auto;max-height:70vh}
         #map:empty{display:none}
         table{border-collapse:collapse;font-size:0.85em;margin-top:0.5em}
         th,td{padding:0.15em 0.6em;text-align:left;border-bottom:1px solid #ddd}
@@ -71,9 +73,20 @@ enum LivePageHTML {
             }
           }
         }
+        // The map is laid out in pixels (its labels placed so none overlap at 11 px): shrunk to a
+        // phone's width its text and markers would be too small to read. Scaling only the text
+        // up would undo that layout, so the map is never shown below the scale its text stays
+        // legible at (SVGMap.smallestLegibleScale); what a narrow window cannot hold, #map scrolls.
+        function keepLegible() {
+          const svg = byId("map").querySelector("svg");
+          if (!svg || !svg.viewBox.baseVal) return;
+          const box = svg.viewBox.baseVal;
+          svg.style.minWidth = box.width * \(SVGMap.smallestLegibleScale) + "px";
+          svg.style.minHeight = box.height * \(SVGMap.smallestLegibleScale) + "px";
+        }
         function draw(message) {
           const s = message.snapshot;
-          if (message.hasMap) { byId("map").innerHTML = s.svg; layerNodes = []; }
+          if (message.hasMap) { byId("map").innerHTML = s.svg; layerNodes = []; keepLegible(); }
           if (message.hasLayer) layer = s.layer;
           if (message.hasMap || message.hasLayer) placeLayer();
           byId("title").textContent = s.title;

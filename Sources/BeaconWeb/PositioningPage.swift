@@ -132,7 +132,7 @@ public final class PositioningPage: Sendable {
     private func drawPlan(withTruth: Bool) -> (withTruth: Bool, map: SVGMap, svg: String) {
         var scene = plan
         scene.legendAlso = [.estimate, .ranging, .uncertainty, .trail] + (withTruth ? [.truth, .route, .miss] : [])
-        let map = SVGMap(scene)
+        let map = SVGMap(forLivePage: scene)
         return (withTruth, map, map.render())
     }
 

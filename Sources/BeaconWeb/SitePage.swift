@@ -96,9 +96,9 @@ public final class SitePage: Sendable {
         if let drawn = s.drawn, drawn.version == s.version {
             svg = drawn.svg
         } else {
-            svg = SVGMap(MapScene.site(s.site, placement: current, title: title, radioOnline: { radioState[$0] == .online },
-                                       beaconOnAir: { beaconsByName[$0]?.state == .onAir },
-                                       seat: { beaconsByName[$0]?.seat?.text })).render()
+            svg = SVGMap(forLivePage: MapScene.site(s.site, placement: current, title: title, radioOnline: { radioState[$0] == .online },
+                                                    beaconOnAir: { beaconsByName[$0]?.state == .onAir },
+                                                    seat: { beaconsByName[$0]?.seat?.text })).render()
             state.withLock { if $0.version == s.version { $0.drawn = (s.version, svg) } }
         }
         var beacons: [LivePageSnapshot.Beacon] = []

@@ -79,6 +79,24 @@ import TestSupport
           c.scrollWidth <= c.clientWidth + 1 && parseFloat(getComputedStyle(c).fontSize) >= 10);
         """
 
+    /// The map as the window draws it, CSS pixels: `[labels, smallest label text's height,
+    /// markers, smallest marker's width or height]` (the text's box, ascent to descent; a
+    /// marker's shape without its stroke).
+    static let mapLegibility = """
+        const texts = [...document.querySelectorAll("#map #labels text")].map((t) => t.getBoundingClientRect().height);
+        const shapes = [...document.querySelectorAll("#map #markers g > :first-child")].map((m) => {
+          const r = m.getBoundingClientRect(); return Math.min(r.width, r.height); });
+        return [texts.length, Math.min(...texts), shapes.length, Math.min(...shapes)];
+        """
+
+    /// Expects the map's labels at least 9 px high and its markers 8 px across, whatever the
+    /// window's width (a map shrunk whole to a phone's drew them 3 px).
+    static func expectLegibleMap(_ browser: WebDriver, _ what: String) async throws {
+        let sizes = try #require(await browser.run(mapLegibility) as? [Double], "\(what): no map")
+        #expect(sizes[0] > 0 && sizes[1] >= 9, "\(what): labels (count, smallest height px): \(sizes)")
+        #expect(sizes[2] > 0 && sizes[3] >= 7.95, "\(what): markers (count, smallest size px): \(sizes)")
+    }
+
     @Test func aPhonesScreenHoldsTheWholePage() async throws {
         try await WebDriver.session(phone: (390, 844)) { browser in
             // The walk's table (positions, ranges) and advertise's (adapters, sets, addresses).
@@ -95,17 +113,21 @@ import TestSupport
                 let fits = try await browser.run(Self.fitsTheWindow) as? Bool
                 let sizes = try await browser.run("return [document.documentElement.scrollWidth, document.getElementById('table').getBoundingClientRect().right]")
                 #expect(fits == true, "\(arguments[0]) at 390×844: scroll width and table right \(sizes ?? "?")")
+                try await Self.expectLegibleMap(browser, arguments[0])
                 await LivePageBrowserTests.stop(run)
             }
         }
     }
 
-    /// True when the map is whole inside the window's width, with a height, and the table has
-    /// rows and starts inside the window.
+    /// True when the map's box is whole inside the window's width (the map scrolls inside it
+    /// rather than shrink below legible), with a height, and the table has rows and starts
+    /// inside the window.
     static let mapAndTableVisible = """
         const width = window.innerWidth, height = window.innerHeight;
-        const svg = document.querySelector("#map svg");
-        if (svg) { const m = svg.getBoundingClientRect(); if (m.left < 0 || m.right > width || m.height < 40 || m.top >= height) return false; }
+        if (document.querySelector("#map svg")) {
+          const m = document.getElementById("map").getBoundingClientRect();
+          if (m.left < 0 || m.right > width || m.height < 40 || m.top >= height) return false;
+        }
         const t = document.getElementById("table").getBoundingClientRect();
         return document.getElementById("table").tBodies[0].rows.length > 0 && t.left >= 0 && t.top < height && t.height > 0;
         """
@@ -162,8 +184,14 @@ import TestSupport
                 let sizes = try await browser.run("return [document.documentElement.scrollWidth, document.getElementById('table').getBoundingClientRect().right]")
                 #expect(fits == true, "\(arguments[0]) at 390×844: scroll width and table right \(sizes ?? "?")")
                 let visible = try await browser.run(Self.mapAndTableVisible) as? Bool
-                let boxes = try await browser.run("const m = document.querySelector('#map svg'); return JSON.stringify([m ? m.getBoundingClientRect() : null, document.getElementById('table').getBoundingClientRect()])")
+                let boxes = try await browser.run("const m = document.getElementById('map'); return JSON.stringify([m.getBoundingClientRect(), document.querySelector('#map svg')?.getBoundingClientRect(), document.getElementById('table').getBoundingClientRect()])")
                 #expect(visible == true, "\(arguments[0]): the map and the table on the phone's screen (map, table): \(boxes ?? "?")")
+                if arguments[0] == "site" {
+                    try await Self.expectLegibleMap(browser, "site")
+                    // Legible, the map is wider than the phone: its box scrolls, as a reader
+                    // would, to the desk at the plan's east end (the door stays in view).
+                    _ = try await browser.run("document.getElementById('m-desk').scrollIntoView({block: 'nearest', inline: 'nearest'}); return true")
+                }
                 let image = try await browser.screenshot()
                 #expect(image.width == 390, "\(arguments[0]): a screenshot of the phone's screen: \(image.width)×\(image.height)")
                 // The first row's text is drawn where its box is, in its colour.
@@ -171,8 +199,7 @@ import TestSupport
                 #expect(Self.hasText(image, in: row), "\(arguments[0]): no text of the first row in \(row)")
                 if arguments[0] == "site" {
                     // The beacons on air where the plan's metres put them: one scale, y the same,
-                    // and the on-air green within a pixel of each centre (the whole map is shrunk
-                    // to the phone's width: a disc of about three pixels, anti-aliased).
+                    // and the on-air green within a pixel of each centre.
                     let centres = try #require(await browser.run(Self.markerCentres) as? [String: [Double]])
                     let door = try #require(centres["door"]), desk = try #require(centres["desk"])
                     let scale = (desk[0] - door[0]) / (desk[2] - door[2])

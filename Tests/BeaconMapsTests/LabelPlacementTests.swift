@@ -37,6 +37,22 @@ struct LabelPlacementTests {
         #expect(map.width <= 2000)
     }
 
+    @Test("a live page's map: room-2m small enough for a phone at the legible scale; station-160 no more crowded than that, and no larger than printed")
+    func livePage() throws {
+        let room = MapScene.plan(of: try ProfileLoader.load(contentsOf: PackageRoot.path("profiles/room-2m.yaml")), title: "room")
+        let printedRoom = SVGMap(room), liveRoom = SVGMap(forLivePage: room)
+        // A phone's 390 px window (less the page's margins) scrolls at most a fifth of it.
+        #expect(liveRoom.width * SVGMap.smallestLegibleScale <= 1.4 * 374, "\(liveRoom.width) px wide")
+        #expect(liveRoom.width < printedRoom.width && liveRoom.projection.scale < printedRoom.projection.scale)
+        let station = MapScene.plan(of: try Self.station(), title: "station")
+        let printed = SVGMap(station), live = SVGMap(forLivePage: station)
+        Self.assertNoOverlap(live)
+        #expect(live.labels.count == 160)
+        // Beacons 5 m apart stay two markers (24 px) apart or more, and the map no larger than printed.
+        #expect(5 * live.projection.scale >= 24, "\(live.projection.scale) px/m")
+        #expect(live.projection.scale <= printed.projection.scale && live.width <= printed.width)
+    }
+
     @Test("twenty labels on one point: all placed apart, the far ones with leader lines")
     func pile() {
         var scene = MapScene(title: "pile")

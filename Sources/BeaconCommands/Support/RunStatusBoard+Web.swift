@@ -26,7 +26,7 @@ extension RunStatusBoard {
             let svg = fleet.currentPlan.map { plan in
                 drawn.withLock { d in
                     if let d, d.plan.hasSameLayout(as: plan) { return d.svg }
-                    let svg = SVGMap(PlanMap.scene(plan, files: files)).render()
+                    let svg = SVGMap(forLivePage: PlanMap.scene(plan, files: files)).render()
                     d = (plan, svg)
                     return svg
                 }
