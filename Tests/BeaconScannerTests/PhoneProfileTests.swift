@@ -74,7 +74,11 @@ struct PhoneProfileTests {
             (.galaxyS20, [0.02051539092, 0.9184141037, 4.217687104, 4.513934185, 26.0142646, 46.67288951, 98.10656556]),
             (.p30Pro, [0.02051539092, 0.9184141037, 3.871896941, 4.139890404, 24.19032154, 43.96624126, 94.15536784]),
             (.galaxyA71, [0.02051539092, 0.9184141037, 2.985426068, 3.200331184, 19.62667869, 36.12633162, 78.56726525]),
+            (.p30Lite, [0.02051539092, 0.9184141037, 5.554012082, 5.837799307, 24.52288891, 41.00319932, 79.56802354]),
+            (.galaxyA20e, [0.02051539092, 0.9184141037, 7.394971252, 7.937560142, 49.03577002, 89.9999494, 194.7708913]),
+            (.galaxyA5, [0.02051539092, 0.9184141037, 0.7797624923, 0.9075848364, 12.61790142, 26.2741554, 65.57017337]),
         ]
+        #expect(Set(curves.map(\.0)) == Set(CurveFitCoefficients.named.map(\.coefficients)), "every selectable curve checked")
         for (curve, expected) in curves {
             for ((power, rssi), metres) in zip(inputs, expected) {
                 let d = try #require(DistanceModel.curveFit(curve).distance(rssi: rssi, measuredPower: power))
