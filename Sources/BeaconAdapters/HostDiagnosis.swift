@@ -35,7 +35,7 @@ public struct HostDiagnosis: Sendable {
         }
     }
 
-    /// A diagnosis from facts already known (``examine()`` finds them on this machine).
+    /// A diagnosis from facts already known (``examine(system:)`` finds them on this machine).
     public init(bluetoothSocket: Bool?, socketError: TransportError? = nil, bluetoothd: [Int], rfkill: [RFKillSwitch],
                 effectiveCapabilities: UInt64?, isRoot: Bool, kernelRelease: String? = nil) {
         self.bluetoothSocket = bluetoothSocket

@@ -21,7 +21,7 @@ public enum IntervalJSON {
 
 extension BeaconProfile {
     /// The beacon as `list --json` prints it (docs/schema/list.schema.json): `file` (the profile
-    /// file it is read from), its name, the members of BeaconJSON's ``BeaconObject`` in profile
+    /// file it is read from), its name, the members of BeaconJSON's `BeaconObject` in profile
     /// words, then flags, raw data, local name, interval, TX power, address and position.
     public func json(file: String) -> JSONValue {
         let position: JSONValue = self.position.map { p in
