@@ -20,6 +20,8 @@ public final class VirtualController: Sendable {
     public let configuration: Configuration
     let clock: any VirtualClock
     let core: Mutex<ControllerCore>
+    /// See ``whenEventQueued(_:)``.
+    let eventQueued = Mutex<(@Sendable () -> Void)?>(nil)
 
     public init(configuration: Configuration = Configuration(), clock: any VirtualClock = SystemVirtualClock()) {
         precondition((1...0xF0).contains(configuration.advertisingSets), "1…240 advertising sets (Core Vol 4 Part E §7.8.58)")
@@ -48,6 +50,24 @@ public final class VirtualController: Sendable {
             core.advance(to: now)
             return core.outgoing.isEmpty ? nil : core.outgoing.removeFirst()
         }
+    }
+
+    /// How long from now until the controller may queue an event of its own accord (an
+    /// advertising set's Duration or event limit reached), on its clock; `nil`: none is due. A
+    /// host waiting for events need not look before then, unless ``whenEventQueued(_:)`` says so.
+    public var timeUntilOwnEvent: Duration? {
+        let now = clock.now
+        return core.withLock { core in
+            core.advance(to: now)
+            return core.nextTermination.map { $0 - now }
+        }
+    }
+
+    /// Calls `signal` whenever an event is queued from outside a command: an advertising report
+    /// of something heard on the shared air (``hear(_:rssi:)``, from the air's own thread).
+    /// One observer; a later call replaces it.
+    public func whenEventQueued(_ signal: @escaping @Sendable () -> Void) {
+        eventQueued.withLock { $0 = signal }
     }
 
     /// Submits one packet and returns every event waiting afterwards: for tests and tools that
