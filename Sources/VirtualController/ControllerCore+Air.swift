@@ -36,8 +36,8 @@ extension ControllerCore {
         var earliest: Duration?
         for set in sets.values {
             guard let enabled = set.enabled else { continue }
-            let candidates = [enabled.ends, enabled.maxEvents > 0 ? enabled.schedule.nextEvent : nil].compactMap { $0 }
-            for time in candidates where earliest.map({ time < $0 }) ?? true { earliest = time }
+            if let ends = enabled.ends { earliest = min(earliest ?? ends, ends) }
+            if enabled.maxEvents > 0 { earliest = min(earliest ?? enabled.schedule.nextEvent, enabled.schedule.nextEvent) }
         }
         return earliest
     }

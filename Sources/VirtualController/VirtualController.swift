@@ -44,23 +44,26 @@ public final class VirtualController: Sendable {
     }
 
     /// The oldest queued H4 event packet (indicator first), or `nil` when none is waiting.
+    ///
+    /// The air is brought up to the clock only when a set may have stopped by itself meanwhile
+    /// (its LE Advertising Set Terminated is due): the air log's readers bring it up themselves,
+    /// and a host that polls for events (every 50 ms, HCIController's reader) would otherwise
+    /// compute every advertiser's events that often, for nobody.
     public func takeEvent() -> [UInt8]? {
         let now = clock.now
         return core.withLock { core in
-            core.advance(to: now)
+            if let due = core.nextTermination, due < now { core.advance(to: now) }
             return core.outgoing.isEmpty ? nil : core.outgoing.removeFirst()
         }
     }
 
     /// How long from now until the controller may queue an event of its own accord (an
-    /// advertising set's Duration or event limit reached), on its clock; `nil`: none is due. A
-    /// host waiting for events need not look before then, unless ``whenEventQueued(_:)`` says so.
+    /// advertising set's Duration or event limit reached), on its clock (zero or less: it may
+    /// have, ``takeEvent()`` finds out); `nil`: none is due. A host waiting for events need not
+    /// look before then, unless ``whenEventQueued(_:)`` says so.
     public var timeUntilOwnEvent: Duration? {
         let now = clock.now
-        return core.withLock { core in
-            core.advance(to: now)
-            return core.nextTermination.map { $0 - now }
-        }
+        return core.withLock { core in core.nextTermination.map { $0 - now } }
     }
 
     /// Calls `signal` whenever an event is queued from outside a command: an advertising report
