@@ -22,6 +22,9 @@ public final class SiteController: Sendable {
         case adopted(radios: Int, beacons: Int)
         /// The controller has published what the site needs; from here it follows changes.
         case ready
+        /// After a reconnection, the retained desired fleets read back: `unchanged` of them as
+        /// published, `republished` missing or different (a broker that kept nothing), sent again.
+        case resynced(unchanged: Int, republished: Int)
         case hostOnline(String)
         case hostOffline(String)
         case desired(radio: SiteRadio.ID, revision: Int, beacons: Int)
@@ -72,7 +75,7 @@ public final class SiteController: Sendable {
     /// The site as last read (the file given at the start, or its last good reload).
     public var site: Site { configuration.withLock { $0.site } }
 
-    private struct Published {
+    private struct Published: Equatable {
         var revision: Int
         var entries: [String]
     }
@@ -117,6 +120,13 @@ public final class SiteController: Sendable {
         /// Each published beacon's JSON entry, by its flow mapping (``Published/entries``): made
         /// once and kept while a desired fleet carries the beacon (see ``SiteController/payloads(_:)``).
         var entryJSON: [String: JSONValue] = [:]
+        /// The desired fleets the broker handed back as retained since the last sync marker was
+        /// sent: what it holds, against which ``SiteController/reconcile(republishing:)``
+        /// republishes only what differs.
+        var retained: [SiteRadio.ID: Published] = [:]
+        /// The reconnection whose sync marker has not come back yet (its retained copies are
+        /// still arriving).
+        var resyncing: Int?
     }
 
     public init(site: Site, client: MQTTClient, placer: SitePlacer? = nil,
@@ -174,9 +184,14 @@ public final class SiteController: Sendable {
                     try? await Task.sleep(for: grace)
                     self?.expireUnconfirmed(connection)
                 }
-                if state.withLock({ $0.synced }) {
-                    serial.withLock { republish() }
+                // The broker hands back what it retains on the renewed subscriptions, then this
+                // marker: only what it lacks or holds otherwise is published again.
+                let synced = state.withLock { s in
+                    s.retained = [:]
+                    if s.synced { s.resyncing = connection }
+                    return s.synced
                 }
+                publisher.send(syncTopic, text: synced ? "\(syncToken) resync \(connection)" : syncToken, retain: false)
             case .disconnected(_, let reason):
                 report(.disconnected(reason: reason))
             case .refused(let error):
@@ -223,6 +238,10 @@ public final class SiteController: Sendable {
         let site = self.site
         if message.topic == syncTopic {
             let text = String(decoding: message.payload, as: UTF8.self)
+            if text.hasPrefix(syncToken + " resync "), let connection = Int(text.dropFirst(syncToken.count + 8)) {
+                resync(connection)
+                return
+            }
             if text.hasPrefix(syncToken + " "), let connection = Int(text.dropFirst(syncToken.count + 1)) {
                 confirmOffline(connection)
                 return
@@ -286,12 +305,20 @@ public final class SiteController: Sendable {
             if !online { updateBeaconStates() }
             reconcile()
         case (let adapter?, "desired"):
-            // Before the sync: what this controller (or its previous run) published, adopted.
+            // Before a sync marker comes back: what the broker retains. Before the first, what
+            // this controller (or its previous run) published, adopted; after a reconnection,
+            // compared with what it published (its own messages since come back not retained).
             let radio = SiteRadio.ID(host: parsed.host, adapter: AdapterName(adapter))
-            guard !state.withLock({ $0.synced }), site.radios.contains(where: { $0.id == radio }),
-                  case .success(let desired) = DesiredFleet.read(message.payload, topic: message.topic) else { return }
+            guard site.radios.contains(where: { $0.id == radio }) else { return }
+            let (synced, collecting) = state.withLock { ($0.synced, !$0.synced || $0.resyncing != nil) }
+            guard collecting, !synced || message.retained else { return }
+            // Unreadable or empty (removed): nothing kept, so published again.
+            let desired = try? DesiredFleet.read(message.payload, topic: message.topic).get()
+            let kept = desired.map { Published(revision: $0.revision, entries: $0.beacons.map(FleetWriter.flowMapping)) }
             state.withLock { s in
-                s.published[radio] = Published(revision: desired.revision, entries: desired.beacons.map(FleetWriter.flowMapping))
+                s.retained[radio] = kept
+                guard !synced, let desired, let kept else { return }
+                s.published[radio] = kept
                 for beacon in desired.beacons { s.assignment[SiteBeaconID.of(beacon)] = radio }
             }
         case (let adapter?, "state"):
@@ -354,9 +381,13 @@ public final class SiteController: Sendable {
 
     /// Places the enabled beacons on the radios available (failover `nearest`: those whose host
     /// is not known to be offline; `none`: all), keeping each beacon where it is when it can,
-    /// and publishes the desired fleets that changed (all of them with `republishing`, under
-    /// their current revision, for a broker that forgot them).
-    private func reconcile(republishing: Bool = false) {
+    /// and publishes the desired fleets that changed. With `republishing` (after a sync marker
+    /// came back), also those the broker does not retain as published (``State/retained``),
+    /// under their current revision, for a broker that forgot them.
+    /// - Returns: how many desired fleets the broker retains as published, and how many were
+    ///   published again under the same revision (`republishing` only).
+    @discardableResult
+    private func reconcile(republishing: Bool = false) -> (unchanged: Int, republished: Int) {
         let s = state.withLock { $0 }
         let (site, placer) = configuration.withLock { ($0.site, $0.placer) }
         let available = site.radios.filter { site.failover == .none || s.hostOnline[$0.host] != false }
@@ -364,12 +395,16 @@ public final class SiteController: Sendable {
         let placement = placer.place(wanted, on: available, keeping: s.assignment)
         var changes: [(SiteRadio.ID, DesiredFleet)] = []
         var republished: [(SiteRadio.ID, DesiredFleet)] = []
+        var unchanged = 0
         for radio in site.radios {
             let beacons = placement.assignments(on: radio.id).map(\.beacon)
             let entries = beacons.map(FleetWriter.flowMapping)
             let before = s.published[radio.id]
             if before?.entries == entries {
-                if republishing, let before { republished.append((radio.id, DesiredFleet(revision: before.revision, beacons: beacons))) }
+                guard republishing, let before else { continue }
+                if s.retained[radio.id] == before { unchanged += 1 } else {
+                    republished.append((radio.id, DesiredFleet(revision: before.revision, beacons: beacons)))
+                }
                 continue
             }
             // A radio never published to and left empty needs no message.
@@ -378,6 +413,7 @@ public final class SiteController: Sendable {
         }
         let (newlyUnplaced, placementChanged): ([SitePlacement.Unplaced], Bool) = state.withLock { st in
             st.assignment = placement.radioByBeacon
+            if republishing { st.retained = [:] }
             for (radio, desired) in changes {
                 st.published[radio] = Published(revision: desired.revision, entries: desired.beacons.map(FleetWriter.flowMapping))
             }
@@ -397,6 +433,7 @@ public final class SiteController: Sendable {
         forgetRemovedBeacons(keeping: Set(site.beacons.map(SiteBeaconID.of)))
         publishDiscovery(placement, all: republishing)
         updateBeaconStates(republishing: republishing)
+        return (unchanged, republished.count)
     }
 
     /// The desired fleets' payloads. A change of a few beacons on many radios republishes
@@ -441,11 +478,21 @@ public final class SiteController: Sendable {
         }
     }
 
-    /// After a reconnection: everything retained again (a broker restarted without persistence
-    /// has none of it); the agents find their fleets unchanged.
-    private func republish() {
+    /// The marker sent after reconnection `connection` is back, so every desired fleet the broker
+    /// retains has arrived: what it lacks or holds otherwise is published again, with the
+    /// status and (not yet read back) the discovery configurations and beacon states. A broker
+    /// that persisted gets no desired fleet; one restarted without persistence gets them all.
+    private func resync(_ connection: Int) {
+        let due = state.withLock { s in
+            // A QoS 1 duplicate, or a marker of a connection already lost: the next one decides.
+            guard s.resyncing == connection, connection == s.connection else { return false }
+            s.resyncing = nil
+            return true
+        }
+        guard due else { return }
         publisher.send(topics.controllerStatus, text: SiteTopics.online, retain: true)
-        reconcile(republishing: true)
+        let counts = reconcile(republishing: true)
+        report(.resynced(unchanged: counts.unchanged, republished: counts.republished))
     }
 
     private func publishDiscovery(_ placement: SitePlacement, all: Bool) {

@@ -15,6 +15,8 @@ extension SiteController.Event {
         case .disconnected(let reason): "broker connection lost (\(reason)); reconnecting (the agents keep their beacons on air)"
         case .adopted(let radios, let beacons): "adopted what was published before: \(Plural.of(radios, "radio")), \(Plural.of(beacons, "beacon"))"
         case .ready: "ready"
+        case .resynced(let unchanged, let republished):
+            "reconnected: \(Plural.of(unchanged, "desired fleet")) kept by the broker, \(republished) published again"
         case .hostOnline(let host): "\(host): online"
         case .hostOffline(let host): "\(host): offline"
         case .desired(let radio, let revision, let beacons): "\(radio): desired revision \(revision) (\(Plural.of(beacons, "beacon")))"
@@ -36,6 +38,7 @@ extension SiteController.Event {
         case .disconnected(let reason): return object("disconnected", [("reason", .string(reason))])
         case .adopted(let radios, let beacons): return object("adopted", [("radios", .int(radios)), ("beacons", .int(beacons))])
         case .ready: return object("ready")
+        case .resynced(let unchanged, let republished): return object("resynced", [("unchanged", .int(unchanged)), ("republished", .int(republished))])
         case .hostOnline(let host): return object("host_online", [("host", .string(host))])
         case .hostOffline(let host): return object("host_offline", [("host", .string(host))])
         case .desired(let radio, let revision, let beacons):

@@ -28,6 +28,20 @@ extension ControllerCore {
         computedUntil = now
     }
 
+    /// When an advertising set may next stop by itself and so raise LE Advertising Set
+    /// Terminated (its Duration ends, or its next event may be its last under
+    /// Max_Extended_Advertising_Events), on the controller's clock; `nil`: no event of the
+    /// controller's own is due. The legacy advertiser stops without an event.
+    var nextTermination: Duration? {
+        var earliest: Duration?
+        for set in sets.values {
+            guard let enabled = set.enabled else { continue }
+            if let ends = enabled.ends { earliest = min(earliest ?? ends, ends) }
+            if enabled.maxEvents > 0 { earliest = min(earliest ?? enabled.schedule.nextEvent, enabled.schedule.nextEvent) }
+        }
+        return earliest
+    }
+
     /// The earliest event or timeout before `now`; ties go to the legacy advertiser, then to
     /// the lowest handle, so the log is deterministic.
     private func nextHappening(before now: Duration, handles: [UInt8]) -> (Duration, Happening)? {

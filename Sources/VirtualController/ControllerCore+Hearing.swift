@@ -56,7 +56,12 @@ extension VirtualController {
     /// host if scanning is on (see ``AirLink``).
     public func hear(_ transmission: AirTransmission, rssi: Int8) {
         let now = clock.now
-        core.withLock { $0.hear(transmission, rssi: rssi, at: now) }
+        let queued = core.withLock { core in
+            let before = core.outgoing.count
+            core.hear(transmission, rssi: rssi, at: now)
+            return core.outgoing.count > before
+        }
+        if queued, let signal = eventQueued.withLock({ $0 }) { signal() }
     }
 
     /// Whether scanning is on (legacy or extended).

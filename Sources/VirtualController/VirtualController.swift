@@ -20,6 +20,8 @@ public final class VirtualController: Sendable {
     public let configuration: Configuration
     let clock: any VirtualClock
     let core: Mutex<ControllerCore>
+    /// See ``whenEventQueued(_:)``.
+    let eventQueued = Mutex<(@Sendable () -> Void)?>(nil)
 
     public init(configuration: Configuration = Configuration(), clock: any VirtualClock = SystemVirtualClock()) {
         precondition((1...0xF0).contains(configuration.advertisingSets), "1…240 advertising sets (Core Vol 4 Part E §7.8.58)")
@@ -42,12 +44,33 @@ public final class VirtualController: Sendable {
     }
 
     /// The oldest queued H4 event packet (indicator first), or `nil` when none is waiting.
+    ///
+    /// The air is brought up to the clock only when a set may have stopped by itself meanwhile
+    /// (its LE Advertising Set Terminated is due): the air log's readers bring it up themselves,
+    /// and a host that polls for events (every 50 ms, HCIController's reader) would otherwise
+    /// compute every advertiser's events that often, for nobody.
     public func takeEvent() -> [UInt8]? {
         let now = clock.now
         return core.withLock { core in
-            core.advance(to: now)
+            if let due = core.nextTermination, due < now { core.advance(to: now) }
             return core.outgoing.isEmpty ? nil : core.outgoing.removeFirst()
         }
+    }
+
+    /// How long from now until the controller may queue an event of its own accord (an
+    /// advertising set's Duration or event limit reached), on its clock (zero or less: it may
+    /// have, ``takeEvent()`` finds out); `nil`: none is due. A host waiting for events need not
+    /// look before then, unless ``whenEventQueued(_:)`` says so.
+    public var timeUntilOwnEvent: Duration? {
+        let now = clock.now
+        return core.withLock { core in core.nextTermination.map { $0 - now } }
+    }
+
+    /// Calls `signal` whenever an event is queued from outside a command: an advertising report
+    /// of something heard on the shared air (``hear(_:rssi:)``, from the air's own thread).
+    /// One observer; a later call replaces it.
+    public func whenEventQueued(_ signal: @escaping @Sendable () -> Void) {
+        eventQueued.withLock { $0 = signal }
     }
 
     /// Submits one packet and returns every event waiting afterwards: for tests and tools that

@@ -265,5 +265,28 @@ import TestSupport
         let since = Self.events(controller).dropFirst(before)
         #expect(!since.contains { $0["event"] as? String == "host_offline" || ($0["event"] as? String == "beacon" && $0["on_air"] as? Bool == false) },
                 "\(controller.output)")
+        try await Self.expectDesiredFleetsRepublished(persistent ? 0 : 2, by: controller, since: before, on: site.broker)
+    }
+
+    /// After the reconnection, the controller read back the desired fleets the restarted broker
+    /// retains and published again only those it lacks: `count` of the 2. Checked on the broker's
+    /// own log of this run (every PUBLISH it received), once the beacon states the controller
+    /// republishes after the desired fleets (one ordered queue) have arrived there.
+    static func expectDesiredFleetsRepublished(_ count: Int, by controller: BackgroundProgram, since before: Int, on broker: MosquittoBroker) async throws {
+        let resynced = await controller.waitForOutput(timeout: .seconds(60)) { _ in
+            Self.events(controller).dropFirst(before).contains { $0["event"] as? String == "resynced" }
+        }
+        let event = try #require(Self.events(controller).dropFirst(before).first { $0["event"] as? String == "resynced" }, "\(controller.output)")
+        #expect(resynced && event["republished"] as? Int == count && event["unchanged"] as? Int == 2 - count, "\(controller.output)")
+        func received(_ topic: String) -> Int {
+            let run = broker.log.components(separatedBy: "--- (restarted)\n").last ?? ""
+            return run.split(separator: "\n").filter { $0.contains("Received PUBLISH from beacon-site-lab ") && $0.contains("'\(topic)'") }.count
+        }
+        let topics = SiteTopics(site: "lab")
+        let deadline = ContinuousClock.now + .seconds(60)  // a hang bound only
+        while received(topics.beaconState(desk)) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(received(topics.beaconState(desk)) > 0, "\(broker.log)")
+        let desired = ["pi-a", "pi-b"].map { received(topics.desired(SiteRadio.ID(host: $0, adapter: "virtual"))) }
+        #expect(desired == [count / 2, count / 2], "\(broker.log)")
     }
 }

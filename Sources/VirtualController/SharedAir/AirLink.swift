@@ -13,7 +13,9 @@ import Synchronization
 /// the directory and the datagrams waiting there go to the controller as heard transmissions;
 /// then the advertising events logged since the last round go to every other socket in the
 /// directory (listed again every 250 ms). Controllers that only advertise have no socket there,
-/// so they never send to each other. The controller itself stays as deterministic as ever:
+/// so they never send to each other. With no scanner on the air and this controller not
+/// scanning, there is nothing to do until the next listing: the loop sleeps until then (an idle
+/// agent's radio wakes 4 times a second, not 100), and notices its own scan starting then. The controller itself stays as deterministic as ever:
 /// only the link reads the clock.
 ///
 /// Each transmission carries its event's start on the machine's monotonic clock, so a receiver
@@ -42,6 +44,8 @@ public final class AirLink: Sendable {
     private let following = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
+    /// Ends the loop's idle wait at once when the link closes.
+    private let wake = DispatchSemaphore(value: 0)
 
     private static let counter = Atomic<Int>(0)
     /// How long after an event starts a receiver with collisions judges it: the sender's round
@@ -103,6 +107,7 @@ public final class AirLink: Sendable {
     /// until then). Idempotent.
     public func close() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        wake.signal()
         finished.wait()
     }
 
@@ -136,6 +141,10 @@ public final class AirLink: Sendable {
                 for (heard, rssi) in reception.settle(before: Self.machineTime() - Self.collisionLateness) {
                     controller.hear(heard, rssi: rssi)
                 }
+            } else if outbound.peers.isEmpty {
+                // Nobody to hear this controller, and it hears nothing: until the next listing.
+                let idle = outbound.listed + Self.listingPeriod - ContinuousClock.now
+                if idle > .zero { _ = wake.wait(timeout: .now() + .nanoseconds(Int(idle / .nanoseconds(1)))) }
             } else {
                 LiveSystemCalls().sleep(for: .milliseconds(10))
             }
@@ -149,6 +158,9 @@ public final class AirLink: Sendable {
         LiveSystemCalls().monotonicTime()
     }
 
+    /// How often the directory is listed for the scanners on the air.
+    static let listingPeriod = Duration.milliseconds(250)
+
     /// What the sending side remembers between rounds.
     private struct Outbound {
         var sequence: UInt64
@@ -161,7 +173,7 @@ public final class AirLink: Sendable {
     private func send(_ state: inout Outbound, with sender: AirSocket) {
         let now = ContinuousClock.now
         var listed = false
-        if now - state.listed >= .milliseconds(250) {
+        if now - state.listed >= Self.listingPeriod {
             state.peers = directory.peers(except: socketName)
             state.listed = now
             listed = true
