@@ -2,13 +2,16 @@
 import Foundation
 import Testing
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `beacon locate --live` end to end through two Bumble controllers on one virtual link
 /// (Tests/Harness/bumble_link.py --scanner-port): `beacon advertise` sends the 2 m room's four
 /// beacons on A, `locate` scans on B. Bumble's link gives every report the same RSSI, so the
 /// four ranges are equal and the fit must land on the room's centre.
 @Suite struct LocateLiveTests {
-    @Test func liveFixesFromABumbleLink() throws {
+    @Test func liveFixesFromABumbleLink() async throws {
         let python = try Executables.require("python3", install: "apt-get install python3").path
         let beacon = try Executables.beacon.get().path
         let root = PackageRoot.url
@@ -37,17 +40,13 @@ import TestSupport
         let port = try #require(ready["port"] as? Int), scannerPort = try #require(ready["scanner_port"] as? Int)
 
         let fleet = root.appendingPathComponent("profiles/room-2m.yaml").path
-        let advertiser = Process()
-        advertiser.executableURL = URL(fileURLWithPath: beacon)
-        advertiser.arguments = ["advertise", fleet, "-i", "tcp:127.0.0.1:\(port)", "--duration", "15"]
-        advertiser.standardOutput = FileHandle.nullDevice
-        advertiser.standardError = FileHandle.nullDevice
-        try advertiser.run()
-        defer {
-            advertiser.terminate()
-            advertiser.waitUntilExit()
+        let advertiser = try BackgroundProgram(URL(fileURLWithPath: beacon), ["advertise", fleet, "-i", "tcp:127.0.0.1:\(port)", "--duration", "15"])
+        // The scan starts once the advertiser says all four beacons are on air (an event, not a
+        // guess at how long that takes).
+        let onAir = await advertiser.waitForOutput(timeout: .seconds(30)) { out in
+            ["room-west", "room-north", "room-east", "room-south"].allSatisfy { out.contains("\($0) on air") }
         }
-        Thread.sleep(forTimeInterval: 2)  // advertising on before the scan starts
+        try #require(onAir, "\(advertiser.output)")
 
         let result = try Program.run(URL(fileURLWithPath: beacon), ["locate", fleet, "--live", "-i", "tcp:127.0.0.1:\(scannerPort)",
                                                     "--duration", "4", "--json"])
@@ -61,5 +60,7 @@ import TestSupport
             let x = try #require(fix["x"] as? Double), y = try #require(fix["y"] as? Double)
             #expect(hypot(x, y) < 0.01, "fix \(fix)")
         }
+        advertiser.send(SIGTERM)  // stopped as before; if the test ends early, BackgroundProgram kills it
+        _ = await advertiser.waitForExit(timeout: .seconds(10))
     }
 }
