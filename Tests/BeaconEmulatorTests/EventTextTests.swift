@@ -54,7 +54,7 @@ import Testing
         }
         let forCLI = event.termedText.text(namedBy: cli)
         let forPage = event.termedText.text(namedBy: page)
-        #expect(forCLI.hasPrefix("hci1: the teardown failed (LE Set Extended Advertising Enable (0x2039) failed: Command Disallowed (0x0C): "), "\(forCLI)")
+        #expect(forCLI.hasPrefix("hci1: the teardown failed (LE Set Extended Advertising Enable (0x08|0x0039) failed: Command Disallowed (0x0C): "), "\(forCLI)")
         #expect(forCLI.contains("Run `beacon stop` (or reset the adapter)") && forCLI.hasSuffix("lobby may still be on air; run `beacon stop -i hci1`"), "\(forCLI)")
         #expect(forPage.contains("Run Stop (or reset the adapter)") && forPage.hasSuffix("lobby may still be on air; run Stop on hci1"), "\(forPage)")
         #expect(!forPage.contains("beacon stop"), "\(forPage)")
