@@ -49,7 +49,7 @@ extension RunStatusBoard {
             return LiveRow([r.beacon.text + (r.nonConforming ? " (non-conforming)" : ""), r.adapter.text, r.advertiser, r.address.description, r.state, String(r.turns), r.lastError],
                            status: problem ? .problem : (r.state.hasPrefix("on air") ? .active : .idle))
         }
-        let adapters = Set(s.rows.map(\.adapter)).sorted()
+        let adapters = Self.adapters(s.rows).sorted()
         let headline = s.headline?()
         let title = headline.map { "\($0.title) — Ctrl-C stops" }
             ?? "beacon: \(Self.count(s.rows.count, "beacon")) on \(adapters.map(\.text).joined(separator: ", ")) — Ctrl-C stops, SIGHUP reloads"
@@ -60,7 +60,7 @@ extension RunStatusBoard {
     /// `12 of 160 beacons on air · 1 adapter · 4816 turns · 0 errors · +12.3 s`.
     static func summary(_ s: State, elapsed: Double) -> String {
         let onAir = s.rows.filter { $0.state.hasPrefix("on air") }.count
-        let adapters = Set(s.rows.map(\.adapter)).count
+        let adapters = Self.adapters(s.rows).count
         let turns = s.rows.reduce(0) { $0 + $1.turns }
         let late = s.headline.map { " · \($0().late) late" } ?? ""
         return "\(onAir) of \(count(s.rows.count, "beacon")) on air · \(count(adapters, "adapter")) · \(count(turns, "turn")) · \(count(s.errors, "error"))\(late) · +\(NumberText.fixed(elapsed, places: 1)) s"

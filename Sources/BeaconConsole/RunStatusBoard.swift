@@ -5,6 +5,7 @@ import BeaconAdapters
 import BeaconEmulator
 import BeaconJSON
 import BeaconProfiles
+import BeaconScenarios
 import HCI
 import LiveView
 import Synchronization
@@ -53,13 +54,17 @@ public final class RunStatusBoard: Sendable {
         public var adapter: AdapterName
         public var advertiser: String
         public var address: BluetoothAddress
-        /// `waiting`, `on air`, `on air (restored)`, `stopped` or `may be on air`.
+        /// `waiting`, `on air`, `on air (restored)`, `stopped` or `may be on air`; for a beacon
+        /// of a scenario's cast that is not in the plan, `off air since 12 s` (``isOffAir``).
         public var state = "waiting"
         /// How many times it went on air.
         public var turns = 0
         public var lastError = "-"
         /// Sends deliberately non-conforming data (`format: raw`, `patch:`): marked in the table.
         public var nonConforming = false
+        /// One of a scenario's beacons that is off air, out of the plan: the row stays, with the
+        /// adapter it was on, its turns and its last error (see ``keep(_:)``).
+        public var isOffAir = false
     }
 
     struct State: Sendable {
@@ -72,6 +77,8 @@ public final class RunStatusBoard: Sendable {
         var messages = LiveMessages()
         /// play and walk: the scenario clock or the walker, asked at each redraw.
         var headline: (@Sendable () -> Headline)?
+        /// play: the scenario's beacons, and which are off air since when (``keep(_:)``).
+        var cast: ScenarioOffAir?
     }
 
     public let style: Style
@@ -129,18 +136,28 @@ public final class RunStatusBoard: Sendable {
 
     /// Starts over with the beacons of `plan` (a new run, or a reload). A beacon that stays keeps
     /// its row's state and counts: a re-plan leaves it on air, so no event would set them again.
+    /// A beacon of a scenario's cast the plan no longer has keeps its row, off air.
     public func reset(_ plan: FleetPlan) {
         state.withLock { s in
             var before: [String: Row] = [:]
             for r in s.rows { before["\(r.adapter) \(r.beacon)"] = r }
-            s.rows = plan.placements.map { p in
+            let rows = plan.placements.map { p in
                 var row = Row(beacon: p.beacon.beaconName, adapter: p.adapter, advertiser: PlanReport.advertiserText(p), address: p.beacon.address,
                               nonConforming: p.beacon.rawData != nil)
                 if let was = before["\(p.adapter) \(p.beacon.name)"] {
                     (row.state, row.turns, row.lastError, row.address) = (was.state, was.turns, was.lastError, was.address)
+                    // Back in the plan before its on-air event.
+                    if was.isOffAir { row.state = "waiting" }
                 }
                 return row
             }
+            let placed = Set(rows.map(\.beacon))
+            s.rows = rows + s.rows.filter { !placed.contains($0.beacon) }.map { r in
+                var r = r
+                r.isOffAir = true
+                return r
+            }
+            Self.placeCast(&s)
             s.slots = [:]
         }
         changed()
@@ -156,27 +173,28 @@ public final class RunStatusBoard: Sendable {
                     s.rows[i].state = "on air"
                     s.rows[i].turns += 1
                     s.rows[i].address = address
+                    s.rows[i].isOffAir = false
                 } else {
                     // A beacon an update adds goes on air before the plan that has it is shown
                     // (``reset(_:)``, which keeps this row).
                     s.rows.append(Row(beacon: beacon, adapter: adapter, advertiser: "set \(advertiser)", address: address, state: "on air", turns: 1))
                 }
             case let .offAir(beacon, adapter, _):
-                if let i = s.rows.firstIndex(where: { $0.beacon == beacon && $0.adapter == adapter }) {
+                if let i = s.rows.firstIndex(where: { $0.beacon == beacon && $0.adapter == adapter && !$0.isOffAir }) {
                     s.rows[i].state = "waiting"
                 }
             case let .slot(adapter, _, _, _):
                 s.slots[adapter, default: 0] += 1
             case let .error(adapter, message):
                 s.errors += 1
-                for i in s.rows.indices where s.rows[i].adapter == adapter { s.rows[i].lastError = message.text(namedBy: naming) }
+                for i in s.rows.indices where s.rows[i].adapter == adapter && !s.rows[i].isOffAir { s.rows[i].lastError = message.text(namedBy: naming) }
             case let .stopped(adapter, teardown):
-                for i in s.rows.indices where s.rows[i].adapter == adapter {
+                for i in s.rows.indices where s.rows[i].adapter == adapter && !s.rows[i].isOffAir {
                     s.rows[i].state = teardown.isClean ? "stopped" : "may be on air"
                 }
             case let .updateFailed(_, adapter, message):
                 s.errors += 1
-                for i in s.rows.indices where s.rows[i].adapter == adapter { s.rows[i].lastError = message.text(namedBy: naming) }
+                for i in s.rows.indices where s.rows[i].adapter == adapter && !s.rows[i].isOffAir { s.rows[i].lastError = message.text(namedBy: naming) }
             case let .recovered(adapter, _, beacons, _, _):
                 for i in s.rows.indices where s.rows[i].adapter == adapter && beacons.contains(s.rows[i].beacon) {
                     s.rows[i].state = "on air (restored)"

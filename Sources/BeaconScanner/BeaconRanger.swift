@@ -7,18 +7,24 @@ public struct RangingConfiguration: Hashable, Sendable {
     public var window: Duration
     public var model: DistanceModel
     public var thresholds: ProximityThresholds
-    /// A beacon silent this long leaves the ranging list (until then it stays, as unknown).
+    /// A beacon silent this long is forgotten: its samples go (until then they count again
+    /// when it is heard).
     public var forgetAfter: Duration
+    /// A beacon silent this long is no longer listed (until then it stays, as unknown when the
+    /// cycle had no report); ``forgetAfter`` unless told. Android's library lists only the
+    /// beacons heard in the cycle but keeps their 20 s of samples.
+    public var listedFor: Duration
     /// How the RSSI and the RSSI the accuracy comes from are smoothed.
     public var smoothing: RSSISmoothing
 
     public init(window: Duration = .seconds(1), model: DistanceModel = .altBeacon,
                 thresholds: ProximityThresholds = .standard, forgetAfter: Duration = .seconds(30),
-                smoothing: RSSISmoothing = .cycleMean) {
+                listedFor: Duration? = nil, smoothing: RSSISmoothing = .cycleMean) {
         self.window = window
         self.model = model
         self.thresholds = thresholds
         self.forgetAfter = forgetAfter
+        self.listedFor = min(listedFor ?? forgetAfter, forgetAfter)
         self.smoothing = smoothing
     }
 
@@ -36,6 +42,9 @@ public struct RangingConfiguration: Hashable, Sendable {
             return (average, average)
         }
     }
+
+    /// Whether a beacon last heard `silence` ago is in a ranging update's list.
+    public func lists(silentFor silence: Duration) -> Bool { silence < listedFor }
 
     /// How much history a beacon's samples must keep.
     public var history: Duration {
@@ -84,13 +93,13 @@ public struct BeaconRanger: Sendable {
         tracks[id] = track
     }
 
-    /// The beacons heard within ``RangingConfiguration/forgetAfter`` of `now`, nearest first.
-    /// Also forgets the older ones.
+    /// The beacons heard within ``RangingConfiguration/listedFor`` of `now`, nearest first.
+    /// Also forgets those silent for ``RangingConfiguration/forgetAfter``.
     public mutating func update(at now: ContinuousClock.Instant) -> [RangedBeacon] {
         let forget = configuration.forgetAfter
         tracks = tracks.filter { now - $0.value.sighting.time < forget }
         for id in tracks.keys { tracks[id]?.window.trim(at: now) }
-        return tracks.map { id, track in
+        return tracks.filter { configuration.lists(silentFor: now - $0.value.sighting.time) }.map { id, track in
             let (rssi, accuracyRSSI) = configuration.smoothed(track.window, at: now)
             // Every format with an identity has a power at 1 m (Eddystone's is its 0 m power − 41 dB).
             let power = track.sighting.beacon.powerAt1m ?? IBeacon.defaultMeasuredPower

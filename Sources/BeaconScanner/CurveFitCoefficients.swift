@@ -32,10 +32,16 @@ public struct CurveFitCoefficients: Hashable, Sendable, CustomStringConvertible 
     public static let galaxyS20 = CurveFitCoefficients(4.882103522, 6.98084248, -0.6644164184, device: "Galaxy S20")
     public static let p30Pro = CurveFitCoefficients(4.290357018, 7.179975601, -0.4184600771, device: "P30 Pro")
     public static let galaxyA71 = CurveFitCoefficients(3.372874428, 7.319485054, -0.3874483599, device: "Galaxy A71")
+    public static let p30Lite = CurveFitCoefficients(5.166854488, 6.336069721, 0.3871575945, device: "P30 Lite")
+    public static let galaxyA20e = CurveFitCoefficients(8.58727106, 7.260375764, -1.192299808, device: "Galaxy A20e")
+    public static let galaxyA5 = CurveFitCoefficients(1.722850362, 8.480887013, -0.9430878697, device: "Galaxy A5")
+    // The JSON's Motorola XT1092 fit (0.186·ratio^8.24 − 0.453) is left out: it gives a negative
+    // distance up to ratio 1.1 (−0.27 m at the beacon's own power at 1 m).
 
     /// The devices `--android-device` names, by the name it takes.
     public static let named: [(name: String, coefficients: CurveFitCoefficients)] = [
         ("nexus5", .nexus5), ("motoxpro", .motoXPro), ("galaxys20", .galaxyS20), ("p30pro", .p30Pro), ("galaxya71", .galaxyA71),
+        ("p30lite", .p30Lite), ("galaxya20e", .galaxyA20e), ("galaxya5", .galaxyA5),
     ]
 
     public var description: String { "\(device): \(coefficient1)·ratio^\(coefficient2) + \(coefficient3)" }

@@ -13,8 +13,9 @@ public enum PhoneProfile: String, Hashable, Sendable, CaseIterable, CustomString
     case ios
     /// The Android Beacon Library's defaults: 1,100 ms foreground scan cycles, the
     /// ``RunningAverageRSSIFilter`` (20 s, trimmed), a ``CurveFitCoefficients`` curve (Nexus 5
-    /// unless told), a silent beacon kept 5 s (`RangedBeacon.DEFAULT_MAX_TRACKING_AGE`), region
-    /// exit after 10 s (`BeaconManager.DEFAULT_EXIT_PERIOD`).
+    /// unless told), only the beacons heard in the cycle listed (`RangeState`'s tracking cache is
+    /// off by default; their samples still count for 20 s), region exit after 10 s
+    /// (`BeaconManager.DEFAULT_EXIT_PERIOD`).
     case android
 
     public var description: String { rawValue }
@@ -25,8 +26,6 @@ public enum PhoneProfile: String, Hashable, Sendable, CaseIterable, CustomString
     public static let iosRegionLimit = 20
     /// The library's foreground scan period (`DEFAULT_FOREGROUND_SCAN_PERIOD`, between-scan 0).
     public static let androidScanPeriod = Duration.milliseconds(1100)
-    /// `RangedBeacon.DEFAULT_MAX_TRACKING_AGE`: a beacon not heard this long leaves the list.
-    public static let androidTrackingAge = Duration.seconds(5)
     /// `BeaconManager.DEFAULT_EXIT_PERIOD`.
     public static let androidExitPeriod = Duration.seconds(10)
     /// The exit delay CoreLocation is observed to use, and `raw`'s.
@@ -68,7 +67,8 @@ public struct PhoneScanning: Hashable, Sendable {
         case .android:
             updateInterval = PhoneProfile.androidScanPeriod
             ranging = RangingConfiguration(window: PhoneProfile.androidScanPeriod, model: .curveFit(androidCurve),
-                                           forgetAfter: PhoneProfile.androidTrackingAge, smoothing: .runningAverage)
+                                           forgetAfter: RunningAverageRSSIFilter.sampleExpiration,
+                                           listedFor: PhoneProfile.androidScanPeriod, smoothing: .runningAverage)
             self.exitAfter = exitAfter ?? PhoneProfile.androidExitPeriod
             regionLimit = nil
         }

@@ -142,7 +142,7 @@ public struct PositioningBenchmark: Sendable {
                 record(&windows[p.key, default: (RSSIWindow(length: phone.ranging.history), p.time, p.measuredPower)])
                 next += 1
             }
-            for (key, entry) in windows.sorted(by: { $0.key < $1.key }) where tick - entry.lastSeen < phone.ranging.forgetAfter.seconds {
+            for (key, entry) in windows.sorted(by: { $0.key < $1.key }) where phone.ranging.lists(silentFor: .seconds(tick - entry.lastSeen)) {
                 if let rssi = phone.ranging.smoothed(entry.window, at: instant(tick)).rssi {
                     out.append(RSSISample(time: tick, key: key, rssi: rssi, measuredPower: entry.power))
                 }

@@ -323,10 +323,7 @@ public final class SiteController: Sendable {
             }
             return confirmed
         }
-        guard !hosts.isEmpty else { return }
-        for host in hosts { report(.hostOffline(host)) }
-        updateBeaconStates()
-        reconcile()
+        takeOffline(hosts)
     }
 
     /// The grace after reconnection `connection` is over: the hosts that were online before it
@@ -342,6 +339,11 @@ public final class SiteController: Sendable {
             for host in gone { s.hostOnline[host] = false }
             return gone
         }
+        takeOffline(hosts)
+    }
+
+    /// Says that `hosts` (already marked offline) are gone, and places their beacons elsewhere.
+    private func takeOffline(_ hosts: [String]) {
         guard !hosts.isEmpty else { return }
         for host in hosts { report(.hostOffline(host)) }
         updateBeaconStates()

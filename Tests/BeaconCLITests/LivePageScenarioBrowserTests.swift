@@ -27,14 +27,21 @@ import TestSupport
         loop: true
         """
 
-    /// True in the page when `on` has its table row and map marker on air and `off` has neither
-    /// (a hidden beacon leaves the plan: its row and its marker go, as the terminal's view drops
-    /// its row), and the title matches `title` (a regular expression) when one is given.
+    /// True in the page when `on` has its table row and map marker on air (drawn in the on-air
+    /// style) and `off` keeps both, off air since it was hidden (`hiddenAt` seconds into a pass
+    /// of 6 s) and drawn in the off-air style: a scenario's hidden beacon leaves the plan but not
+    /// the page, as it stays in the terminal's view. The title matches `title` (a regular
+    /// expression) when one is given.
     static func handOver(on: String, off: String, title: String? = nil) -> String {
-        """
+        let hiddenAt = off == "door" ? 3 : 0
+        return """
         const state = (id) => { const e = document.getElementById(id); return e ? e.dataset.state : null; };
-        return state("beacon-\(on)") === "on air" && state("m-\(on)") === "on air"
-          && state("beacon-\(off)") === null && state("m-\(off)") === null
+        const drawn = (id, style) => document.getElementById(id)?.classList.contains(style) === true;
+        return state("beacon-\(on)") === "on air" && state("m-\(on)") === "on air" && drawn("m-\(on)", "onAir")
+          && state("m-\(off)") === state("beacon-\(off)")
+          && ((m) => m !== null && (Number(m[1]) - \(hiddenAt)) % 6 === 0)(/^off air since ([0-9]+) s$/.exec(state("beacon-\(off)")))
+          && drawn("m-\(off)", "offAir")
+          && document.querySelectorAll("#table tbody tr[id^=beacon-]").length === 2
           && \(title.map { "/\($0)/.test(document.getElementById(\"title\").textContent)" } ?? "true");
         """
     }
@@ -51,7 +58,7 @@ import TestSupport
             for (on, off) in [("door", "desk"), ("desk", "door"), ("door", "desk")] {
                 let followed = try await browser.waitUntil(Self.handOver(on: on, off: off))
                 let page = try await browser.body()
-                #expect(followed, "\(on) on air, \(off) off: \(page)\n\(run.output)")
+                #expect(followed, "\(on) on air, \(off) off air since it was hidden: \(page)\n\(run.output)")
             }
             // The title is the live view's: the scenario clock, the pass and the next step (not
             // advertise's "SIGHUP reloads": a scenario has nothing to reload).

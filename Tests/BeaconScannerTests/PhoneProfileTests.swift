@@ -40,7 +40,55 @@ struct PhoneProfileTests {
         #expect(nexus5.distance(rssi: 0, measuredPower: -59) == nil)
     }
 
-    @Test("android: 1.1 s cycles, the running average as RSSI, the curve on it, kept 5 s, exit after 10 s")
+    /// Cases computed outside this code base (a few lines of Python following the library's
+    /// `RunningAverageRssiFilter.calculateRssi` and `CurveFittedDistanceCalculator.calculateDistance`
+    /// line by line, random samples from a fixed seed): sizes at every trimming boundary (2/3,
+    /// 9/10/11, 19/20/21, 29/30/31), and curve ratios below, at and just above 1.
+    @Test("the running average and every named curve against values computed from the library's source")
+    func androidComputedCases() throws {
+        let filterCases: [([Int8], Double)] = [
+            ([-53], -53), ([-42, -88], -65), ([-58, -87, -73], -73), ([-62, -66, -97, -92], -79),
+            ([-51, -40, -52, -70, -98, -54, -57, -61, -68], -59),
+            ([-90, -60, -73, -85, -53, -74, -55, -46, -88, -50], -66.66666666666667),
+            ([-56, -46, -99, -58, -40, -46, -86, -91, -92, -87, -62], -69.42857142857143),
+            ([-70, -47, -52, -76, -77, -85, -48, -63, -99, -99, -53, -82, -46, -66, -66, -93, -68, -98, -59], -70.4),
+            ([-100, -71, -62, -58, -65, -80, -48, -80, -46, -58, -73, -73, -46, -56, -88, -97, -44, -40, -84, -88], -67.28571428571429),
+            ([-40, -61, -76, -45, -73, -62, -67, -91, -97, -94, -96, -92, -66, -65, -55, -51, -98, -97, -74, -87, -77], -75.73333333333333),
+            ([-62, -51, -42, -95, -46, -66, -80, -94, -74, -50, -98, -40, -74, -55, -71, -63, -96, -98, -78, -94, -57, -85], -71.8125),
+            ([-50, -95, -92, -57, -83, -78, -44, -42, -49, -52, -62, -51, -42, -57, -56, -73, -78, -67, -70, -62, -76, -55, -98, -98,
+              -91, -64, -100, -67, -93], -68.6086956521739),
+            ([-61, -40, -48, -56, -70, -98, -63, -89, -48, -61, -98, -56, -99, -49, -73, -97, -82, -73, -90, -96, -82, -90, -43, -94,
+              -96, -62, -45, -98, -44, -99], -74.27272727272727),
+            ([-46, -57, -42, -73, -66, -99, -49, -40, -83, -69, -48, -41, -80, -59, -60, -65, -54, -75, -99, -94, -93, -87, -72, -85,
+              -81, -86, -91, -47, -62, -68, -76], -69.26086956521739),
+        ]
+        for (samples, expected) in filterCases {
+            let average = try #require(RunningAverageRSSIFilter.average(samples))
+            #expect(abs(average - expected) < 1e-9, "\(samples.count) samples: \(average), the library gives \(expected)")
+        }
+        // (power, rssi) → metres per curve; ratios 0.68, 0.99, 1, 1.008, 1.275, 1.385, 1.538.
+        let inputs: [(Int8, Double)] = [(-59, -40), (-59, -58.5), (-59, -59), (-59, -59.5), (-59, -75.25), (-65, -90), (-65, -100)]
+        let curves: [(CurveFitCoefficients, [Double])] = [
+            (.nexus5, [0.02051539092, 0.9184141037, 0.97085, 0.9962668913, 2.831601559, 4.587380638, 8.944771976]),
+            (.motoXPro, [0.02051539092, 0.9184141037, 0.9401940951, 0.9904456127, 4.218088913, 7.002155592, 13.41404629]),
+            (.galaxyS20, [0.02051539092, 0.9184141037, 4.217687104, 4.513934185, 26.0142646, 46.67288951, 98.10656556]),
+            (.p30Pro, [0.02051539092, 0.9184141037, 3.871896941, 4.139890404, 24.19032154, 43.96624126, 94.15536784]),
+            (.galaxyA71, [0.02051539092, 0.9184141037, 2.985426068, 3.200331184, 19.62667869, 36.12633162, 78.56726525]),
+            (.p30Lite, [0.02051539092, 0.9184141037, 5.554012082, 5.837799307, 24.52288891, 41.00319932, 79.56802354]),
+            (.galaxyA20e, [0.02051539092, 0.9184141037, 7.394971252, 7.937560142, 49.03577002, 89.9999494, 194.7708913]),
+            (.galaxyA5, [0.02051539092, 0.9184141037, 0.7797624923, 0.9075848364, 12.61790142, 26.2741554, 65.57017337]),
+        ]
+        #expect(Set(curves.map(\.0)) == Set(CurveFitCoefficients.named.map(\.coefficients)), "every selectable curve checked")
+        for (curve, expected) in curves {
+            for ((power, rssi), metres) in zip(inputs, expected) {
+                let d = try #require(DistanceModel.curveFit(curve).distance(rssi: rssi, measuredPower: power))
+                #expect(abs(d - metres) < 1e-9 * max(1, metres), "\(curve.device) at \(rssi) dBm / \(power): \(d), the library gives \(metres)")
+            }
+            #expect(DistanceModel.curveFit(curve).distance(rssi: 0, measuredPower: -59) == nil, "RSSI 0: the library's −1")
+        }
+    }
+
+    @Test("android: 1.1 s cycles, the running average as RSSI, the curve on it, listed in cycles with a report, exit after 10 s")
     func android() throws {
         let phone = PhoneScanning(.android)
         #expect(phone.updateInterval == .milliseconds(1100))
@@ -52,9 +100,16 @@ struct PhoneProfileTests {
         let first = try #require(ranger.update(at: FakeClock.t(1.1)).first)
         #expect(first.rssi == -70, "three samples: the middle one")
         #expect(try abs(#require(first.accuracy) - 1.930436) < 1e-6)
-        // Silent but tracked: the same running average until 5 s after the last report.
-        #expect(ranger.update(at: FakeClock.t(5.8)).first?.rssi == -70)
-        #expect(ranger.update(at: FakeClock.t(6.0)).isEmpty, "5.1 s silent: gone")
+        // RangeState's tracking cache is off by default: a cycle without a report lists nothing…
+        #expect(ranger.update(at: FakeClock.t(2.2)).isEmpty, "a cycle without a report: not listed")
+        // …but the filter keeps the samples: sorted −90, −70, −60, −50, indices 1…2: −65.
+        ranger.record(F.sighting(1, 1, rssi: -60, at: 2.5))
+        #expect(ranger.update(at: FakeClock.t(3.3)).first?.rssi == -65, "the earlier samples still count")
+        #expect(ranger.update(at: FakeClock.t(3.5)).first?.rssi == -65, "listed while its report is within the cycle")
+        #expect(ranger.update(at: FakeClock.t(3.6)).isEmpty, "1.1 s after the report: not listed")
+        // Heard again after more than 20 s: only the new sample.
+        ranger.record(F.sighting(1, 1, rssi: -80, at: 23.0))
+        #expect(ranger.update(at: FakeClock.t(23.1)).first?.rssi == -80, "the samples of 0.1–2.5 s have expired")
         // Twenty seconds of history: a sample 20 s old no longer counts.
         var long = BeaconRanger(configuration: phone.ranging)
         long.record(F.sighting(1, 1, rssi: -40, at: 0))

@@ -126,7 +126,7 @@ struct PhoneRegionScenarioTests {
         #expect(silent.allSatisfy { ($0.beacon != nil) == ($0.time - lastBefore < .seconds(30)) }, "listed exactly until the exit delay")
     }
 
-    @Test("android: exit 10 s after the last report, enter again on return; dropped from ranging after 5 s")
+    @Test("android: exit 10 s after the last report, enter again on return; listed only in a cycle with a report")
     func android() throws {
         let phone = PhoneScanning(.android)
         #expect(phone.exitAfter == .seconds(10))
@@ -134,7 +134,10 @@ struct PhoneRegionScenarioTests {
         let outcome = try Self.run(phone, on: .seconds(10), off: .seconds(15), back: .seconds(2))
         let lastBefore = try #require(outcome.reports.filter { $0 < .seconds(10) }.last)
         let silent = outcome.ranging.filter { $0.time > lastBefore && $0.time < .seconds(25) }
-        #expect(silent.allSatisfy { ($0.beacon != nil) == ($0.time - lastBefore <= .seconds(5)) }, "kept 5 s, then gone")
+        // The library's RangeState (tracking cache off by default) lists a beacon only in a cycle
+        // that heard it: the first update after the last report, then no more.
+        #expect(!silent.isEmpty && silent.allSatisfy { ($0.beacon != nil) == ($0.time - lastBefore < PhoneProfile.androidScanPeriod) },
+                "listed only in the cycle of its last report")
     }
 
     @Test("a gap shorter than the delay exits nothing: ios 20 s, android 8 s")

@@ -20,31 +20,44 @@ struct PlaybackScreenTests {
         #expect(TmuxScreen.widest(lines) <= width, "a line wider than \(width) columns: \(lines)")
     }
 
-    @Test("play scenarios/store-opening.yaml -i virtual at 80×24")
+    /// The row of `beacon` on a screen, if it has one.
+    static func row(_ beacon: String, _ lines: [String]) -> String? { lines.first { $0.hasPrefix("\(beacon) ") } }
+
+    /// At twice the speed (the steps at 2 s and 7 s come 1 s and 3.5 s in): the beacons the
+    /// scenario keeps hidden have rows off air from the start, and one comes back on air.
+    @Test("play scenarios/store-opening.yaml -i virtual --speed 2 at 80×24")
     func storeOpening() async throws {
         let (width, height) = (80, 24)
-        let tmux = try TmuxScreen(width: width, height: height, beacon: ["play", "scenarios/store-opening.yaml", "-i", "virtual"])
+        let tmux = try TmuxScreen(width: width, height: height, beacon: ["play", "scenarios/store-opening.yaml", "-i", "virtual", "--speed", "2"])
         defer { tmux.close() }
         // The first step (2 s: room-west appears) has been played: the title names the next one,
-        // and room-west's row is on air.
+        // room-west's row is on air, and the three still hidden keep theirs, off air since 0 s.
+        let hidden = ["room-north", "room-east", "room-south"]
         let first = await tmux.waitForScreen(timeout: .seconds(120)) { lines in
             guard let title = lines.first, Self.scenarioClock(title) != nil else { return false }
             Self.checkFits(lines, width: width, height: height)
             return title.contains(" · next at 7 s: show room-north")
-                && lines.contains { $0.hasPrefix("room-west ") && $0.contains(" on air ") }
+                && Self.row("room-west", lines)?.contains(" on air ") == true
+                && hidden.allSatisfy { Self.row($0, lines)?.contains(" off air since 0 s ") == true }
                 && lines.last.map(Self.isSummary) == true
         }
         try #require(first != nil, "the view after the first step: \(tmux.everything())")
         let title = try #require(first?.first)
         #expect(title.hasPrefix("scenario ") && title.contains(" (pass 1 of 3) · "), "\(title)")
         #expect(title.hasSuffix(" — Ctrl-C stops"), "the whole title fits in 80 columns: \(title)")
-        // The clock runs between steps: a later frame shows a later scenario time.
+        #expect(first?.last?.hasPrefix("1 of 4 beacons on air · 1 adapter · ") == true, "the hidden beacons count, not as an adapter: \(first ?? [])")
+        // The clock runs between steps, and at 7 s room-north comes back on air: its row (in the
+        // fleet's place, the second) on air again, the other two still off air.
         let clock = try #require(Self.scenarioClock(title))
         let later = await tmux.waitForScreen(timeout: .seconds(120)) { lines in
             Self.checkFits(lines, width: width, height: height)
             return lines.first.flatMap(Self.scenarioClock).map { $0 > clock } == true
+                && Self.row("room-north", lines)?.contains(" on air ") == true
+                && ["room-east", "room-south"].allSatisfy { Self.row($0, lines)?.contains(" off air since 0 s ") == true }
         }
-        try #require(later != nil, "the clock moves: \(tmux.everything())")
+        try #require(later != nil, "the clock moves and room-north comes back: \(tmux.everything())")
+        let rows = later?.filter { $0.hasPrefix("room-") }.map { String($0.prefix { $0 != " " }) }
+        #expect(rows == ["room-west", "room-north", "room-east", "room-south"], "the fleet's order: \(later ?? [])")
         try tmux.sendInterrupt()
         let status = await tmux.waitForExit()
         #expect(status == 0, "\(tmux.everything())")

@@ -90,6 +90,22 @@ struct AirChannelTests {
         #expect(Self.meanAndSD(rician).sd < 2.5)
     }
 
+    @Test("Rician fading: the power gain has mean 1 and variance (1 + 2K) / (1 + K)² (K = 0, 6 and 10 dB; 20,000 draws)")
+    func ricianMoments() {
+        for kDB in [0.0, 6.0, 10.0] {
+            var receiver = AirReceiver(channel: AirChannel(fading: .rician(kFactor: kDB), seed: 13))
+            // Unrounded draws at a mean of 0 dBm: the power is the fading's gain in dB.
+            let gains = (0..<Self.samples).map { _ in pow(10, receiver.draw(mean: 0).power / 10) }
+            let k = pow(10, kDB / 10)
+            let variance = (1 + 2 * k) / ((1 + k) * (1 + k))
+            let (mean, sd) = Self.meanAndSD(gains)
+            // The mean within 5 SE (SE = √(variance / n): 0.0061 at K = 0 dB); the variance within
+            // 10 %, over 5 SE of a sample variance for these kurtoses (below Rayleigh's 9).
+            #expect(abs(mean - 1) < 5 * (variance / Double(Self.samples)).squareRoot(), "K \(kDB) dB: mean gain \(mean)")
+            #expect(abs(sd * sd / variance - 1) < 0.10, "K \(kDB) dB: variance \(sd * sd), expected \(variance)")
+        }
+    }
+
     @Test("seeded: the same seed gives the same packets, another seed others")
     func seeded() {
         let a = Self.draws(AirChannel.office, mean: -80, n: 500)

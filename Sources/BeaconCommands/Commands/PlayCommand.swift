@@ -25,9 +25,10 @@ struct PlayCommand: AsyncParsableCommand {
             the timeline with the HCI commands each step sends (for an assumed controller, as \
             advertise --dry-run). While playing, each step prints the scenario clock, what \
             changed, what is on air and the next step (on a terminal, a live view shows the \
-            beacons, the scenario clock and the next step); the run ends after the last pass \
-            (SIGINT, SIGTERM or SIGHUP (the terminal closed; a scenario has nothing to \
-            reload) stop it earlier, with the same teardown as advertise).
+            beacons, the scenario clock and the next step; a beacon the scenario hides keeps \
+            its row, off air since the hide, until it is shown again); the run ends after \
+            the last pass (SIGINT, SIGTERM or SIGHUP (the terminal closed; a scenario has \
+            nothing to reload) stop it earlier, with the same teardown as advertise).
 
             --from T starts at scenario time T (the fleet as it is then goes on air at once), \
             --duration D plays D of scenario time from there, and --speed X runs the scenario \
@@ -37,7 +38,7 @@ struct PlayCommand: AsyncParsableCommand {
             every step.
 
             --web [HOST:]PORT serves the map and this table as a live page while the run \
-            lasts (see advertise --web).
+            lasts (see advertise --web); a hidden beacon keeps its marker, in the off-air style.
 
             --site SITE.yaml plays the scenario across a site instead (docs/SITE.md): each \
             step's beacons are published through the site's broker as the controller publishes \
@@ -148,8 +149,11 @@ struct PlayCommand: AsyncParsableCommand {
                 let progress = PlaybackProgress(start: output.start)
                 // The live view's title and the --web page's (a pipe gets lines, the page still the clock).
                 board.show { progress.scenarioHeadline(loaded, window: window) }
+                // The scenario's beacons keep their rows (and markers) while off air.
+                board.keep(ScenarioOffAir(timeline, at: window.from))
                 await player.play(on: fleet, from: output.start) { event in
                     progress.record(event)
+                    board.follow(event)
                     output.show(event, board: board)
                     if case .finished = event { fleet.requestStop() }
                 }

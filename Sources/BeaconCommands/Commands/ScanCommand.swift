@@ -47,7 +47,7 @@ struct ScanCommand: AsyncParsableCommand {
             (CoreLocation: RSSI over the second, accuracy from the last 20 s, -1 and unknown in a \
             second without a report, at most 20 regions); android (the Android Beacon Library's \
             defaults: 1.1 s cycles, its 20 s trimmed running average, the curve of \
-            --android-device, a silent beacon kept 5 s, exit after 10 s). docs/AIR.md gives the \
+            --android-device, only the beacons heard in the cycle listed, exit after 10 s). docs/AIR.md gives the \
             evidence for each.
 
             On a terminal: a live view that fits it (TERM=dumb: the same as plain lines at each \

@@ -17,17 +17,19 @@ extension RunStatusBoard {
 
     /// Feeds `page` from this board until cancelled, at each change the board shows and once a
     /// second for the summary's elapsed time and a scenario's clock (they have no event); the
-    /// map is the plan's (``PlanMap``), drawn again only when a reload changes the layout.
+    /// map is the plan's (``PlanMap``) with a scenario's beacons off air (``offAirBeacons``) in
+    /// the off-air style, drawn again only when a reload or a step changes the layout.
     func feed(_ page: LivePageServer, fleet: RunningFleet, files: [String]) -> Task<Void, Never> {
-        let drawn = Mutex<(plan: FleetPlan, svg: String)?>(nil)
+        let drawn = Mutex<(plan: FleetPlan, offAir: [String], svg: String)?>(nil)
         let changes = LivePageChanges()
         onChange { changes.changed() }
         return page.follow(changes, refreshingEvery: .seconds(1)) { [self] in
+            let offAir = offAirBeacons
             let svg = fleet.currentPlan.map { plan in
                 drawn.withLock { d in
-                    if let d, d.plan.hasSameLayout(as: plan) { return d.svg }
-                    let svg = SVGMap(forLivePage: PlanMap.scene(plan, files: files)).render()
-                    d = (plan, svg)
+                    if let d, d.plan.hasSameLayout(as: plan), d.offAir == offAir.map(\.name) { return d.svg }
+                    let svg = SVGMap(forLivePage: PlanMap.scene(plan, files: files, offAir: offAir)).render()
+                    d = (plan, offAir.map(\.name), svg)
                     return svg
                 }
             } ?? ""

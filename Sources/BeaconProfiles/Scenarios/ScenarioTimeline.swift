@@ -116,12 +116,17 @@ public struct ScenarioTimeline: Sendable {
 
     /// What is on air at `time` seconds (after every change at or before it).
     public func state(at time: Double) -> ScenarioState {
+        var state = initialState
+        for c in changes(inPass: passIndex(at: time)) where c.time <= time { state.apply(c.change) }
+        return state
+    }
+
+    /// The pass (from 0) that plays at `time` seconds (the last one after the scenario's end).
+    public func passIndex(at time: Double) -> Int {
         let duration = scenario.duration
         var index = duration > 0 ? Int((time / duration).rounded(.down)) : 0
         if let passes = scenario.passes { index = min(index, passes - 1) }
-        var state = initialState
-        for c in changes(inPass: max(0, index)) where c.time <= time { state.apply(c.change) }
-        return state
+        return max(0, index)
     }
 }
 
