@@ -59,7 +59,7 @@ let package = Package(
         // Profile files (YAML/JSON) → validated beacons.
         .target(
             name: "BeaconProfiles",
-            dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconSystem", "HCI", .product(name: "Yams", package: "Yams")]
+            dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconSystem", "HCI", .product(name: "Yams", package: "Yams")]
         ),
         // HCI packets (one spec command per file) and H4 framing.
         .target(name: "HCI", dependencies: ["BeaconCodec"]),

@@ -12,9 +12,8 @@ let package = Package(
             name: "ScanAndRange",
             dependencies: [
                 .product(name: "BeaconAdapters", package: "beacon"),
+                .product(name: "BeaconEmulator", package: "beacon"),
                 .product(name: "BeaconScanner", package: "beacon"),
-                .product(name: "HCITransport", package: "beacon"),
-                .product(name: "VirtualController", package: "beacon"),
             ]
         ),
     ]

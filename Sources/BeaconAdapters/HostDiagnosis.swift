@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import Foundation
+import BeaconSystem
 import HCITransport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What `doctor` finds out about the machine, apart from the controller: kernel Bluetooth
 /// support, bluetoothd, rfkill switches and this process's capabilities.
@@ -32,7 +35,7 @@ public struct HostDiagnosis: Sendable {
         }
     }
 
-    /// A diagnosis from facts already known (``examine()`` finds them on this machine).
+    /// A diagnosis from facts already known (``examine(system:)`` finds them on this machine).
     public init(bluetoothSocket: Bool?, socketError: TransportError? = nil, bluetoothd: [Int], rfkill: [RFKillSwitch],
                 effectiveCapabilities: UInt64?, isRoot: Bool, kernelRelease: String? = nil) {
         self.bluetoothSocket = bluetoothSocket
@@ -51,7 +54,8 @@ public struct HostDiagnosis: Sendable {
     public var hasNetRaw: Bool? { effectiveCapabilities.map { $0 & (1 << UInt64(Self.capNetRaw)) != 0 } }
     public var hasNetAdmin: Bool? { effectiveCapabilities.map { $0 & (1 << UInt64(Self.capNetAdmin)) != 0 } }
 
-    public static func examine() -> HostDiagnosis {
+    /// The machine as it is now, every look through the system-call seam.
+    public static func examine(system: some SystemCalls = LiveSystemCalls()) -> HostDiagnosis {
         var socketOK: Bool? = true
         var socketError: TransportError? = nil
         do throws(TransportError) { _ = try KernelTransport.adapters() } catch {
@@ -59,49 +63,50 @@ public struct HostDiagnosis: Sendable {
             if case .system(let e, _) = error, e.errno == .addressFamilyNotSupported { socketOK = false } else { socketOK = nil }
         }
         return HostDiagnosis(
-            bluetoothSocket: socketOK, socketError: socketError, bluetoothd: processes(named: "bluetoothd"),
-            rfkill: rfkillSwitches(), effectiveCapabilities: effectiveCapabilities(), isRoot: geteuid() == 0,
-            kernelRelease: kernelRelease())
+            bluetoothSocket: socketOK, socketError: socketError, bluetoothd: processes(named: "bluetoothd", system: system),
+            rfkill: rfkillSwitches(system: system), effectiveCapabilities: effectiveCapabilities(system: system),
+            isRoot: system.effectiveUserID == 0, kernelRelease: system.kernelRelease)
     }
 
     /// Processes whose /proc/PID/comm is `name`.
-    public static func processes(named name: String) -> [Int] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap(Int.init).filter { pid in
-            let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
-            return comm.trimmingCharacters(in: .whitespacesAndNewlines) == name
+    public static func processes(named name: String, system: some SystemCalls = LiveSystemCalls()) -> [Int] {
+        entries(of: "/proc", system: system).compactMap(Int.init).filter { pid in
+            text(of: "/proc/\(pid)/comm", system: system) == name
         }.sorted()
     }
 
     /// The switches whose type is `bluetooth`.
-    public static func rfkillSwitches(root: String = "/sys/class/rfkill") -> [RFKillSwitch] {
-        let entries = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted()
-        func read(_ path: String) -> String? {
-            (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        return entries.compactMap { entry in
+    public static func rfkillSwitches(root: String = "/sys/class/rfkill", system: some SystemCalls = LiveSystemCalls()) -> [RFKillSwitch] {
+        entries(of: root, system: system).sorted().compactMap { entry in
             let dir = "\(root)/\(entry)"
-            guard read("\(dir)/type") == "bluetooth" else { return nil }
-            return RFKillSwitch(name: read("\(dir)/name") ?? entry, soft: read("\(dir)/soft") == "1", hard: read("\(dir)/hard") == "1")
+            func read(_ file: String) -> String? { text(of: "\(dir)/\(file)", system: system) }
+            guard read("type") == "bluetooth" else { return nil }
+            return RFKillSwitch(name: read("name") ?? entry, soft: read("soft") == "1", hard: read("hard") == "1")
         }
     }
 
     /// The CapEff mask of this process (hex in /proc/self/status).
-    public static func effectiveCapabilities() -> UInt64? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    public static func effectiveCapabilities(system: some SystemCalls = LiveSystemCalls()) -> UInt64? {
+        guard let status = text(of: "/proc/self/status", system: system) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("CapEff:") {
-            return UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+            return UInt64(line.dropFirst("CapEff:".count).filter { $0 != " " && $0 != "\t" }, radix: 16)
         }
         return nil
     }
 
-    /// `uname -r`.
-    public static func kernelRelease() -> String? {
-        var names = utsname()
-        guard uname(&names) == 0 else { return nil }
-        return withUnsafeBytes(of: &names.release) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
+    /// The names in the directory `path` (none when it cannot be listed).
+    static func entries(of path: String, system: some SystemCalls) -> [String] {
+        guard case .success(let fd) = system.open(path, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, mode: 0, relativeTo: AT_FDCWD) else { return [] }
+        defer { system.close(fd) }
+        return (try? system.directoryEntries(fd).get()) ?? []
+    }
+
+    /// A small /proc or /sys file's text without the spaces and line ends around it.
+    static func text(of path: String, system: some SystemCalls) -> String? {
+        guard case .success(let bytes) = system.readSmallFile(path, limit: 64 << 10) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" }
+        return String(text.drop(while: blank).reversed().drop(while: blank).reversed())
     }
 
     /// The command that grants `capabilities` to the installed binary (setcap needs the real

@@ -16,7 +16,8 @@ struct Beacon: AsyncParsableCommand {
             chosen with -i: hci0 (or 0: the kernel management API when bluetoothd runs, else the \
             raw socket), raw:hci0, user:hci0, mgmt:hci0, tcp:HOST:PORT, \
             serial:/dev/ttyACM0, virtual (the built-in virtual \
-            controller, no hardware needed), hci0,hci1 or all; without -i, the first kernel \
+            controller, no hardware needed), hci0,hci1 or all (scan and locate --live listen \
+            on one); without -i, the first kernel \
             adapter. adapters lists the kernel's adapters.
 
             Files: every profile, trace or capture argument may be - (standard input) or a \

@@ -13,11 +13,13 @@ public enum PositionFixText {
     /// known (a simulation), `  true (+0.50, -1.00)  error 0.04 m`.
     public static func line(_ fix: PositionFix, truth: Point? = nil) -> String {
         let e = fix.estimate
-        var line = String(format: "t=%.2f s  x=%+.2f y=%+.2f m", fix.time, e.position.x, e.position.y)
-        line += e.errorRadius.map { String(format: "  ±%.2f m", $0) } ?? "  ±? m"
-        line += String(format: "  rms %.2f m  %d beacons", e.rmsResidual, e.rangeCount)
+        let f = { (v: Double) in NumberText.fixed(v) }
+        let signed = { (v: Double) in NumberText.signed(v) }
+        var line = "t=\(f(fix.time)) s  x=\(signed(e.position.x)) y=\(signed(e.position.y)) m"
+        line += e.errorRadius.map { "  ±\(f($0)) m" } ?? "  ±? m"
+        line += "  rms \(f(e.rmsResidual)) m  \(e.rangeCount) beacons"
         if let truth {
-            line += String(format: "  true (%+.2f, %+.2f)  error %.2f m", truth.x, truth.y, e.position.distance(to: truth))
+            line += "  true (\(signed(truth.x)), \(signed(truth.y)))  error \(f(e.position.distance(to: truth))) m"
         }
         return line
     }
@@ -45,8 +47,8 @@ public enum PositionFixText {
     /// `context` pairs (a benchmark's air, phone and method) as `name value, `.
     public static func summaryLine(_ s: LocationErrorSummary, noise: Double, seed: UInt64, context: [(String, String)] = []) -> String {
         let prefix = context.map { "\($0.0) \($0.1), " }.joined()
-        return prefix + String(format: "%d fixes, noise %.1f dB, seed %llu: mean error %.3f m, median %.3f m, 90%% %.3f m, max %.3f m",
-                               s.fixes, noise, seed, s.mean, s.median, s.p90, s.maximum)
+        let m = { (v: Double) in NumberText.fixed(v, places: 3) }
+        return prefix + "\(s.fixes) fixes, noise \(NumberText.fixed(noise, places: 1)) dB, seed \(seed): mean error \(m(s.mean)) m, median \(m(s.median)) m, 90% \(m(s.p90)) m, max \(m(s.maximum)) m"
     }
 
     /// `{"summary":{…context…,"noise_db","seed","fixes","mean_error","median_error","p90_error","max_error"}}`.

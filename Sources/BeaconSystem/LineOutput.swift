@@ -208,4 +208,7 @@ public enum LineOutput {
 
     /// Whether standard output is a terminal (the live table), not a pipe or a file (log lines).
     public static var standardOutputIsTerminal: Bool { system.isTerminal(STDOUT_FILENO) }
+
+    /// Whether standard error is a terminal (a progress line; messages held while a live view has it).
+    public static var standardErrorIsTerminal: Bool { system.isTerminal(STDERR_FILENO) }
 }

@@ -87,6 +87,10 @@ extension SystemCalls {
 
     public var effectiveUserID: uid_t { geteuid() }
 
+    public func checkAccess(_ path: String, mode: Int32) -> Result<Void, Errno> {
+        access(path, mode) == 0 ? .success(()) : .failure(.current)
+    }
+
     /// The bytes of a small file (a /proc or /sys entry), at most `limit` of them, read through
     /// ``open(_:flags:mode:relativeTo:)`` and ``readAll(_:limit:)``.
     public func readSmallFile(_ path: String, limit: Int) -> Result<[UInt8], Errno> {

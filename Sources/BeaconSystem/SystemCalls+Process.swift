@@ -27,6 +27,12 @@ extension SystemCalls {
 
     public var processID: Int32 { getpid() }
 
+    public var kernelRelease: String? {
+        var names = utsname()
+        guard uname(&names) == 0 else { return nil }
+        return withUnsafeBytes(of: &names.release) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
     public func sleep(for duration: Duration) {
         let (seconds, attoseconds) = duration.components
         var wanted = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))

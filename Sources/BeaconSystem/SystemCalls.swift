@@ -39,6 +39,9 @@ public protocol SystemCalls: Sendable {
     /// The target of the symbolic link at `path`.
     func linkTarget(_ path: String) -> String?
     var effectiveUserID: uid_t { get }
+    /// Whether this process may access `path` as `mode` asks (`access(2)`: `R_OK`, `W_OK`, …),
+    /// without opening it (opening a FIFO, even to look, releases a writer waiting in its open).
+    func checkAccess(_ path: String, mode: Int32) -> Result<Void, Errno>
     /// A new socket (`socket(2)`); add `SOCK_CLOEXEC` to `type` so that programs we start do not inherit it.
     func openSocket(domain: Int32, type: Int32, protocol: Int32) -> Result<Int32, Errno>
     /// Binds socket `fd` to the address in `address` (a `sockaddr` of the socket's family).
@@ -108,6 +111,8 @@ public protocol SystemCalls: Sendable {
     func atExit(_ body: @convention(c) () -> Void)
     /// This process's id (`getpid(2)`).
     var processID: Int32 { get }
+    /// The running kernel's release (`uname(2)`'s `release`, as `uname -r` prints it).
+    var kernelRelease: String? { get }
     /// Waits `duration` (`nanosleep(2)`, again for what is left after a signal).
     func sleep(for duration: Duration)
     /// Flushes every C stdio output stream (`fflush(NULL)`).

@@ -32,15 +32,16 @@ public struct WebAddress: Sendable, Equatable, CustomStringConvertible {
 
 /// Why the live page could not be served.
 public enum LivePageError: Error, Equatable, CustomStringConvertible {
-    /// `--web`'s value is not `[HOST:]PORT`.
+    /// The address given is not `[HOST:]PORT`.
     case badAddress(String)
     /// The server could not listen (the port is taken, the address is not this machine's).
     case cannotListen(address: String, reason: String)
 
     public var description: String {
         switch self {
-        case .badAddress(let text): "--web: \(text)"
-        case let .cannotListen(address, reason): "--web: cannot serve on \(address): \(reason)"
+        // The front end says which of its options or settings gave the address.
+        case .badAddress(let text): text
+        case let .cannotListen(address, reason): "cannot serve on \(address): \(reason)"
         }
     }
 }

@@ -32,6 +32,13 @@ public enum NumberText {
         return text + String(repeating: "0", count: max(0, places - decimals))
     }
 
+    /// With its sign always written, as coordinates in a column: `+0.52`, `-1.03`, `+0.00`
+    /// (``fixed(_:places:)`` after the sign; a value that rounds to zero is `+`).
+    public static func signed(_ value: Double, places: Int = 2) -> String {
+        let r = rounded(value, places: places)
+        return (r < 0 ? "-" : "+") + fixed(abs(r), places: places)
+    }
+
     /// A length of time for people: whole milliseconds below a second (`300 ms`), else seconds to
     /// the hundredth (`1.2 s`, `2 s`).
     public static func duration(_ d: Duration) -> String {

@@ -3,20 +3,21 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Examples/AdvertiseFleet, the library used from another package as its README shows: run on the
-/// shared virtual air, heard by `beacon scan`, stopped with SIGINT, it takes its beacons off the
-/// air, says so and exits 0.
-@Suite struct ExampleProgramTests {
-    static let example = PackageRoot.url.appendingPathComponent("Examples/AdvertiseFleet")
-
-    /// The example's executable, built if scripts/examples has not built it yet (a no-op then).
-    static func advertiseFleet() throws -> URL {
+/// Examples/AdvertiseFleet and Examples/ScanAndRange, the library used from another package as
+/// its README shows: run on the shared virtual air and stopped with SIGINT, each turns off what it
+/// turned on (AdvertiseFleet's beacons, heard by `beacon scan` before, are heard no more), says so
+/// and exits 0.
+// Serialized: both build into the one Examples/.build (SwiftPM would make one wait for the other anyway).
+@Suite(.serialized) struct ExampleProgramTests {
+    /// An example's executable, built if scripts/examples has not built it yet (a no-op then).
+    static func built(_ name: String) throws -> URL {
+        let example = PackageRoot.url.appendingPathComponent("Examples/\(name)")
         let swift = try Executables.require("swift", install: "the Swift toolchain")
         let timeout = try Executables.require("timeout", install: "coreutils")
         // A hang bound only: a first build of the library takes minutes. The build folder is the
         // one scripts/examples shares between the example programs.
         let scratch = PackageRoot.url.appendingPathComponent("Examples/.build")
-        let arguments = ["900", swift.path, "build", "--package-path", example.path, "--scratch-path", scratch.path, "--product", "AdvertiseFleet"]
+        let arguments = ["900", swift.path, "build", "--package-path", example.path, "--scratch-path", scratch.path, "--product", name]
         var build = try Program.run(timeout, arguments)
         // SwiftPM keeps a path dependency's source list in the build description and does not
         // plan again when beacon's targets gain or lose files ("because of missing inputs", or
@@ -31,7 +32,7 @@ import TestSupport
             build = try Program.run(timeout, arguments)
         }
         try #require(build.status == 0, "\(build)")
-        return scratch.appendingPathComponent("debug/AdvertiseFleet")
+        return scratch.appendingPathComponent("debug/\(name)")
     }
 
     /// The uuid of profiles/bm1.yaml.
@@ -43,7 +44,7 @@ import TestSupport
     }
 
     @Test func advertiseFleetIsHeardAndLeavesNothingOnAirAfterSIGINT() async throws {
-        let executable = try Self.advertiseFleet()
+        let executable = try Self.built("AdvertiseFleet")
         let air = try SharedAirTests.privateAir()
         let scanner = try SharedAirTests.start(["scan", "-i", "virtual", "--json"], air: air)
         defer { scanner.send(SIGKILL) }
@@ -72,5 +73,18 @@ import TestSupport
         #expect(heardMarker, "scanner:\n\(scanner.output)\nmarker:\n\(marker.output)")
         let afterMarker = Self.reports(scanner.stdout).drop { $0 != Self.markerUUID }
         #expect(!afterMarker.contains(SharedAirTests.uuid), "a room beacon was heard after the example stopped:\n\(scanner.output)")
+    }
+
+    @Test func scanAndRangeTurnsScanningOffAndExitsZeroAfterSIGINT() async throws {
+        let executable = try Self.built("ScanAndRange")
+        let air = try SharedAirTests.privateAir()
+        // No SECONDS: it scans until stopped.
+        let program = try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/env"), ["BEACON_AIR=\(air)", executable.path, "virtual"])
+        defer { program.send(SIGKILL) }
+        #expect(await program.waitForOutput(containing: "scanning on virtual; Ctrl-C stops"), "\(program.output)")
+        program.send(SIGINT)
+        #expect(await program.waitForExit(timeout: .seconds(30)) == 0, "\(program.output)")
+        #expect(program.stdout.hasSuffix("stopped: scanning off\n"), "\(program.output)")
+        #expect(program.stderr.isEmpty, "\(program.output)")
     }
 }

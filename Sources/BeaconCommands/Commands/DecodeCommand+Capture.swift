@@ -18,8 +18,7 @@ extension DecodeCommand {
             _ = LiveSystemCalls().writeAll(STDOUT_FILENO, from: bytes)
         }
         let form: CapturedBeaconText.Form = json ? .json : .table
-        var size = stat()
-        let progress = ProgressLine(label: "reading \(path)", total: stat(path, &size) == 0 ? Int(size.st_size) : 0)
+        let progress = ProgressLine(label: "reading \(path)", total: InputFile().regularFileSize(path) ?? 0)
         // Rows on the same terminal would mix with the line: it only shows until the first one.
         let rowsOnTerminal = LineOutput.standardOutputIsTerminal
         defer { progress.stop() }

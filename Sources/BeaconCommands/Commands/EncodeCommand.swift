@@ -3,6 +3,7 @@ import ArgumentParser
 import BeaconCodec
 import BeaconEmulator
 import BeaconJSON
+import BeaconProfiles
 import HCI
 
 /// `beacon encode`: the advertising data of the beacons in a profile file, or of one beacon

@@ -50,7 +50,7 @@ struct ListCommand: AsyncParsableCommand {
         }
         if json {
             for fleet in fleets {
-                for beacon in fleet.beacons { LineOutput.out(Self.json(beacon, file: fleet.file).text) }
+                for beacon in fleet.beacons { LineOutput.out(beacon.json(file: fleet.file).text) }
             }
         } else if !fleets.isEmpty {
             for line in Self.table(fleets, showFile: files.count > 1).lines { LineOutput.out(line) }
@@ -87,25 +87,5 @@ struct ListCommand: AsyncParsableCommand {
 
     static func positionText(_ p: Point) -> String {
         ([p.x, p.y] + (p.z == 0 ? [] : [p.z])).map(NumberText.string).joined(separator: ",")
-    }
-
-    static func json(_ b: BeaconProfile, file: String) -> JSONValue {
-        let position: JSONValue = b.position.map { p in
-            .object([("x", .double(p.x)), ("y", .double(p.y)), ("z", .double(p.z))])
-        } ?? .null
-        return .object([
-            ("file", .string(file)),
-            ("name", .string(b.name)),
-        ] + BeaconObject.fields(b.beacon, naming: .profile) + [
-            ("flags", .string(b.flags.description)),
-            ("raw", b.rawData.map { .string($0.description) } ?? .null),
-            ("local_name", .string(b.localName)),
-        ] + IntervalJSON.fields(requestedMilliseconds: b.intervalMilliseconds) + [
-            ("tx_power", .int(b.txPower)),
-            ("address", .string(b.address.description)),
-            ("address_derived", .bool(b.addressIsDerived)),
-            ("position", position),
-            ("location", .string(b.location.description)),
-        ])
     }
 }

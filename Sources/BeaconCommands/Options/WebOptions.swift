@@ -13,7 +13,7 @@ struct WebOptions: ParsableArguments {
 
     func validate() throws {
         guard let web else { return }
-        do throws(LivePageError) { _ = try WebAddress(parsing: web) } catch { throw ValidationError("\(error)") }
+        do throws(LivePageError) { _ = try WebAddress(parsing: web) } catch { throw ValidationError("--web: \(error)") }
     }
 
     /// Starts the page (nil without `--web`) and prints `live page: URL` on standard error.
@@ -24,7 +24,7 @@ struct WebOptions: ParsableArguments {
             LineOutput.err("live page: \(server.url)")
             return server
         } catch {
-            throw CommandFailure.exit("\(error)")
+            throw CommandFailure.exit("--web: \(error)")
         }
     }
 

@@ -19,5 +19,5 @@ enum LiveOutput {
     }
 
     /// Whether standard error is the terminal too (then messages wait until the view is gone).
-    static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    static var standardErrorIsTerminal: Bool { LineOutput.standardErrorIsTerminal }
 }

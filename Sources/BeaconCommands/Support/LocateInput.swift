@@ -4,6 +4,7 @@ import BeaconCodec
 import BeaconJSON
 import BeaconPositioning
 import BeaconRadio
+import BeaconSystem
 import Foundation
 
 /// Where `beacon locate` gets its RSSI samples from.
@@ -26,24 +27,17 @@ enum LocateInput {
     /// A trace file's samples, and its `true_position` lines (BeaconJSON's `TraceTruePosition`).
     static func trace(path: String) throws -> (samples: [RSSISample], truth: TruePositions) {
         if let problem = InputPath.problem(path) { throw TraceError(description: "\(InputPath.label(path)): \(problem)") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw TraceError(description: "\(InputPath.label(path)): cannot read: \(String(cString: strerror(errno)))")
-        }
-        defer { try? handle.close() }
-        // A regular file is read up to the size it has now (one that keeps growing, a scan still
-        // writing to it, would otherwise be read for ever), a pipe to its end; either at most
-        // one byte past maximumTraceFileSize, as it is read whole.
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let size = attributes?[.type] as? FileAttributeType == .typeRegular ? (attributes?[.size] as? NSNumber)?.intValue : nil
-        let want = min(size ?? .max, maximumTraceFileSize + 1)
-        let data: Data
-        do { data = try handle.read(upToCount: want) ?? Data() } catch {
-            throw TraceError(description: "\(InputPath.label(path)): cannot read: \(error.localizedDescription)")
+        // A regular file up to the size it has now, a pipe to its end; either at most one byte
+        // past maximumTraceFileSize, as it is read whole.
+        let data: [UInt8]
+        switch InputFile().contents(path, limit: maximumTraceFileSize) {
+        case .success(let bytes): data = bytes
+        case .failure(let error): throw TraceError(description: "\(InputPath.label(path)): cannot read: \(error)")
         }
         guard data.count <= maximumTraceFileSize else {
             throw TraceError(description: "\(InputPath.label(path)): more than \(maximumTraceFileSize) bytes: a trace file is read whole and may have at most 64 MiB; pipe a longer one into --trace - (read line by line: beacon locate FLEET --trace - < FILE)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             throw TraceError(description: "\(InputPath.label(path)): cannot read it as UTF-8 text")
         }
         var samples: [RSSISample] = []

@@ -29,7 +29,12 @@ enum MapFile {
     /// `rsvg-convert` on PATH, or nil.
     static func rasteriser() -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/rsvg-convert" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/rsvg-convert" }.first { tool in
+            // A regular file this process may execute (a directory named so is not the tool).
+            let system = LiveSystemCalls()
+            guard case .success(let info) = system.status(tool, followingLinks: true), info.st_mode & S_IFMT == S_IFREG else { return false }
+            return (try? system.checkAccess(tool, mode: X_OK).get()) != nil
+        }
     }
 
     static func write(_ scene: MapScene, timeline: MapTimeline?, format: Format, to path: String) throws {

@@ -123,17 +123,17 @@ struct PlaybackOutput: Sendable {
                 return
             }
             if behind {
-                board.note(String(format: "walk %.1f s: update %d posted before the one before was applied: the controller is behind the walk", time, generation ?? 0))
+                board.note("walk \(NumberText.fixed(time, places: 1)) s: update \(generation ?? 0) posted before the one before was applied: the controller is behind the walk")
             }
             // A text line per `textEvery` seconds of walk, not per update (the live view's
             // title shows the walker all the time).
             let ticks = (time / textEvery).rounded()
             if board.style != .table, abs(time - ticks * textEvery) < 1e-6 {
-                let each = positioned.map { b in String(format: "%@ %.2f m (%d dBm)", b.name, Self.distance(position, b), Int(b.beacon.powerAt1m ?? 0)) }
-                board.note(String(format: "walk %.1f s: walker at (%+.2f, %+.2f) m; ", time, position.x, position.y) + each.joined(separator: ", "))
+                let each = positioned.map { b in "\(b.name) \(NumberText.fixed(Self.distance(position, b))) m (\(Int(b.beacon.powerAt1m ?? 0)) dBm)" }
+                board.note("walk \(NumberText.fixed(time, places: 1)) s: walker at (\(NumberText.signed(position.x)), \(NumberText.signed(position.y))) m; " + each.joined(separator: ", "))
             }
         case let .finished(time, updates, behind, failures):
-            board.note(String(format: "walk over at %.1f s: %d updates, %d late", time, updates, behind)
+            board.note("walk over at \(NumberText.fixed(time, places: 1)) s: \(updates) updates, \(behind) late"
                        + (failures.isEmpty ? "" : "; \(failures.count) refused: \(CommandLineTerms.text(failures[0]))"))
         }
     }

@@ -19,7 +19,7 @@ final class ProgressLine {
         self.label = label
         self.total = total
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
-        enabled = isatty(STDERR_FILENO) == 1 && !term.isEmpty && term != "dumb" && Log.settings.showsProgress && total > 0
+        enabled = LineOutput.standardErrorIsTerminal && !term.isEmpty && term != "dumb" && Log.settings.showsProgress && total > 0
     }
 
     /// The line for `done` bytes of `total`.
