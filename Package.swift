@@ -100,7 +100,7 @@ let package = Package(
         // A running fleet on a terminal (the live view), as log lines or as JSON Lines: the
         // board `advertise`, `cycle`, `play` and `walk` show (with a scenario's or a walk's
         // progress), and a site's live view, for any program.
-        .target(name: "BeaconConsole", dependencies: ["TextLayout", "BeaconCodec", "BeaconRadio", "BeaconJSON", "BeaconProfiles", "BeaconAdapters", "BeaconEmulator", "BeaconScenarios", "BeaconSite", "LiveView"]),
+        .target(name: "BeaconConsole", dependencies: ["TextLayout", "BeaconCodec", "BeaconRadio", "BeaconJSON", "BeaconProfiles", "HCI", "BeaconAdapters", "BeaconEmulator", "BeaconScenarios", "BeaconSite", "LiveView"]),
         // Eclipse Mosquitto's client library (libmosquitto-dev's libmosquitto.pc); only BeaconMQTT
         // sees it. scripts/setup installs the package, as it installs libbluetooth-dev.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
@@ -109,7 +109,7 @@ let package = Package(
         // A site (#24): many hosts and radios as one fleet through an MQTT broker: the site file,
         // placement, topics and payloads (Home Assistant discovery too), agent and controller;
         // a scenario played across it (the site as BeaconScenarios' stage).
-        .target(name: "BeaconSite", dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconMaps", "BeaconProfiles", "BeaconAdapters", "BeaconSystem", "HCITransport", "BeaconEmulator", "BeaconScenarios", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
+        .target(name: "BeaconSite", dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconMaps", "BeaconProfiles", "BeaconAdapters", "BeaconSystem", "HCI", "HCITransport", "BeaconEmulator", "BeaconScenarios", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
         // The live page (`--web`): a self-contained HTML page with the map and the live table,
         // kept current over a WebSocket; read-only, loopback unless told otherwise.
         .target(name: "BeaconWeb", dependencies: ["TextLayout", "LiveView", "BeaconCodec", "BeaconMaps", "BeaconPositioning", "BeaconRadio", "BeaconSite", .product(name: "FlyingFox", package: "FlyingFox")]),

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import HCI
 import HCITransport
 
 extension AdapterExamination {
     /// Why an examined adapter cannot be used; its ``description`` is the underlying error's
     /// words, which name the adapter and say what to do.
-    public enum Failure: Error, Sendable, CustomStringConvertible {
+    public enum Failure: Error, Sendable, CustomStringConvertible, TermedTextConvertible {
         /// No adapter could be chosen (none of that name, or no kernel adapter at all), with
         /// the front end's advice for that case, if any.
         case notChosen(TransportError, advice: String?)
@@ -15,12 +16,16 @@ extension AdapterExamination {
         /// Its probe with HCI commands failed.
         case hciProbe(HCIControllerError)
 
-        public var description: String {
+        /// ``termedText`` in words.
+        public var description: String { termedText.description }
+
+        /// The underlying error's text, its advice's terms kept for the front end to name.
+        public var termedText: TermedText {
             switch self {
-            case let .notChosen(e, advice): e.description + (advice ?? "")
-            case .open(let e): e.description
-            case .managementProbe(let e): e.description
-            case .hciProbe(let e): e.description
+            case let .notChosen(e, advice): e.termedText + TermedText(advice ?? "")
+            case .open(let e): e.termedText
+            case .managementProbe(let e): e.termedText
+            case .hciProbe(let e): e.termedText
             }
         }
 
@@ -40,7 +45,7 @@ extension AdapterExamination {
 
     /// Why the management API's view of a kernel adapter could not be had; its ``description``
     /// says it in words.
-    public enum ManagementViewFailure: Error, Sendable, CustomStringConvertible {
+    public enum ManagementViewFailure: Error, Sendable, CustomStringConvertible, TermedTextConvertible {
         /// Its management API could not be opened.
         case open(AdapterOpenError)
         /// It opened without a management API session.
@@ -50,11 +55,15 @@ extension AdapterExamination {
         /// It answered without advertising features.
         case noAdvertisingFeatures
 
-        public var description: String {
+        /// ``termedText`` in words.
+        public var description: String { termedText.description }
+
+        /// The underlying error's text, its advice's terms kept for the front end to name.
+        public var termedText: TermedText {
             switch self {
-            case .open(let e): e.description
+            case .open(let e): e.termedText
             case .noManagementSession: "the adapter opened without its management API"
-            case .probe(let e): e.description
+            case .probe(let e): e.termedText
             case .noAdvertisingFeatures: "the management API gave no advertising features"
             }
         }

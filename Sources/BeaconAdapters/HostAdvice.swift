@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import HCI
 import HCITransport
 
 /// One piece of advice `doctor` gives: what stands in the way of advertising here, or that
@@ -6,10 +7,10 @@ import HCITransport
 /// commands and options in them).
 public enum HostAdvice: Hashable, Sendable {
     /// The kernel has no Bluetooth support, so no kernel adapter can work; the adapter list's
-    /// error (with its own advice).
-    case noKernelBluetooth(String)
+    /// error (with its own advice, its terms for the front end to name).
+    case noKernelBluetooth(TermedText)
     /// The adapter could not be opened or probed, and why.
-    case unusable(adapter: String, error: String)
+    case unusable(adapter: String, error: TermedText)
     /// Every advertising instance of the kernel's adapter is held by other programs.
     case everyInstanceTaken(adapter: String, maxInstances: Int)
     /// The controller has extended advertising, but refuses it until its next reset (legacy
@@ -22,7 +23,7 @@ public enum HostAdvice: Hashable, Sendable {
     /// API instead.
     case rawSocketNextToBluetoothd(adapter: String, id: UInt16)
     /// Advertising would use the management API (bluetoothd is running), but it is unavailable.
-    case managementAPIUnavailable(adapter: String, error: String)
+    case managementAPIUnavailable(adapter: String, error: TermedText)
     /// Advertising uses the management API next to bluetoothd (the raw socket can be forced).
     case managementAPINextToBluetoothd(adapter: String)
     /// This process lacks a capability the backend in use needs, and which one grants least.
@@ -52,12 +53,12 @@ public enum HostAdvice: Hashable, Sendable {
     public static func advice(_ examinations: [AdapterExamination], _ host: HostDiagnosis) -> [HostAdvice] {
         var out: [HostAdvice] = []
         if host.bluetoothSocket == false, let e = host.socketError {
-            out.append(.noKernelBluetooth("\(e)"))
+            out.append(.noKernelBluetooth(e.termedText))
         }
         for r in examinations {
             // Without kernel Bluetooth, each kernel adapter's own AF_BLUETOOTH error says it again.
             if let error = r.error, host.bluetoothSocket != false || !error.isNoKernelBluetooth {
-                out.append(.unusable(adapter: r.name, error: error.description))
+                out.append(.unusable(adapter: r.name, error: error.termedText))
             }
             if let api = r.capabilities?.managementAPI {
                 if api.freeInstances.isEmpty { out.append(.everyInstanceTaken(adapter: r.name, maxInstances: api.maxInstances)) }
@@ -76,7 +77,7 @@ public enum HostAdvice: Hashable, Sendable {
         for r in examinations {
             guard let backend = r.backend, case .management = backend.spec else { continue }
             if r.management == nil, let e = r.managementError {
-                out.append(.managementAPIUnavailable(adapter: r.name, error: e.description))
+                out.append(.managementAPIUnavailable(adapter: r.name, error: e.termedText))
             } else {
                 out.append(.managementAPINextToBluetoothd(adapter: r.name))
             }

@@ -102,7 +102,6 @@ struct Beacon: AsyncParsableCommand {
     static func main() async {
         LineOutput.ignoreBrokenPipes()
         OutputFailures.reportFileSizeLimitAsAnError()
-        CommandLineTerms.install()
         let arguments: [String]
         do throws(LogSettings.Problem) {
             let (settings, rest) = try LogSettings.extract(Array(CommandLine.arguments.dropFirst()))

@@ -6,13 +6,14 @@ import BeaconEmulator
 import BeaconJSON
 import BeaconProfiles
 import BeaconScenarios
+import HCI
 import LiveView
 import Synchronization
 
 /// What a running fleet shows, fed by its `EmulatorEvent`s: on a terminal, a live view redrawn
 /// four times a second (see RunStatusBoard+Live.swift); elsewhere, one log line per change (the
-/// events' own text, `EmulatorEvent.description`); with `--json`, one JSON object per event
-/// and line.
+/// events' own text, `EmulatorEvent.termedText`, its terms named by the front end's `naming`);
+/// with `--json`, one JSON object per event and line.
 ///
 /// ```swift
 /// let board = RunStatusBoard(style: .lines, output: .init(out: { print($0) }, err: { print($0) }))
@@ -86,6 +87,8 @@ public final class RunStatusBoard: Sendable {
     let output: Output
     /// Whether "off air" changes are printed as lines (`cycle` shows only who goes on air).
     let showsOffAir: Bool
+    /// The front end's names for the terms in the events' text (nil: the concept in words).
+    let naming: @Sendable (FrontEndTerm) -> String?
     let start = ContinuousClock.now
     let state = Mutex(State())
     /// Told after each change the board shows (``onChange(_:)``).
@@ -96,9 +99,13 @@ public final class RunStatusBoard: Sendable {
     ///   - showsOffAir: whether the lines include beacons going off air.
     ///   - terminal: the terminal the live view is drawn on (used with ``Style/table`` only).
     ///   - output: where lines go.
-    public init(style: Style, showsOffAir: Bool = true, terminal: LiveTerminal? = nil, output: Output) {
+    ///   - naming: the front end's names for the terms the events' text refers to (a stop, an
+    ///     examination of the adapter); nil for a term: its concept in words.
+    public init(style: Style, showsOffAir: Bool = true, terminal: LiveTerminal? = nil, output: Output,
+                naming: @escaping @Sendable (FrontEndTerm) -> String? = { _ in nil }) {
         self.style = style
         self.showsOffAir = showsOffAir
+        self.naming = naming
         self.terminal = style == .table ? terminal : nil
         self.output = output
     }
@@ -180,14 +187,14 @@ public final class RunStatusBoard: Sendable {
                 s.slots[adapter, default: 0] += 1
             case let .error(adapter, message):
                 s.errors += 1
-                for i in s.rows.indices where s.rows[i].adapter == adapter && !s.rows[i].isOffAir { s.rows[i].lastError = message }
+                for i in s.rows.indices where s.rows[i].adapter == adapter && !s.rows[i].isOffAir { s.rows[i].lastError = message.text(namedBy: naming) }
             case let .stopped(adapter, teardown):
                 for i in s.rows.indices where s.rows[i].adapter == adapter && !s.rows[i].isOffAir {
                     s.rows[i].state = teardown.isClean ? "stopped" : "may be on air"
                 }
             case let .updateFailed(_, adapter, message):
                 s.errors += 1
-                for i in s.rows.indices where s.rows[i].adapter == adapter && !s.rows[i].isOffAir { s.rows[i].lastError = message }
+                for i in s.rows.indices where s.rows[i].adapter == adapter && !s.rows[i].isOffAir { s.rows[i].lastError = message.text(namedBy: naming) }
             case let .recovered(adapter, _, beacons, _, _):
                 for i in s.rows.indices where s.rows[i].adapter == adapter && beacons.contains(s.rows[i].beacon) {
                     s.rows[i].state = "on air (restored)"
@@ -208,12 +215,12 @@ public final class RunStatusBoard: Sendable {
             switch event {
             // Who times the turns is for --json and the lines; the view has no room for it.
             case .onAir, .offAir, .slot, .applied, .turnTiming: break
-            default: if let line = Self.line(event, showsOffAir: false) { message(line) }
+            default: if let line = Self.line(event, showsOffAir: false, namedBy: naming) { message(line) }
             }
         case .lines:
-            if let line = Self.line(event, showsOffAir: showsOffAir) { output.out("\(Self.stamp(now)) \(line)") }
+            if let line = Self.line(event, showsOffAir: showsOffAir, namedBy: naming) { output.out("\(Self.stamp(now)) \(line)") }
         case .json:
-            output.out(Self.json(event, time: now).text)
+            output.out(Self.json(event, time: now, namedBy: naming).text)
         }
     }
 
@@ -227,15 +234,16 @@ public final class RunStatusBoard: Sendable {
     }
 
     /// The event's line in the log, if the log shows it (`EmulatorEvent.isNews`; off air only
-    /// with `showsOffAir`).
-    static func line(_ event: EmulatorEvent, showsOffAir: Bool) -> String? {
+    /// with `showsOffAir`), its terms as `naming` names them.
+    static func line(_ event: EmulatorEvent, showsOffAir: Bool, namedBy naming: (FrontEndTerm) -> String?) -> String? {
         guard event.isNews else { return nil }
         if case .offAir = event, !showsOffAir { return nil }
-        return event.description
+        return event.termedText.text(namedBy: naming)
     }
 
-    /// The event as a JSON object (docs/schema/run-event.schema.json), `time` seconds into the run.
-    public static func json(_ event: EmulatorEvent, time: Double) -> JSONValue {
+    /// The event as a JSON object (docs/schema/run-event.schema.json), `time` seconds into the
+    /// run; the terms in its messages as `naming` names them (nil: the concept in words).
+    public static func json(_ event: EmulatorEvent, time: Double, namedBy naming: (FrontEndTerm) -> String? = { _ in nil }) -> JSONValue {
         let kind: String
         var members: [(String, JSONValue)]
         switch event {
@@ -252,7 +260,7 @@ public final class RunStatusBoard: Sendable {
                        ("lateness_ms", .double(round(lateness.seconds * 1000)))]
         case let .error(adapter, message):
             kind = "error"
-            members = [("adapter", .string(adapter.text)), ("message", .string(message))]
+            members = [("adapter", .string(adapter.text)), ("message", .string(message.text(namedBy: naming)))]
         case let .turnTiming(adapter, byController):
             kind = "turn_timing"
             members = [("adapter", .string(adapter.text)), ("by_controller", .bool(byController))]
@@ -261,17 +269,17 @@ public final class RunStatusBoard: Sendable {
             members = [("adapter", .string(adapter.text)), ("generation", .int(generation))]
         case let .updateFailed(generation, adapter, message):
             kind = "update_failed"
-            members = [("adapter", .string(adapter.text)), ("generation", .int(generation)), ("message", .string(message))]
+            members = [("adapter", .string(adapter.text)), ("generation", .int(generation)), ("message", .string(message.text(namedBy: naming)))]
         case let .recovered(adapter, reason, beacons, after, afterAdapterBack):
             kind = "recovered"
-            members = [("adapter", .string(adapter.text)), ("reason", .string(reason)),
+            members = [("adapter", .string(adapter.text)), ("reason", .string(reason.text(namedBy: naming))),
                        ("beacons", .array(beacons.map { .string($0.text) })), ("after_ms", .double(round(after.seconds * 1000)))]
             if let afterAdapterBack { members.append(("after_adapter_back_ms", .double(round(afterAdapterBack.seconds * 1000)))) }
         case let .stopped(adapter, teardown):
             kind = "stopped"
             members = [("adapter", .string(adapter.text)), ("clean", .bool(teardown.isClean))]
             if case let .incomplete(names, reason) = teardown {
-                members += [("may_be_on_air", .array(names.map { .string($0.text) })), ("reason", .string(reason))]
+                members += [("may_be_on_air", .array(names.map { .string($0.text) })), ("reason", .string(reason.text(namedBy: naming)))]
             }
         }
         return EventObject.object(time: round(time), event: kind, members)

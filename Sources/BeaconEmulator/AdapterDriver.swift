@@ -2,6 +2,7 @@
 import BeaconAdapters
 import BeaconCodec
 import BeaconProfiles
+import HCI
 import HCITransport
 import Synchronization
 
@@ -25,7 +26,7 @@ final class AdapterDriver: Sendable {
         var target: Target?
         var stop = false
         /// A fault found outside the loop (a Hardware Error event): the loop ends with it.
-        var failure: String?
+        var failure: TermedText?
         /// How long after its beacons first went on air to stop by itself: no turn due at or
         /// after then starts, so a run of N turns' length carries out exactly N turns.
         var runTime: Duration?
@@ -93,7 +94,7 @@ final class AdapterDriver: Sendable {
     static let restoreGiveUp: Duration = .seconds(30)
 
     /// Ends the loop as failed: the step under way finishes, then the teardown is attempted.
-    func fail(_ message: String) {
+    func fail(_ message: TermedText) {
         mailbox.withLock { if $0.failure == nil { $0.failure = message } }
         wakeup.signal()
     }
@@ -103,7 +104,7 @@ final class AdapterDriver: Sendable {
         /// Stopped on request.
         case stopped(Teardown)
         /// A controller error ended the run (then the teardown was attempted).
-        case failed(message: String, teardown: Teardown)
+        case failed(message: TermedText, teardown: Teardown)
 
         var teardown: Teardown {
             switch self {
@@ -115,7 +116,7 @@ final class AdapterDriver: Sendable {
     /// The loop: applies targets, runs the rotation on time, tears down at the end.
     func run() async -> Outcome {
         var loop = LoopState()
-        var failure: String?
+        var failure: TermedText?
         while failure == nil {
             let (target, stop, fault, runTime, loss) = mailbox.withLock { m in
                 defer { m.target = nil; m.loss = nil }
@@ -195,7 +196,7 @@ final class AdapterDriver: Sendable {
         /// When the first target went on air.
         var firstOnAir: ContinuousClock.Instant?
         /// Why the last step failed.
-        var failure: String?
+        var failure: TermedText?
         var failureError: (any Error)?
         /// What the watchdog noticed, not yet restored; while set, turns of a rotation only
         /// move `onAir` (the restore puts the current turn on air).
@@ -228,7 +229,7 @@ final class AdapterDriver: Sendable {
         }
     }
 
-    private func apply(_ target: Target, _ loop: inout LoopState) async -> String? {
+    private func apply(_ target: Target, _ loop: inout LoopState) async -> TermedText? {
         let first = target.states.first ?? [:]
         do {
             try backend.validate(first)
@@ -254,7 +255,7 @@ final class AdapterDriver: Sendable {
 
     /// The next turn of the rotation. Turns are scheduled from the cycle's start, so lateness
     /// does not add up.
-    private func rotate(_ loop: inout LoopState, due: ContinuousClock.Instant, stopped: Set<UInt8>) async -> String? {
+    private func rotate(_ loop: inout LoopState, due: ContinuousClock.Instant, stopped: Set<UInt8>) async -> TermedText? {
         guard let target = loop.target else { loop.nextDue = nil; return nil }
         let lateness = ContinuousClock.now - due
         loop.slotIndex += 1
@@ -324,7 +325,7 @@ final class AdapterDriver: Sendable {
 
     /// Puts back what the watchdog's loss took; reports the recovery, or tries again later, or
     /// after ``restoreGiveUp`` ends the run.
-    private func restore(_ loop: inout LoopState) async -> String? {
+    private func restore(_ loop: inout LoopState) async -> TermedText? {
         guard let loss = loop.loss, let noticed = loop.lossNoticed else { loop.restoreDue = nil; return nil }
         do {
             let restored = try await backend.restore(loop.onAir, after: loss)
@@ -362,7 +363,7 @@ final class AdapterDriver: Sendable {
 
     /// Why `error` means the adapter is away for now (powered off: the raw socket refuses writes
     /// with ENETDOWN; gone: the management API answers Invalid Index), or nil.
-    static func adapterAway(_ error: (any Error)?) -> String? {
+    static func adapterAway(_ error: (any Error)?) -> TermedText? {
         switch error as? AdapterError {
         case .hci(.transport(.system(let call, _)))? where call.errno == .networkDown:
             return "the adapter is down (\(call))"

@@ -3,10 +3,15 @@ import BeaconCodec
 import HCI
 
 /// Every event in words, one line each: what a log of the run, a terminal's live view and any
-/// program print (`beacon advertise` and the site agent show these lines).
-extension EmulatorEvent: CustomStringConvertible {
-    /// The event in words: `room-west on air: hci0 advertiser 1, C2:…`, `hci0: error: …`.
-    public var description: String {
+/// program print (`beacon advertise` and the site agent show these lines). The terms in it (the
+/// advice of a controller's error, the stop that takes what may be left off the air) are kept
+/// in ``termedText`` for each front end to name; ``description`` is the same line in words.
+extension EmulatorEvent: CustomStringConvertible, TermedTextConvertible {
+    /// ``termedText`` in words.
+    public var description: String { termedText.description }
+
+    /// The event's line: `room-west on air: hci0 advertiser 1, C2:…`, `hci0: error: …`.
+    public var termedText: TermedText {
         switch self {
         case let .onAir(beacon, adapter, advertiser, address, power):
             let tx = power.map { ", TX \($0) dBm" } ?? ""
@@ -34,7 +39,7 @@ extension EmulatorEvent: CustomStringConvertible {
             if adapter.isManagementAPI, teardown == .clean {
                 return "\(adapter): advertising stopped (beacon's instances removed; other programs' instances left as they were)"
             }
-            if case .incomplete = teardown { return "\(adapter): \(teardown); run \(FrontEndTerm.stopOn(adapter: adapter.text).text)" }
+            if case .incomplete = teardown { return "\(adapter): \(teardown); run \(FrontEndTerm.stopOn(adapter: adapter.text))" }
             return "\(adapter): \(teardown)"
         }
     }
@@ -55,9 +60,12 @@ extension EmulatorEvent: CustomStringConvertible {
     static func milliseconds(_ d: Duration) -> Int { Int((d.seconds * 1000).rounded()) }
 }
 
-extension Teardown: CustomStringConvertible {
-    /// What the teardown left, in words.
-    public var description: String {
+extension Teardown: CustomStringConvertible, TermedTextConvertible {
+    /// ``termedText`` in words.
+    public var description: String { termedText.description }
+
+    /// What the teardown left (why it failed keeps its advice's terms).
+    public var termedText: TermedText {
         switch self {
         case .clean: "advertising stopped (advertising off, sets removed)"
         case .nothingSent: "nothing was sent to the controller, nothing to undo"

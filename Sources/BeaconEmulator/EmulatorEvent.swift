@@ -2,9 +2,13 @@
 import BeaconAdapters
 import BeaconCodec
 import BeaconProfiles
+import HCI
 
 /// What a running fleet reports, for the live table, the log lines and `--json`; each event
-/// has a text form (``EmulatorEvent/description``, and ``EmulatorEvent/isNews`` for whether a log shows it).
+/// has a text form (``EmulatorEvent/termedText`` for a front end to name its terms,
+/// ``EmulatorEvent/description`` in words, and ``EmulatorEvent/isNews`` for whether a log shows
+/// it). Messages and reasons are `TermedText`: the advice in a controller's error names actions
+/// (a stop, an examination) that each front end names its own way.
 public enum EmulatorEvent: Sendable {
     /// A beacon went on air (or came back in its turn).
     case onAir(beacon: BeaconName, adapter: AdapterName, advertiser: UInt8, address: BluetoothAddress, selectedTxPower: Int8?)
@@ -21,16 +25,16 @@ public enum EmulatorEvent: Sendable {
     case applied(generation: Int, adapter: AdapterName)
     /// Update `generation` was not applied on this adapter (for example an interval the
     /// controller refuses); what was on air before stays on air.
-    case updateFailed(generation: Int, adapter: AdapterName, message: String)
+    case updateFailed(generation: Int, adapter: AdapterName, message: TermedText)
     /// The watchdog put beacons back on air after something outside beacon took them off
     /// (`reason`: the kernel cleared the sets in a power cycle, bluetoothd removed every instance
     /// when it restarted, …); `after`: from noticing the loss to the beacons being back, which
     /// includes any time the adapter was off or gone; `afterAdapterBack`: from the adapter being
     /// usable again (powered on, back) to the beacons being back, beacon's own part (nil when the
     /// adapter never went away).
-    case recovered(adapter: AdapterName, reason: String, beacons: [BeaconName], after: Duration, afterAdapterBack: Duration?)
+    case recovered(adapter: AdapterName, reason: TermedText, beacons: [BeaconName], after: Duration, afterAdapterBack: Duration?)
     /// Something failed on an adapter; the fleet stops (see ``RunningFleet/outcome()``).
-    case error(adapter: AdapterName, message: String)
+    case error(adapter: AdapterName, message: TermedText)
     /// The adapter's teardown is done: clean, or with what may still be on air.
     case stopped(adapter: AdapterName, teardown: Teardown)
 }
@@ -40,7 +44,7 @@ public enum Teardown: Sendable, Equatable {
     /// Advertising off and our advertisers removed: nothing of ours is on air.
     case clean
     /// A teardown command failed: these beacons may still be on air.
-    case incomplete(mayBeOnAir: [BeaconName], reason: String)
+    case incomplete(mayBeOnAir: [BeaconName], reason: TermedText)
     /// Nothing had been sent to the controller, so there was nothing to undo.
     case nothingSent
 

@@ -2,6 +2,7 @@
 import BeaconRadio
 import BeaconAdapters
 import BeaconProfiles
+import HCI
 import HCITransport
 import Synchronization
 import VirtualController
@@ -266,16 +267,20 @@ public final class FleetRun: Sendable {
 }
 
 /// Why a ``FleetRun`` put nothing on air.
-public enum FleetRunError: Error, Sendable, CustomStringConvertible {
+public enum FleetRunError: Error, Sendable, CustomStringConvertible, TermedTextConvertible {
     /// An adapter could not be opened (the others were closed again).
     case open(AdapterOpenError)
     /// A probe failed, or a controller would refuse the plan; the adapters were closed again.
     case notStarted(AdapterError)
 
-    public var description: String {
+    /// ``termedText`` in words.
+    public var description: String { termedText.description }
+
+    /// The underlying error's text, its advice's terms kept for the front end to name.
+    public var termedText: TermedText {
         switch self {
-        case .open(let e): e.description
-        case .notStarted(let e): e.description
+        case .open(let e): e.termedText
+        case .notStarted(let e): e.termedText
         }
     }
 }

@@ -52,7 +52,7 @@ public final class RunningFleet: Sendable {
         /// What ``plan(_:)`` last planned, so the start that follows does not plan it again.
         var planned: PlannedBeacons?
         /// Per adapter: the newest generation it settled, and whether that settling was a failure.
-        var settled: [AdapterName: (generation: Int, failed: String?)] = [:]
+        var settled: [AdapterName: (generation: Int, failed: TermedText?)] = [:]
         var waiters: [(generation: Int, continuation: CheckedContinuation<UpdateOutcome, Never>)] = []
     }
 
@@ -225,7 +225,7 @@ public final class RunningFleet: Sendable {
         /// On air on every adapter (perhaps as part of a later update that replaced it).
         case applied
         /// Refused by at least one adapter (the message says why); the old beacons stay there.
-        case failed(String)
+        case failed(TermedText)
         /// The fleet stopped first.
         case ended
     }
@@ -305,7 +305,7 @@ public final class RunningFleet: Sendable {
     private static func supervise(_ drivers: [AdapterDriver]) async -> FleetOutcome {
         await withTaskGroup(of: (AdapterName, AdapterDriver.Outcome).self) { group in
             for d in drivers { group.addTask { (d.adapter, await d.run()) } }
-            var failure: String?
+            var failure: TermedText?
             var teardowns: [AdapterTeardown] = []
             for await (adapter, outcome) in group {
                 if case .failed(let message, _) = outcome, failure == nil {
@@ -343,7 +343,7 @@ public final class RunningFleet: Sendable {
                         continue
                     }
                     guard case .hardwareError(let e) = event else { continue }
-                    let message = "\(driver.adapter): the controller reported a Hardware Error (code 0x\(Hex.string([e.hardwareCode]))): it hit a fault and may have reset itself, so what it has on air is unknown; unplug and replug it, or reset it with \(FrontEndTerm.stopWithReset.text)"
+                    let message: TermedText = "\(driver.adapter): the controller reported a Hardware Error (code 0x\(Hex.string([e.hardwareCode]))): it hit a fault and may have reset itself, so what it has on air is unknown; unplug and replug it, or reset it with \(FrontEndTerm.stopWithReset)"
                     self?.emit(.error(adapter: driver.adapter, message: message))
                     driver.fail(message)
                     return
@@ -374,7 +374,7 @@ public final class RunningFleet: Sendable {
         var ready: [(CheckedContinuation<UpdateOutcome, Never>, UpdateOutcome)] = []
         switch event {
         case let .applied(generation, adapter), let .updateFailed(generation, adapter, _):
-            var failed: String? = nil
+            var failed: TermedText? = nil
             if case let .updateFailed(_, _, message) = event { failed = "\(adapter): \(message)" }
             state.withLock { s in
                 s.settled[adapter] = (generation, failed)
@@ -395,7 +395,7 @@ public final class RunningFleet: Sendable {
     private static func outcome(of generation: Int, in s: State) -> UpdateOutcome? {
         if s.ended { return .ended }
         guard !s.drivers.isEmpty else { return nil }
-        var failure: String?
+        var failure: TermedText?
         for d in s.drivers {
             guard let settled = s.settled[d.adapter], settled.generation >= generation else { return nil }
             if let f = settled.failed, failure == nil { failure = f }
@@ -407,12 +407,13 @@ public final class RunningFleet: Sendable {
 /// How a fleet's run ended; its ``termedText`` says it for a front end to present (what failed,
 /// and on which adapter what may still be on air), its ``description`` in words.
 public struct FleetOutcome: Sendable, CustomStringConvertible, TermedTextConvertible {
-    /// The controller error that ended the run, if one did.
-    public var failure: String?
+    /// The controller error that ended the run, if one did (its advice's terms for the front end
+    /// to name).
+    public var failure: TermedText?
     /// Each adapter's teardown, in the order the adapters were given.
     public var teardowns: [AdapterTeardown]
 
-    public init(failure: String?, teardowns: [AdapterTeardown]) {
+    public init(failure: TermedText?, teardowns: [AdapterTeardown]) {
         self.failure = failure
         self.teardowns = teardowns
     }
@@ -432,7 +433,7 @@ public struct FleetOutcome: Sendable, CustomStringConvertible, TermedTextConvert
     /// still be on air and how to take it off (a stop on that adapter, as a `FrontEndTerm`).
     public var termedText: TermedText {
         if isClean { return "the run ended cleanly: nothing of ours is on air" }
-        var text = TermedText(failure ?? "the teardown failed")
+        var text = failure ?? "the teardown failed"
         for l in leftOnAir {
             text.append(". The teardown on \(l.adapter) failed, so \(l.what) may still be on air: run \(FrontEndTerm.stopOn(adapter: l.adapter.text)), or unplug the adapter")
         }
@@ -457,15 +458,15 @@ public struct AdapterTeardown: Sendable, Equatable {
 }
 
 /// What may still be on air on one adapter after its teardown failed.
-public struct LeftOnAir: Sendable, Equatable, CustomStringConvertible {
+public struct LeftOnAir: Sendable, Equatable, CustomStringConvertible, TermedTextConvertible {
     /// The adapter, as named by its connection.
     public var adapter: AdapterName
     /// The beacons that may still be on air (empty: its advertising, whatever it was).
     public var beacons: [BeaconName]
-    /// Why the teardown failed.
-    public var reason: String
+    /// Why the teardown failed (its advice's terms for the front end to name).
+    public var reason: TermedText
 
-    public init(adapter: AdapterName, beacons: [BeaconName], reason: String) {
+    public init(adapter: AdapterName, beacons: [BeaconName], reason: TermedText) {
         self.adapter = adapter
         self.beacons = beacons
         self.reason = reason
@@ -474,20 +475,28 @@ public struct LeftOnAir: Sendable, Equatable, CustomStringConvertible {
     /// The beacons, or `its advertising` when they are not known.
     public var what: String { beacons.isEmpty ? "its advertising" : beacons.map(\.text).joined(separator: ", ") }
 
-    public var description: String { "\(adapter): may still be on air: \(what) (\(reason))" }
+    /// ``termedText`` in words.
+    public var description: String { termedText.description }
+
+    /// `hci0: may still be on air: …`, and why.
+    public var termedText: TermedText { "\(adapter): may still be on air: \(what) (\(reason))" }
 }
 
 /// Why ``RunningFleet/advertise(_:for:)`` did not end cleanly.
-public enum FleetError: Error, CustomStringConvertible {
+public enum FleetError: Error, CustomStringConvertible, TermedTextConvertible {
     /// Nothing was sent: the probe failed, or a controller would refuse the plan.
     case notStarted(AdapterError)
     /// The run failed, or its teardown did.
     case ended(FleetOutcome)
 
-    public var description: String {
+    /// ``termedText`` in words.
+    public var description: String { termedText.description }
+
+    /// What went wrong, its advice's terms kept for the front end to name.
+    public var termedText: TermedText {
         switch self {
-        case .notStarted(let e): "\(e)"
-        case .ended(let o): o.description
+        case .notStarted(let e): e.termedText
+        case .ended(let o): o.termedText
         }
     }
 }

@@ -41,15 +41,19 @@ public struct ScanSession: Sendable {
     }
 
     /// Why a scan ended early.
-    public enum Failure: Error, Sendable, CustomStringConvertible {
+    public enum Failure: Error, Sendable, CustomStringConvertible, TermedTextConvertible {
         /// Starting or stopping failed.
         case controller(HCIControllerError)
         /// The controller's event stream ended (the transport closed or failed).
         case eventsEnded(adapter: String)
 
-        public var description: String {
+        /// ``termedText`` in words.
+        public var description: String { termedText.description }
+
+        /// What failed, the controller's advice's terms kept for the front end to name.
+        public var termedText: TermedText {
             switch self {
-            case .controller(let e): e.description
+            case .controller(let e): e.termedText
             case .eventsEnded(let adapter): "\(adapter): the controller went away while scanning"
             }
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconEmulator
 import BeaconProfiles
+import HCI
 
 /// Plays a ``ScenarioTimeline`` on a running fleet: at each change's time the fleet is updated
 /// with the beacons then on air (changes at the same time go as one update; only the difference
@@ -37,7 +38,7 @@ public struct ScenarioPlayer: Sendable {
         case pass(index: Int, time: Double)
         /// The play is over at scenario time `time`: the last pass ended, or the window's
         /// duration did (not reported when the scenario loops until stopped).
-        case finished(time: Double, behind: Int, failures: [String])
+        case finished(time: Double, behind: Int, failures: [TermedText])
     }
 
     /// The beacons to start the fleet with: the state at the window's start (every change at

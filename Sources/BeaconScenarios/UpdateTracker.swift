@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconEmulator
 import BeaconProfiles
+import HCI
 import Synchronization
 
 /// Follows the updates a player posts to a ``ScenarioStage``: how long each took to settle, and
@@ -11,7 +12,7 @@ final class UpdateTracker: Sendable {
         var issued = 0
         var settled = 0
         var behind = 0
-        var failures: [String] = []
+        var failures: [TermedText] = []
     }
 
     private let state = Mutex(State())
@@ -40,7 +41,7 @@ final class UpdateTracker: Sendable {
 
     /// How many updates were posted before the previous one settled.
     var behindCount: Int { state.withLock { $0.behind } }
-    var failures: [String] { state.withLock { $0.failures } }
+    var failures: [TermedText] { state.withLock { $0.failures } }
 
     /// Marks `generation` as the one already on air (the fleet's start).
     func started(generation: Int) { state.withLock { $0.issued = generation; $0.settled = generation } }

@@ -3,6 +3,7 @@ import BeaconAdapters
 import BeaconEmulator
 import BeaconPositioning
 import BeaconProfiles
+import HCI
 import BeaconRadio
 
 /// Moves a ``WalkModel``'s walker in real time: `rate` times a second it works out every
@@ -31,7 +32,7 @@ public struct WalkPlayer: Sendable {
         /// last update). `behind`: the update before had not settled.
         case moved(time: Double, position: Point, beacons: [BeaconProfile], generation: Int?, behind: Bool)
         /// The walk is over (not reported when it loops until stopped).
-        case finished(time: Double, updates: Int, behind: Int, failures: [String])
+        case finished(time: Double, updates: Int, behind: Int, failures: [TermedText])
     }
 
     /// Walks from `start` (when the beacons of time 0 went on air) for `duration` seconds

@@ -2,6 +2,7 @@
 import BeaconAdapters
 import BeaconEmulator
 import BeaconProfiles
+import HCI
 
 /// A site of one host runs without a broker: its radios (adapters on cables) are opened here,
 /// the beacons placed on them as `beacon site --plan` shows, and each radio's share put on air by
@@ -20,12 +21,17 @@ public final class LocalSiteRun: Sendable {
     public let placement: SitePlacement
     private let fleets: [RunningFleet]
     private let report: @Sendable (Event) -> Void
+    private let naming: @Sendable (FrontEndTerm) -> String?
 
-    /// `radios`: the site's radios, opened (a site of one host has them all).
-    public init(site: Site, radios: [SiteAgent.Radio], planner: FleetPlanner = FleetPlanner(), report: @escaping @Sendable (Event) -> Void = { _ in }) {
+    /// `radios`: the site's radios, opened (a site of one host has them all). `naming`: the front
+    /// end's names for the terms in a radio's failure, in the reasons the events give (nil for a
+    /// term: its concept in words).
+    public init(site: Site, radios: [SiteAgent.Radio], planner: FleetPlanner = FleetPlanner(),
+                naming: @escaping @Sendable (FrontEndTerm) -> String? = { _ in nil }, report: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.site = site
         self.radios = radios
         self.report = report
+        self.naming = naming
         placement = SitePlacer(maximumDistance: site.maximumDistance, planner: planner).place(site.beacons, on: site.radios)
         fleets = radios.map { RunningFleet(connections: [$0.connection], planner: planner) }
     }
@@ -44,14 +50,14 @@ public final class LocalSiteRun: Sendable {
             let plan: FleetPlan
             do throws(AdapterError) { plan = try await fleet.start(beacons) } catch {
                 for f in fleets { _ = await f.stop() }
-                throw .radio(radio.id, "\(error)")
+                throw .radio(radio.id, error.termedText)
             }
             report(.onAir(radio: radio.id, beacons: beacons.count, seats: SiteBeaconID.seats(in: plan)))
         }
         var outcomes: [(radio: SiteRadio.ID, outcome: FleetOutcome)] = []
         for (radio, fleet) in zip(radios, fleets) {
             let outcome = await fleet.outcome()
-            if let failure = outcome.failure { report(.failed(radio: radio.id, reason: failure)) }
+            if let failure = outcome.failure { report(.failed(radio: radio.id, reason: failure.text(namedBy: naming))) }
             outcomes.append((radio.id, outcome))
         }
         return outcomes

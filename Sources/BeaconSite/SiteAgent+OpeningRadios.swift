@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconAdapters
+import HCI
 import HCITransport
 
 /// Why a host's radios could not be opened.
-public enum SiteRadioOpenError: Error, Sendable, CustomStringConvertible {
+public enum SiteRadioOpenError: Error, Sendable, CustomStringConvertible, TermedTextConvertible {
     /// A radio's adapter is not one `AdapterSpec` reads (the site file's checks let it through
     /// only if it looked like one).
     case adapter(radio: SiteRadio.ID, TransportError)
     /// Opening failed; the radios opened before it were closed again.
     case opening(AdapterOpenError)
 
-    public var description: String {
+    /// ``termedText`` in words.
+    public var description: String { termedText.description }
+
+    /// What failed, its advice's terms kept for the front end to name.
+    public var termedText: TermedText {
         switch self {
         case .adapter(let radio, let error): "radio \(radio): \(error)"
-        case .opening(let error): "\(error)"
+        case .opening(let error): error.termedText
         }
     }
 }

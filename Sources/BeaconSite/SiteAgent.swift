@@ -6,6 +6,7 @@ import BeaconEmulator
 import BeaconJSON
 import BeaconMQTT
 import BeaconProfiles
+import HCI
 import Foundation
 import Synchronization
 
@@ -58,6 +59,7 @@ public final class SiteAgent: Sendable {
     private let started: Double
     private let state = Mutex(State())
     private let publisher: OrderedPublisher
+    private let naming: @Sendable (FrontEndTerm) -> String?
 
     private struct RadioRecord {
         /// The revision on air, and what its beacons are (as profile entries: what decides
@@ -86,9 +88,13 @@ public final class SiteAgent: Sendable {
     ///   - radios: the radios this host carries, opened.
     ///   - planner: plans each radio's fleet.
     ///   - telemetryInterval: how often telemetry is published.
+    ///   - naming: the front end's names for the terms in a radio's failure (a stop, an
+    ///     examination of the adapter), in the reasons the agent reports and publishes; nil for a
+    ///     term: its concept in words.
     ///   - report: what the agent reports, for the front end to present.
     public init(host: String, topics: SiteTopics, client: MQTTClient, radios: [Radio], planner: FleetPlanner = FleetPlanner(),
                 telemetryInterval: Duration = .seconds(30), now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+                naming: @escaping @Sendable (FrontEndTerm) -> String? = { _ in nil },
                 report: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.host = host
         self.topics = topics
@@ -97,6 +103,7 @@ public final class SiteAgent: Sendable {
         self.telemetryInterval = telemetryInterval
         self.planner = planner
         self.report = report
+        self.naming = naming
         self.now = now
         self.started = now()
         var fleets: [SiteRadio.ID: RunningFleet] = [:]
@@ -124,7 +131,7 @@ public final class SiteAgent: Sendable {
                 try await fleet.start([])
             } catch {
                 _ = await stopFleets()
-                throw .radio(radio.id, "\(error)")
+                throw .radio(radio.id, error.termedText)
             }
             watchFleet(radio.id, fleet)
         }
@@ -253,7 +260,8 @@ public final class SiteAgent: Sendable {
                 record.beacons = desired.beacons.map { stayed(SiteBeaconID.of($0), $0.name, .onAir, nil, seat: seats[SiteBeaconID.of($0)]) }
                 s.radios[id] = record
                 return .applied(radio: id, revision: desired.revision, beacons: desired.beacons.count)
-            case .failed(let reason):
+            case .failed(let failure):
+                let reason = failure.text(namedBy: naming)
                 // What was on air stays on air; the new beacons are in error.
                 record.beacons = desired.beacons.map { b in
                     let bid = SiteBeaconID.of(b)
@@ -278,13 +286,13 @@ public final class SiteAgent: Sendable {
             let time = now()
             let stopping = state.withLock { s -> Bool in
                 guard !s.stopping else { return true }
-                let reason = outcome.failure ?? "the radio stopped"
+                let reason = outcome.failure?.text(namedBy: naming) ?? "the radio stopped"
                 let failed = (s.radios[id]?.beacons ?? []).map { BeaconState(id: $0.id, name: $0.name, state: .error, reason: reason, since: time) }
                 s.radios[id]?.beacons = failed
                 return false
             }
             if !stopping {
-                report(.failed(radio: id, reason: outcome.failure ?? "the radio stopped"))
+                report(.failed(radio: id, reason: outcome.failure?.text(namedBy: naming) ?? "the radio stopped"))
                 publishState(id)
             }
         }
@@ -340,14 +348,19 @@ public final class SiteAgent: Sendable {
 }
 
 /// Why an agent did not start.
-public enum SiteAgentError: Error, Sendable, CustomStringConvertible {
-    case radio(SiteRadio.ID, String)
+public enum SiteAgentError: Error, Sendable, CustomStringConvertible, TermedTextConvertible {
+    /// A radio could not start: why, its advice's terms for the front end to name.
+    case radio(SiteRadio.ID, TermedText)
     case broker(String)
 
-    public var description: String {
+    /// ``termedText`` in words.
+    public var description: String { termedText.description }
+
+    /// What failed, its advice's terms kept for the front end to name.
+    public var termedText: TermedText {
         switch self {
         case .radio(let id, let reason): "\(id): \(reason)"
-        case .broker(let reason): reason
+        case .broker(let reason): TermedText(reason)
         }
     }
 }

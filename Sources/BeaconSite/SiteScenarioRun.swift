@@ -2,6 +2,7 @@
 import BeaconEmulator
 import BeaconMQTT
 import BeaconProfiles
+import HCI
 import BeaconScenarios
 import Synchronization
 
@@ -179,7 +180,7 @@ public final class SiteScenarioRun: Sendable {
                 if s.ended {
                     outcome = .ended
                 } else if let failure = s.failure {
-                    outcome = .failed(failure)
+                    outcome = .failed(TermedText(failure))
                 } else if (s.wanted ?? []).subtracting(s.unplaced).isSubset(of: s.onAir) || s.wanted == nil {
                     outcome = .applied
                 } else {

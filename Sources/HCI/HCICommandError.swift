@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
 /// Why a command's reply did not give its return parameters.
-public enum HCICommandError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum HCICommandError: Error, Hashable, Sendable, CustomStringConvertible, TermedTextConvertible {
     /// The controller answered with a non-zero status.
     case failed(command: String, opcode: HCIOpcode, status: HCIStatus)
     /// The reply is for another command.
@@ -9,7 +9,11 @@ public enum HCICommandError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The reply's return parameters could not be read.
     case malformedReply(command: String, HCIDecodingError)
 
-    public var description: String {
+    /// ``termedText`` in words.
+    public var description: String { termedText.description }
+
+    /// The failure, with the status's advice (its actions as ``FrontEndTerm``s).
+    public var termedText: TermedText {
         switch self {
         case let .failed(command, opcode, status):
             "\(command) (\(opcode)) failed: \(status.userMessage(for: opcode))"

@@ -4,7 +4,7 @@ extension HCIStatus {
     /// The table behind `name` and `explanation`, one entry per code of Core Vol 1 Part F §1.3.
     /// Explanations favour what an advertiser or scanner sees; connection-oriented codes say so,
     /// because beacon never opens a connection and meeting one hints at another program.
-    var entry: (name: String, explanation: String)? {
+    var entry: (name: String, explanation: TermedText)? {
         switch rawValue {
         case 0x00: ("Success", "the command succeeded.")
         case 0x01: ("Unknown HCI Command",
@@ -12,7 +12,7 @@ extension HCIStatus {
         case 0x02: ("Unknown Connection Identifier",
             "the connection or handle named in the command does not exist (any more).")
         case 0x03: ("Hardware Failure",
-            "the controller reported a hardware fault. Unplug and replug the adapter or reset it with \(FrontEndTerm.stop.text); check dmesg for USB errors.")
+            "the controller reported a hardware fault. Unplug and replug the adapter or reset it with \(FrontEndTerm.stop); check dmesg for USB errors.")
         case 0x04: ("Page Timeout", "the remote device did not answer a page (BR/EDR connection attempt).")
         case 0x05: ("Authentication Failure", "pairing or authentication with a remote device failed.")
         case 0x06: ("PIN or Key Missing", "pairing failed because the PIN or link key was missing or wrong.")
@@ -24,7 +24,7 @@ extension HCIStatus {
             "no more SCO/eSCO (audio) links to this device are possible.")
         case 0x0B: ("Connection Already Exists", "a connection to this device already exists.")
         case 0x0C: ("Command Disallowed",
-            "the controller refused the command in its current state: advertising or scanning is already on and its parameters or address cannot change while enabled, or legacy and extended advertising commands were mixed since the last reset. Run \(FrontEndTerm.stop.text) (or reset the adapter) and try again; make sure no other program (bluetoothd, another beacon) drives the same adapter.")
+            "the controller refused the command in its current state: advertising or scanning is already on and its parameters or address cannot change while enabled, or legacy and extended advertising commands were mixed since the last reset. Run \(FrontEndTerm.stop) (or reset the adapter) and try again; make sure no other program (bluetoothd, another beacon) drives the same adapter.")
         case 0x0D: ("Connection Rejected due to Limited Resources", "the remote side has no resources for a connection.")
         case 0x0E: ("Connection Rejected Due To Security Reasons", "the remote side rejected the connection for security reasons.")
         case 0x0F: ("Connection Rejected due to Unacceptable BD_ADDR", "the remote side does not accept connections from this address.")
@@ -46,7 +46,7 @@ extension HCIStatus {
         case 0x1D: ("SCO Air Mode Rejected", "the remote side rejected the requested SCO air mode.")
         case 0x1E: ("Invalid LMP Parameters / Invalid LL Parameters", "the remote link layer received parameters it considers invalid.")
         case 0x1F: ("Unspecified Error",
-            "the controller failed without saying why. Reset the adapter (\(FrontEndTerm.stop.text), or unplug it) and retry; if it persists, try plainer parameters.")
+            "the controller failed without saying why. Reset the adapter (\(FrontEndTerm.stop), or unplug it) and retry; if it persists, try plainer parameters.")
         case 0x20: ("Unsupported LMP Parameter Value / Unsupported LL Parameter Value", "the remote link layer does not support a requested value.")
         case 0x21: ("Role Change Not Allowed", "a role switch is not allowed now.")
         case 0x22: ("LMP Response Timeout / LL Response Timeout", "the remote link layer did not answer in time.")
@@ -99,13 +99,14 @@ extension HCIStatus {
     /// The explanation for a failure of the command `opcode`. The table's explanations of these
     /// codes speak of advertising, true only of LE controller commands (OGF 0x08); a failed
     /// Read Local Version Information must not send the user off to count advertising sets.
-    func explanation(for opcode: HCIOpcode) -> String? {
+    /// Its advice names actions as ``FrontEndTerm``s, which the front end presenting it names.
+    func explanation(for opcode: HCIOpcode) -> TermedText? {
         guard opcode.ogf != 0x08 else { return explanation }
         switch rawValue {
-        case 0x01: return "the controller does not implement this command, which every Bluetooth controller should; it may not be a Bluetooth controller, or it is faulty. Check the adapter (\(FrontEndTerm.examineAdapter.text))."
-        case 0x07: return "the controller ran out of memory. Reset the adapter (\(FrontEndTerm.stopWithReset.text), or unplug it) and retry."
-        case 0x0C: return "the controller refused the command in its current state. Make sure no other program (bluetoothd, another beacon) drives the same adapter, reset it (\(FrontEndTerm.stopWithReset.text)) and retry."
-        case 0x3C, 0x42, 0x43, 0x45: return "the controller gave an advertising error code to a command that is not about advertising: it is misbehaving. Reset the adapter (\(FrontEndTerm.stopWithReset.text), or unplug it) and retry."
+        case 0x01: return "the controller does not implement this command, which every Bluetooth controller should; it may not be a Bluetooth controller, or it is faulty. Check the adapter (\(FrontEndTerm.examineAdapter))."
+        case 0x07: return "the controller ran out of memory. Reset the adapter (\(FrontEndTerm.stopWithReset), or unplug it) and retry."
+        case 0x0C: return "the controller refused the command in its current state. Make sure no other program (bluetoothd, another beacon) drives the same adapter, reset it (\(FrontEndTerm.stopWithReset)) and retry."
+        case 0x3C, 0x42, 0x43, 0x45: return "the controller gave an advertising error code to a command that is not about advertising: it is misbehaving. Reset the adapter (\(FrontEndTerm.stopWithReset), or unplug it) and retry."
         default: return explanation
         }
     }

@@ -94,8 +94,9 @@ public struct HCIStatus: RawRepresentable, Hashable, Sendable, CustomStringConve
     public var name: String? { entry?.name }
 
     /// What the code means for someone running `beacon`, and what to try; `nil` for a reserved or
-    /// unknown code.
-    public var explanation: String? { entry?.explanation }
+    /// unknown code. The actions it advises are ``FrontEndTerm``s, named by the front end that
+    /// presents it (``TermedText/text(namedBy:)``).
+    public var explanation: TermedText? { entry?.explanation }
 
     /// `Command Disallowed (0x0C)`.
     public var description: String {
@@ -105,12 +106,12 @@ public struct HCIStatus: RawRepresentable, Hashable, Sendable, CustomStringConve
     }
 
     /// `Command Disallowed (0x0C): advertising is already on …`: a message a user can act on.
-    public var userMessage: String { userMessage(explaining: explanation) }
+    public var userMessage: TermedText { userMessage(explaining: explanation) }
 
     /// The message for a failure of the command `opcode`: advice that fits that command.
-    public func userMessage(for opcode: HCIOpcode) -> String { userMessage(explaining: explanation(for: opcode)) }
+    public func userMessage(for opcode: HCIOpcode) -> TermedText { userMessage(explaining: explanation(for: opcode)) }
 
-    private func userMessage(explaining explanation: String?) -> String {
+    private func userMessage(explaining explanation: TermedText?) -> TermedText {
         guard let explanation else {
             return "\(description): the controller returned an error code this version of beacon does not know"
         }

@@ -2,7 +2,7 @@
 import HCI
 
 /// Why a command to a controller did not give its result, in words a user can act on.
-public enum HCIControllerError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum HCIControllerError: Error, Hashable, Sendable, CustomStringConvertible, TermedTextConvertible {
     /// The transport failed (could not write, the peer closed, …).
     case transport(TransportError)
     /// No Command Complete/Status in time.
@@ -22,9 +22,13 @@ public enum HCIControllerError: Error, Hashable, Sendable, CustomStringConvertib
         return nil
     }
 
-    public var description: String {
+    /// ``termedText`` in words.
+    public var description: String { termedText.description }
+
+    /// The failure and what to do (actions as `FrontEndTerm`s, named by the front end).
+    public var termedText: TermedText {
         switch self {
-        case let .transport(e): return e.description
+        case let .transport(e): return e.termedText
         case let .timeout(command, opcode, adapter, ms):
             return "\(adapter): no reply to \(command) (\(opcode)) within \(ms) ms: the controller is not answering (wrong port or device, or it hung)"
         case let .command(e, adapter): return "\(adapter): \(e)"

@@ -3,7 +3,7 @@ import HCI
 import Mgmt
 
 /// Why a management command did not give its result, in words a user can act on.
-public enum MgmtControllerError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum MgmtControllerError: Error, Hashable, Sendable, CustomStringConvertible, TermedTextConvertible {
     /// The socket failed (closed, or a read failed).
     case transport(TransportError)
     /// Writing `command` to the socket failed: the kernel refused it before answering.
@@ -25,9 +25,13 @@ public enum MgmtControllerError: Error, Hashable, Sendable, CustomStringConverti
         return nil
     }
 
-    public var description: String {
+    /// ``termedText`` in words.
+    public var description: String { termedText.description }
+
+    /// The failure and what to do (actions as `FrontEndTerm`s, named by the front end).
+    public var termedText: TermedText {
         switch self {
-        case let .transport(e): e.description
+        case let .transport(e): e.termedText
         case let .sendFailed(e, command): "\(command) not sent: \(e)"
         case let .timeout(command, opcode, adapter, ms):
             "\(adapter): no reply to \(command) (\(opcode)) within \(ms) ms: the kernel's management API did not answer (the adapter may be hung; check dmesg)"

@@ -3,7 +3,7 @@ import BeaconSystem
 import HCI
 
 /// Why a transport could not be opened or used, with advice a user can act on.
-public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible, TermedTextConvertible {
     /// A system call failed.
     case system(SystemCallError, adapter: String)
     /// The peer closed the connection (TCP), the device went away (UART, kernel).
@@ -18,7 +18,12 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// it would be opened twice and given beacons twice.
     case sameController(first: String, second: String, controller: String)
 
-    public var description: String {
+    /// ``termedText`` in words.
+    public var description: String { termedText.description }
+
+    /// The failure and what to do (other adapters and commands as `FrontEndTerm`s, named by the
+    /// front end that presents it).
+    public var termedText: TermedText {
         switch self {
         case let .system(e, adapter):
             return "\(adapter): \(e.call) failed: \(e.errno) (errno \(e.errno.rawValue)). \(Self.advice(for: e, adapter: adapter))"
@@ -38,7 +43,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Plain-words guidance for the system errors users meet with Bluetooth sockets.
-    static func advice(for e: SystemCallError, adapter: String) -> String {
+    static func advice(for e: SystemCallError, adapter: String) -> TermedText {
         // The management API needs only CAP_NET_ADMIN (the kernel marks a control socket
         // trusted with it); the raw socket needs CAP_NET_RAW as well.
         let managementAPI = adapter.hasPrefix("mgmt:")
@@ -48,11 +53,11 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notPermitted where managementAPI, .permissionDenied where managementAPI:
             return "The kernel's management API needs CAP_NET_ADMIN: run as root, or grant it once with: sudo setcap cap_net_admin+eip \"$(readlink -f \"$(command -v beacon)\")\" (setcap needs the file itself, not a symlink)"
         case .addressFamilyNotSupported:
-            return "This kernel has no Bluetooth support (AF_BLUETOOTH is missing): load the bluetooth module (modprobe bluetooth), use a kernel built with CONFIG_BT, or use \(FrontEndTerm.adapter("tcp:HOST:PORT").text) / \(FrontEndTerm.adapter("virtual").text)."
+            return "This kernel has no Bluetooth support (AF_BLUETOOTH is missing): load the bluetooth module (modprobe bluetooth), use a kernel built with CONFIG_BT, or use \(FrontEndTerm.adapter("tcp:HOST:PORT")) / \(FrontEndTerm.adapter("virtual"))."
         case .notPermitted, .permissionDenied:
             return "Raw HCI access needs CAP_NET_RAW and CAP_NET_ADMIN: run as root, or grant them once with: sudo setcap cap_net_raw,cap_net_admin+eip \"$(readlink -f \"$(command -v beacon)\")\" (setcap needs the file itself, not a symlink)"
         case .noSuchDevice:
-            return "No such adapter: run \(FrontEndTerm.listAdapters.text) to see which exist."
+            return "No such adapter: run \(FrontEndTerm.listAdapters) to see which exist."
         case .networkDown:
             return "The adapter is down: bring it up with 'sudo hciconfig \(adapter) up' or 'bluetoothctl power on'."
         case .resourceBusy:

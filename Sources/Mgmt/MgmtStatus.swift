@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import HCI
 
 /// The status of a management Command Complete or Command Status event — BlueZ
 /// doc/mgmt-api.txt "Error Codes" (0x00 Success … 0x14 Permission Denied). A struct, like
@@ -25,8 +26,9 @@ public struct MgmtStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     /// The document's name, or `nil` for a code it does not define.
     public var name: String? { entry?.name }
-    /// What it means for someone running `beacon` and what to do; `nil` for an unknown code.
-    public var explanation: String? { entry?.explanation }
+    /// What it means for someone running `beacon` and what to do; `nil` for an unknown code. The
+    /// actions it advises are `FrontEndTerm`s, named by the front end that presents it.
+    public var explanation: TermedText? { entry?.explanation }
 
     /// `Invalid Parameters (0x0D)`.
     public var description: String {
@@ -35,7 +37,7 @@ public struct MgmtStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     }
 
     /// `Busy (0x0A): …`: a message a user can act on.
-    public var userMessage: String {
+    public var userMessage: TermedText {
         guard let explanation else { return "\(description): the kernel returned a status this version of beacon does not know" }
         return "\(description): \(explanation)"
     }

@@ -38,7 +38,7 @@ import Testing
     @Test func anAdapterThatFailedIsUnusable() {
         let refused = AdapterOpenError.transport(.system(SystemCallError(call: "connect", errno: .connectionRefused), adapter: "tcp:127.0.0.1:1"))
         let failed = AdapterExamination(name: "tcp:127.0.0.1:1", error: .open(refused), isKernelRaw: false)
-        #expect(HostAdvice.advice([failed], Self.fineHost) == [.unusable(adapter: "tcp:127.0.0.1:1", error: refused.description)])
+        #expect(HostAdvice.advice([failed], Self.fineHost) == [.unusable(adapter: "tcp:127.0.0.1:1", error: refused.termedText)])
     }
 
     /// Without kernel Bluetooth the host's advice says it once; each kernel adapter's own
@@ -53,10 +53,10 @@ import Testing
         let refused = AdapterOpenError.transport(.system(SystemCallError(call: "connect", errno: .connectionRefused), adapter: "tcp:127.0.0.1:1"))
         let other = AdapterExamination(name: "tcp:127.0.0.1:1", error: .open(refused), isKernelRaw: false)
         #expect(HostAdvice.advice([failed, other], host) == [
-            .noKernelBluetooth("\(socketError)"), .unusable(adapter: "tcp:127.0.0.1:1", error: refused.description),
+            .noKernelBluetooth(socketError.termedText), .unusable(adapter: "tcp:127.0.0.1:1", error: refused.termedText),
         ])
         // With kernel Bluetooth, a kernel adapter's own failure is advice of its own.
-        #expect(HostAdvice.advice([failed], Self.fineHost) == [.unusable(adapter: "hci0", error: failed.error!.description)])
+        #expect(HostAdvice.advice([failed], Self.fineHost) == [.unusable(adapter: "hci0", error: failed.error!.termedText)])
     }
 
     @Test func everyInstanceTakenLeavesNoneForBeacon() {

@@ -31,4 +31,34 @@ import Testing
             == "mgmt:hci0: advertising stopped (beacon's instances removed; other programs' instances left as they were)")
         #expect(EmulatorEvent.stopped(adapter: "hci0", teardown: .nothingSent).description == "hci0: nothing was sent to the controller, nothing to undo")
     }
+
+    /// Two front ends in one process name the stopped event's advice, and the controller error
+    /// it carries, each their own way: no library holds either's names.
+    @Test func twoFrontEndsInOneProcessNameAStoppedEventTheirOwnWay() {
+        let refused = HCICommandError.failed(command: "LE Set Extended Advertising Enable", opcode: HCIOpcode(rawValue: 0x2039),
+                                             status: .commandDisallowed)
+        let event = EmulatorEvent.stopped(adapter: "hci1", teardown: .incomplete(mayBeOnAir: ["lobby"], reason: "\(refused)"))
+        let cli: (FrontEndTerm) -> String? = { term in
+            switch term {
+            case .stop: "`beacon stop`"
+            case .stopOn(let adapter): "`beacon stop -i \(adapter)`"
+            default: nil
+            }
+        }
+        let page: (FrontEndTerm) -> String? = { term in
+            switch term {
+            case .stop: "Stop"
+            case .stopOn(let adapter): "Stop on \(adapter)"
+            default: nil
+            }
+        }
+        let forCLI = event.termedText.text(namedBy: cli)
+        let forPage = event.termedText.text(namedBy: page)
+        #expect(forCLI.hasPrefix("hci1: the teardown failed (LE Set Extended Advertising Enable (0x08|0x0039) failed: Command Disallowed (0x0C): "), "\(forCLI)")
+        #expect(forCLI.contains("Run `beacon stop` (or reset the adapter)") && forCLI.hasSuffix("lobby may still be on air; run `beacon stop -i hci1`"), "\(forCLI)")
+        #expect(forPage.contains("Run Stop (or reset the adapter)") && forPage.hasSuffix("lobby may still be on air; run Stop on hci1"), "\(forPage)")
+        #expect(!forPage.contains("beacon stop"), "\(forPage)")
+        #expect(event.termedText.text(namedBy: cli) == forCLI, "the page's names changed nothing for the command line")
+        #expect(event.description == event.termedText.text(namedBy: { _ in nil }))
+    }
 }

@@ -47,7 +47,7 @@ import Testing
                 let rule = FaultyController.Rule(opcode: opcode, firstByte: first, fault: .status(status))
                 let (outcome, peer, _) = try await run(rule)
                 #expect(peer.hasStruck, "\(step): \(rule)")
-                let failure = try #require(outcome.failure, "\(step), status \(status): the run did not fail")
+                let failure = try #require(outcome.failure, "\(step), status \(status): the run did not fail").description
                 #expect(failure.contains(HCIStatus(rawValue: status).description), "\(step): \(failure)")
                 #expect(failure.contains(peer.adapter), "\(step): \(failure)")
                 // Every later command is answered, so the teardown works and nothing is left.
@@ -62,7 +62,7 @@ import Testing
         // The second "disable all" is the teardown's (the first is the preamble's).
         let (outcome, peer, events) = try await run(.init(opcode: Self.disable, occurrence: 2, firstByte: 0, fault: fault))
         #expect(peer.hasStruck)
-        #expect(outcome.failure == nil, "the run itself went well: \(outcome.failure ?? "")")
+        #expect(outcome.failure == nil, "the run itself went well: \(outcome.failure?.description ?? "")")
         #expect(!outcome.isClean)
         let left = try #require(outcome.leftOnAir.first, "\(fault): \(outcome.teardowns)")
         #expect(left.beacons == ["b0", "b1", "b2", "b3"], "\(fault)")
@@ -76,7 +76,7 @@ import Testing
         let (outcome, peer, _) = try await run(.init(opcode: LESetExtendedAdvertisingParameters.opcode.rawValue, occurrence: 3, fault: fault),
                                                commandTimeout: noticedByTimeout ? .seconds(3) : .seconds(30))
         #expect(peer.hasStruck)
-        let failure = try #require(outcome.failure, "\(fault)")
+        let failure = try #require(outcome.failure, "\(fault)").description
         #expect(failure.contains(peer.adapter), "\(failure)")
         switch fault {
         case .silence, .disconnect, .noCredits:
@@ -92,7 +92,7 @@ import Testing
     @Test func aHardwareErrorStopsTheFleetAndSaysSo() async throws {
         let (outcome, peer, _) = try await run(.init(opcode: Self.disable, occurrence: 1, firstByte: 1, fault: .hardwareError(0x42)))
         #expect(peer.hasStruck)
-        let failure = try #require(outcome.failure)
+        let failure = try #require(outcome.failure).description
         #expect(failure.contains("Hardware Error (code 0x42)"), "\(failure)")
         #expect(outcome.teardowns.map(\.teardown) == [.clean])
     }
@@ -106,7 +106,7 @@ import Testing
         // 50 ms is below what a 4.2 controller allows for non-connectable advertising.
         let generation = fleet.update(beacons(1, interval: 50))
         guard case .failed(let why) = await fleet.settled(generation) else { Issue.record("the update was applied"); return }
-        #expect(why.contains("not sent"), "\(why)")
+        #expect(why.description.contains("not sent"), "\(why)")
         #expect(peer.controller.activeAdvertisers() == [.legacy], "the old beacon stays on air")
         #expect(await fleet.stop().isClean)
     }

@@ -92,7 +92,7 @@ import Testing
         defer { connection.close() }
         try await fleet.start(beacons(1))
         let outcome = await fleet.outcome()
-        #expect(outcome.failure?.contains("Add Extended Advertising Data (0x0055) failed: Invalid Parameters (0x0D)") == true, "\(outcome.failure ?? "no failure")")
+        #expect(outcome.failure?.description.contains("Add Extended Advertising Data (0x0055) failed: Invalid Parameters (0x0D)") == true, "\(outcome.failure?.description ?? "no failure")")
         // The parameters were taken, so the kernel held instance 1: teardown removed it.
         #expect(kernel.instances.isEmpty)
     }

@@ -20,7 +20,7 @@ import VirtualController
         await withTaskGroup(of: (String, [BeaconName])?.self) { group in
             group.addTask {
                 for await event in fleet.events {
-                    if case let .recovered(_, reason, beacons, _, _) = event { return (reason, beacons) }
+                    if case let .recovered(_, reason, beacons, _, _) = event { return (reason.description, beacons) }
                 }
                 return nil
             }
@@ -131,7 +131,7 @@ import VirtualController
         kernel.clearOverride(AddExtendedAdvertisingParameters.opcode)
         var recovered: (reason: String, back: Duration?)?
         while let event = await events.next() {
-            if case let .recovered(_, reason, _, _, back) = event { recovered = (reason, back); break }
+            if case let .recovered(_, reason, _, _, back) = event { recovered = (reason.description, back); break }
         }
         let recovery = try #require(recovered, "no recovery reported")
         #expect(recovery.reason.contains("powered on again"), "\(recovery.reason)")

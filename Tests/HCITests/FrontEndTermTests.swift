@@ -32,9 +32,24 @@ import Testing
         #expect(FrontEndTerm.examineAdapter.text(namedBy: naming) == FrontEndTerm.examineAdapter.conceptText)
     }
 
-    /// The explanations that advise a stop or a reset name the term, not a command line.
+    /// The explanations that advise a stop or a reset keep the term, not a command line.
     @Test func explanationsNameTheTerm() {
-        #expect(HCIStatus.commandDisallowed.explanation?.contains(FrontEndTerm.stop.text) == true)
-        #expect(HCIStatus(rawValue: 0x03).explanation?.contains(FrontEndTerm.stop.text) == true)
+        #expect(HCIStatus.commandDisallowed.explanation?.pieces.contains(.term(.stop)) == true)
+        #expect(HCIStatus(rawValue: 0x03).explanation?.pieces.contains(.term(.stop)) == true)
+    }
+
+    /// Two front ends in one process each name a status explanation their own way (no library
+    /// holds either's names), and a program without names gets the concept.
+    @Test func twoFrontEndsInOneProcessEachUseTheirOwnNames() {
+        let failure = HCICommandError.failed(command: "LE Set Extended Advertising Enable", opcode: HCIOpcode(rawValue: 0x2039),
+                                             status: .commandDisallowed)
+        let cli: (FrontEndTerm) -> String? = { $0 == .stop ? "`beacon stop`" : nil }
+        let web: (FrontEndTerm) -> String? = { $0 == .stop ? "the Stop button" : nil }
+        let named = (cli: failure.termedText.text(namedBy: cli), web: failure.termedText.text(namedBy: web))
+        #expect(named.cli.contains("Run `beacon stop` (or reset the adapter)"), "\(named.cli)")
+        #expect(named.web.contains("Run the Stop button (or reset the adapter)"), "\(named.web)")
+        #expect(!named.web.contains("beacon stop") && !named.cli.contains("Stop button"))
+        #expect(failure.description.contains("Run \(FrontEndTerm.stop.conceptText) (or reset the adapter)"), "\(failure)")
+        #expect(failure.termedText.text(namedBy: cli) == named.cli, "naming for one front end changes nothing for the other")
     }
 }

@@ -12,7 +12,7 @@ struct StatusAndVersionTests {
         #expect(HCIStatus.allNamed.count == assigned.count, "a code listed twice")
         for status in HCIStatus.allNamed {
             #expect(!(status.name ?? "").isEmpty, "\(status.rawValue) has no name")
-            #expect((status.explanation ?? "").count > 20, "\(status) has no usable explanation")
+            #expect((status.explanation?.description ?? "").count > 20, "\(status) has no usable explanation")
         }
         for reserved: UInt8 in [0x2B, 0x31, 0x33, 0x3F, 0x49, 0xFF] {
             #expect(HCIStatus(rawValue: reserved).name == nil)
@@ -21,15 +21,15 @@ struct StatusAndVersionTests {
 
     @Test func theCodesABeaconMeetsSayWhatToDo() {
         #expect(HCIStatus.unknownCommand.name == "Unknown HCI Command")
-        #expect(HCIStatus.unknownCommand.explanation?.contains("extended advertising") == true)
+        #expect(HCIStatus.unknownCommand.explanation?.description.contains("extended advertising") == true)
         #expect(HCIStatus.memoryCapacityExceeded.rawValue == 0x07)
-        #expect(HCIStatus.memoryCapacityExceeded.explanation?.contains("advertising set") == true)
+        #expect(HCIStatus.memoryCapacityExceeded.explanation?.description.contains("advertising set") == true)
         #expect(HCIStatus.commandDisallowed.rawValue == 0x0C)
-        #expect(HCIStatus.commandDisallowed.explanation?.contains(FrontEndTerm.stop.text) == true)
-        #expect(HCIStatus.commandDisallowed.explanation?.contains("legacy and extended") == true)
+        #expect(HCIStatus.commandDisallowed.explanation?.pieces.contains(.term(.stop)) == true)
+        #expect(HCIStatus.commandDisallowed.explanation?.description.contains("legacy and extended") == true)
         #expect(HCIStatus.unsupportedFeatureOrParameter.rawValue == 0x11)
         #expect(HCIStatus.invalidCommandParameters.rawValue == 0x12)
-        #expect(HCIStatus.invalidCommandParameters.explanation?.contains("range") == true)
+        #expect(HCIStatus.invalidCommandParameters.explanation?.description.contains("range") == true)
         #expect(HCIStatus.advertisingTimeout.rawValue == 0x3C)
         #expect(HCIStatus.unknownAdvertisingIdentifier.rawValue == 0x42)
         #expect(HCIStatus.limitReached.rawValue == 0x43)
@@ -40,8 +40,8 @@ struct StatusAndVersionTests {
         #expect(HCIStatus.commandDisallowed.description == "Command Disallowed (0x0C)")
         #expect(HCIStatus(rawValue: 0x2B).description == "Reserved error code (0x2B)")
         #expect(HCIStatus(rawValue: 0x3F).description == "Previously used code (0x3F)")
-        #expect(HCIStatus.limitReached.userMessage.hasPrefix("Limit Reached (0x43): "))
-        #expect(HCIStatus(rawValue: 0x90).userMessage.contains("does not know"))
+        #expect(HCIStatus.limitReached.userMessage.description.hasPrefix("Limit Reached (0x43): "))
+        #expect(HCIStatus(rawValue: 0x90).userMessage.description.contains("does not know"))
     }
 
     /// Advice fits the command that failed: a failed Read Local Version Information does not
@@ -54,7 +54,7 @@ struct StatusAndVersionTests {
         #expect(!readVersion.contains("advertising sets"), "\(readVersion)")
         #expect(createSet.contains("advertising sets"), "\(createSet)")
         for status in HCIStatus.allNamed {
-            let message = status.userMessage(for: HCIOpcode(rawValue: 0x1001))
+            let message = status.userMessage(for: HCIOpcode(rawValue: 0x1001)).description
             #expect(!message.contains("advertising set") && !message.contains("extended advertising"), "\(message)")
         }
     }

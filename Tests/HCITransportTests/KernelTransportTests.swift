@@ -39,7 +39,7 @@ struct FailingSystemCalls: SystemCalls {
         (Errno.networkDown, "hciconfig hci0 up"),
         (Errno.resourceBusy, "systemctl stop bluetooth"),
         (Errno.addressFamilyNotSupported, "no Bluetooth support"),
-        (Errno.noSuchDevice, FrontEndTerm.listAdapters.text),
+        (Errno.noSuchDevice, FrontEndTerm.listAdapters.conceptText),
     ])
     func systemErrorsBecomeAdvice(errno: Errno, advice: String) {
         let e = TransportError.system(SystemCallError(call: "bind(hci0)", errno: errno), adapter: "hci0")

@@ -25,7 +25,7 @@ extension BumbleIntegration {
                 let fleet = harness.fleet(FleetPlanner(maximumSets: 3), capabilities: [assumed])
                 try await fleet.start(profiles)
                 let outcome = await fleet.outcome()
-                let text = try #require(outcome.failure, "the third set was accepted")
+                let text = try #require(outcome.failure, "the third set was accepted").description
                 #expect(text.contains("LE Set Extended Advertising Parameters (\(LESetExtendedAdvertisingParameters.opcode)) failed"), "\(text)")
                 #expect(text.contains("Memory Capacity Exceeded (0x07)"), "\(text)")
                 #expect(text.contains("the controller has no room for another advertising set"), "\(text)")

@@ -19,8 +19,8 @@ import Testing
         guard case let .commandStatus(status, _) = event else { Issue.record("decoded \(event)"); return }
         #expect(status.opcode == AddAdvertising.opcode)
         #expect(status.status == .permissionDenied)
-        #expect(status.status.userMessage.hasPrefix("Permission Denied (0x14): "))
-        #expect(status.status.userMessage.contains("setcap cap_net_admin+eip"))
+        #expect(status.status.userMessage.description.hasPrefix("Permission Denied (0x14): "))
+        #expect(status.status.userMessage.description.contains("setcap cap_net_admin+eip"))
     }
 
     @Test func everyDocumentedStatusHasANameAndAdvice() {

@@ -27,7 +27,7 @@ struct AdaptersCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let adapters: [KernelAdapter]
         do throws(TransportError) { adapters = try KernelTransport.adapters() } catch {
-            throw CommandFailure.exit(error.description)
+            throw CommandFailure.exit("\(error)")
         }
         if json {
             for a in adapters {

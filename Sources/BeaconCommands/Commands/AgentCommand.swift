@@ -103,7 +103,7 @@ struct AgentCommand: AsyncParsableCommand {
         let radios = try SiteRadios.open(mine, positioned: self.site != nil)
         defer { for radio in radios { radio.connection.close() } }
         let json = json
-        let agent = SiteAgent(host: host, topics: topics, client: client, radios: radios, report: { event in
+        let agent = SiteAgent(host: host, topics: topics, client: client, radios: radios, naming: CommandLineTerms.name, report: { event in
             LineOutput.out(json ? event.json(time: SiteEventTime.now).text : event.text)
         })
         stop.onStop { _ in agent.requestStop() }

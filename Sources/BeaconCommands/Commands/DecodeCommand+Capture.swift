@@ -31,7 +31,7 @@ extension DecodeCommand {
         } catch {
             progress.stop()
             out.flush()
-            throw CommandFailure.exit(CommandLineTerms.text(describing: error))
+            throw CommandFailure.exit("\(error)")
         }
         progress.stop()
         out.finish(form)

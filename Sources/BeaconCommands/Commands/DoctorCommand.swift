@@ -59,7 +59,7 @@ struct DoctorCommand: AsyncParsableCommand {
     }
 
     static func adapterLines(_ r: AdapterExamination) -> [(String, String)] {
-        guard let caps = r.capabilities else { return [("transport", r.transport), ("error", r.error?.description ?? "unknown")] }
+        guard let caps = r.capabilities else { return [("transport", r.transport), ("error", r.error.map(CommandLineTerms.text(describing:)) ?? "unknown")] }
         if let api = caps.managementAPI { return managementLines(r, api) }
         var rows: [(String, String)] = [
             ("transport", r.transport),
@@ -81,7 +81,7 @@ struct DoctorCommand: AsyncParsableCommand {
         if let api = r.management {
             rows += managementRows(api).map { ("mgmt: " + $0.0, $0.1) }
         } else if let e = r.managementError {
-            rows.append(("management API", "unavailable: \(e)"))
+            rows.append(("management API", "unavailable: \(CommandLineTerms.text(describing: e))"))
         }
         if let backend = r.backend, let why = backend.reason {
             rows.append(("advertise uses", CommandLineTerms.text(why)))
@@ -118,7 +118,7 @@ struct DoctorCommand: AsyncParsableCommand {
         let socket: String = switch h.bluetoothSocket {
         case true?: "yes"
         case false?: "no: this kernel has no Bluetooth support"
-        case nil: "unknown (\(h.socketError.map { "\($0)" } ?? "the check failed"))"
+        case nil: "unknown (\(h.socketError.map(CommandLineTerms.text(describing:)) ?? "the check failed"))"
         }
         let daemon = h.bluetoothd.isEmpty ? "not running" : "running (pid \(h.bluetoothd.map(String.init).joined(separator: ", ")))"
         let rfkill = h.rfkill.isEmpty ? "no Bluetooth rfkill switch"
@@ -132,9 +132,9 @@ struct DoctorCommand: AsyncParsableCommand {
     static func text(_ advice: HostAdvice) -> String {
         switch advice {
         case .noKernelBluetooth(let error):
-            "This kernel has no Bluetooth support, so no kernel adapter (hci0, user:hci0) can work here. \(error)"
+            "This kernel has no Bluetooth support, so no kernel adapter (hci0, user:hci0) can work here. \(CommandLineTerms.text(error))"
         case .unusable(let adapter, let error):
-            "\(adapter) could not be used: \(error)"
+            "\(adapter) could not be used: \(CommandLineTerms.text(error))"
         case .everyInstanceTaken(let adapter, let maxInstances):
             "\(adapter): every advertising instance (\(maxInstances)) is taken by other programs, so beacon has none; remove some (btmgmt rm-adv N) or use another adapter."
         case .lockedToLegacy(let adapter):
@@ -144,7 +144,7 @@ struct DoctorCommand: AsyncParsableCommand {
         case .rawSocketNextToBluetoothd(let adapter, let id):
             "\(adapter): the raw socket next to a running bluetoothd: the kernel can switch beacon's advertising off (a power cycle, its own pauses), and beacon's watchdog restores it within a second; plain -i hci\(id) would use the management API instead."
         case .managementAPIUnavailable(let adapter, let error):
-            "\(adapter): beacon advertise would use the management API (bluetoothd is running), but it is unavailable: \(error)"
+            "\(adapter): beacon advertise would use the management API (bluetoothd is running), but it is unavailable: \(CommandLineTerms.text(error))"
         case .managementAPINextToBluetoothd(let adapter):
             "\(adapter): beacon advertise uses the kernel's management API next to bluetoothd: its beacons are kernel instances that bluetoothd and other programs' advertising leave alone, and a watchdog re-adds them if bluetoothd restarts. -i raw:\(adapter) forces the raw socket instead (bluetoothd and the kernel can then switch its advertising off; the watchdog restores it within a second)."
         case .privilege(let privilege):
@@ -182,13 +182,13 @@ struct DoctorCommand: AsyncParsableCommand {
 
     static func json(_ reports: [AdapterExamination], _ h: HostDiagnosis, _ advice: [String]) -> JSONValue {
         let adapters: [JSONValue] = reports.map { r in
-            var members: [(String, JSONValue)] = [("adapter", .string(r.name)), ("transport", .string(r.transport)), ("error", .string(r.error?.description))]
+            var members: [(String, JSONValue)] = [("adapter", .string(r.name)), ("transport", .string(r.transport)), ("error", .string(r.error.map(CommandLineTerms.text(describing:))))]
             if let api = r.capabilities?.managementAPI {
                 members.append(("management_api", managementJSON(api)))
                 members.append(("hci_version", .string(r.capabilities!.hciVersion.name ?? r.capabilities!.hciVersion.description)))
             } else if let caps = r.capabilities {
                 if let api = r.management { members.append(("management_api", managementJSON(api))) }
-                if let e = r.managementError { members.append(("management_api_error", .string(e.description))) }
+                if let e = r.managementError { members.append(("management_api_error", .string(CommandLineTerms.text(describing: e)))) }
                 if let b = r.backend {
                     members.append(("advertise_backend", .object([("adapter", .string(b.spec.description)), ("reason", .string(b.reason.map(CommandLineTerms.text)))])))
                 }

@@ -257,7 +257,7 @@ struct LocateCommand: AsyncParsableCommand {
                 read.sorted { $0.time < $1.time }.forEach(take)
             }
         } catch {
-            throw CommandFailure.exit(CommandLineTerms.text(describing: error))
+            throw CommandFailure.exit("\(error)")
         }
         if let last = locator.finish() {
             fixes += 1

@@ -137,7 +137,7 @@ struct SiteCommand: AsyncParsableCommand {
         let stop = StopSignals()
         let radios = try SiteRadios.open(site.radios)
         defer { for radio in radios { radio.connection.close() } }
-        let run = LocalSiteRun(site: site, radios: radios, report: { event in
+        let run = LocalSiteRun(site: site, radios: radios, naming: CommandLineTerms.name, report: { event in
             page?.record(event)
             changes.changed()
             board.record(event)

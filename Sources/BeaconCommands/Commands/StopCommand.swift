@@ -88,7 +88,7 @@ struct StopCommand: AsyncParsableCommand {
             do throws(HCIControllerError) {
                 report(hci.adapterName, done: try await AdvertisingCleanup.stopAdvertising(hci, reset: reset), error: nil, note: note)
             } catch {
-                report(hci.adapterName, done: [], error: "\(error)", note: note)
+                report(hci.adapterName, done: [], error: CommandLineTerms.text(describing: error), note: note)
                 tally.record(ExitStatus.runtimeFailure)
             }
             connection.close()

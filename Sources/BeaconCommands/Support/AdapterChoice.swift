@@ -5,6 +5,7 @@ import BeaconCodec
 import BeaconAdapters
 import BeaconEmulator
 import Foundation
+import HCI
 import HCITransport
 import VirtualController
 import BeaconRadio
@@ -27,7 +28,7 @@ enum AdapterChoice {
         var error: TransportError
         /// What to do instead, when `-i` was not given.
         var advice: String?
-        var message: String { error.description + (advice ?? "") }
+        var message: TermedText { error.termedText + TermedText(advice ?? "") }
     }
 
     /// ``specs(_:)`` without printing.
@@ -35,7 +36,7 @@ enum AdapterChoice {
         do throws(TransportError) {
             return .success(try AdapterOpening.adapters(named: options.adapter))
         } catch {
-            return .failure(Unavailable(error: error, advice: defaultHint(error.description, options: options)))
+            return .failure(Unavailable(error: error, advice: defaultHint(CommandLineTerms.text(describing: error), options: options)))
         }
     }
 

@@ -2,11 +2,10 @@
 import HCI
 
 /// This tool's names for what library messages refer to (``FrontEndTerm``): its commands and
-/// options. Messages that carry their terms (`TermedText`) are named here when printed
-/// (``text(_:)``); the rest still read the names ``install()`` puts in HCI's process-wide table.
+/// options. Library messages carry their terms (`TermedText`); this tool names them here when it
+/// prints them (``text(_:)``), and passes ``name(_:)`` to the libraries that present text for it
+/// (the run's status board, the plan report, the site agent).
 enum CommandLineTerms {
-    static func install() { FrontEndTerm.name(with: name) }
-
     /// `text` with this tool's names for its terms.
     static func text(_ text: TermedText) -> String { text.text(namedBy: name) }
 

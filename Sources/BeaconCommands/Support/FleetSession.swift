@@ -168,7 +168,7 @@ struct FleetSession {
         Task {
             switch await run.settled(generation) {
             case .applied: break
-            case .failed(let why): say("reload not applied, the beacons from before stay on air: \(why)")
+            case .failed(let why): say("reload not applied, the beacons from before stay on air: \(CommandLineTerms.text(why))")
             case .ended: break
             }
         }
@@ -189,6 +189,6 @@ struct FleetSession {
         // Clean: each adapter's "advertising stopped" line (the board's, from its stopped
         // event) has said it already; once is enough.
         if outcome.isClean { return }
-        throw CommandFailure.exit(CommandLineTerms.text(outcome.termedText))
+        throw CommandFailure.exit(outcome.termedText)
     }
 }

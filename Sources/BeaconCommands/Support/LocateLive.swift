@@ -42,7 +42,7 @@ enum LocateLive {
                 return error
             }
         }, onStop: SignalNotice.stopping)
-        if let failure { throw CommandFailure.exit(failure.description) }
+        if let failure { throw CommandFailure.exit("\(failure)") }
         if let last = location.finish() { output.print(last, truth: nil) }
         let counts = location.counts
         return (counts.samples, counts.fixes)

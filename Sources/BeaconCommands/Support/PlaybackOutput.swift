@@ -99,7 +99,7 @@ struct PlaybackOutput: Sendable {
             if !json { board.note("scenario \(ScenarioText.clock(time)): pass \(index + 1) begins") }
         case let .finished(time, behind, failures):
             let summary = "scenario over at \(ScenarioText.clock(time))" + (behind > 0 ? "; \(behind) update(s) posted before the one before was applied" : "")
-                + (failures.isEmpty ? "" : "; \(failures.count) update(s) refused: \(failures[0])")
+                + (failures.isEmpty ? "" : "; \(failures.count) update(s) refused: \(CommandLineTerms.text(failures[0]))")
             board.note(summary)
         }
     }
@@ -134,7 +134,7 @@ struct PlaybackOutput: Sendable {
             }
         case let .finished(time, updates, behind, failures):
             board.note("walk over at \(NumberText.fixed(time, places: 1)) s: \(updates) updates, \(behind) late"
-                       + (failures.isEmpty ? "" : "; \(failures.count) refused: \(failures[0])"))
+                       + (failures.isEmpty ? "" : "; \(failures.count) refused: \(CommandLineTerms.text(failures[0]))"))
         }
     }
 

@@ -3,11 +3,13 @@ import BeaconConsole
 import BeaconSite
 
 /// The library's board (``RunStatusBoard``, BeaconConsole) wired to this tool's output: lines
-/// through ``LineOutput``, the live view on the terminal ``LiveOutput`` decides.
+/// through ``LineOutput``, the live view on the terminal ``LiveOutput`` decides, the events'
+/// terms named as this tool names them (``CommandLineTerms``).
 extension RunStatusBoard {
     static func onTerminal(style: Style, showsOffAir: Bool = true) -> RunStatusBoard {
         RunStatusBoard(style: style, showsOffAir: showsOffAir, terminal: style == .table ? LiveOutput.terminal(colour: LiveOutput.colour) : nil,
-                       output: Output(out: LineOutput.out, err: LineOutput.err, errorsShareTerminal: LiveOutput.standardErrorIsTerminal))
+                       output: Output(out: LineOutput.out, err: LineOutput.err, errorsShareTerminal: LiveOutput.standardErrorIsTerminal),
+                       naming: CommandLineTerms.name)
     }
 }
 

@@ -24,7 +24,7 @@ enum ScanRun {
         // The live view gives the screen back before any error is printed.
         output.finish()
         if let failure {
-            throw CommandFailure.exit(failure.description)
+            throw CommandFailure.exit("\(failure)")
         }
     }
 }

@@ -21,9 +21,9 @@ enum SiteRadios {
     static func reportTeardowns(_ outcomes: [(radio: SiteRadio.ID, outcome: FleetOutcome)]) throws(ExitCode) {
         var clean = true
         for (radio, outcome) in outcomes {
-            if let failure = outcome.failure { LineOutput.err("error: \(radio): \(failure)"); clean = false }
+            if let failure = outcome.failure { LineOutput.err("error: \(radio): \(CommandLineTerms.text(failure))"); clean = false }
             for left in outcome.leftOnAir {
-                LineOutput.err("error: \(radio): may still be on air: \(left.what) (\(left.reason))")
+                LineOutput.err("error: \(radio): may still be on air: \(left.what) (\(CommandLineTerms.text(left.reason)))")
                 clean = false
             }
         }

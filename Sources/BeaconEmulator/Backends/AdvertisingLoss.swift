@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import HCI
 
 /// Something outside beacon took (or may have taken) our advertising off the air: the kernel
 /// disabled or cleared the controller's sets (a power cycle, its own scans), bluetoothd removed
@@ -7,7 +8,7 @@
 /// (``EmulatorEvent/recovered(adapter:reason:beacons:after:afterAdapterBack:)``).
 public struct AdvertisingLoss: Sendable, Equatable {
     /// What happened, in words (`the kernel sent LE Clear Advertising Sets`).
-    public var reason: String
+    public var reason: TermedText
     /// Everything on the controller is gone (HCI Reset, LE Clear Advertising Sets, the adapter
     /// back after Index Removed): every advertiser must be set up again from scratch.
     public var cleared: Bool
@@ -21,7 +22,7 @@ public struct AdvertisingLoss: Sendable, Equatable {
     /// beacon's own part of the recovery.
     public var adapterBack: Bool
 
-    public init(reason: String, cleared: Bool, settle: Duration = .zero, adapterBack: Bool = false) {
+    public init(reason: TermedText, cleared: Bool, settle: Duration = .zero, adapterBack: Bool = false) {
         self.reason = reason
         self.cleared = cleared
         self.settle = settle
@@ -30,7 +31,7 @@ public struct AdvertisingLoss: Sendable, Equatable {
 
     /// Two losses noticed before one restore: both reasons, cleared if either cleared.
     public func merged(with other: AdvertisingLoss) -> AdvertisingLoss {
-        let reasons = reason.contains(other.reason) ? reason : "\(reason); \(other.reason)"
+        let reasons: TermedText = reason.description.contains(other.reason.description) ? reason : "\(reason); \(other.reason)"
         return AdvertisingLoss(reason: reasons, cleared: cleared || other.cleared, settle: other.settle, adapterBack: adapterBack || other.adapterBack)
     }
 }

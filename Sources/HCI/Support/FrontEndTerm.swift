@@ -1,17 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import Synchronization
 
 /// Something a library message advises or refers to that a front end offers under a name of its
 /// own: an action (stopping an adapter's advertising, examining an adapter), a setting (the
 /// longest silence a beacon may have) or an adapter to choose.
 ///
-/// Messages name the concept. A message that keeps its terms (``TermedText``: the plan's
-/// warnings, notes and backend reasons, capture errors, a run's outcome, …) is named by the front
-/// end that presents it (``TermedText/text(namedBy:)``), so front ends in one process each use
-/// their own names. The messages not converted yet (the HCI and management status explanations,
-/// the transport's and the shared air's advice, a run's hardware-error and stopped events) still
-/// read ``text``: the names a front end installs with ``name(with:)``, process-wide. Without a
-/// front end's names, ``conceptText`` is used.
+/// Messages name the concept and keep their terms (``TermedText``: status explanations, errors'
+/// advice, the plan's warnings, a run's events and outcome, …); the front end that presents a
+/// message names them (``TermedText/text(namedBy:)``). No library holds a front end's names, so
+/// front ends in one process each use their own. Without a front end's names, ``conceptText``
+/// is used.
 public enum FrontEndTerm: Hashable, Sendable {
     /// Taking the adapter's advertising off the air (sets removed).
     case stop
@@ -32,13 +29,6 @@ public enum FrontEndTerm: Hashable, Sendable {
     /// Listing a run's commands without opening an adapter.
     case dryRun
 
-    /// The term in a message: the installed front end's name for it, else ``conceptText``. New
-    /// messages use ``TermedText`` instead, which leaves the naming to the front end presenting them.
-    public var text: String {
-        let naming: @Sendable (FrontEndTerm) -> String? = Self.naming.withLock { $0 }
-        return text(namedBy: naming)
-    }
-
     /// The term as `naming` names it, else ``conceptText``.
     public func text(namedBy naming: (FrontEndTerm) -> String?) -> String { naming(self) ?? conceptText }
 
@@ -55,12 +45,5 @@ public enum FrontEndTerm: Hashable, Sendable {
         case .maximumSilence: "the maximum silence"
         case .dryRun: "a dry run"
         }
-    }
-
-    private static let naming = Mutex<@Sendable (FrontEndTerm) -> String?>({ _ in nil })
-
-    /// Installs a front end's names (nil for a term it has no name for: its concept is used).
-    public static func name(with naming: @escaping @Sendable (FrontEndTerm) -> String?) {
-        self.naming.withLock { $0 = naming }
     }
 }

@@ -129,17 +129,21 @@ public final class SharedAirDirectory: Sendable {
 }
 
 /// Why a controller could not join the shared air.
-public enum SharedAirError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum SharedAirError: Error, Hashable, Sendable, CustomStringConvertible, TermedTextConvertible {
     case directory(String, reason: String)
     /// The directory is there but not safely this user's: `problem` says why, `fix` what to do.
     case unsafe(String, problem: String, fix: String)
     case socket(String, reason: String)
 
-    public var description: String {
-        let advice = "set \(SharedAir.environmentVariable)=DIR to use another directory, or \(SharedAir.environmentVariable)=off to keep \(FrontEndTerm.adapter("virtual").text) to this process"
+    /// ``termedText`` in words.
+    public var description: String { termedText.description }
+
+    /// The failure and what to do (the virtual adapter as a `FrontEndTerm`, named by the front end).
+    public var termedText: TermedText {
+        let advice: TermedText = "set \(SharedAir.environmentVariable)=DIR to use another directory, or \(SharedAir.environmentVariable)=off to keep \(FrontEndTerm.adapter("virtual")) to this process"
         switch self {
         case let .unsafe(path, problem, fix):
-            return "virtual air: refusing the directory \(path.escapingControlCharacters): \(problem); \(fix), or set \(SharedAir.environmentVariable) to a directory of your own (mode 0700), or \(SharedAir.environmentVariable)=off to keep \(FrontEndTerm.adapter("virtual").text) to this process"
+            return "virtual air: refusing the directory \(path.escapingControlCharacters): \(problem); \(fix), or set \(SharedAir.environmentVariable) to a directory of your own (mode 0700), or \(SharedAir.environmentVariable)=off to keep \(FrontEndTerm.adapter("virtual")) to this process"
         case let .directory(path, reason): return "virtual air: cannot use the directory \(path) (\(reason)); \(advice)"
         case let .socket(path, reason): return "virtual air: cannot open the socket \(path) (\(reason)); \(advice)"
         }

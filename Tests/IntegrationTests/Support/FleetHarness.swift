@@ -22,7 +22,7 @@ final class EventRecorder: Sendable {
     }
 
     var errors: [String] {
-        all.compactMap { if case let .error(_, message) = $0 { return message } else { return nil } }
+        all.compactMap { if case let .error(_, message) = $0 { return message.description } else { return nil } }
     }
 }
 
