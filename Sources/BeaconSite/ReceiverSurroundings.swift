@@ -53,7 +53,7 @@ public struct ReceiverSurroundings: Sendable {
     /// `nil`: a file with no `air:` is there for its walls, which then need a wall loss above 0.
     public func refusal(hearingThrough channel: AirChannel) -> String? {
         guard air == nil, channel.wallLoss <= 0 else { return nil }
-        return "--areas needs --air-wall-db above 0 (\(file) has no air: with a wall_db): what each wall takes off "
+        return "--areas needs --air-wall-db above 0 (\(file) declares no air:): what each wall takes off "
             + "(\(NumberText.string(AirChannel.lightWallLoss)) a light partition, \(NumberText.string(AirChannel.concreteWallLoss)) a concrete wall; docs/AIR.md)"
     }
 }

@@ -24,6 +24,16 @@ import TestSupport
         try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/env"), ["BEACON_AIR=\(air)", try Executables.beacon.get().path] + arguments)
     }
 
+    /// The RSSI of the first report `scanner` prints (its output and the advertiser's if none comes).
+    static func firstRSSI(_ scanner: BackgroundProgram, advertiser: BackgroundProgram) async throws -> Int {
+        let heard = await scanner.waitForOutput(timeout: .seconds(60)) { out in
+            jsonLines(out).contains { $0["event"] as? String == "report" }
+        }
+        try #require(heard, "scanner:\n\(scanner.output)\nadvertiser:\n\(advertiser.output)")
+        let report = try #require(jsonLines(scanner.stdout).first { $0["event"] as? String == "report" })
+        return try #require(report["rssi"] as? Int, "\(report)")
+    }
+
     static func jsonLines(_ text: String) -> [[String: Any]] {
         text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
@@ -80,14 +90,7 @@ import TestSupport
         defer {
             for program in [walled, open, advertiser] { program.send(SIGKILL) }
         }
-        func firstRSSI(_ scanner: BackgroundProgram) async throws -> Int {
-            let heard = await scanner.waitForOutput(timeout: .seconds(60)) { out in
-                Self.jsonLines(out).contains { $0["event"] as? String == "report" }
-            }
-            try #require(heard, "scanner:\n\(scanner.output)\nadvertiser:\n\(advertiser.output)")
-            let report = try #require(Self.jsonLines(scanner.stdout).first { $0["event"] as? String == "report" })
-            return try #require(report["rssi"] as? Int, "\(report)")
-        }
+        func firstRSSI(_ scanner: BackgroundProgram) async throws -> Int { try await Self.firstRSSI(scanner, advertiser: advertiser) }
         // −59 − 20·log₁₀(4) = −71.04 in the open; the rectangle's two long sides are two walls
         // on the way, 10 dB each.
         #expect(try await firstRSSI(open) == -71)
@@ -116,14 +119,7 @@ import TestSupport
         defer {
             for program in [fromFile, overridden, advertiser] { program.send(SIGKILL) }
         }
-        func firstRSSI(_ scanner: BackgroundProgram) async throws -> Int {
-            let heard = await scanner.waitForOutput(timeout: .seconds(60)) { out in
-                Self.jsonLines(out).contains { $0["event"] as? String == "report" }
-            }
-            try #require(heard, "scanner:\n\(scanner.output)\nadvertiser:\n\(advertiser.output)")
-            let report = try #require(Self.jsonLines(scanner.stdout).first { $0["event"] as? String == "report" })
-            return try #require(report["rssi"] as? Int, "\(report)")
-        }
+        func firstRSSI(_ scanner: BackgroundProgram) async throws -> Int { try await Self.firstRSSI(scanner, advertiser: advertiser) }
         #expect(try await firstRSSI(fromFile) == -83)
         #expect(try await firstRSSI(overridden) == -71)
         for program in [fromFile, overridden, advertiser] {

@@ -121,7 +121,7 @@ struct ScanCommand: AsyncParsableCommand {
 
     @OptionGroup var air: AirChannelOptions
 
-    @Option(help: ArgumentHelp("With -i virtual: the profile or site file the receiver stands in (checked like any): its air: is the channel, its areas are walls (needing a wall_db above 0: its air:'s or --air-wall-db).", valueName: "file"))
+    @Option(help: ArgumentHelp("With -i virtual: the profile or site file the receiver stands in (checked like any): its air: is the channel's base, its areas are walls (a file without air: needs --air-wall-db above 0).", valueName: "file"))
     var areas: String?
 
     @OptionGroup var webOptions: WebOptions
