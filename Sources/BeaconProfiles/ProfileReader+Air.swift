@@ -9,7 +9,7 @@ extension ProfileReader {
     /// overrides (`air: {preset: office, sigma: 4, exponent: 2.5, fading: rayleigh, loss: 0.1,
     /// wall_db: 5, seed: 7}`); the channel a `-i virtual` receiver locating in this fleet hears through
     /// (BeaconRadio's `AirChannel`; docs/AIR.md).
-    func airChannel(_ field: Field) -> AirChannel? {
+    package func airChannel(_ field: Field) -> AirChannel? {
         let names = AirChannel.presets.map(\.name)
         let presetAllowed = "must be one of " + names.joined(separator: ", ")
         func preset(_ f: Field, path: String) -> AirChannel? {

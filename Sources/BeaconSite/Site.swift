@@ -22,10 +22,15 @@ public struct Site: Sendable {
     public var failover: FailoverPolicy
     /// The Home Assistant MQTT discovery prefix (`homeassistant` unless the file says otherwise).
     public var discoveryPrefix: String
+    /// The site's `air:` (read as a profile's): the channel a `-i virtual` receiver standing in
+    /// the site hears through (`scan -i virtual --areas SITE`; `--air` overrides it); `nil`: not given.
+    public var air: AirChannel?
+    /// The areas of the profile files of `profiles:`, in file order: the site's walls.
+    public var areas: [Area]
 
     public init(name: String, file: String, broker: SiteBroker? = nil, radios: [SiteRadio], beacons: [BeaconProfile],
                 maximumDistance: Double = Site.defaultMaximumDistance, failover: FailoverPolicy = .nearest,
-                discoveryPrefix: String = Site.defaultDiscoveryPrefix) {
+                discoveryPrefix: String = Site.defaultDiscoveryPrefix, air: AirChannel? = nil, areas: [Area] = []) {
         self.name = name
         self.file = file
         self.broker = broker
@@ -34,7 +39,12 @@ public struct Site: Sendable {
         self.maximumDistance = maximumDistance
         self.failover = failover
         self.discoveryPrefix = discoveryPrefix
+        self.air = air
+        self.areas = areas
     }
+
+    /// Every wall of ``areas``: what the air takes `wall_db` off for.
+    public var walls: [Wall] { areas.flatMap(\.walls) }
 
     /// 20 m: a room or a corridor's worth, where a phone still hears a beacon at its calibrated power.
     public static let defaultMaximumDistance = 20.0

@@ -19,9 +19,19 @@ public enum SitePlanJSON {
         let unplaced: [JSONValue] = placement.unplaced.map { u in
             .object([("id", .string(u.id)), ("name", .string(u.beacon.name)), ("reason", .string(u.reason))])
         }
-        return .object([
+        var members: [(String, JSONValue)] = [
             ("site", .string(site.name)), ("max_distance", .double(site.maximumDistance)), ("failover", .string(site.failover.rawValue)),
-            ("radios", .array(radios)), ("unplaced", .array(unplaced)),
+        ]
+        if let air = site.air { members.append(("air", self.air(air))) }
+        return .object(members + [("radios", .array(radios)), ("unplaced", .array(unplaced))])
+    }
+
+    /// A site's `air:` with every figure the channel takes, the file's keys as names.
+    static func air(_ c: AirChannel) -> JSONValue {
+        .object([
+            ("name", .string(c.name)), ("exponent", .double(c.exponent)), ("sigma", .double(c.shadowingSigma)),
+            ("fading", .string(c.fading.description)), ("loss", .double(c.randomLoss)), ("wall_db", .double(c.wallLoss)),
+            ("seed", .int(Int(clamping: c.seed))),
         ])
     }
 

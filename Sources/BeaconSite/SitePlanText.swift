@@ -13,6 +13,8 @@ public enum SitePlanText {
         var out = ["site \(site.name): \(Plural.of(site.radios.count, "radio")) on \(Plural.of(hosts, "host")), "
             + "\(Plural.of(site.beacons.count, "beacon")), \(placement.assignments.count) placed, \(placement.unplaced.count) not placed",
                    site.broker.map { "broker \($0.url)" } ?? "no broker: one host"]
+        // What a -i virtual receiver standing in the site hears through (scan --areas SITE).
+        if let air = site.air { out.append("air \(air)") }
         for radio in placement.radios {
             let carried = placement.assignments(on: radio.id)
             out.append("\(radio.id) at \(point(radio.position)): \(carried.count) of \(placement.capacities[radio.id] ?? 0) beacons")

@@ -62,6 +62,7 @@ struct SiteReader {
            let text = reader.scalar(field, path: "discovery_prefix", allowed: "must be Home Assistant's discovery prefix (one topic level)") {
             if let problem = SiteNames.problem(withTopicLevel: text) { reader.sink.report(field.value, field: "discovery_prefix", problem) } else { prefix = text }
         }
+        let air = keys["air"].flatMap(reader.airChannel)
         var beacons: [BeaconProfile] = []
         if let field = keys["beacons"] {
             let inline = reader.embeddedFleet(beacons: field.value, defaults: keys["defaults"]?.value, namePrefix: name ?? "site")
@@ -69,7 +70,8 @@ struct SiteReader {
         } else if let defaults = keys["defaults"] {
             reader.sink.report(defaults.key, field: "defaults", "applies to the entries of `beacons:`, and there is none")
         }
-        beacons += readProfiles(keys["profiles"], checkingAgainst: beacons)
+        let profiles = readProfiles(keys["profiles"], checkingAgainst: beacons)
+        beacons += profiles.flatMap(\.beacons)
         if keys["beacons"] == nil, keys["profiles"] == nil {
             reader.missing("beacons", in: root, "a site lists its beacons under `beacons:` (profile entries with a position) or names profile files under `profiles:`")
         }
@@ -78,7 +80,7 @@ struct SiteReader {
         }
         guard let name else { return nil }
         return Site(name: name, file: file, broker: broker, radios: radios, beacons: beacons, maximumDistance: maximumDistance,
-                    failover: failover, discoveryPrefix: prefix)
+                    failover: failover, discoveryPrefix: prefix, air: air, areas: profiles.flatMap(\.areas))
     }
 
     private func readBroker(_ field: Field) -> SiteBroker? {
@@ -175,9 +177,9 @@ struct SiteReader {
         return beacons
     }
 
-    /// The beacons of the profile files `field` names, checked for clashes (identity, address)
-    /// with each other and with the site's own `inline` beacons.
-    private mutating func readProfiles(_ field: Field?, checkingAgainst inline: [BeaconProfile]) -> [BeaconProfile] {
+    /// The profile files `field` names (their beacons and areas), checked for clashes (identity,
+    /// address) with each other and with the site's own `inline` beacons.
+    private mutating func readProfiles(_ field: Field?, checkingAgainst inline: [BeaconProfile]) -> [BeaconFleet] {
         guard let field else { return [] }
         guard let list = field.value.sequence, !list.isEmpty else {
             reader.sink.report(field.value, field: "profiles", "must be a list of profile files (paths relative to the site file)")
@@ -190,12 +192,12 @@ struct SiteReader {
             }
         }
         do throws(ProfileErrors) {
-            let beacons = try ProfileLoader.load(paths: paths, extra: inline, accepting: .regularFiles).flatMap(\.beacons)
-            for beacon in beacons where beacon.position == nil {
+            let fleets = try ProfileLoader.load(paths: paths, extra: inline, accepting: .regularFiles)
+            for beacon in fleets.flatMap(\.beacons) where beacon.position == nil {
                 profileIssues.append(ProfileIssue(location: beacon.location, field: "position", value: "(missing)",
                                                   message: "required in a site (\(file) names this file): each beacon is carried by a radio near its position"))
             }
-            return beacons
+            return fleets
         } catch {
             profileIssues += error.issues
             return []

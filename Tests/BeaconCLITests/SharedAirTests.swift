@@ -24,6 +24,16 @@ import TestSupport
         try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/env"), ["BEACON_AIR=\(air)", try Executables.beacon.get().path] + arguments)
     }
 
+    /// The RSSI of the first report `scanner` prints (its output and the advertiser's if none comes).
+    static func firstRSSI(_ scanner: BackgroundProgram, advertiser: BackgroundProgram) async throws -> Int {
+        let heard = await scanner.waitForOutput(timeout: .seconds(60)) { out in
+            jsonLines(out).contains { $0["event"] as? String == "report" }
+        }
+        try #require(heard, "scanner:\n\(scanner.output)\nadvertiser:\n\(advertiser.output)")
+        let report = try #require(jsonLines(scanner.stdout).first { $0["event"] as? String == "report" })
+        return try #require(report["rssi"] as? Int, "\(report)")
+    }
+
     static func jsonLines(_ text: String) -> [[String: Any]] {
         text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
@@ -80,14 +90,7 @@ import TestSupport
         defer {
             for program in [walled, open, advertiser] { program.send(SIGKILL) }
         }
-        func firstRSSI(_ scanner: BackgroundProgram) async throws -> Int {
-            let heard = await scanner.waitForOutput(timeout: .seconds(60)) { out in
-                Self.jsonLines(out).contains { $0["event"] as? String == "report" }
-            }
-            try #require(heard, "scanner:\n\(scanner.output)\nadvertiser:\n\(advertiser.output)")
-            let report = try #require(Self.jsonLines(scanner.stdout).first { $0["event"] as? String == "report" })
-            return try #require(report["rssi"] as? Int, "\(report)")
-        }
+        func firstRSSI(_ scanner: BackgroundProgram) async throws -> Int { try await Self.firstRSSI(scanner, advertiser: advertiser) }
         // −59 − 20·log₁₀(4) = −71.04 in the open; the rectangle's two long sides are two walls
         // on the way, 10 dB each.
         #expect(try await firstRSSI(open) == -71)
@@ -98,10 +101,40 @@ import TestSupport
         }
     }
 
+    /// `scan --areas SITE.yaml`: the receiver stands in a site file, whose `air:` is the channel
+    /// (exponent 4: −59 − 40·log₁₀(4) = −83.08 at 4 m, clean otherwise, so no draws) and which
+    /// `--air-exponent 2` overrides (−71.04), as for a fleet's `air:` in locate.
+    @Test func scanStandingInASiteFileHearsThroughItsAirUnlessAFlagOverridesIt() async throws {
+        let air = try Self.privateAir()
+        let directory = URL(fileURLWithPath: air)
+        let fleet = directory.appendingPathComponent("one.yaml").path
+        let site = directory.appendingPathComponent("site.yaml").path
+        try "beacons:\n  - {name: origin, uuid: \(Self.uuid), major: 1, minor: 8, measured_power: -59, position: {x: 0, y: 0}}\n"
+            .write(toFile: fleet, atomically: true, encoding: .utf8)
+        try "name: bench\nair: {exponent: 4}\nradios:\n  - {host: box, adapter: virtual, position: {x: 0, y: 0}}\nprofiles: [one.yaml]\n"
+            .write(toFile: site, atomically: true, encoding: .utf8)
+        let advertiser = try Self.start(["advertise", fleet, "-i", "virtual", "--json"], air: air)
+        let fromFile = try Self.start(["scan", "-i", "virtual", "--json", "--at", "4,0", "--areas", site], air: air)
+        let overridden = try Self.start(["scan", "-i", "virtual", "--json", "--at", "4,0", "--areas", site, "--air-exponent", "2"], air: air)
+        defer {
+            for program in [fromFile, overridden, advertiser] { program.send(SIGKILL) }
+        }
+        func firstRSSI(_ scanner: BackgroundProgram) async throws -> Int { try await Self.firstRSSI(scanner, advertiser: advertiser) }
+        #expect(try await firstRSSI(fromFile) == -83)
+        #expect(try await firstRSSI(overridden) == -71)
+        for program in [fromFile, overridden, advertiser] {
+            program.send(SIGINT)
+            #expect(await program.waitForExit(timeout: .seconds(30)) == 0, "\(program.output)")
+        }
+    }
+
     @Test func areasNeedAWallLossOnTheVirtualAir() throws {
+        // station-160.yaml has areas and no air:: its walls would take nothing off.
         let noLoss = try BeaconExecutable.run(["scan", "-i", "virtual", "--areas", Self.station])
         #expect(noLoss.status == 2, "\(noLoss)")
-        #expect(noLoss.stderr.contains("--areas puts walls on the shared virtual air"), "\(noLoss)")
+        #expect(noLoss.stderr.contains("--areas needs --air-wall-db above 0"), "\(noLoss)")
+        let notVirtual = try BeaconExecutable.run(["scan", "-i", "tcp:127.0.0.1:1", "--areas", Self.station])
+        #expect(notVirtual.status == 2 && notVirtual.stderr.contains("it needs -i virtual"), "\(notVirtual)")
         let zero = try BeaconExecutable.run(["scan", "-i", "virtual", "--areas", Self.station, "--air-wall-db", "0"])
         #expect(zero.status == 2 && zero.stderr.contains("--areas needs --air-wall-db above 0"), "\(zero)")
         let hardware = try BeaconExecutable.run(["scan", "-i", "tcp:127.0.0.1:1", "--areas", Self.station, "--air-wall-db", "3"])

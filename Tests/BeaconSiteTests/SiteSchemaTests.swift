@@ -33,6 +33,9 @@ import TestSupport
     @Test func everyPayloadMatchesItsSchema() throws {
         let site = try SiteLoader.load(contentsOf: PackageRoot.path("examples/site-lab.yaml"))
         let placement = SitePlacer(maximumDistance: site.maximumDistance).place(site.beacons, on: site.radios)
+        var aired = site  // a site's air: in the plan too
+        aired.air = .station
+        aired.air?.fading = .rician(kFactor: -3.5)
         var desired: [JSONValue] = [DesiredFleet(revision: 0, beacons: []).json]
         for file in ["profiles/example.yaml", "profiles/room-2m.yaml", "profiles/station-160.yaml"] {
             desired.append(DesiredFleet(revision: 3, beacons: try ProfileLoader.load(contentsOf: PackageRoot.path(file)).beacons).json)
@@ -51,7 +54,7 @@ import TestSupport
             ("site-state.schema.json", [state.json, RadioStateReport(revision: nil, beacons: []).json]),
             ("site-radios.schema.json", [radios]),
             ("site-telemetry.schema.json", [telemetry, HostTelemetry(host: "pi-west", uptime: 0, onAir: 0, errors: 0, rejected: 0).json]),
-            ("site-plan.schema.json", [SitePlanJSON.object(site: site, placement: placement)]),
+            ("site-plan.schema.json", [SitePlanJSON.object(site: site, placement: placement), SitePlanJSON.object(site: aired, placement: placement)]),
         ])
         #expect(verdict.status == 0, "\(verdict)")
     }

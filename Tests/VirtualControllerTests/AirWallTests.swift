@@ -46,6 +46,14 @@ struct AirWallTests {
         return try #require(reports.first).1
     }
 
+    @Test("a clean channel's exponent counts, with and without walls (it draws nothing)")
+    func cleanExponent() throws {
+        // −59 − 40·log₁₀(4) = −83.08; a wall of 5 dB on the way: −88.08.
+        #expect(try Self.rssi(AirChannel(exponent: 4), from: Point(x: 0, y: 0), at: Point(x: 4, y: 0)) == -83)
+        let walled = AirChannel(exponent: 4, wallLoss: 5, walls: [Wall(start: Point(x: 2, y: -5), end: Point(x: 2, y: 5))])
+        #expect(try Self.rssi(walled, from: Point(x: 0, y: 0), at: Point(x: 4, y: 0)) == -88)
+    }
+
     @Test("behind one wall the RSSI is exactly wall_db lower than at the same distance without it", arguments: [3.0, 7.0, 13.0])
     func oneWall(wallDB: Double) throws {
         let wall = [Wall(start: Point(x: 2, y: -5), end: Point(x: 2, y: 5))]

@@ -63,8 +63,9 @@ struct ScanCommand: AsyncParsableCommand {
             else /tmp/beacon-air-UID; off: none). --air office or station (and --air-sigma, \
             --air-exponent, --air-fading, --air-loss, --air-seed) make that air noisy: \
             shadowing, fading, lost packets and collisions, seeded (docs/AIR.md). --areas FILE \
-            puts the walls of a profile file's areas: between the beacons and --at, each \
-            taking --air-wall-db off (as locate --live hears through its fleet's).
+            stands the receiver in a profile or site file: its air: is the channel (the --air \
+            options override it) and its areas (a site's: its profiles') are walls between the \
+            beacons and --at, each taking wall_db off (as locate --live hears through its fleet's).
 
             --save FLEET.yaml writes what was heard, when the scan ends, as a fleet profile \
             that advertise takes as it is: each beacon's format and identity, its advertised \
@@ -120,7 +121,7 @@ struct ScanCommand: AsyncParsableCommand {
 
     @OptionGroup var air: AirChannelOptions
 
-    @Option(help: ArgumentHelp("With -i virtual and --air-wall-db: a profile file (checked like any) whose areas: are walls between the beacons and the receiver.", valueName: "file"))
+    @Option(help: ArgumentHelp("With -i virtual: the profile or site file the receiver stands in (checked like any): its air: is the channel's base, its areas are walls (a file without air: needs --air-wall-db above 0).", valueName: "file"))
     var areas: String?
 
     @OptionGroup var webOptions: WebOptions
@@ -145,7 +146,7 @@ struct ScanCommand: AsyncParsableCommand {
         }
         try Point.check(at, controller: controller)
         try air.check(controller: controller)
-        try air.check(areas: areas)
+        try air.check(areas: areas, controller: controller)
     }
 
     /// Writes the fleet heard to `path` (its stem names the fleet and the beacons), checked by

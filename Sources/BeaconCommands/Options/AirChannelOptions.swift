@@ -52,28 +52,34 @@ struct AirChannelOptions: ParsableArguments {
         return c
     }
 
-    /// `--areas FILE` (scan): walls need a loss to take off, and the virtual air to stand on.
-    func check(areas: String?) throws {
-        guard areas != nil else { return }
-        guard isGiven else { throw ValidationError("--areas puts walls on the shared virtual air: it needs -i virtual and --air-wall-db (what each wall takes off)") }
-        guard let wallLoss, wallLoss > 0 else { throw ValidationError("--areas needs --air-wall-db above 0: what each wall takes off (3.4 a light partition, 13 a concrete wall; docs/AIR.md)") }
+    /// `--areas FILE` (scan): the file's air and walls act on the shared virtual air only.
+    func check(areas: String?, controller: ControllerOptions) throws {
+        guard areas != nil, !Self.isVirtual(controller) else { return }
+        throw ValidationError("--areas stands the receiver in a profile or site file's air: and walls on the shared virtual air: it needs -i virtual")
     }
 
-    /// The channel with the walls of the areas of the profile file at `path` (loaded and
-    /// checked like any profile: every issue printed, exit 65); `nil`: ``channel``.
+    /// The channel a receiver standing in the profile or site file at `path` hears: the file's
+    /// `air:` under these options, its areas' walls (every issue printed, exit 65); refused when
+    /// the file gives no `air:` and its walls would take nothing off. `nil`: ``channel``.
     func channel(areasFrom path: String?) throws -> AirChannel {
         guard let path else { return channel }
-        switch ProfileFiles.load(path) {
-        case .success(let fleet): return channel(over: nil, walls: fleet.walls)
+        switch SiteFiles.surroundings(path) {
+        case .success(let surroundings):
+            let channel = channel(over: surroundings.air, walls: surroundings.walls)
+            if let refusal = surroundings.refusal(hearingThrough: channel) { throw ValidationError(refusal) }
+            return channel
         case .failure(let code): throw code
         }
+    }
+
+    static func isVirtual(_ controller: ControllerOptions) -> Bool {
+        controller.specs?.allSatisfy { if case .virtual = $0 { true } else { false } } ?? false
     }
 
     /// `simulating`: `locate --simulate`, which hears its walk through the channel too.
     func check(controller: ControllerOptions, simulating: Bool = false) throws {
         guard isGiven else { return }
-        let virtual = controller.specs?.allSatisfy { if case .virtual = $0 { true } else { false } } ?? false
-        if !virtual, !simulating { throw ValidationError("--air and its --air-… options shape the shared virtual air: they need -i virtual (or locate --simulate)") }
+        if !Self.isVirtual(controller), !simulating { throw ValidationError("--air and its --air-… options shape the shared virtual air: they need -i virtual (or locate --simulate)") }
         if let preset, !AirChannel.presets.contains(where: { $0.name == preset }) {
             throw ValidationError("--air must be one of \(AirChannel.presets.map(\.name).joined(separator: ", ")) (got \(preset))")
         }

@@ -9,8 +9,17 @@ enum SiteFiles {
     /// `rereading`: a SIGHUP's second read, of regular files only; `say`: where the issues go
     /// (a live view's notes while it is up).
     static func load(_ path: String, rereading: Bool = false, say: (String) -> Void = LineOutput.err) -> Result<Site, ExitCode> {
-        do {
-            return .success(try SiteLoader.load(contentsOf: path, rereading: rereading))
+        loading(say: say) { () throws(ProfileErrors) in try SiteLoader.load(contentsOf: path, rereading: rereading) }
+    }
+
+    /// `scan --areas FILE`: the profile or site file the receiver stands in.
+    static func surroundings(_ path: String) -> Result<ReceiverSurroundings, ExitCode> {
+        loading(say: LineOutput.err) { () throws(ProfileErrors) in try ReceiverSurroundings.load(contentsOf: path) }
+    }
+
+    private static func loading<T>(say: (String) -> Void, _ read: () throws(ProfileErrors) -> T) -> Result<T, ExitCode> {
+        do throws(ProfileErrors) {
+            return .success(try read())
         } catch {
             let unreadable = error.issues.filter(\.isUnreadableFile)
             if !unreadable.isEmpty {

@@ -26,12 +26,9 @@ public struct AirReception {
     public mutating func take(_ t: AirTransmission, at point: Point) -> [(AirTransmission, Int8)] {
         taken += 1
         let walls = channel.wallAttenuation(from: t.position, to: point)
-        guard !channel.isClean else {
-            guard walls > 0 else { return [(t, AirPathLoss.rssi(data: t.data, txPower: t.txPower, from: t.position, to: point))] }
-            let mean = AirPathLoss.meanRSSI(data: t.data, txPower: t.txPower, from: t.position, to: point, exponent: channel.exponent)
-            return [(t, AirPathLoss.clamp(mean - walls))]
-        }
+        // The channel's exponent counts on a clean channel too (`air: {exponent: 4}` draws nothing).
         let mean = AirPathLoss.meanRSSI(data: t.data, txPower: t.txPower, from: t.position, to: point, exponent: channel.exponent) - walls
+        guard !channel.isClean else { return [(t, AirPathLoss.clamp(mean))] }
         let (power, loss) = receiver.draw(mean: mean)
         if let loss { lost[loss, default: 0] += 1 }
         guard channel.collisions else { return loss == nil ? [(t, AirPathLoss.clamp(power))] : [] }
