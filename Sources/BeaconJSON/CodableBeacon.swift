@@ -12,20 +12,24 @@ import BeaconCodec
 /// let beacon = try JSONDecoder().decode(CodableBeacon.self, from: Data(#"{"format":"ibeacon","uuid":"…","major":1,"minor":2,"power":-59}"#.utf8))
 /// ```
 public struct CodableBeacon: Codable, Sendable, Hashable {
+    /// The beacon, of any format.
     public var beacon: AnyBeacon
     /// The words of the power fields (``BeaconObject/Naming``): decoding takes the profile's
     /// ("power_at_0m", AltBeacon's "power") when present, else the payload's ("tx_power", "rssi").
     public var naming: BeaconObject.Naming
 
+    /// `beacon`, written in `naming`'s words.
     public init(_ beacon: AnyBeacon, naming: BeaconObject.Naming = .profile) {
         self.beacon = beacon
         self.naming = naming
     }
 
+    /// Encodes the members of ``BeaconObject/fields(_:naming:)``.
     public func encode(to encoder: any Encoder) throws {
         try JSONValue.object(BeaconObject.fields(beacon, naming: naming)).encode(to: encoder)
     }
 
+    /// Decodes a beacon object in either naming (see ``naming``).
     public init(from decoder: any Decoder) throws {
         try self.init(from: decoder.container(keyedBy: BeaconObject.Key.self), naming: nil)
     }

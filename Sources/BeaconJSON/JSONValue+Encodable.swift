@@ -13,6 +13,8 @@ extension JSONValue: Encodable {
         init?(intValue: Int) { nil }
     }
 
+    /// Encodes the value: an object's members in order (the encoder may reorder them), a
+    /// number that is not finite as `null`.
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .object(let members):

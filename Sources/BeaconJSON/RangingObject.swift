@@ -57,6 +57,8 @@ public struct RangingEntryObject: Sendable, Hashable, Codable {
     /// Encodes the members of ``json``.
     public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
 
+    /// Decodes an entry: the identity's members, then the others; a missing or malformed member
+    /// throws a `DecodingError` naming it.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(identity: try BeaconObject.identity(in: decoder.container(keyedBy: BeaconObject.Key.self)),
@@ -75,6 +77,7 @@ public struct RangingEntryObject: Sendable, Hashable, Codable {
 public struct RangingObject: Sendable, Hashable, Codable {
     /// Seconds since the scan began.
     public var time: Double
+    /// Every beacon in range.
     public var beacons: [RangingEntryObject]
 
     public init(time: Double, beacons: [RangingEntryObject]) {
