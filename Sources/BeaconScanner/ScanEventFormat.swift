@@ -58,10 +58,10 @@ public struct ScanEventFormat: Sendable {
         case let .ranging(beacons, at):
             let list = beacons.map { b in
                 RangingEntryObject(identity: b.identity, power: b.measuredPower,
-                                        rssi: b.rssi.map { NumberText.rounded($0, places: 1) } ?? (phone == .ios ? 0 : nil),
-                                        accuracy: b.accuracy.map { NumberText.rounded($0, places: 2) } ?? (phone == .ios ? -1 : nil), proximity: b.proximity.rawValue,
-                                        lastSeen: NumberText.rounded((at - b.lastSeen).seconds, places: 3),
-                                        reportsPerSecond: NumberText.rounded(b.reportsPerSecond, places: 1), address: b.address)
+                                   rssi: b.rssi.map { NumberText.rounded($0, places: 1) } ?? (phone == .ios ? 0 : nil),
+                                   accuracy: b.accuracy.map { NumberText.rounded($0, places: 2) } ?? (phone == .ios ? -1 : nil), proximity: b.proximity.rawValue,
+                                   lastSeen: NumberText.rounded((at - b.lastSeen).seconds, places: 3),
+                                   reportsPerSecond: NumberText.rounded(b.reportsPerSecond, places: 1), address: b.address)
             }
             return RangingObject(time: seconds(at), beacons: list).json
         case .region(let e):
