@@ -20,6 +20,26 @@ public enum BeaconObject {
         case profile
     }
 
+    /// The name of every member a beacon object may have, in the order they are written: the one
+    /// spelling of them for the writer (``fields(_:naming:)``), the readers (``key(from:)``) and
+    /// ``CodableBeacon``'s `Codable` conformance.
+    public enum Key: String, CodingKey, Sendable, CaseIterable {
+        case format
+        case uuid, major, minor, power
+        case namespace, instance
+        case url
+        /// Eddystone's TX power at 0 m in payload words.
+        case txPower = "tx_power"
+        /// Eddystone's TX power at 0 m in profile words.
+        case powerAt0m = "power_at_0m"
+        case batteryMillivolts = "battery_mv", temperature, temperatureCelsius = "temperature_c"
+        case advertisingCount = "advertising_count", uptimeTenths = "uptime_tenths"
+        case id, manufacturer
+        /// AltBeacon's reference RSSI in payload words.
+        case rssi
+        case reserved
+    }
+
     /// A beacon's members, "format" first, in `naming`'s words.
     public static func fields(_ beacon: AnyBeacon, naming: Naming) -> [(String, JSONValue)] {
         var members = MemberList()
@@ -39,49 +59,49 @@ public enum BeaconObject {
     /// The one list of a beacon's members, for both of the above.
     static func emit(_ beacon: AnyBeacon, naming: Naming, to out: inout some MemberSink) {
         let profile = naming == .profile
-        out.add("format", .string(beacon.format.rawValue))
+        out.add(.format, .string(beacon.format.rawValue))
         switch beacon {
         case .iBeacon(let b):
-            out.add("uuid", b.uuid)
-            out.add("major", .int(b.major))
-            out.add("minor", .int(b.minor))
-            out.add("power", .int(b.measuredPower))
+            out.add(.uuid, b.uuid)
+            out.add(.major, .int(b.major))
+            out.add(.minor, .int(b.minor))
+            out.add(.power, .int(b.measuredPower))
         case .eddystoneUID(let b):
-            out.add("namespace", .string(b.namespace.description))
-            out.add("instance", .string(b.instance.description))
-            out.add(profile ? "power_at_0m" : "tx_power", .int(b.txPower))
+            out.add(.namespace, .string(b.namespace.description))
+            out.add(.instance, .string(b.instance.description))
+            out.add(profile ? .powerAt0m : .txPower, .int(b.txPower))
         case .eddystoneURL(let b):
-            out.add("url", .string(b.url))
-            out.add(profile ? "power_at_0m" : "tx_power", .int(b.txPower))
+            out.add(.url, .string(b.url))
+            out.add(profile ? .powerAt0m : .txPower, .int(b.txPower))
         case .eddystoneTLM(let b):
-            out.add("battery_mv", .int(b.batteryMillivolts))
+            out.add(.batteryMillivolts, .int(b.batteryMillivolts))
             // Raw signed 8.8 fixed point (-32768: not supported), and the same in °C.
-            out.add("temperature", .int(b.temperature))
-            out.add("temperature_c", b.celsius.map { .double($0) } ?? .null)
-            out.add("advertising_count", .int(b.advertisingCount))
-            out.add("uptime_tenths", .int(b.uptimeTenths))
+            out.add(.temperature, .int(b.temperature))
+            out.add(.temperatureCelsius, b.celsius.map { .double($0) } ?? .null)
+            out.add(.advertisingCount, .int(b.advertisingCount))
+            out.add(.uptimeTenths, .int(b.uptimeTenths))
         case .altBeacon(let b):
-            out.add("id", .string(b.id.description))
-            out.add("manufacturer", .int(b.manufacturerID))
-            out.add(profile ? "power" : "rssi", .int(b.referenceRSSI))
-            out.add("reserved", .int(b.reserved))
+            out.add(.id, .string(b.id.description))
+            out.add(.manufacturer, .int(b.manufacturerID))
+            out.add(profile ? .power : .rssi, .int(b.referenceRSSI))
+            out.add(.reserved, .int(b.reserved))
         }
     }
 
     /// An identity: "format" and the format's identity fields (an iBeacon's uuid, major, minor),
     /// the members of ``fields(_:naming:)`` that name the beacon.
     public static func identityFields(_ key: BeaconKey) -> [(String, JSONValue)] {
-        let format: (String, JSONValue) = ("format", .string(key.format.rawValue))
+        let format: (String, JSONValue) = (Key.format.rawValue, .string(key.format.rawValue))
         switch key {
         case .iBeacon(let id):
-            return [format, ("uuid", .string(id.uuid.description)), ("major", .int(id.major)), ("minor", .int(id.minor))]
+            return [format, (Key.uuid.rawValue, .string(id.uuid.description)), (Key.major.rawValue, .int(id.major)), (Key.minor.rawValue, .int(id.minor))]
         case .altBeacon(let manufacturer, let id):
-            return [format, ("id", .string(id.description)), ("manufacturer", .int(manufacturer))]
+            return [format, (Key.id.rawValue, .string(id.description)), (Key.manufacturer.rawValue, .int(manufacturer))]
         case .eddystoneUID(let namespace, let instance):
-            return [format, ("namespace", .string(namespace.description)), ("instance", .string(instance.description))]
+            return [format, (Key.namespace.rawValue, .string(namespace.description)), (Key.instance.rawValue, .string(instance.description))]
         case .eddystoneURL(let scheme, let encoded):
             let url = encoded.withUnsafeBytes { EddystoneURL(scheme: scheme, encoded: $0, txPower: 0)?.url } ?? Hex.string(encoded)
-            return [format, ("url", .string(url))]
+            return [format, (Key.url.rawValue, .string(url))]
         }
     }
 
@@ -90,24 +110,24 @@ public enum BeaconObject {
     /// missing or malformed. Without "format" an object is read as an iBeacon, as plain trace
     /// lines always were.
     public static func key(from object: JSONObjectView) -> (key: BeaconKey, powerAt1m: Int8?)? {
-        let power = object.int("power").flatMap { Int8(exactly: $0) }
-        let powerAt0m = object.int("power_at_0m").flatMap { Int8(exactly: $0 - EddystoneFormat.lossOverFirstMetre) }
-        switch object.string("format") ?? BeaconFormat.iBeacon.rawValue {
+        let power = object.int(Key.power.rawValue).flatMap { Int8(exactly: $0) }
+        let powerAt0m = object.int(Key.powerAt0m.rawValue).flatMap { Int8(exactly: $0 - EddystoneFormat.lossOverFirstMetre) }
+        switch object.string(Key.format.rawValue) ?? BeaconFormat.iBeacon.rawValue {
         case BeaconFormat.iBeacon.rawValue:
-            guard let uuid = object.string("uuid").flatMap({ BeaconUUID($0) }),
-                  let major = object.int("major").flatMap({ UInt16(exactly: $0) }),
-                  let minor = object.int("minor").flatMap({ UInt16(exactly: $0) }) else { return nil }
+            guard let uuid = object.string(Key.uuid.rawValue).flatMap({ BeaconUUID($0) }),
+                  let major = object.int(Key.major.rawValue).flatMap({ UInt16(exactly: $0) }),
+                  let minor = object.int(Key.minor.rawValue).flatMap({ UInt16(exactly: $0) }) else { return nil }
             return (.iBeacon(BeaconIdentity(uuid: uuid, major: major, minor: minor)), power)
         case BeaconFormat.altBeacon.rawValue:
-            guard let id = object.string("id").flatMap({ AltBeaconID($0) }),
-                  let manufacturer = object.int("manufacturer").flatMap({ UInt16(exactly: $0) }) else { return nil }
+            guard let id = object.string(Key.id.rawValue).flatMap({ AltBeaconID($0) }),
+                  let manufacturer = object.int(Key.manufacturer.rawValue).flatMap({ UInt16(exactly: $0) }) else { return nil }
             return (.altBeacon(manufacturerID: manufacturer, id: id), power)
         case BeaconFormat.eddystoneUID.rawValue:
-            guard let n = object.string("namespace").flatMap({ EddystoneNamespace($0) }),
-                  let i = object.string("instance").flatMap({ EddystoneInstance($0) }) else { return nil }
+            guard let n = object.string(Key.namespace.rawValue).flatMap({ EddystoneNamespace($0) }),
+                  let i = object.string(Key.instance.rawValue).flatMap({ EddystoneInstance($0) }) else { return nil }
             return (.eddystoneUID(namespace: n, instance: i), powerAt0m)
         case BeaconFormat.eddystoneURL.rawValue:
-            guard let text = object.string("url"), let url = try? EddystoneURL(url: text) else { return nil }
+            guard let text = object.string(Key.url.rawValue), let url = try? EddystoneURL(url: text) else { return nil }
             return (.eddystoneURL(scheme: url.scheme, encoded: url.encodedBytes), powerAt0m)
         default:
             return nil
@@ -116,7 +136,7 @@ public enum BeaconObject {
 
     /// A region (`scan --uuid/--major/--minor`): every member `null` when it matches any value.
     public static func region(uuid: BeaconUUID?, major: UInt16?, minor: UInt16?) -> JSONValue {
-        .object([("uuid", .string(uuid?.description)), ("major", .int(major)), ("minor", .int(minor))])
+        .object([(Key.uuid.rawValue, .string(uuid?.description)), (Key.major.rawValue, .int(major)), (Key.minor.rawValue, .int(minor))])
     }
 }
 
@@ -157,35 +177,35 @@ public struct JSONObjectView {
 
 /// Where `BeaconObject.emit(_:naming:to:)` puts members: a list, or bytes.
 protocol MemberSink {
-    mutating func add(_ key: String, _ value: JSONValue)
+    mutating func add(_ key: BeaconObject.Key, _ value: JSONValue)
     /// A UUID as a string member (the byte writer skips building its `String`).
-    mutating func add(_ key: String, _ uuid: BeaconUUID)
+    mutating func add(_ key: BeaconObject.Key, _ uuid: BeaconUUID)
 }
 
 extension MemberSink {
-    mutating func add(_ key: String, _ uuid: BeaconUUID) { add(key, .string(uuid.description)) }
+    mutating func add(_ key: BeaconObject.Key, _ uuid: BeaconUUID) { add(key, .string(uuid.description)) }
 }
 
 struct MemberList: MemberSink {
     var members: [(String, JSONValue)] = []
-    mutating func add(_ key: String, _ value: JSONValue) { members.append((key, value)) }
+    mutating func add(_ key: BeaconObject.Key, _ value: JSONValue) { members.append((key.rawValue, value)) }
 }
 
 struct MemberBytes: MemberSink {
     var bytes: [UInt8] = []
     var first = true
-    mutating func add(_ key: String, _ value: JSONValue) {
+    mutating func add(_ key: BeaconObject.Key, _ value: JSONValue) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         first = false
-        JSONValue.string(key).write(to: &bytes)
+        JSONValue.string(key.rawValue).write(to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         value.write(to: &bytes)
     }
 
-    mutating func add(_ key: String, _ uuid: BeaconUUID) {
+    mutating func add(_ key: BeaconObject.Key, _ uuid: BeaconUUID) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         first = false
-        JSONValue.string(key).write(to: &bytes)
+        JSONValue.string(key.rawValue).write(to: &bytes)
         bytes.append(contentsOf: ":\"".utf8)
         uuid.appendText(to: &bytes)
         bytes.append(UInt8(ascii: "\""))

@@ -4,7 +4,10 @@ import BeaconCodec
 /// One advertising report as `beacon scan --json` prints it (a "report" event): the beacon's
 /// fields in profile words, then what was received. ``TraceSample`` reads it back: the contract of
 /// `beacon scan --json | beacon locate FLEET --trace -` (docs/schema/scan-report.schema.json).
-public struct SightingObject: Sendable {
+///
+/// `Codable` for a Swift program: it encodes the members ``json`` writes, and decodes a line
+/// `beacon scan --json` prints (see ``init(from:)``).
+public struct SightingObject: Sendable, Hashable, Codable {
     /// Seconds since the scan began.
     public var time: Double
     public var beacon: AnyBeacon
@@ -29,13 +32,37 @@ public struct SightingObject: Sendable {
     /// The "event" of a report line.
     public static let event = "report"
 
+    /// The members after the envelope and the beacon's, in the order they are written.
+    enum CodingKeys: String, CodingKey {
+        case time, event
+        case rssi, address, addressType = "address_type", extended
+    }
+
     /// The line's object: ``EventObject`` envelope, the beacon, then rssi, address, address_type
     /// and extended.
     public var json: JSONValue {
         EventObject.object(time: time, event: Self.event, BeaconObject.fields(beacon, naming: .profile) + [
-            ("rssi", .int(rssi)), ("address", .string(address.description)),
-            ("address_type", .int(addressType)), ("extended", .bool(extended)),
+            (CodingKeys.rssi.rawValue, .int(rssi)), (CodingKeys.address.rawValue, .string(address.description)),
+            (CodingKeys.addressType.rawValue, .int(addressType)), (CodingKeys.extended.rawValue, .bool(extended)),
         ])
+    }
+
+    /// Encodes the members of ``json``.
+    public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
+
+    /// Decodes a report line: "event" must be "report", the beacon's members are in profile
+    /// words, and "rssi" is present (`null` when the controller gave none). A missing member
+    /// throws `DecodingError.keyNotFound`, a member of the wrong type `typeMismatch`, an
+    /// unreadable or out-of-range value `dataCorrupted`, each naming the member.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        try c.decodeEvent(Self.event, forKey: .event)
+        self.init(time: try c.decode(Double.self, forKey: .time),
+                  beacon: try CodableBeacon(from: decoder.container(keyedBy: BeaconObject.Key.self), naming: .profile).beacon,
+                  rssi: try c.decodeNullable(forKey: .rssi) { try c.decodeInRange(Int8.self, forKey: $0) },
+                  address: try c.decode(.address, as: "a Bluetooth address") { BluetoothAddress($0) },
+                  addressType: try c.decodeInRange(UInt8.self, forKey: .addressType),
+                  extended: try c.decode(Bool.self, forKey: .extended))
     }
 }
 

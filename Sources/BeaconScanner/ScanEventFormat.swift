@@ -57,13 +57,13 @@ public struct ScanEventFormat: Sendable {
                                   addressType: s.addressType.rawValue, extended: s.extendedReport).json
         case let .ranging(beacons, at):
             let list = beacons.map { b in
-                RangingEntryObject.json(identity: b.identity, power: b.measuredPower,
-                                        rssi: b.rssi.map { NumberText.rounded($0, places: 1) } ?? (phone == .ios ? 0 : nil),
-                                        accuracy: b.accuracy.map { NumberText.rounded($0, places: 2) } ?? (phone == .ios ? -1 : nil), proximity: b.proximity.rawValue,
-                                        lastSeen: NumberText.rounded((at - b.lastSeen).seconds, places: 3),
-                                        reportsPerSecond: NumberText.rounded(b.reportsPerSecond, places: 1), address: b.address)
+                RangingEntryObject(identity: b.identity, power: b.measuredPower,
+                                   rssi: b.rssi.map { NumberText.rounded($0, places: 1) } ?? (phone == .ios ? 0 : nil),
+                                   accuracy: b.accuracy.map { NumberText.rounded($0, places: 2) } ?? (phone == .ios ? -1 : nil), proximity: b.proximity.rawValue,
+                                   lastSeen: NumberText.rounded((at - b.lastSeen).seconds, places: 3),
+                                   reportsPerSecond: NumberText.rounded(b.reportsPerSecond, places: 1), address: b.address)
             }
-            return EventObject.object(time: seconds(at), event: "ranging", [("beacons", .array(list))])
+            return RangingObject(time: seconds(at), beacons: list).json
         case .region(let e):
             return EventObject.object(time: seconds(e.time), event: e.kind.rawValue, BeaconObject.identityFields(e.beacon) + [
                 ("region", BeaconObject.region(uuid: e.region.uuid, major: e.region.major, minor: e.region.minor)),
