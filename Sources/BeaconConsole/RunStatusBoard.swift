@@ -244,7 +244,7 @@ public final class RunStatusBoard: Sendable {
     /// The event as a JSON object (docs/schema/run-event.schema.json), `time` seconds into the
     /// run; the terms in its messages as `naming` names them (nil: the concept in words).
     public static func json(_ event: EmulatorEvent, time: Double, namedBy naming: (FrontEndTerm) -> String? = { _ in nil }) -> JSONValue {
-        let kind: RunEventObject.Kind = switch event {
+        let kind: RunEvent = switch event {
         case let .onAir(beacon, adapter, advertiser, address, power):
             .onAir(beacon: beacon.text, adapter: adapter.text, advertiser: Int(advertiser), address: address.description, selectedTxPower: power.map(Int.init))
         case let .offAir(beacon, adapter, advertiser):

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
 /// One line of `beacon advertise`, `cycle`, `play` or `walk --json` (docs/schema/run-event.schema.json):
-/// the ``EventObject`` envelope ("time", "event") and the members of its ``Kind``. The one
+/// the ``EventObject`` envelope ("time", "event") and the members of its kind (``RunEvent``). The one
 /// description of those members: the commands print ``json``, and a Swift program encodes and
 /// decodes the same members (`Codable`, no Foundation). Values are written as given (callers
 /// round times and milliseconds).
@@ -9,57 +9,47 @@
 /// Decoding dispatches on "event": an unknown kind is `DecodingError.dataCorrupted` naming
 /// "event"; a missing member `keyNotFound`, a member of the wrong type `typeMismatch`, each
 /// naming the member.
-public struct RunEventObject: Sendable, Equatable, Codable {
-    /// Seconds since the run began.
-    public var time: Double
-    public var kind: Kind
+public typealias RunEventObject = EventLine<RunEvent>
 
-    /// An event `time` seconds into the run.
-    public init(time: Double, _ kind: Kind) {
-        self.time = time
-        self.kind = kind
-    }
+/// The kinds of run event and their members (the "event" and members of a ``RunEventObject``).
+public enum RunEvent: EventKind {
+    /// "plan": the fleet's plan (docs/schema/run-event.schema.json `plan-object`), as
+    /// `PlanReport.json` writes it.
+    case plan(JSONValue)
+    case onAir(beacon: String, adapter: String, advertiser: Int, address: String, selectedTxPower: Int?)
+    case offAir(beacon: String, adapter: String, advertiser: Int)
+    case slot(adapter: String, index: Int, commands: Int, latenessMs: Double)
+    case error(adapter: String, message: String)
+    case turnTiming(adapter: String, byController: Bool)
+    case applied(adapter: String, generation: Int)
+    case updateFailed(adapter: String, generation: Int, message: String)
+    case recovered(adapter: String, reason: String, beacons: [String], afterMs: Double, afterAdapterBackMs: Double?)
+    /// "stopped": clean when `left` is `nil`; else what may still be on air and why.
+    case stopped(adapter: String, left: LeftOnAir?)
+    case note(message: String)
+    case scenarioStart(scenarioTime: Double, unixTime: Double, onAir: [String], next: NextStep?)
+    case scenarioStep(scenarioTime: Double, unixTime: Double, changes: [String], onAir: [String], generation: Int, behind: Bool, next: NextStep?)
+    case scenarioClock(scenarioTime: Double, next: NextStep?)
+    case walker(walkTime: Double, unixTime: Double, x: Double, y: Double, generation: Int?, behind: Bool, beacons: [WalkerBeacon])
 
-    /// The kinds of run event and their members.
-    public enum Kind: Sendable, Equatable {
-        /// "plan": the fleet's plan (docs/schema/run-event.schema.json `plan-object`), as
-        /// `PlanReport.json` writes it.
-        case plan(JSONValue)
-        case onAir(beacon: String, adapter: String, advertiser: Int, address: String, selectedTxPower: Int?)
-        case offAir(beacon: String, adapter: String, advertiser: Int)
-        case slot(adapter: String, index: Int, commands: Int, latenessMs: Double)
-        case error(adapter: String, message: String)
-        case turnTiming(adapter: String, byController: Bool)
-        case applied(adapter: String, generation: Int)
-        case updateFailed(adapter: String, generation: Int, message: String)
-        case recovered(adapter: String, reason: String, beacons: [String], afterMs: Double, afterAdapterBackMs: Double?)
-        /// "stopped": clean when `left` is `nil`; else what may still be on air and why.
-        case stopped(adapter: String, left: LeftOnAir?)
-        case note(message: String)
-        case scenarioStart(scenarioTime: Double, unixTime: Double, onAir: [String], next: NextStep?)
-        case scenarioStep(scenarioTime: Double, unixTime: Double, changes: [String], onAir: [String], generation: Int, behind: Bool, next: NextStep?)
-        case scenarioClock(scenarioTime: Double, next: NextStep?)
-        case walker(walkTime: Double, unixTime: Double, x: Double, y: Double, generation: Int?, behind: Bool, beacons: [WalkerBeacon])
-
-        /// The "event" member.
-        public var name: Name {
-            switch self {
-            case .plan: .plan
-            case .onAir: .onAir
-            case .offAir: .offAir
-            case .slot: .slot
-            case .error: .error
-            case .turnTiming: .turnTiming
-            case .applied: .applied
-            case .updateFailed: .updateFailed
-            case .recovered: .recovered
-            case .stopped: .stopped
-            case .note: .note
-            case .scenarioStart: .scenarioStart
-            case .scenarioStep: .scenarioStep
-            case .scenarioClock: .scenarioClock
-            case .walker: .walker
-            }
+    /// Which kind this is (its "event" is the raw value).
+    public var name: Name {
+        switch self {
+        case .plan: .plan
+        case .onAir: .onAir
+        case .offAir: .offAir
+        case .slot: .slot
+        case .error: .error
+        case .turnTiming: .turnTiming
+        case .applied: .applied
+        case .updateFailed: .updateFailed
+        case .recovered: .recovered
+        case .stopped: .stopped
+        case .note: .note
+        case .scenarioStart: .scenarioStart
+        case .scenarioStep: .scenarioStep
+        case .scenarioClock: .scenarioClock
+        case .walker: .walker
         }
     }
 
@@ -107,7 +97,7 @@ public struct RunEventObject: Sendable, Equatable, Codable {
 
     /// The member names of every kind: written and read only through these.
     enum Key: String, CodingKey {
-        case time, event, plan, beacon, adapter, advertiser, address, selectedTxPower = "selected_tx_power"
+        case event, plan, beacon, adapter, advertiser, address, selectedTxPower = "selected_tx_power"
         case index, commands, latenessMs = "lateness_ms", message, byController = "by_controller", generation
         case reason, beacons, afterMs = "after_ms", afterAdapterBackMs = "after_adapter_back_ms", clean, mayBeOnAir = "may_be_on_air"
         case scenarioTime = "scenario_time", unixTime = "unix_time", changes, onAir = "on_air", behind
@@ -115,15 +105,15 @@ public struct RunEventObject: Sendable, Equatable, Codable {
         case measuredPower = "measured_power", txPower = "tx_power", distance
     }
 
-    /// The line's object: the envelope, then the kind's members in the documented order.
-    public var json: JSONValue {
+    /// The kind's members in the documented order.
+    public var members: [(String, JSONValue)] {
         func m(_ key: Key, _ value: JSONValue) -> (String, JSONValue) { (key.rawValue, value) }
         func strings(_ list: [String]) -> JSONValue { .array(list.map { .string($0) }) }
         func next(_ step: NextStep?) -> [(String, JSONValue)] {
             [m(.nextTime, step.map { .double($0.time) } ?? .null), m(.next, .string(step?.description))]
         }
         let members: [(String, JSONValue)]
-        switch kind {
+        switch self {
         case .plan(let plan): members = [m(.plan, plan)]
         case let .onAir(beacon, adapter, advertiser, address, power):
             members = [m(.beacon, .string(beacon)), m(.adapter, .string(adapter)), m(.advertiser, .int(advertiser)),
@@ -161,18 +151,17 @@ public struct RunEventObject: Sendable, Equatable, Codable {
                            (b.name, .object([m(.measuredPower, .int(b.measuredPower)), m(.txPower, .int(b.txPower)), m(.distance, .double(b.distance))]))
                        }))]
         }
-        return EventObject.object(time: time, event: kind.name.rawValue, members)
+        return members
     }
 
-    /// Encodes the members of ``json``.
-    public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
+    /// The "event" member.
+    public var event: String { name.rawValue }
 
-    /// Decodes a run event line of any kind (see the type's description). A walker's
+    /// Decodes the kind of a run event line (see ``RunEventObject``). A walker's
     /// "beacons" come in name order (a JSON object's members have none), a plan's object
     /// members in the order the decoder gives.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
-        let time = try c.decode(Double.self, forKey: .time)
         let name = try c.decode(.event, as: "a run event (\(Name.allCases.map(\.rawValue).joined(separator: ", ")))") { Name(rawValue: $0) }
         func string(_ key: Key) throws -> String { try c.decode(String.self, forKey: key) }
         func int(_ key: Key) throws -> Int { try c.decode(Int.self, forKey: key) }
@@ -184,7 +173,7 @@ public struct RunEventObject: Sendable, Equatable, Codable {
             guard let time, let what else { return nil }
             return NextStep(time: time, description: what)
         }
-        let kind: Kind
+        let kind: RunEvent
         switch name {
         case .plan: kind = .plan(try c.decode(JSONValue.self, forKey: .plan))
         case .onAir:
@@ -221,6 +210,6 @@ public struct RunEventObject: Sendable, Equatable, Codable {
                            generation: try c.decodeNullable(forKey: .generation) { try c.decode(Int.self, forKey: $0) },
                            behind: try c.decode(Bool.self, forKey: .behind), beacons: beacons)
         }
-        self.init(time: time, kind)
+        self = kind
     }
 }

@@ -7,35 +7,26 @@ import BeaconCodec
 /// the scan prints ``json``; a Swift program encodes and decodes the same (`Codable`, no
 /// Foundation). Decoding an "event" that is not one of these is `DecodingError.dataCorrupted`
 /// naming "event"; a missing member `keyNotFound`, a wrong type `typeMismatch`, each naming it.
-public struct ScanEventObject: Sendable, Equatable, Codable {
-    /// Seconds since the scan began.
-    public var time: Double
-    public var kind: Kind
+public typealias ScanEventObject = EventLine<ScanEvent>
 
-    /// An event `time` seconds into the scan (written as given: callers round it).
-    public init(time: Double, _ kind: Kind) {
-        self.time = time
-        self.kind = kind
-    }
+/// The kinds of a ``ScanEventObject`` and their members.
+public enum ScanEvent: EventKind {
+    /// The scan began on `adapter` in `mode` ("passive"/"active"), ranging `region` with the
+    /// distance `model` (its name and parameters, as the scan writes them), as a phone `as`.
+    case scanning(adapter: String, mode: String, region: Region, model: JSONValue, as: String)
+    /// A beacon of the region arrived; `regionChanged`: the region itself was entered.
+    case enter(beacon: BeaconKey, region: Region, regionChanged: Bool)
+    /// A beacon of the region fell silent; `regionChanged`: the region itself was exited.
+    case exit(beacon: BeaconKey, region: Region, regionChanged: Bool)
+    case stopped
 
-    public enum Kind: Sendable, Equatable {
-        /// The scan began on `adapter` in `mode` ("passive"/"active"), ranging `region` with the
-        /// distance `model` (its name and parameters, as the scan writes them), as a phone `as`.
-        case scanning(adapter: String, mode: String, region: Region, model: JSONValue, as: String)
-        /// A beacon of the region arrived; `regionChanged`: the region itself was entered.
-        case enter(beacon: BeaconKey, region: Region, regionChanged: Bool)
-        /// A beacon of the region fell silent; `regionChanged`: the region itself was exited.
-        case exit(beacon: BeaconKey, region: Region, regionChanged: Bool)
-        case stopped
-
-        /// The "event" member.
-        public var name: Name {
-            switch self {
-            case .scanning: .scanning
-            case .enter: .enter
-            case .exit: .exit
-            case .stopped: .stopped
-            }
+    /// Which kind this is (its "event" is the raw value).
+    public var name: Name {
+        switch self {
+        case .scanning: .scanning
+        case .enter: .enter
+        case .exit: .exit
+        case .stopped: .stopped
         }
     }
 
@@ -68,14 +59,14 @@ public struct ScanEventObject: Sendable, Equatable, Codable {
     /// The member names, written and read only through these (the beacon's are
     /// ``BeaconObject/Key``).
     enum Key: String, CodingKey {
-        case time, event, adapter, mode, region, model, phone = "as", regionChanged = "region_changed"
+        case event, adapter, mode, region, model, phone = "as", regionChanged = "region_changed"
     }
 
-    /// The line's object: the envelope, then the kind's members in the documented order.
-    public var json: JSONValue {
+    /// The kind's members in the documented order.
+    public var members: [(String, JSONValue)] {
         func m(_ key: Key, _ value: JSONValue) -> (String, JSONValue) { (key.rawValue, value) }
         let members: [(String, JSONValue)]
-        switch kind {
+        switch self {
         case let .scanning(adapter, mode, region, model, phone):
             members = [m(.adapter, .string(adapter)), m(.mode, .string(mode)), m(.region, region.json), m(.model, model), m(.phone, .string(phone))]
         case let .enter(beacon, region, changed), let .exit(beacon, region, changed):
@@ -83,30 +74,28 @@ public struct ScanEventObject: Sendable, Equatable, Codable {
         case .stopped:
             members = []
         }
-        return EventObject.object(time: time, event: kind.name.rawValue, members)
+        return members
     }
 
-    /// Encodes the members of ``json``.
-    public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
+    /// The "event" member.
+    public var event: String { name.rawValue }
 
-    /// Decodes a "scanning", "enter", "exit" or "stopped" line (see the type's description).
+    /// Decodes the kind of a "scanning", "enter", "exit" or "stopped" line (see ``ScanEventObject``).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
-        let time = try c.decode(Double.self, forKey: .time)
         let name = try c.decode(.event, as: "a scan event (\(Name.allCases.map(\.rawValue).joined(separator: ", ")))") { Name(rawValue: $0) }
         func region() throws -> Region { try Region(from: c.nestedContainer(keyedBy: BeaconObject.Key.self, forKey: .region)) }
         switch name {
         case .scanning:
-            self.init(time: time, .scanning(adapter: try c.decode(String.self, forKey: .adapter), mode: try c.decode(String.self, forKey: .mode),
-                                            region: try region(), model: try c.decode(JSONValue.self, forKey: .model),
-                                            as: try c.decode(String.self, forKey: .phone)))
+            self = .scanning(adapter: try c.decode(String.self, forKey: .adapter), mode: try c.decode(String.self, forKey: .mode),
+                             region: try region(), model: try c.decode(JSONValue.self, forKey: .model), as: try c.decode(String.self, forKey: .phone))
         case .enter, .exit:
             let beacon = try BeaconObject.identity(in: decoder.container(keyedBy: BeaconObject.Key.self))
             let changed = try c.decode(Bool.self, forKey: .regionChanged)
-            self.init(time: time, name == .enter ? .enter(beacon: beacon, region: try region(), regionChanged: changed)
-                                                 : .exit(beacon: beacon, region: try region(), regionChanged: changed))
+            self = name == .enter ? .enter(beacon: beacon, region: try region(), regionChanged: changed)
+                                  : .exit(beacon: beacon, region: try region(), regionChanged: changed)
         case .stopped:
-            self.init(time: time, .stopped)
+            self = .stopped
         }
     }
 }

@@ -35,8 +35,8 @@ public struct ScanEventFormat: Sendable {
     public var regionJSON: JSONValue { Self.region(region).json }
 
     /// `region` as BeaconJSON's scan events give it.
-    static func region(_ region: BeaconRegion) -> ScanEventObject.Region {
-        ScanEventObject.Region(uuid: region.uuid, major: region.major, minor: region.minor)
+    static func region(_ region: BeaconRegion) -> ScanEvent.Region {
+        ScanEvent.Region(uuid: region.uuid, major: region.major, minor: region.minor)
     }
 
     /// The distance model: its name and parameters.

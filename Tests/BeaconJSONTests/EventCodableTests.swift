@@ -13,7 +13,7 @@ import Testing
         ("adapters", .array([.object([("adapter", .string("hci0")), ("mode", .string("extended")), ("slot_ms", .double(1.5)), ("events_per_turn", .null)])])),
         ("beacons", .array([])), ("goal_ms", .int(1000)), ("meets_goal", .bool(true)), ("warnings", .array([.string("a \"quoted\" warning")])),
     ])
-    static let next = RunEventObject.NextStep(time: 12.5, description: "door-1 off")
+    static let next = RunEvent.NextStep(time: 12.5, description: "door-1 off")
 
     /// One of every kind, optional members both present and absent.
     static let runEvents: [RunEventObject] = [
@@ -40,7 +40,7 @@ import Testing
         ])),
     ]
 
-    static let region = ScanEventObject.Region(uuid: BeaconUUID("25795A1D-C318-47F0-A49D-7A2D1D58C79E"), major: 1, minor: nil)
+    static let region = ScanEvent.Region(uuid: BeaconUUID("25795A1D-C318-47F0-A49D-7A2D1D58C79E"), major: 1, minor: nil)
     static let scanEvents: [ScanEventObject] = [
         ScanEventObject(time: 0.036, .scanning(adapter: "hci0", mode: "active", region: region, model: .object([("name", .string("pathloss")), ("exponent", .double(2.5))]), as: "ios")),
         ScanEventObject(time: 0.081, .enter(beacon: BeaconJSONTests.beacons[0].key!, region: region, regionChanged: true)),

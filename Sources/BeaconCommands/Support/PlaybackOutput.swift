@@ -96,7 +96,7 @@ struct PlaybackOutput: Sendable {
             let positioned = beacons.filter { $0.position != nil }
             if json {
                 let powers = positioned.map { b in
-                    RunEventObject.WalkerBeacon(name: b.name, measuredPower: Int(b.beacon.powerAt1m ?? 0), txPower: b.txPower.map(Int.init),
+                    RunEvent.WalkerBeacon(name: b.name, measuredPower: Int(b.beacon.powerAt1m ?? 0), txPower: b.txPower.map(Int.init),
                                                 distance: RunStatusBoard.round(Self.distance(position, b)))
                 }
                 out(board, .walker(walkTime: RunStatusBoard.round(time), unixTime: RunStatusBoard.round(wallClockStart + time),
@@ -120,13 +120,13 @@ struct PlaybackOutput: Sendable {
     }
 
     /// A --json line of the run's events (BeaconJSON's `RunEventObject`), timed by the board.
-    func out(_ board: RunStatusBoard, _ kind: RunEventObject.Kind) {
+    func out(_ board: RunStatusBoard, _ kind: RunEvent) {
         LineOutput.out(RunEventObject(time: RunStatusBoard.round(board.elapsed), kind).json.text)
     }
 
     /// A scenario's next step as a run event gives it, its time rounded as event times are.
-    static func step(_ next: ScenarioTimeline.PlayStep?) -> RunEventObject.NextStep? {
-        next.map { RunEventObject.NextStep(time: RunStatusBoard.round($0.time), description: $0.description) }
+    static func step(_ next: ScenarioTimeline.PlayStep?) -> RunEvent.NextStep? {
+        next.map { RunEvent.NextStep(time: RunStatusBoard.round($0.time), description: $0.description) }
     }
 
     /// The walker's plane distance to a positioned beacon.
