@@ -2,7 +2,7 @@
 
 /// One line of `beacon advertise`, `cycle`, `play` or `walk --json` (docs/schema/run-event.schema.json):
 /// the ``EventObject`` envelope ("time", "event") and the members of its kind (``RunEvent``). The one
-/// description of those members: the commands print ``json``, and a Swift program encodes and
+/// description of those members: the commands print ``EventLine/json``, and a Swift program encodes and
 /// decodes the same members (`Codable`, no Foundation). Values are written as given (callers
 /// round times and milliseconds).
 ///
@@ -62,7 +62,9 @@ public enum RunEvent: EventKind {
 
     /// What a "stopped" event that is not clean says may still be on air.
     public struct LeftOnAir: Sendable, Equatable {
+        /// "may_be_on_air": the beacons that may still be on air.
         public var beacons: [String]
+        /// "reason": why the teardown was not clean.
         public var reason: String
         public init(beacons: [String], reason: String) {
             self.beacons = beacons
@@ -72,7 +74,9 @@ public enum RunEvent: EventKind {
 
     /// A scenario's next step: "next_time" and "next" (both `null` when there is none).
     public struct NextStep: Sendable, Equatable {
+        /// "next_time": the step's scenario time (seconds).
         public var time: Double
+        /// "next": what the step changes.
         public var description: String
         public init(time: Double, description: String) {
             self.time = time
@@ -82,8 +86,11 @@ public enum RunEvent: EventKind {
 
     /// A positioned beacon in a "walker" event's "beacons" object (its member name is ``name``).
     public struct WalkerBeacon: Sendable, Equatable {
+        /// The beacon's name in the fleet.
         public var name: String
+        /// "measured_power": its power at 1 m (dBm).
         public var measuredPower: Int
+        /// "tx_power": its radio output power (dBm), `nil` when the controller chooses.
         public var txPower: Int?
         /// Metres from the walker; not finite writes `null` (and `null` reads as NaN).
         public var distance: Double

@@ -4,7 +4,7 @@ import BeaconCodec
 /// The events of `beacon scan --json` other than "report" (``SightingObject``) and "ranging"
 /// (``RangingObject``): "scanning", "enter", "exit" and "stopped" (docs/schema/scan.schema.json),
 /// the ``EventObject`` envelope and the kind's members. The one description of those members:
-/// the scan prints ``json``; a Swift program encodes and decodes the same (`Codable`, no
+/// the scan prints ``EventLine/json``; a Swift program encodes and decodes the same (`Codable`, no
 /// Foundation). Decoding an "event" that is not one of these is `DecodingError.dataCorrupted`
 /// naming "event"; a missing member `keyNotFound`, a wrong type `typeMismatch`, each naming it.
 public typealias ScanEventObject = EventLine<ScanEvent>
@@ -37,8 +37,11 @@ public enum ScanEvent: EventKind {
 
     /// A region: a UUID, major and minor, each `nil` (`null`) for any.
     public struct Region: Sendable, Hashable {
+        /// The UUID, `nil` for any.
         public var uuid: BeaconUUID?
+        /// The major, `nil` for any.
         public var major: UInt16?
+        /// The minor, `nil` for any.
         public var minor: UInt16?
         public init(uuid: BeaconUUID?, major: UInt16?, minor: UInt16?) {
             self.uuid = uuid
