@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 
 /// A value decodes from any `Decoder` (a run's "plan" member, ``RunEventObject``): a whole
-/// number as `.int`, another as `.double`; an object's members in the order the decoder lists
-/// them (Foundation's `JSONDecoder` keeps none), so compare decoded objects member by member.
+/// number as `.int`, another as `.double`; an object's members in name order (a `Decoder` need
+/// not keep the text's order: Foundation's `JSONDecoder` does not), so compare decoded objects
+/// member by member.
 extension JSONValue: Decodable {
     public init(from decoder: any Decoder) throws {
         if let single = try? decoder.singleValueContainer() {
@@ -13,7 +14,7 @@ extension JSONValue: Decodable {
             if let s = try? single.decode(String.self) { self = .string(s); return }
         }
         if let object = try? decoder.container(keyedBy: MemberKey.self) {
-            self = .object(try object.allKeys.map { ($0.stringValue, try object.decode(JSONValue.self, forKey: $0)) })
+            self = .object(try object.allKeys.sorted { $0.stringValue < $1.stringValue }.map { ($0.stringValue, try object.decode(JSONValue.self, forKey: $0)) })
             return
         }
         var array = try decoder.unkeyedContainer()

@@ -165,8 +165,8 @@ public enum RunEvent: EventKind {
     public var event: String { name.rawValue }
 
     /// Decodes the kind of a run event line (see ``RunEventObject``). A walker's
-    /// "beacons" come in name order (a JSON object's members have none), a plan's object
-    /// members in the order the decoder gives.
+    /// "beacons" come in name order (a JSON object's members have none), and so do a plan's
+    /// object members (``JSONValue``'s decoding).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         let name = try c.decode(.event, as: "a run event (\(Name.allCases.map(\.rawValue).joined(separator: ", ")))") { Name(rawValue: $0) }

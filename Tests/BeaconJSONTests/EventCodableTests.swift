@@ -82,7 +82,13 @@ import Testing
     @Test(arguments: scanEvents)
     func aScanEventRoundTripsThroughFoundation(event: ScanEventObject) throws {
         let line = event.json.text
-        #expect(try JSONDecoder().decode(ScanEventObject.self, from: Data(line.utf8)) == event, "\(line)")
+        let decoded = try JSONDecoder().decode(ScanEventObject.self, from: Data(line.utf8))
+        if case .scanning = event.kind {
+            // The model is a JSONValue: decoded, its members come in name order.
+            #expect(try Self.canonical(decoded.json.text) == Self.canonical(line), "\(line)")
+        } else {
+            #expect(decoded == event, "\(line)")
+        }
         let text = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
         #expect(try Self.canonical(text) == Self.canonical(line), "\(text)")
     }
