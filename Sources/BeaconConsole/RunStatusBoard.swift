@@ -229,7 +229,7 @@ public final class RunStatusBoard: Sendable {
         switch style {
         case .table: self.message(message)
         case .lines: output.out("\(Self.stamp(elapsed)) \(message)")
-        case .json: output.out(EventObject.object(time: Self.round(elapsed), event: "note", [("message", .string(message))]).text)
+        case .json: output.out(RunEventObject(time: Self.round(elapsed), .note(message: message)).json.text)
         }
     }
 
@@ -244,45 +244,32 @@ public final class RunStatusBoard: Sendable {
     /// The event as a JSON object (docs/schema/run-event.schema.json), `time` seconds into the
     /// run; the terms in its messages as `naming` names them (nil: the concept in words).
     public static func json(_ event: EmulatorEvent, time: Double, namedBy naming: (FrontEndTerm) -> String? = { _ in nil }) -> JSONValue {
-        let kind: String
-        var members: [(String, JSONValue)]
-        switch event {
+        let kind: RunEvent = switch event {
         case let .onAir(beacon, adapter, advertiser, address, power):
-            kind = "on_air"
-            members = [("beacon", .string(beacon.text)), ("adapter", .string(adapter.text)),
-                       ("advertiser", .int(advertiser)), ("address", .string(address.description)), ("selected_tx_power", .int(power))]
+            .onAir(beacon: beacon.text, adapter: adapter.text, advertiser: Int(advertiser), address: address.description, selectedTxPower: power.map(Int.init))
         case let .offAir(beacon, adapter, advertiser):
-            kind = "off_air"
-            members = [("beacon", .string(beacon.text)), ("adapter", .string(adapter.text)), ("advertiser", .int(advertiser))]
+            .offAir(beacon: beacon.text, adapter: adapter.text, advertiser: Int(advertiser))
         case let .slot(adapter, index, commands, lateness):
-            kind = "slot"
-            members = [("adapter", .string(adapter.text)), ("index", .int(index)), ("commands", .int(commands)),
-                       ("lateness_ms", .double(round(lateness.seconds * 1000)))]
+            .slot(adapter: adapter.text, index: index, commands: commands, latenessMs: round(lateness.seconds * 1000))
         case let .error(adapter, message):
-            kind = "error"
-            members = [("adapter", .string(adapter.text)), ("message", .string(message.text(namedBy: naming)))]
+            .error(adapter: adapter.text, message: message.text(namedBy: naming))
         case let .turnTiming(adapter, byController):
-            kind = "turn_timing"
-            members = [("adapter", .string(adapter.text)), ("by_controller", .bool(byController))]
+            .turnTiming(adapter: adapter.text, byController: byController)
         case let .applied(generation, adapter):
-            kind = "applied"
-            members = [("adapter", .string(adapter.text)), ("generation", .int(generation))]
+            .applied(adapter: adapter.text, generation: generation)
         case let .updateFailed(generation, adapter, message):
-            kind = "update_failed"
-            members = [("adapter", .string(adapter.text)), ("generation", .int(generation)), ("message", .string(message.text(namedBy: naming)))]
+            .updateFailed(adapter: adapter.text, generation: generation, message: message.text(namedBy: naming))
         case let .recovered(adapter, reason, beacons, after, afterAdapterBack):
-            kind = "recovered"
-            members = [("adapter", .string(adapter.text)), ("reason", .string(reason.text(namedBy: naming))),
-                       ("beacons", .array(beacons.map { .string($0.text) })), ("after_ms", .double(round(after.seconds * 1000)))]
-            if let afterAdapterBack { members.append(("after_adapter_back_ms", .double(round(afterAdapterBack.seconds * 1000)))) }
+            .recovered(adapter: adapter.text, reason: reason.text(namedBy: naming), beacons: beacons.map(\.text),
+                       afterMs: round(after.seconds * 1000), afterAdapterBackMs: afterAdapterBack.map { round($0.seconds * 1000) })
         case let .stopped(adapter, teardown):
-            kind = "stopped"
-            members = [("adapter", .string(adapter.text)), ("clean", .bool(teardown.isClean))]
             if case let .incomplete(names, reason) = teardown {
-                members += [("may_be_on_air", .array(names.map { .string($0.text) })), ("reason", .string(reason.text(namedBy: naming)))]
+                .stopped(adapter: adapter.text, left: .init(beacons: names.map(\.text), reason: reason.text(namedBy: naming)))
+            } else {
+                .stopped(adapter: adapter.text, left: nil)
             }
         }
-        return EventObject.object(time: round(time), event: kind, members)
+        return RunEventObject(time: round(time), kind).json
     }
 
     /// Event times in JSON: to the millisecond.

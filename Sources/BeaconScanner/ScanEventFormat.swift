@@ -32,7 +32,12 @@ public struct ScanEventFormat: Sendable {
     public func seconds(_ instant: ContinuousClock.Instant) -> Double { NumberText.rounded((instant - start).seconds, places: 3) }
 
     /// The region scanned for: its UUID, major and minor (`null` for any).
-    public var regionJSON: JSONValue { BeaconObject.region(uuid: region.uuid, major: region.major, minor: region.minor) }
+    public var regionJSON: JSONValue { Self.region(region).json }
+
+    /// `region` as BeaconJSON's scan events give it.
+    static func region(_ region: BeaconRegion) -> ScanEvent.Region {
+        ScanEvent.Region(uuid: region.uuid, major: region.major, minor: region.minor)
+    }
 
     /// The distance model: its name and parameters.
     public var modelJSON: JSONValue {
@@ -50,8 +55,8 @@ public struct ScanEventFormat: Sendable {
     public func json(_ update: ScanUpdate, now: ContinuousClock.Instant) -> JSONValue {
         switch update {
         case .started(let mode):
-            return EventObject.object(time: seconds(now), event: "scanning", [("adapter", .string(adapter)),
-                                      ("mode", .string(mode.rawValue)), ("region", regionJSON), ("model", modelJSON), ("as", .string(phone.rawValue))])
+            return ScanEventObject(time: seconds(now), .scanning(adapter: adapter, mode: mode.rawValue, region: Self.region(region),
+                                                                 model: modelJSON, as: phone.rawValue)).json
         case .report(let s):
             return SightingObject(time: seconds(s.time), beacon: s.beacon, rssi: s.rssi, address: s.address,
                                   addressType: s.addressType.rawValue, extended: s.extendedReport).json
@@ -65,12 +70,11 @@ public struct ScanEventFormat: Sendable {
             }
             return RangingObject(time: seconds(at), beacons: list).json
         case .region(let e):
-            return EventObject.object(time: seconds(e.time), event: e.kind.rawValue, BeaconObject.identityFields(e.beacon) + [
-                ("region", BeaconObject.region(uuid: e.region.uuid, major: e.region.major, minor: e.region.minor)),
-                ("region_changed", .bool(e.regionChanged)),
-            ])
+            let region = Self.region(e.region)
+            return ScanEventObject(time: seconds(e.time), e.kind == .enter ? .enter(beacon: e.beacon, region: region, regionChanged: e.regionChanged)
+                                                                         : .exit(beacon: e.beacon, region: region, regionChanged: e.regionChanged)).json
         case .stopped:
-            return EventObject.object(time: seconds(now), event: "stopped")
+            return ScanEventObject(time: seconds(now), .stopped).json
         }
     }
 

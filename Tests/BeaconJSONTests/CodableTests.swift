@@ -112,7 +112,10 @@ import Testing
         let encoded = try JSONEncoder().encode(report)           // the same members, in JSONEncoder's order
         let again = try JSONDecoder().decode(SightingObject.self, from: encoded)
         print(again == report, report.json.text == line)           // true true: `json` keeps the documented order
+        let stopped = try JSONDecoder().decode(RunEventObject.self, from: Data(#"{"time":2,"event":"stopped","adapter":"hci0","clean":true}"#.utf8))
+        if case .stopped(let adapter, nil) = stopped.kind { print(adapter, "stopped clean") }
         #expect(again == report && report.json.text == line)
+        #expect(stopped == RunEventObject(time: 2, .stopped(adapter: "hci0", left: nil)))
     }
 
     @Test func docsExampleIsThisTest() throws {

@@ -180,7 +180,7 @@ struct FleetSession {
     static func show(_ plan: FleetPlan, board: RunStatusBoard, json: Bool, verbose: Bool, live: Bool = false, brief: Bool = false) {
         for line in PlanReport.summary(plan, verbose: verbose).prefix(brief ? 1 : .max) { if live && board.style == .table { board.message(line) } else { Log.notice("\(line)") } }
         if json {
-            LineOutput.out(EventObject.object(time: RunStatusBoard.round(board.elapsed), event: "plan", [("plan", PlanReport.json(plan))]).text)
+            LineOutput.out(RunEventObject(time: RunStatusBoard.round(board.elapsed), .plan(PlanReport.json(plan))).json.text)
         }
     }
 

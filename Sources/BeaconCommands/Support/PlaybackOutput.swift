@@ -55,13 +55,8 @@ struct PlaybackOutput: Sendable {
         switch event {
         case let .stepped(time, changes, next, onAir, generation, behind):
             if json {
-                LineOutput.out(EventObject.object(time: RunStatusBoard.round(board.elapsed), event: "scenario-step", [
-                    ("scenario_time", .double(RunStatusBoard.round(time))), ("unix_time", .double(RunStatusBoard.round(unixTime(atScenarioTime: time)))),
-                    ("changes", .array(changes.map { .string($0.change.description) })),
-                    ("on_air", .array(onAir.map { .string($0) })), ("generation", .int(generation)), ("behind", .bool(behind)),
-                    ("next_time", next.map { .double(RunStatusBoard.round($0.time)) } ?? .null),
-                    ("next", next.map { .string($0.description) } ?? .null),
-                ]).text)
+                out(board, .scenarioStep(scenarioTime: RunStatusBoard.round(time), unixTime: RunStatusBoard.round(unixTime(atScenarioTime: time)),
+                                         changes: changes.map(\.change.description), onAir: onAir, generation: generation, behind: behind, next: Self.step(next)))
                 return
             }
             let what = changes.isEmpty ? "pass starts: the fleet as declared" : changes.map(\.change.description).joined(separator: "; ")
@@ -71,23 +66,14 @@ struct PlaybackOutput: Sendable {
         case let .started(time, onAir, next):
             let upcoming = next.map(ScenarioText.next) ?? "no step"
             if json {
-                LineOutput.out(EventObject.object(time: RunStatusBoard.round(board.elapsed), event: "scenario-start", [
-                    ("scenario_time", .double(RunStatusBoard.round(time))),
-                    ("unix_time", .double(RunStatusBoard.round(wallClockStart))), ("on_air", .array(onAir.map { .string($0) })),
-                    ("next_time", next.map { .double(RunStatusBoard.round($0.time)) } ?? .null),
-                    ("next", next.map { .string($0.description) } ?? .null),
-                ]).text)
+                out(board, .scenarioStart(scenarioTime: RunStatusBoard.round(time), unixTime: RunStatusBoard.round(wallClockStart), onAir: onAir, next: Self.step(next)))
             } else {
                 board.note("scenario \(ScenarioText.clock(time)): started; on air: \(onAir.isEmpty ? "nothing" : onAir.joined(separator: ", ")) — \(upcoming)")
             }
         case let .clock(time, next):
             let upcoming = next.map(ScenarioText.next) ?? "the end"
             if json {
-                LineOutput.out(EventObject.object(time: RunStatusBoard.round(board.elapsed), event: "scenario-clock", [
-                    ("scenario_time", .double(RunStatusBoard.round(time))),
-                    ("next_time", next.map { .double(RunStatusBoard.round($0.time)) } ?? .null),
-                    ("next", next.map { .string($0.description) } ?? .null),
-                ]).text)
+                out(board, .scenarioClock(scenarioTime: RunStatusBoard.round(time), next: Self.step(next)))
             } else if board.style != .table {
                 // The live view's title shows the clock and the next step all the time.
                 // Wall-clock time to wait, which the speed makes shorter or longer than the
@@ -110,16 +96,11 @@ struct PlaybackOutput: Sendable {
             let positioned = beacons.filter { $0.position != nil }
             if json {
                 let powers = positioned.map { b in
-                    (b.name, JSONValue.object([("measured_power", .int(Int(b.beacon.powerAt1m ?? 0))),
-                                               ("tx_power", b.txPower.map { .int(Int($0)) } ?? .null),
-                                               ("distance", .double(RunStatusBoard.round(Self.distance(position, b))))]))
+                    RunEvent.WalkerBeacon(name: b.name, measuredPower: Int(b.beacon.powerAt1m ?? 0), txPower: b.txPower.map(Int.init),
+                                                distance: RunStatusBoard.round(Self.distance(position, b)))
                 }
-                LineOutput.out(EventObject.object(time: RunStatusBoard.round(board.elapsed), event: "walker", [
-                    ("walk_time", .double(RunStatusBoard.round(time))), ("unix_time", .double(RunStatusBoard.round(wallClockStart + time))),
-                    ("x", .double(RunStatusBoard.round(position.x))), ("y", .double(RunStatusBoard.round(position.y))),
-                    ("generation", generation.map { .int($0) } ?? .null), ("behind", .bool(behind)),
-                    ("beacons", .object(powers)),
-                ]).text)
+                out(board, .walker(walkTime: RunStatusBoard.round(time), unixTime: RunStatusBoard.round(wallClockStart + time),
+                                   x: RunStatusBoard.round(position.x), y: RunStatusBoard.round(position.y), generation: generation, behind: behind, beacons: powers))
                 return
             }
             if behind {
@@ -136,6 +117,16 @@ struct PlaybackOutput: Sendable {
             board.note("walk over at \(NumberText.fixed(time, places: 1)) s: \(updates) updates, \(behind) late"
                        + (failures.isEmpty ? "" : "; \(failures.count) refused: \(CommandLineTerms.text(failures[0]))"))
         }
+    }
+
+    /// A --json line of the run's events (BeaconJSON's `RunEventObject`), timed by the board.
+    func out(_ board: RunStatusBoard, _ kind: RunEvent) {
+        LineOutput.out(RunEventObject(time: RunStatusBoard.round(board.elapsed), kind).json.text)
+    }
+
+    /// A scenario's next step as a run event gives it, its time rounded as event times are.
+    static func step(_ next: ScenarioTimeline.PlayStep?) -> RunEvent.NextStep? {
+        next.map { RunEvent.NextStep(time: RunStatusBoard.round($0.time), description: $0.description) }
     }
 
     /// The walker's plane distance to a positioned beacon.
