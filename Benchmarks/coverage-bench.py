@@ -43,15 +43,24 @@ CONTROLLERS = {
     "16-sets-1ms": (["--max-sets", "16", "--reply-delay", "1ms"], None),
     "12-sets-1ms": (["--max-sets", "12", "--reply-delay", "1ms"], None),
     "4-sets-1ms": (["--max-sets", "4", "--reply-delay", "1ms"], None),
+    "1-set-1ms": (["--max-sets", "1", "--reply-delay", "1ms"], STATION_45),
+    "6-sets-1ms": (["--max-sets", "6", "--reply-delay", "1ms"], None),
+    "16-sets-3ms": (["--max-sets", "16", "--reply-delay", "3ms"], None),
+    "12-sets-3ms": (["--max-sets", "12", "--reply-delay", "3ms"], None),
+    "6-sets-3ms": (["--max-sets", "6", "--reply-delay", "3ms"], None),
+    "4-sets-3ms": (["--max-sets", "4", "--reply-delay", "3ms"], None),
+    "1-set-3ms": (["--max-sets", "1", "--reply-delay", "3ms"], STATION_45),
     "legacy-5.0": (["--no-extended"], STATION_45),
     "legacy-5.0-1ms": (["--no-extended", "--reply-delay", "1ms"], STATION_45),
+    "legacy-5.0-3ms": (["--no-extended", "--reply-delay", "3ms"], STATION_45),
     "legacy-4.2": (["--hci-version", "4.2"], None),
     # The built-in virtual controller (with the link layer's 0-10 ms advDelay): it stops a set after
     # the events its enable asked for, so the turns are counted by the controller. Receptions are
     # its air log (`air` lines, at their controller time), not a scanner's.
     "virtual-4-sets": (None, None),
+    "virtual-16-sets": (None, None),
 }
-VIRTUAL = {"virtual-4-sets": "virtual:sets=4,advdelay=yes"}
+VIRTUAL = {"virtual-4-sets": "virtual:sets=4,advdelay=yes", "virtual-16-sets": "virtual:sets=16,advdelay=yes"}
 
 
 def run(binary, name, seconds, warmup):
@@ -61,6 +70,9 @@ def run(binary, name, seconds, warmup):
     args = [bench.STATION, "-i", adapter, "--duration", f"{seconds + warmup + 1}s", "--json"]
     if only:
         args += ["--only", *only]
+    if h is None:
+        # The virtual controller's air log, as JSON lines among the run's events.
+        args += ["--air-log", "-"]
     try:
         b = bench.Beacon(binary, args)
         usage = b.wait(seconds + warmup + 120)
@@ -106,11 +118,18 @@ def run(binary, name, seconds, warmup):
         if o["opcode"] == "0x2039" and len(p) >= 2 and p[0] == 1 and any(p[2 + 4 * i + 3] for i in range(p[1])):
             limited += 1
     timing = [o["by_controller"] for o in events if o.get("event") == "turn_timing"]
+    # What the plan promised (its `plan` event), and the latest any turn started.
+    promised = next((o for o in events if o.get("event") == "plan"), {}).get("plan", {})
+    lateness = [o.get("lateness_ms", 0) for o in events if o.get("event") == "slot"]
     return {
         "controller": name, "harness": harness_args, "beacons": len(expected), "seconds": seconds,
         "heard": sum(1 for t in times.values() if t),
         "receptions_per_beacon_per_second": {"min": min(per_second), "median": statistics.median(per_second)},
         "longest_silence_s": max(silences),
+        "plan_longest_silence_s": promised.get("longest_silence_ms", 0) / 1000,
+        "plan_meets_goal": promised.get("meets_goal"),
+        "plan_command_ms": max((a.get("command_ms", 0) for a in promised.get("adapters", [])), default=0),
+        "latest_turn_ms": max(lateness, default=0),
         "commands_per_second": commands,
         "beacon_cpu_percent": 100.0 * (usage.ru_utime + usage.ru_stime) / (b.ended - b.started),
         "plan": plan,
@@ -132,13 +151,13 @@ def main():
     args = parser.parse_args()
     binary = bench.build(args)
     results = []
-    print(f"{'controller':16} {'beacons':>7} {'heard':>5} {'rx/s min':>8} {'rx/s med':>8} {'silence':>8} {'cmd/s':>7} {'cpu %':>6} {'turns timed by':>14}")
+    print(f"{'controller':16} {'beacons':>7} {'heard':>5} {'rx/s min':>8} {'rx/s med':>8} {'silence':>8} {'planned':>8} {'late':>7} {'cmd ms':>6} {'cmd/s':>7} {'cpu %':>6} {'turns timed by':>14}")
     for name in args.only:
         r = run(binary, name, args.seconds, args.warmup)
         results.append(r)
         rx = r["receptions_per_beacon_per_second"]
         print(f"{name:16} {r['beacons']:7} {r['heard']:5} {rx['min']:8.2f} {rx['median']:8.2f} "
-              f"{r['longest_silence_s']:7.2f}s {r['commands_per_second']:7.0f} {r['beacon_cpu_percent']:6.1f} "
+              f"{r['longest_silence_s']:7.2f}s {r['plan_longest_silence_s']:7.2f}s {r['latest_turn_ms']:5.0f}ms {r['plan_command_ms']:6.2f} {r['commands_per_second']:7.0f} {r['beacon_cpu_percent']:6.1f} "
               f"{'controller' if r['controller_timed_turns'] else 'host':>14}", flush=True)
     if args.save:
         with open(args.save, "w") as f:

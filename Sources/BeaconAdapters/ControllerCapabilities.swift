@@ -22,6 +22,10 @@ public struct ControllerCapabilities: Hashable, Sendable {
     public var managementAPI: ManagementAPIInfo?
     /// Why this backend drives the adapter, when beacon chose it (`-i hci0`, see ``BackendChoice``).
     public var backendReason: TermedText?
+    /// How long the controller took to answer one command at the probe, host included (the median
+    /// of its read-outs' round trips); nil when not measured (assumed capabilities, the management
+    /// API, whose commands the kernel answers). Rotation turns are planned with it.
+    public var commandTime: Duration?
 
     public init(adapter: AdapterName, hciVersion: HCIVersion, lmpVersion: HCIVersion? = nil, manufacturer: UInt16? = nil,
                 address: BluetoothAddress? = nil, leFeatures: LEFeatures, advertisingSets: Int, maximumDataLength: Int,

@@ -11,13 +11,29 @@ public enum ControllerProbe {
     /// sends HCI Reset so the legacy/extended choice starts fresh.
     public static func probe(_ hci: HCIController, reset: Bool) async throws(HCIControllerError) -> ControllerCapabilities {
         if reset { try await hci.send(HCIReset()) }
+        // Every read-out's round trip (Reset's, which may take the controller long, aside): a
+        // controller answers one command at a time in about a millisecond over USB, more over a
+        // UART, and a rotation turn sends several.
+        var roundTrips: [Duration] = []
+        var sent = ContinuousClock.now
+        func answered() { roundTrips.append(ContinuousClock.now - sent); sent = .now }
         let version = try await hci.send(HCIReadLocalVersionInformation())
+        answered()
         let features = try await hci.send(LEReadLocalSupportedFeatures()).features
+        answered()
         let address = try? await hci.send(HCIReadBDADDR()).address
+        answered()
+        // Three more of the cheapest read-out, so that the median is not set by one hiccup of a
+        // busy host.
+        for _ in 0..<3 {
+            _ = try? await hci.send(HCIReadLocalVersionInformation())
+            answered()
+        }
         var caps = ControllerCapabilities(
             adapter: AdapterName(hci.adapterName), hciVersion: version.hciVersion, lmpVersion: version.lmpVersion,
             manufacturer: version.manufacturer, address: address, leFeatures: features,
             advertisingSets: 0, maximumDataLength: 31)
+        caps.commandTime = roundTrips.sorted()[roundTrips.count / 2]
         if features.contains(.leExtendedAdvertising) {
             do throws(HCIControllerError) {
                 caps.advertisingSets = Int(try await hci.send(LEReadNumberOfSupportedAdvertisingSets()).numberOfSets)

@@ -254,10 +254,11 @@ final class AdapterDriver: Sendable {
     }
 
     /// The next turn of the rotation. Turns are scheduled from the cycle's start, so lateness
-    /// does not add up.
+    /// does not add up, and a turn a whole turn late re-times the schedule, so it stays below a turn.
     private func rotate(_ loop: inout LoopState, due: ContinuousClock.Instant, stopped: Set<UInt8>) async -> TermedText? {
         guard let target = loop.target else { loop.nextDue = nil; return nil }
-        let lateness = ContinuousClock.now - due
+        let started = ContinuousClock.now
+        let lateness = started - due
         loop.slotIndex += 1
         let state = target.states[loop.slotIndex % target.states.count]
         if loop.loss != nil {
@@ -277,8 +278,14 @@ final class AdapterDriver: Sendable {
             return nil
         }
         report(.slot(adapter: adapter, index: loop.slotIndex, commands: commands, lateness: lateness))
-        // Late turns are not skipped (each beacon keeps its turn); the next ones follow at once
-        // until the rotation is back on its schedule.
+        // A turn late by less than a turn keeps the schedule: the next turn is due on time, so
+        // this one is shortened, and lateness never adds up. Later than that (a stalled host, a
+        // controller slower than the plan's model), the rotation is re-timed from this turn's
+        // start: the turns still due would otherwise follow at once, with an event each, and the
+        // beacons behind would stay behind. No beacon loses its turn either way.
+        if lateness >= target.slotDuration {
+            loop.cycleStart = started - target.slotDuration * loop.slotIndex
+        }
         loop.nextDue = loop.cycleStart + target.slotDuration * (loop.slotIndex + 1)
         return nil
     }
@@ -306,7 +313,7 @@ final class AdapterDriver: Sendable {
             for (handle, config) in state where config.eventsPerTurn > 0 {
                 loop.limited[handle] = before[handle, default: 0]
                 let events = Int(config.eventsPerTurn)
-                longest = max(longest, config.interval.duration * (events - 1) + .milliseconds(10) * events)
+                longest = max(longest, config.interval.duration * (events - 1) + AdvertisingInterval.maximumAdvertisingDelay * events)
             }
             loop.lastEventBy = .now + longest
         }

@@ -33,12 +33,17 @@ public struct FleetPlan: Sendable {
         adapters.flatMap { a in
             // Once per adapter, not per beacon: each walks every advertiser (65,536 beacons on 16
             // sets took seconds in a debug build, and a stop waited for it).
-            let cycle = a.cycleDuration, rotates = a.rotates
+            let cycle = a.cycleDuration, rotates = a.rotates, turns = a.slotsPerCycle
             return a.advertisers.flatMap { adv in
                 adv.beacons.enumerated().map { slot, beacon in
-                    Placement(beacon: beacon, adapter: a.capabilities.adapter, advertiser: adv.handle, mode: a.mode, slot: slot,
-                              slots: adv.beacons.count, slotDuration: a.slotDuration, cycle: cycle,
-                              interval: a.onAirInterval(of: beacon, rotates: rotates))
+                    let interval = a.onAirInterval(of: beacon, rotates: rotates)
+                    let taking = adv.beacons.count > 1
+                    let events = taking ? a.turnTiming.events(in: a.slotDuration, at: interval.duration) : 1
+                    return Placement(beacon: beacon, adapter: a.capabilities.adapter, advertiser: adv.handle, mode: a.mode, slot: slot,
+                                     slots: adv.beacons.count, slotDuration: a.slotDuration, cycle: cycle, interval: interval,
+                                     eventsPerTurn: events,
+                                     longestGap: taking ? a.turnTiming.longestGap(turn: a.slotDuration, turns: turns, interval: interval.duration)
+                                         : TurnTiming.longestGap(alwaysOnAt: interval.duration))
                 }
             }
         }
@@ -65,12 +70,14 @@ public struct AdapterPlan: Sendable {
     public var advertisers: [Advertiser]
     /// How long each beacon stays on air in its turn (rotation only).
     public var slotDuration: Duration
-    /// The longest interval a rotating beacon advertises at, so that it is seen in its turn
-    /// (nil: every beacon keeps its profile's interval).
+    /// The longest interval a rotating beacon advertises at, so that it is seen in its turn: for
+    /// sets that share an address and stay enabled (nil: every beacon keeps its profile's interval).
     public var rotationIntervalCap: AdvertisingInterval? = nil
+    /// What a turn costs in time on this controller: the model the plan's figures come from.
+    public var turnTiming = TurnTiming(commandTime: FleetPlanner.assumedCommandTime, commands: 4)
 
     /// The interval `beacon` goes on air at under this plan: its profile's, except that a
-    /// rotating beacon comes down to the cap and up to the controller's minimum.
+    /// rotating beacon comes down to the cap (a shared address) and up to the controller's minimum.
     public func onAirInterval(of beacon: BeaconProfile) -> AdvertisingInterval {
         onAirInterval(of: beacon, rotates: rotates)
     }
@@ -78,8 +85,8 @@ public struct AdapterPlan: Sendable {
     /// ``onAirInterval(of:)`` with ``rotates`` worked out by the caller (once for many beacons).
     func onAirInterval(of beacon: BeaconProfile, rotates: Bool) -> AdvertisingInterval {
         let own = AdvertisingInterval(milliseconds: beacon.intervalMilliseconds)
-        guard rotates, let cap = rotationIntervalCap else { return own }
-        return max(capabilities.minimumNonConnectableInterval, min(own, cap))
+        guard rotates else { return own }
+        return max(capabilities.minimumNonConnectableInterval, min(own, rotationIntervalCap ?? own))
     }
 
     /// Advertising events each rotating beacon gets per turn (at least one), for the plan.
@@ -89,10 +96,10 @@ public struct AdapterPlan: Sendable {
         return (counts.min() ?? 1)...(counts.max() ?? 1)
     }
 
-    /// Advertising events `beacon` gets in one turn (at least one): as many of its intervals as
-    /// the turn holds, rounded up.
+    /// Advertising events `beacon` certainly gets in one turn (at least one): those that fit after
+    /// the turn's commands, each with the most advDelay (``TurnTiming/events(in:at:)``).
     public func eventsPerTurn(of beacon: BeaconProfile) -> Int {
-        max(1, Int((slotDuration.seconds * 1000 / onAirInterval(of: beacon).milliseconds).rounded(.up)))
+        turnTiming.events(in: slotDuration, at: onAirInterval(of: beacon).duration)
     }
 
     /// Number of slots before the rotation repeats.
@@ -128,23 +135,27 @@ public struct Placement: Sendable {
     public var slots: Int
     public var slotDuration: Duration
     public var cycle: Duration
-    /// The interval it goes on air at (its profile's, or shorter for a rotating beacon).
+    /// The interval it goes on air at (its profile's, or another for a rotating beacon: see
+    /// ``intervalChanged``).
     public var interval: AdvertisingInterval
+    /// Advertising events it certainly gets in each of its turns (1 when it does not rotate).
+    public var eventsPerTurn: Int
+    /// The longest a scanner may wait to hear it, with every event's advDelay at its maximum and
+    /// the turns' commands at the controller's command time (``TurnTiming``): one interval and
+    /// 10 ms when always on air; from its last event in one turn to its first in the next.
+    public var longestGap: Duration
 
-    /// Advertising events per second the beacon gets, averaged over a cycle: every interval
-    /// while on air, and at least the one at the start of each turn.
+    /// The interval its profile asks for.
+    public var profileInterval: AdvertisingInterval { AdvertisingInterval(milliseconds: beacon.intervalMilliseconds) }
+    /// Whether it goes on air at another interval than its profile's: a rotating beacon comes down
+    /// to one event per turn at least, and up to the controller's minimum.
+    public var intervalChanged: Bool { interval != profileInterval }
+
+    /// Advertising events per second it certainly gets: one per interval and advDelay when always
+    /// on air; its events per turn once a cycle when rotating.
     public var eventsPerSecond: Double {
-        let perSecondOnAir = 1000 / interval.milliseconds
-        guard slots > 1 else { return perSecondOnAir }
-        let perTurn = max(1, (slotDuration.seconds * perSecondOnAir).rounded(.up))
-        return perTurn / cycle.seconds
-    }
-
-    /// The longest a scanner may wait to see the beacon: one interval when always on air,
-    /// otherwise from its last event in one turn to its first in the next.
-    public var longestGap: Duration {
-        guard slots > 1 else { return interval.duration }
-        return cycle - slotDuration + min(interval.duration, slotDuration)
+        guard slots > 1 else { return 1 / TurnTiming.longestGap(alwaysOnAt: interval.duration).seconds }
+        return Double(eventsPerTurn) / cycle.seconds
     }
 }
 

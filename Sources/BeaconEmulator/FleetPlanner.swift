@@ -21,9 +21,10 @@ public struct FleetPlanner: Sendable {
     /// iOS ranges once a second, and a beacon unseen for a few seconds leaves a phone's list).
     public var maximumSilence: Duration
 
-    /// How long the planner assumes one command takes to be answered (a USB controller: about
-    /// 0.5–1 ms; Bumble over TCP: 0.2 ms). A turn leaves at least as long again free, so the
-    /// host keeps up with its own rotation.
+    /// How long one command takes to be answered when the probe measured nothing faster to go by,
+    /// and the least the planner assumes whatever it measured (a USB controller: about 1 ms; the
+    /// virtual controller and Bumble over TCP answer in a fraction of it, and a plan made there
+    /// should hold on the hardware it stands in for). A slower controller's measured time is used.
     public static let assumedCommandTime: Duration = .milliseconds(1)
 
     public init(forceLegacy: Bool = false, slotDuration: Duration? = nil, maximumSets: Int? = nil, shareAddresses: Bool = false,
@@ -89,8 +90,23 @@ public struct FleetPlanner: Sendable {
             warnings.append(Self.group(late, { _ in "may go unseen for longer than the goal of \(NumberText.duration(maximumSilence)) (\(FrontEndTerm.maximumSilence))" }))
         }
         plan.warnings = warnings
-        plan.notes = Self.notes(beacons)
+        plan.notes = Self.notes(beacons) + Self.intervalNotes(plan.placements)
         return plan
+    }
+
+    /// A line for the beacons that go on air at another interval than their profiles' (rotation
+    /// brings a beacon down so that each turn has its events, or up to the controller's minimum):
+    /// never a silent rewrite. Each beacon's two intervals are in the table and the JSON.
+    static func intervalNotes(_ placements: [Placement]) -> [TermedText] {
+        let changed = placements.filter(\.intervalChanged)
+        guard !changed.isEmpty else { return [] }
+        var pairs: [String] = []
+        for p in changed {
+            let pair = "\(p.interval.millisecondText) ms instead of \(p.profileInterval.millisecondText) ms"
+            if !pairs.contains(pair) { pairs.append(pair) }
+        }
+        let shown = pairs.prefix(3).joined(separator: ", ") + (pairs.count > 3 ? ", …" : "")
+        return [group(changed.map(\.beacon.name)) { "\(Plural.verb($0, singular: "goes", plural: "go")) on air at another interval than \($0 == 1 ? "its profile's" : "their profiles'") (\(shown)): taking turns, a beacon needs its events within each turn, and no interval may be below the controller's minimum" }]
     }
 
     /// One warning line for many beacons: how many, a few names, and what is wrong (`message`
@@ -100,14 +116,38 @@ public struct FleetPlanner: Sendable {
         return "\(Plural.of(names.count, "beacon")) (\(shown)) \(message(names.count))"
     }
 
-    /// The shortest turn on `caps`: one advertising event at the controller's fastest interval,
-    /// and room for a turn's commands (see ``assumedCommandTime``).
-    func shortestTurn(on caps: ControllerCapabilities, advertisers: Int) -> Duration {
-        let extended = usesExtendedSets(caps)
-        // Per turn: with own addresses, disable → address → data → enable (extended: one disable
-        // and one enable for all sets); sharing an address, only new data.
-        let commands = shareAddresses ? advertisers : (extended ? 2 + 2 * advertisers : 4)
-        return max(caps.minimumNonConnectableInterval.duration, Self.assumedCommandTime * (2 * commands))
+    /// The time model of a turn on `caps` with `advertisers` rotating sets carrying `beacons`:
+    /// its commands (see ``TurnTiming``) and the controller's measured command time, never less
+    /// than ``assumedCommandTime``.
+    ///
+    /// Commands per turn: with its own address, a set is restarted for each turn: extended sets
+    /// take one disable and one enable for all (per 63 sets, §7.8.56) and, per set, an address and
+    /// data, parameters when the beacons differ in interval, TX power or scannability, and a scan
+    /// response when any has one; the legacy advertiser the same for its one set. Sharing an
+    /// address, a turn is new data (and scan response) per set.
+    public func turnTiming(on caps: ControllerCapabilities, advertisers: Int, beacons: [BeaconProfile] = []) -> TurnTiming {
+        let first = beacons.first
+        let differ = beacons.contains {
+            $0.intervalMilliseconds != first?.intervalMilliseconds || $0.txPower != first?.txPower || ($0.scanResponse == nil) != (first?.scanResponse == nil)
+        }
+        let p = differ ? 1 : 0, r = beacons.contains { $0.scanResponse != nil } ? 1 : 0
+        let sets = max(1, advertisers)
+        let commands: Int
+        if shareAddresses {
+            commands = sets * (1 + r)
+        } else if usesExtendedSets(caps) {
+            commands = 2 * ((sets + 62) / 63) + sets * (2 + p + r)
+        } else {
+            commands = 4 + p + r
+        }
+        let measured = caps.commandTime ?? Self.assumedCommandTime
+        return TurnTiming(commandTime: max(Self.assumedCommandTime, measured), commands: commands, sharedAddress: shareAddresses)
+    }
+
+    /// The shortest turn on `caps`: one advertising event at the controller's fastest interval, and
+    /// the turn's commands and one advDelay before it (see ``TurnTiming/shortestTurn``).
+    func shortestTurn(on caps: ControllerCapabilities, advertisers: Int, beacons: [BeaconProfile] = []) -> Duration {
+        max(caps.minimumNonConnectableInterval.duration, turnTiming(on: caps, advertisers: advertisers, beacons: beacons).shortestTurn)
     }
 
     /// How many controllers like `controllers` it takes to keep `count` beacons on air at least
@@ -197,21 +237,27 @@ public struct FleetPlanner: Sendable {
         let mode: AdapterPlan.Mode = !extended ? .legacy : (beacons.count > sets ? .extendedRotation : .extendedSets)
         var plan = AdapterPlan(capabilities: caps, mode: mode, advertisers: advertisers,
                                slotDuration: slotDuration ?? Self.defaultSlot(for: beacons))
+        let timing = turnTiming(on: caps, advertisers: advertisers.count, beacons: beacons)
+        plan.turnTiming = timing
         guard rotates else { return plan }
-        // Turns short enough that each beacon's next turn comes within the goal, but no shorter
-        // than the controller and the host allow, and no longer than three of its intervals.
+        // Turns short enough that each beacon's next turn comes within the goal (the time model's
+        // bound, see TurnTiming), but no shorter than their commands and one event, and no longer
+        // than three of the longest interval.
         let turns = advertisers.map(\.beacons.count).max() ?? 1
-        let shortest = shortestTurn(on: caps, advertisers: advertisers.count)
+        let shortest = max(caps.minimumNonConnectableInterval.duration, timing.shortestTurn)
         if slotDuration == nil {
-            plan.slotDuration = max(shortest, min(Self.defaultSlot(for: beacons), maximumSilence / turns))
+            let turn = max(shortest, min(Self.defaultSlot(for: beacons), timing.longestTurn(meeting: maximumSilence, turns: turns)))
+            // Whole microseconds, as the plan shows them.
+            plan.slotDuration = .microseconds(Int64((turn / .microseconds(1)).rounded(.up)))
         }
-        // A rotating beacon advertises at least once per turn: its interval comes down where
-        // needed (never below the controller's minimum). A set restarted for each turn (its own
-        // address) sends its first event at the enable, so one interval per turn is enough; a set
-        // that stays enabled (a shared address: only its data changes) has events at a phase of
-        // its own, so it needs two intervals per turn to be sure of one.
-        let cap = AdvertisingInterval(atMost: plan.slotDuration / (shareAddresses ? 2 : 1))
-        plan.rotationIntervalCap = max(caps.minimumNonConnectableInterval, cap)
+        // A set restarted for each turn (its own address) sends its first event at the enable
+        // whatever its interval, so its beacons keep their profiles' intervals. A set that stays
+        // enabled (a shared address: only its data changes) has events at a phase of its own: its
+        // interval comes down so that an event and its advDelay fit within each turn's data.
+        if shareAddresses {
+            let cap = AdvertisingInterval(atMost: plan.slotDuration - TurnTiming.hostSlack - timing.commandsTime - TurnTiming.advertisingDelay)
+            plan.rotationIntervalCap = max(caps.minimumNonConnectableInterval, cap)
+        }
         return plan
     }
 }

@@ -42,6 +42,8 @@ public enum PlanReport {
             }
             let intervals = Set(a.advertisers.flatMap(\.beacons).map { a.onAirInterval(of: $0) })
             if intervals.count == 1, let i = intervals.first { line += " at \(i.millisecondText) ms" }
+            let t = a.turnTiming
+            line += "; \(Plural.of(t.commands, "command")) a turn at \(NumberText.string(t.commandTime.seconds * 1000, places: 1)) ms each"
         }
         return line
     }
@@ -101,7 +103,7 @@ public enum PlanReport {
 
     /// One row per beacon: adapter, advertiser, turn, time on air, events a second, longest gap.
     public static func table(_ plan: FleetPlan) -> TextTable {
-        var table = TextTable(headers: ["BEACON", "ADAPTER", "ADVERTISER", "TURN", "ON-AIR", "EVENTS/S", "MAX-GAP"])
+        var table = TextTable(headers: ["BEACON", "ADAPTER", "ADVERTISER", "TURN", "ON-AIR", "INTERVAL", "EVENTS/S", "MAX-GAP"])
         for p in plan.placements {
             let rotating = p.slots > 1
             table.append([
@@ -110,6 +112,7 @@ public enum PlanReport {
                 advertiserText(p),
                 rotating ? "\(p.slot + 1) of \(p.slots)" : "-",
                 rotating ? "\(text(p.slotDuration)) every \(text(p.cycle))" : "always",
+                "\(p.interval.millisecondText) ms" + (p.intervalChanged ? " (asks \(p.profileInterval.millisecondText))" : ""),
                 NumberText.string(p.eventsPerSecond, places: 1),
                 text(p.longestGap),
             ])
@@ -136,6 +139,8 @@ public enum PlanReport {
                     ("slot_ms", .double(milliseconds(a.slotDuration))),
                     ("cycle_ms", .double(milliseconds(a.cycleDuration))),
                     ("events_per_turn", a.eventsPerTurn.map { .int($0.lowerBound) } ?? .null),
+                    ("command_ms", .double(milliseconds(a.turnTiming.commandTime))),
+                    ("commands_per_turn", a.rotates ? .int(a.turnTiming.commands) : .null),
                     ("backend_reason", .string(caps.backendReason?.text(namedBy: naming))),
                 ])
             })),
@@ -151,6 +156,8 @@ public enum PlanReport {
                     ("slot_ms", .double(milliseconds(p.slotDuration))),
                     ("cycle_ms", .double(milliseconds(p.cycle))),
                     ("interval_ms", .double(p.interval.milliseconds)),
+                    ("profile_interval_ms", .double(p.profileInterval.milliseconds)),
+                    ("events_per_turn", p.slots > 1 ? .int(p.eventsPerTurn) : .null),
                     ("events_per_second", .double(NumberText.rounded(p.eventsPerSecond, places: 3))),
                     ("longest_gap_ms", .double(milliseconds(p.longestGap))),
                 ])

@@ -14,7 +14,9 @@ import HCI
         #expect(plan.adapters[0].advertisers.allSatisfy { $0.beacons.count == 1 })
         #expect(!plan.adapters[0].rotates)
         #expect(plan.warnings.isEmpty)
-        #expect(plan.placements.allSatisfy { $0.eventsPerSecond == 10 })
+        // At least one event every 100 ms and its advDelay (up to 10 ms).
+        #expect(plan.placements.allSatisfy { abs($0.eventsPerSecond - 1000.0 / 110) < 1e-9 })
+        #expect(plan.placements.allSatisfy { $0.longestGap == .milliseconds(110) })
     }
 
     @Test func moreBeaconsThanSetsRotate() {
@@ -24,9 +26,14 @@ import HCI
         #expect(a.advertisers.map(\.beacons.count) == [3, 3, 2, 2])
         #expect(a.slotsPerCycle == 3)
         #expect(a.cycleDuration == .milliseconds(900))
-        // Each beacon is on air one slot in three: 10 events/s while on air → 3.3 per second.
-        #expect(abs(plan.placements[0].eventsPerSecond - 10.0 / 3) < 1e-9)
-        #expect(plan.placements[0].longestGap == .milliseconds(700))
+        // Each beacon is on air one slot in three. A turn is 2 ms of host, 10 commands of 1 ms
+        // (disable, 4 × address and data, enable), then events at most 110 ms apart with the
+        // first 10 ms after the enable: 3 certain events in 300 ms, 3 per 900 ms cycle.
+        #expect(abs(plan.placements[0].eventsPerSecond - 3 / 0.9) < 1e-9)
+        #expect(plan.placements[0].eventsPerTurn == 3)
+        // Disabled by the next turn no sooner than 300 ms after its turn began, its last event up
+        // to 110 ms before; its next first event up to 22 ms into its turn 900 ms later.
+        #expect(plan.placements[0].longestGap == .milliseconds(600 + 110 + 22))
     }
 
     @Test func legacyControllerHasOneAdvertiser() {
@@ -64,7 +71,9 @@ import HCI
         #expect(plan.warnings.contains { $0.description.contains("(\(FrontEndTerm.maximumSilence.conceptText))") })
         // Taking turns, they go on air at the controller's minimum: the commands are valid.
         #expect(plan.placements.allSatisfy { $0.interval == AdvertisingInterval.pre5NonConnectableMinimum })
-        #expect(!plan.meetsGoal && plan.adaptersNeeded == 2, "10 turns of 100 ms per second on a 4.2 controller")
+        // Turns of 100 ms (the floor) and, for each, a first event up to 16 ms in (2 ms of host,
+        // 4 commands, advDelay): 9 turns a cycle are silent for at most 900 + 16 ms, 10 for 1,016 ms.
+        #expect(!plan.meetsGoal && plan.adaptersNeeded == 3, "9 turns of 100 ms per second on a 4.2 controller")
     }
 
     @Test func theLegacyFloorIsJudgedOnTheIntervalSentNotTheOneWritten() {

@@ -3,6 +3,7 @@ import BeaconCodec
 import BeaconAdapters
 import BeaconEmulator
 import BeaconProfiles
+import HCI
 import Testing
 
 extension BumbleIntegration {
@@ -23,10 +24,16 @@ extension BumbleIntegration {
                 #expect(adapter.mode == .extendedRotation)
                 #expect(adapter.advertisers.count == 4)
                 #expect(adapter.slotsPerCycle == 10)
-                // Ten turns per set fit the 1 s goal at 100 ms each (one event per turn at the
-                // beacons' own 100 ms interval: each set is enabled anew for each turn).
-                #expect(adapter.slotDuration == .milliseconds(100))
-                #expect(adapter.cycleDuration == .seconds(1))
+                // Ten turns per set, each as long as the 1 s goal allows once the turn's 10
+                // commands at the command time the probe measured (at least 1 ms) and the first
+                // event's advDelay are budgeted: just under 100 ms, one event per turn at the
+                // beacons' own 100 ms interval (each set is enabled anew for each turn).
+                let timing = adapter.turnTiming
+                #expect(timing.commands == 10 && timing.commandTime >= FleetPlanner.assumedCommandTime)
+                let expected = timing.longestTurn(meeting: .seconds(1), turns: 10)
+                #expect(abs((adapter.slotDuration - expected) / .microseconds(1)) <= 1, "\(adapter.slotDuration) vs \(expected)")
+                #expect(adapter.slotDuration < .milliseconds(100) && adapter.cycleDuration == adapter.slotDuration * 10)
+                #expect(plan.adapters[0].advertisers.flatMap(\.beacons).allSatisfy { adapter.onAirInterval(of: $0) == AdvertisingInterval(milliseconds: 100) })
                 #expect(plan.meetsGoal)
                 let program = try #require(plan.adapters.first.map { AdvertisingProgram(plan: $0, controllerTimedTurns: true) })
                 // Every beacon has its own address, so each set is restarted each slot: one disable

@@ -43,6 +43,12 @@ public struct AdvertisingInterval: RawRepresentable, Hashable, Comparable, Senda
     /// One unit as a duration: 625 µs.
     static let unit = Duration.microseconds(625)
 
+    /// The longest advDelay the link layer adds to every advertising event: T_advEvent =
+    /// advInterval + advDelay, advDelay pseudo-random in 0…10 ms (Core Vol 6 Part B §4.4.2.2.1),
+    /// so that two advertisers at one interval do not collide for good. A schedule that promises
+    /// a silence budgets it for every event.
+    public static let maximumAdvertisingDelay = Duration.milliseconds(10)
+
     /// The interval on air, in milliseconds (exact: units × 0.625).
     @inlinable public var milliseconds: Double { Double(rawValue) * Self.millisecondsPerUnit }
 
