@@ -63,9 +63,12 @@ CONTROLLERS = {
 VIRTUAL = {"virtual-4-sets": "virtual:sets=4,advdelay=yes", "virtual-16-sets": "virtual:sets=16,advdelay=yes"}
 
 
-def run(binary, name, seconds, warmup):
+def run(binary, name, seconds, warmup, realistic=False):
     harness_args, only = CONTROLLERS[name]
-    h = bench.Harness(harness_args) if name not in VIRTUAL else None
+    # --realistic: the harness's controller adds advDelay to every event and honours
+    # Max_Extended_Advertising_Events, as real controllers do.
+    extra = ["--adv-delay", "--max-events"] if realistic else []
+    h = bench.Harness(harness_args + extra) if name not in VIRTUAL else None
     adapter = VIRTUAL[name] if h is None else h.adapter
     args = [bench.STATION, "-i", adapter, "--duration", f"{seconds + warmup + 1}s", "--json"]
     if only:
@@ -148,12 +151,14 @@ def main():
     parser.add_argument("--scratch", default=".build-bench2")
     parser.add_argument("--build-flags", default="")
     parser.add_argument("--save", help="write the figures as JSON to this file")
+    parser.add_argument("--realistic", action="store_true",
+                        help="the harness's controller adds the 0-10 ms advDelay to every event and honours Max_Extended_Advertising_Events")
     args = parser.parse_args()
     binary = bench.build(args)
     results = []
     print(f"{'controller':16} {'beacons':>7} {'heard':>5} {'rx/s min':>8} {'rx/s med':>8} {'silence':>8} {'planned':>8} {'late':>7} {'cmd ms':>6} {'cmd/s':>7} {'cpu %':>6} {'turns timed by':>14}")
     for name in args.only:
-        r = run(binary, name, args.seconds, args.warmup)
+        r = run(binary, name, args.seconds, args.warmup, args.realistic)
         results.append(r)
         rx = r["receptions_per_beacon_per_second"]
         print(f"{name:16} {r['beacons']:7} {r['heard']:5} {rx['min']:8.2f} {rx['median']:8.2f} "

@@ -88,7 +88,11 @@ class Tally:
         self.heard_from = None       # the harness's time of the first adv line + the warm-up
         self.heard_last = None
         self.adv_minors = {}         # minor -> adv lines heard after the warm-up
+        self.last_heard = {}         # minor -> the harness's time of its last adv line
+        self.longest_silence = {}    # minor -> its longest gap between two adv lines after the warm-up
         self.harness_errors = 0
+        self.plan = {}               # the run's plan event
+        self.coverage = None         # the run's final coverage event
 
     def beacon_lines(self, lines):
         for now, obj, text in lines:
@@ -101,6 +105,10 @@ class Tally:
                 self.last_slot = obj
             elif event == "error":
                 self.errors.append(obj.get("message", text))
+            elif event == "plan":
+                self.plan = obj["plan"]
+            elif event == "coverage" and obj.get("final"):
+                self.coverage = obj
 
     def harness_lines(self, lines):
         for _, obj, _ in lines:
@@ -112,13 +120,18 @@ class Tally:
                 if minor is not None and obj["time"] >= self.heard_from:
                     self.adv_minors[minor] = self.adv_minors.get(minor, 0) + 1
                     self.heard_last = obj["time"]
+                    if minor in self.last_heard:
+                        gap = obj["time"] - self.last_heard[minor]
+                        self.longest_silence[minor] = max(self.longest_silence.get(minor, 0), gap)
+                if minor is not None:
+                    self.last_heard[minor] = obj["time"]
             elif event == "error":
                 self.harness_errors += 1
 
 
-def soak(binary, seconds, sample_seconds, warmup_seconds, window_seconds):
+def soak(binary, seconds, sample_seconds, warmup_seconds, window_seconds, harness_args=()):
     # The harness must outlive beacon's run and its teardown.
-    h = bench.Harness(extra=["--max-sets", "4", "--duration", str(seconds + 300)])
+    h = bench.Harness(extra=["--max-sets", "4", *harness_args, "--duration", str(seconds + 300)])
     tally = Tally(warmup_seconds)
     rss = []          # (seconds since start, VmRSS KiB)
     peak = 0
@@ -178,6 +191,12 @@ def summarise(tally, rss, peak, started, seconds, warmup_seconds, window_seconds
                        "per_beacon_per_minute": {"min": min(per_minute), "median": statistics.median(per_minute),
                                                  "max": max(per_minute)}},
         "plan": [line for line in stderr.splitlines() if line][:6],
+        # The scanner's longest silence of any beacon against the plan's bound and the run's own measurement.
+        "longest_silence_s": max(tally.longest_silence.values(), default=0),
+        "plan_longest_silence_s": tally.plan.get("longest_silence_ms", 0) / 1000,
+        "plan_command_ms": max((a.get("command_ms", 0) for a in tally.plan.get("adapters", [])), default=0),
+        "measured_longest_silence_s": (tally.coverage or {}).get("longest_silence_ms", 0) / 1000,
+        "coverage_message": (tally.coverage or {}).get("message"),
     }
 
 
@@ -200,6 +219,11 @@ def report(r):
     print(f"receptions: {rec['total']}, {rec['beacons_heard']}/160 beacons heard; per beacon per minute"
           f" min {p['min']:.1f}, median {p['median']:.1f}, max {p['max']:.1f}")
     print(f"beacon error events: {len(r['errors'])}; harness parse errors: {r['harness_errors']}")
+    if "longest_silence_s" in r:
+        print(f"longest silence of any beacon: {r['longest_silence_s']:.3f} s heard by the scanner,"
+              f" {r['measured_longest_silence_s']:.3f} s measured by the run, plan {r['plan_longest_silence_s']:.3f} s"
+              f" (commands planned at {r['plan_command_ms']:.2f} ms)")
+        print(f"the run said: {r['coverage_message']}")
     for line in r["plan"]:
         print("   ", line)
 
@@ -214,6 +238,9 @@ def main():
     parser.add_argument("--scratch", default=".build", help="scratch path of the release build (default .build)")
     parser.add_argument("--build-flags", default="", help="extra swift build arguments")
     parser.add_argument("--save", help="write every figure as JSON to this file")
+    parser.add_argument("--reply-delay", help="the harness's reply delay per command, e.g. 1ms (default none)")
+    parser.add_argument("--realistic", action="store_true",
+                        help="the harness's controller adds the 0-10 ms advDelay to every event and honours Max_Extended_Advertising_Events")
     parser.add_argument("--report", metavar="JSON", help="print the report of a run saved with --save, run nothing")
     args = parser.parse_args()
     if args.report:
@@ -225,7 +252,9 @@ def main():
         sys.exit("soak: the release build of beacon failed (output above); --beacon PATH uses an existing binary")
     seconds = int(args.minutes * 60)
     load_start = os.getloadavg()
-    result = soak(binary, seconds, args.sample_seconds, min(args.warmup_seconds, seconds // 2), args.window_minutes * 60)
+    harness_args = (["--reply-delay", args.reply_delay] if args.reply_delay else []) + (["--adv-delay", "--max-events"] if args.realistic else [])
+    result = soak(binary, seconds, args.sample_seconds, min(args.warmup_seconds, seconds // 2), args.window_minutes * 60, harness_args)
+    result.update(reply_delay=args.reply_delay, realistic=args.realistic)
     result.update(date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), load_average_at_start=load_start,
                   load_average_at_end=os.getloadavg())
     bench.show(result, report, args.save)

@@ -29,7 +29,7 @@ extension RunStatusBoard {
     static let columns = [
         LiveColumn("BEACON"), LiveColumn("ADAPTER", dropOrder: 3), LiveColumn("ADVERTISER", dropOrder: 2),
         LiveColumn("ADDRESS", dropOrder: 4), LiveColumn("STATE"), LiveColumn("TURNS", alignment: .right, dropOrder: 1),
-        LiveColumn("LAST ERROR"),
+        LiveColumn("SILENCE", alignment: .right, dropOrder: 1), LiveColumn("LAST ERROR"),
     ]
 
     /// A note or an error while the view is up: shown under the table; on standard error at once
@@ -46,7 +46,7 @@ extension RunStatusBoard {
         let s = state.withLock { $0 }
         let rows = s.rows.map { r in
             let problem = r.lastError != "-" || r.state == "may be on air"
-            return LiveRow([r.beacon.text + (r.nonConforming ? " (non-conforming)" : ""), r.adapter.text, r.advertiser, r.address.description, r.state, String(r.turns), r.lastError],
+            return LiveRow([r.beacon.text + (r.nonConforming ? " (non-conforming)" : ""), r.adapter.text, r.advertiser, r.address.description, r.state, String(r.turns), r.silence, r.lastError],
                            status: problem ? .problem : (r.state.hasPrefix("on air") ? .active : .idle))
         }
         let adapters = Self.adapters(s.rows).sorted()

@@ -59,6 +59,9 @@ public final class RunStatusBoard: Sendable {
         public var state = "waiting"
         /// How many times it went on air.
         public var turns = 0
+        /// Its longest silence between two turns as measured (``CoverageReport``): `0.98 s`, or
+        /// `1.3 s > 1 s` past the plan's bound; `-` until measured.
+        public var silence = "-"
         public var lastError = "-"
         /// Sends deliberately non-conforming data (`format: raw`, `patch:`): marked in the table.
         public var nonConforming = false
@@ -195,6 +198,12 @@ public final class RunStatusBoard: Sendable {
             case let .updateFailed(_, adapter, message):
                 s.errors += 1
                 for i in s.rows.indices where s.rows[i].adapter == adapter && !s.rows[i].isOffAir { s.rows[i].lastError = message.text(namedBy: naming) }
+            case let .coverage(adapter, report):
+                for b in report.beacons {
+                    guard let measured = b.longestSilence,
+                          let i = s.rows.firstIndex(where: { $0.beacon == b.beacon && $0.adapter == adapter }) else { continue }
+                    s.rows[i].silence = NumberText.duration(measured) + (b.missedPlan ? " > \(NumberText.duration(b.planned))" : "")
+                }
             case let .recovered(adapter, _, beacons, _, _):
                 for i in s.rows.indices where s.rows[i].adapter == adapter && beacons.contains(s.rows[i].beacon) {
                     s.rows[i].state = "on air (restored)"
@@ -215,6 +224,8 @@ public final class RunStatusBoard: Sendable {
             switch event {
             // Who times the turns is for --json and the lines; the view has no room for it.
             case .onAir, .offAir, .slot, .applied, .turnTiming: break
+            // The coverage report is prose: broken to fit 80 columns, as the plan is.
+            case .coverage: if let line = Self.line(event, showsOffAir: false, namedBy: naming) { LineWrapping.wrap(line).forEach(message) }
             default: if let line = Self.line(event, showsOffAir: false, namedBy: naming) { message(line) }
             }
         case .lines:
@@ -262,6 +273,16 @@ public final class RunStatusBoard: Sendable {
         case let .recovered(adapter, reason, beacons, after, afterAdapterBack):
             .recovered(adapter: adapter.text, reason: reason.text(namedBy: naming), beacons: beacons.map(\.text),
                        afterMs: round(after.seconds * 1000), afterAdapterBackMs: afterAdapterBack.map { round($0.seconds * 1000) })
+        case let .coverage(adapter, r):
+            .coverage(adapter: adapter.text, final: r.final, longestSilenceMs: round(r.longestSilence.seconds * 1000),
+                      plannedSilenceMs: round(r.plannedSilence.seconds * 1000), goalMs: round(r.goal.seconds * 1000),
+                      latestTurnMs: round(r.latestTurn.seconds * 1000), commandMs: r.commandTime.map { round($0.seconds * 1000) },
+                      plannedCommandMs: round(r.plannedCommandTime.seconds * 1000), missedPlan: r.missedPlan,
+                      message: r.termedText.text(namedBy: naming),
+                      beacons: r.beacons.map { b in
+                          .init(beacon: b.beacon.text, longestSilenceMs: b.longestSilence.map { round($0.seconds * 1000) },
+                                plannedMs: round(b.planned.seconds * 1000), turns: b.turns)
+                      })
         case let .stopped(adapter, teardown):
             if case let .incomplete(names, reason) = teardown {
                 .stopped(adapter: adapter.text, left: .init(beacons: names.map(\.text), reason: reason.text(namedBy: naming)))

@@ -19,6 +19,12 @@ final class AdapterDriver: Sendable {
         var generation: Int
         var states: [AdvertisingState]
         var slotDuration: Duration
+        /// Each beacon's longest silence under the plan, the plan's command time and its goal:
+        /// what the run's measured coverage is held against.
+        var plannedGaps: [BeaconName: Duration] = [:]
+        var plannedCommandTime: Duration = FleetPlanner.assumedCommandTime
+        var plannedSilence: Duration = .zero
+        var goal: Duration = .seconds(1)
         var rotates: Bool { states.count > 1 }
     }
 
@@ -78,6 +84,9 @@ final class AdapterDriver: Sendable {
         mailbox.withLock { $0.loss = $0.loss.map { $0.merged(with: loss) } ?? loss }
         wakeup.signal()
     }
+
+    /// How often a rotation reports its measured coverage on the way (at least once a cycle).
+    static let coverageEvery: Duration = .seconds(5)
 
     /// A restore the controller refused for another reason (busy) is tried again this often …
     static let restoreRetry: Duration = .milliseconds(250)
@@ -215,6 +224,11 @@ final class AdapterDriver: Sendable {
         /// intervals, each with the link layer's advDelay (up to 10 ms, Core Vol 6 Part B
         /// §4.4.2.2.1), counted from when the enable was answered.
         var lastEventBy: ContinuousClock.Instant?
+        /// Every beacon's silences as measured (see CoverageMeter), and whether a miss of the plan
+        /// has been reported yet (once per run).
+        var meter = CoverageMeter()
+        var missReported = false
+        var nextCoverage = ContinuousClock.now + AdapterDriver.coverageEvery
 
         /// How long a turn due at `due` may wait for its sets to stop: until their last events
         /// are certainly over, then as long again as a turn and 200 ms more for the stop events
@@ -243,6 +257,7 @@ final class AdapterDriver: Sendable {
             loop.prepared = true
             do { try await backend.prepare() } catch { return "\(error)" }
         }
+        loop.meter.plan(target.plannedGaps)
         if await move(&loop, to: first, stopped: loop.stoppedSets(backend.selfStops)) == nil { return loop.failure }
         loop.target = target
         loop.slotIndex = 0
@@ -266,7 +281,7 @@ final class AdapterDriver: Sendable {
             loop.nextDue = loop.cycleStart + target.slotDuration * (loop.slotIndex + 1)
             return nil
         }
-        guard let commands = await move(&loop, to: state, stopped: stopped) else {
+        guard let commands = await move(&loop, to: state, stopped: stopped, lateness: lateness) else {
             guard watched, let away = Self.adapterAway(loop.failureError) else { return loop.failure }
             // Powered off or gone for a moment: the turn goes on air when the restore does.
             loop.failure = nil
@@ -278,6 +293,16 @@ final class AdapterDriver: Sendable {
             return nil
         }
         report(.slot(adapter: adapter, index: loop.slotIndex, commands: commands, lateness: lateness))
+        // The measured coverage on the way: every few seconds (for the live view and --json),
+        // and at once when a beacon first misses the plan (what a log shows, once).
+        let firstMiss = loop.meter.missesPlan && !loop.missReported
+        if firstMiss || started >= loop.nextCoverage {
+            loop.missReported = loop.missReported || firstMiss
+            var r = coverage(loop, final: false)
+            r.firstMiss = firstMiss
+            report(.coverage(adapter: adapter, r))
+            loop.nextCoverage = started + max(Self.coverageEvery, target.slotDuration * target.states.count)
+        }
         // A turn late by less than a turn keeps the schedule: the next turn is due on time, so
         // this one is shortened, and lateness never adds up. Later than that (a stalled host, a
         // controller slower than the plan's model), the rotation is re-timed from this turn's
@@ -292,10 +317,11 @@ final class AdapterDriver: Sendable {
 
     /// Sends the difference from what is on air to `state` and reports who came and went;
     /// returns how many commands it took, or nil with `loop.failure` set.
-    private func move(_ loop: inout LoopState, to state: AdvertisingState, stopped: Set<UInt8>) async -> Int? {
+    private func move(_ loop: inout LoopState, to state: AdvertisingState, stopped: Set<UInt8>, lateness: Duration = .zero) async -> Int? {
         let old = loop.onAir
         let result: Transition
         loop.limited = [:]
+        let start = ContinuousClock.now
         do {
             result = try await backend.transition(from: old, to: state, stopped: stopped)
         } catch {
@@ -327,6 +353,11 @@ final class AdapterDriver: Sendable {
         for (handle, config) in state.sorted(by: { $0.key < $1.key }) where !same(old[handle], config) {
             report(.onAir(beacon: config.beaconName, adapter: adapter, advertiser: handle, address: config.address, selectedTxPower: result.selectedTxPower[handle]))
         }
+        let left = old.filter { !same(state[$0.key], $0.value) }.map(\.value.beaconName)
+        let came = state.filter { !same(old[$0.key], $0.value) }.map { _, config in
+            (beacon: config.beaconName, interval: config.interval, limit: backend.controllerTimesTurns ? Int(config.eventsPerTurn) : 0)
+        }
+        loop.meter.turn(start: start, answered: .now, commands: result.commands, lateness: lateness, left: left, came: came)
         return result.commands
     }
 
@@ -344,6 +375,9 @@ final class AdapterDriver: Sendable {
             if !restored.isEmpty {
                 let beacons = restored.compactMap { loop.onAir[$0]?.beaconName }
                 let now = ContinuousClock.now
+                // Off air from the loss (noticed then) to now: a silence the coverage counts.
+                let came = restored.compactMap { h in loop.onAir[h].map { (beacon: $0.beaconName, interval: $0.interval, limit: 0) } }
+                loop.meter.turn(start: noticed, answered: now, commands: 0, lateness: .zero, left: loop.meter.onAir, came: came)
                 report(.recovered(adapter: adapter, reason: loss.reason, beacons: beacons, after: now - noticed, afterAdapterBack: back.map { now - $0 }))
             }
             return nil
@@ -381,7 +415,19 @@ final class AdapterDriver: Sendable {
         }
     }
 
+    /// The run's coverage as measured so far (see ``CoverageMeter``).
+    private func coverage(_ loop: LoopState, final: Bool) -> CoverageReport {
+        let target = loop.target
+        return CoverageReport(beacons: loop.meter.beacons, latestTurn: loop.meter.latestTurn, commandTime: loop.meter.commandTime,
+                              plannedCommandTime: target?.plannedCommandTime ?? FleetPlanner.assumedCommandTime,
+                              plannedSilence: target?.plannedSilence ?? .zero, goal: target?.goal ?? .seconds(1), final: final)
+    }
+
     private func tearDown(_ loop: inout LoopState) async -> Teardown {
+        // What the rotation's beacons got, before the teardown's off-air events.
+        if loop.target?.rotates == true, loop.meter.beacons.contains(where: { $0.turns > 1 }) {
+            report(.coverage(adapter: adapter, coverage(loop, final: true)))
+        }
         let teardown: Teardown
         if !loop.prepared {
             teardown = .nothingSent

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
+import TextLayout
 import HCI
 
 /// Every event in words, one line each: what a log of the run, a terminal's live view and any
@@ -35,6 +36,8 @@ extension EmulatorEvent: CustomStringConvertible, TermedTextConvertible {
             return byController
                 ? "\(adapter): the controller ends each turn after the beacons' events (controller-timed turns)"
                 : "\(adapter): a set did not stop after its events in time: the host times the turns again"
+        case let .coverage(adapter, report):
+            return "\(adapter): \(report.termedText)"
         case let .stopped(adapter, teardown):
             if adapter.isManagementAPI, teardown == .clean {
                 return "\(adapter): advertising stopped (beacon's instances removed; other programs' instances left as they were)"
@@ -50,6 +53,7 @@ extension EmulatorEvent: CustomStringConvertible, TermedTextConvertible {
         switch self {
         case .applied: false
         case let .slot(_, _, _, lateness): Self.isLate(lateness)
+        case let .coverage(_, report): report.final || report.firstMiss
         default: true
         }
     }
@@ -72,5 +76,29 @@ extension Teardown: CustomStringConvertible, TermedTextConvertible {
         case let .incomplete(names, reason):
             "the teardown failed (\(reason)): \(names.isEmpty ? "advertising" : names.map(\.text).joined(separator: ", ")) may still be on air"
         }
+    }
+}
+
+extension CoverageReport {
+    /// The report in words: as planned, or what was missed, its cause and what would meet it.
+    public var termedText: TermedText {
+        func ms(_ d: Duration) -> String { NumberText.duration(d) }
+        let command = commandTime.map { "commands \(NumberText.string($0.seconds * 1000, places: 1)) ms each" } ?? "too few turns to time the commands"
+        let late = "turns up to \(EmulatorEvent.milliseconds(latestTurn)) ms late"
+        guard missedPlan else {
+            let lead = final ? "coverage as planned" : "coverage so far as planned"
+            return "\(lead): every beacon heard again within \(ms(longestSilence)) (plan \(ms(plannedSilence)), goal \(ms(goal))); \(late); \(command)"
+        }
+        let worst = beacons.filter(\.missedPlan).max { ($0.longestSilence ?? .zero) < ($1.longestSilence ?? .zero) }
+        let who = worst.map { " (\($0.beacon))" } ?? ""
+        var causes: [String] = []
+        if slowController, let c = commandTime {
+            causes.append("the controller answered commands in \(NumberText.string(c.seconds * 1000, places: 1)) ms each, the plan assumed \(NumberText.string(plannedCommandTime.seconds * 1000, places: 1)) ms (a slow controller)")
+        }
+        if lateTurns { causes.append("\(late) (a host too busy to keep the schedule)") }
+        if causes.isEmpty { causes.append("\(late), \(command): a turn now and then slower than planned") }
+        let lead = final ? "coverage MISSED the plan" : "coverage misses the plan"
+        let goalText = missedGoal ? " and the goal" : ""
+        return "\(lead)\(goalText): a beacon\(who) may have gone unheard for \(ms(longestSilence)) (plan \(ms(plannedSilence)), goal \(ms(goal))): \(causes.joined(separator: "; ")); more sets, a second adapter, fewer beacons or a longer goal (\(FrontEndTerm.maximumSilence)) would meet it"
     }
 }

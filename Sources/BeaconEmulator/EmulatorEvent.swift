@@ -35,6 +35,10 @@ public enum EmulatorEvent: Sendable {
     case recovered(adapter: AdapterName, reason: TermedText, beacons: [BeaconName], after: Duration, afterAdapterBack: Duration?)
     /// Something failed on an adapter; the fleet stops (see ``RunningFleet/outcome()``).
     case error(adapter: AdapterName, message: TermedText)
+    /// What each rotating beacon really got on air, measured from the controller's answers
+    /// (``CoverageMeter``), against the plan: once on the way when a beacon first misses the plan,
+    /// and at the end (``CoverageReport/final``), before the adapter's `stopped`.
+    case coverage(adapter: AdapterName, CoverageReport)
     /// The adapter's teardown is done: clean, or with what may still be on air.
     case stopped(adapter: AdapterName, teardown: Teardown)
 }

@@ -297,7 +297,12 @@ public final class RunningFleet: Sendable {
             guard let share = plan.adapters.first(where: { $0.capabilities.adapter == driver.adapter }) else {
                 return AdapterDriver.Target(generation: generation, states: [[:]], slotDuration: .seconds(1))
             }
-            return AdapterDriver.Target(generation: generation, states: AdvertisingProgram.states(of: share), slotDuration: share.slotDuration)
+            let placements = FleetPlan(adapters: [share], warnings: [], maximumSilence: plan.maximumSilence).placements
+            var gaps: [BeaconName: Duration] = [:]
+            for p in placements { gaps[p.beacon.beaconName] = p.longestGap }
+            return AdapterDriver.Target(generation: generation, states: AdvertisingProgram.states(of: share), slotDuration: share.slotDuration,
+                                        plannedGaps: gaps, plannedCommandTime: share.turnTiming.commandTime,
+                                        plannedSilence: placements.map(\.longestGap).max() ?? .zero, goal: plan.maximumSilence)
         }
     }
 

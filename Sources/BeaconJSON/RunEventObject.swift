@@ -31,6 +31,10 @@ public enum RunEvent: EventKind {
     case scenarioStep(scenarioTime: Double, unixTime: Double, changes: [String], onAir: [String], generation: Int, behind: Bool, next: NextStep?)
     case scenarioClock(scenarioTime: Double, next: NextStep?)
     case walker(walkTime: Double, unixTime: Double, x: Double, y: Double, generation: Int?, behind: Bool, beacons: [WalkerBeacon])
+    /// "coverage": what each rotating beacon really got on air, measured from the controller's
+    /// answers, against the plan (on the way when it first misses the plan, and at the end).
+    case coverage(adapter: String, final: Bool, longestSilenceMs: Double, plannedSilenceMs: Double, goalMs: Double, latestTurnMs: Double,
+                  commandMs: Double?, plannedCommandMs: Double, missedPlan: Bool, message: String, beacons: [CoverageBeacon])
 
     /// Which kind this is (its "event" is the raw value).
     public var name: Name {
@@ -50,6 +54,7 @@ public enum RunEvent: EventKind {
         case .scenarioStep: .scenarioStep
         case .scenarioClock: .scenarioClock
         case .walker: .walker
+        case .coverage: .coverage
         }
     }
 
@@ -58,6 +63,7 @@ public enum RunEvent: EventKind {
         case plan, onAir = "on_air", offAir = "off_air", slot, error, turnTiming = "turn_timing", applied
         case updateFailed = "update_failed", recovered, stopped, note
         case scenarioStart = "scenario-start", scenarioStep = "scenario-step", scenarioClock = "scenario-clock", walker
+        case coverage
     }
 
     /// What a "stopped" event that is not clean says may still be on air.
@@ -102,6 +108,25 @@ public enum RunEvent: EventKind {
         }
     }
 
+    /// One beacon of a "coverage" event.
+    public struct CoverageBeacon: Sendable, Equatable {
+        /// "beacon": its name.
+        public var beacon: String
+        /// "longest_silence_ms": the longest it may have gone unheard between two turns (`null`
+        /// before it came back for a second turn).
+        public var longestSilenceMs: Double?
+        /// "planned_ms": the plan's bound for it.
+        public var plannedMs: Double
+        /// "turns": its turns on air.
+        public var turns: Int
+        public init(beacon: String, longestSilenceMs: Double?, plannedMs: Double, turns: Int) {
+            self.beacon = beacon
+            self.longestSilenceMs = longestSilenceMs
+            self.plannedMs = plannedMs
+            self.turns = turns
+        }
+    }
+
     /// The member names of every kind: written and read only through these.
     enum Key: String, CodingKey {
         case event, plan, beacon, adapter, advertiser, address, selectedTxPower = "selected_tx_power"
@@ -110,6 +135,9 @@ public enum RunEvent: EventKind {
         case scenarioTime = "scenario_time", unixTime = "unix_time", changes, onAir = "on_air", behind
         case nextTime = "next_time", next, walkTime = "walk_time", x, y
         case measuredPower = "measured_power", txPower = "tx_power", distance
+        case final, longestSilenceMs = "longest_silence_ms", plannedSilenceMs = "planned_silence_ms", goalMs = "goal_ms"
+        case latestTurnMs = "latest_turn_ms", commandMs = "command_ms", plannedCommandMs = "planned_command_ms", missedPlan = "missed_plan"
+        case plannedMs = "planned_ms", turns
     }
 
     /// The kind's members in the documented order.
@@ -156,6 +184,15 @@ public enum RunEvent: EventKind {
                        m(.generation, .int(generation)), m(.behind, .bool(behind)),
                        m(.beacons, .object(beacons.map { b in
                            (b.name, .object([m(.measuredPower, .int(b.measuredPower)), m(.txPower, .int(b.txPower)), m(.distance, .double(b.distance))]))
+                       }))]
+        case let .coverage(adapter, final, longest, planned, goal, late, command, plannedCommand, missed, message, beacons):
+            members = [m(.adapter, .string(adapter)), m(.final, .bool(final)), m(.longestSilenceMs, .double(longest)),
+                       m(.plannedSilenceMs, .double(planned)), m(.goalMs, .double(goal)), m(.latestTurnMs, .double(late)),
+                       m(.commandMs, command.map { .double($0) } ?? .null), m(.plannedCommandMs, .double(plannedCommand)),
+                       m(.missedPlan, .bool(missed)), m(.message, .string(message)),
+                       m(.beacons, .array(beacons.map { b in
+                           .object([m(.beacon, .string(b.beacon)), m(.longestSilenceMs, b.longestSilenceMs.map { .double($0) } ?? .null),
+                                    m(.plannedMs, .double(b.plannedMs)), m(.turns, .int(b.turns))])
                        }))]
         }
         return members
@@ -216,6 +253,20 @@ public enum RunEvent: EventKind {
             kind = .walker(walkTime: try double(.walkTime), unixTime: try double(.unixTime), x: try double(.x), y: try double(.y),
                            generation: try c.decodeNullable(forKey: .generation) { try c.decode(Int.self, forKey: $0) },
                            behind: try c.decode(Bool.self, forKey: .behind), beacons: beacons)
+        case .coverage:
+            var list = try c.nestedUnkeyedContainer(forKey: .beacons)
+            var beacons: [CoverageBeacon] = []
+            while !list.isAtEnd {
+                let b = try list.nestedContainer(keyedBy: Key.self)
+                beacons.append(CoverageBeacon(beacon: try b.decode(String.self, forKey: .beacon),
+                                              longestSilenceMs: try b.decodeNullable(forKey: .longestSilenceMs) { try b.decode(Double.self, forKey: $0) },
+                                              plannedMs: try b.decode(Double.self, forKey: .plannedMs), turns: try b.decode(Int.self, forKey: .turns)))
+            }
+            kind = .coverage(adapter: try string(.adapter), final: try c.decode(Bool.self, forKey: .final), longestSilenceMs: try double(.longestSilenceMs),
+                             plannedSilenceMs: try double(.plannedSilenceMs), goalMs: try double(.goalMs), latestTurnMs: try double(.latestTurnMs),
+                             commandMs: try c.decodeNullable(forKey: .commandMs) { try c.decode(Double.self, forKey: $0) },
+                             plannedCommandMs: try double(.plannedCommandMs), missedPlan: try c.decode(Bool.self, forKey: .missedPlan),
+                             message: try string(.message), beacons: beacons)
         }
         self = kind
     }

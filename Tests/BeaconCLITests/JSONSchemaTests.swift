@@ -113,8 +113,11 @@ import TestSupport
         check("run-event.schema.json", "play.jsonl", play)
         let walk = try Self.output(["walk", Self.room, "-i", "virtual", "--path", "square", "--duration", "1s", "--json"], air: air)
         check("run-event.schema.json", "walk.jsonl", walk)
-        let runEvents = Self.events(advertiser.stdout + cycle + play + walk)
-        #expect(runEvents.isSuperset(of: ["plan", "on_air", "off_air", "applied", "slot", "turn_timing", "stopped", "note",
+        // A rotation: its measured coverage at the end.
+        let rotation = try Self.output(["advertise", "profiles/station-160.yaml", "-i", "virtual:sets=4", "--duration", "2.5", "--json"], air: air)
+        check("run-event.schema.json", "rotation.jsonl", rotation)
+        let runEvents = Self.events(advertiser.stdout + cycle + play + walk + rotation)
+        #expect(runEvents.isSuperset(of: ["plan", "on_air", "off_air", "applied", "slot", "turn_timing", "stopped", "note", "coverage",
                                           "scenario-start", "scenario-step", "walker", "air"]), "\(runEvents.sorted())")
         check("plan.schema.json", "plan.json", try Self.output(["advertise", Self.room, "-i", "virtual", "--plan", "--json"], air: air))
         check("dry-run.schema.json", "advertise-dry-run.jsonl", try Self.output(["advertise", Self.room, "--dry-run", "--json"], air: air))

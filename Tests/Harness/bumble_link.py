@@ -232,6 +232,8 @@ async def run(args: argparse.Namespace) -> int:
         command_observer=on_command,
         on_sets_changed=lambda: emit_sets("change"),
         reply_delay=args.reply_delay,
+        adv_delay=args.adv_delay,
+        honours_max_events=args.max_events,
     )
     server = H4Server(advertiser, emitter, snooper)
 
@@ -283,6 +285,8 @@ async def run(args: argparse.Namespace) -> int:
         extended=extended,
         max_sets=args.max_sets,
         reply_delay=args.reply_delay,
+        adv_delay=args.adv_delay,
+        max_events=args.max_events,
         hci_version=args.hci_version,
         scan=args.scan if scanner_server is None else None,
         scanner_port=scanner_port,
@@ -325,6 +329,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="HCI version A reports: 4.2, 5.0, 5.3 … or a number (default 5.0); below 5.0 implies --no-extended")
     parser.add_argument("--reply-delay", type=parse_delay, default=0.0, metavar="DELAY",
                         help="controller A takes up each command this long after it arrives, like a USB controller's round trip: 1ms, 500us, 0.001 (seconds; default 0)")
+    parser.add_argument("--adv-delay", action="store_true",
+                        help="controller A adds the link layer's 0-10 ms pseudo-random advDelay to every advertising event, as real controllers do")
+    parser.add_argument("--max-events", action="store_true",
+                        help="controller A stops a set after its Max_Extended_Advertising_Events and sends LE Advertising Set Terminated, as the spec says (Bumble ignores it)")
     parser.add_argument("--btsnoop", metavar="FILE", help="write A's HCI traffic to FILE (btsnoop, flushed per packet)")
     parser.add_argument("--scanner-port", type=int, metavar="P",
                         help="serve controller B as H4 over TCP on 127.0.0.1:P (0: pick a free one) instead of scanning with a Bumble host")

@@ -11,6 +11,7 @@ Spec references are to the Bluetooth Core Specification, Vol 4 Part E (HCI) unle
 from __future__ import annotations
 
 import asyncio
+import random
 import dataclasses
 import logging
 from typing import Callable
@@ -190,7 +191,8 @@ class SpecLegacyAdvertiser(LegacyAdvertiser):
     @property
     def interval_seconds(self) -> float:
         # Patch: Bumble divides by 1000 (milliseconds); the spec unit is 0.625 ms. We advertise at
-        # the minimum interval and leave out the 0–10 ms advDelay so tests can time events.
+        # the minimum interval; the 0–10 ms advDelay only with the controller's --adv-delay, so
+        # other tests can time events.
         return self.advertising_interval_min * 0.625 / 1000.0
 
     def _on_timer_fired(self) -> None:
@@ -198,7 +200,8 @@ class SpecLegacyAdvertiser(LegacyAdvertiser):
         # Scheduled on the absolute timeline (Bumble re-arms relative to "now", so every late
         # wake-up on a busy machine stretched all later intervals).
         loop = asyncio.get_running_loop()
-        self.next_event = max(getattr(self, "next_event", loop.time()) + self.interval_seconds, loop.time())
+        step = self.interval_seconds + self.controller.advertising_delay()
+        self.next_event = max(getattr(self, "next_event", loop.time()) + step, loop.time())
         self.timer_handle = loop.call_at(self.next_event, self._on_timer_fired)
 
     def start(self) -> None:
@@ -225,6 +228,9 @@ class SpecAdvertisingSet(AdvertisingSet):
     """Extended advertising set whose PDUs carry their event properties."""
 
     duration_handle: asyncio.TimerHandle | None = None
+    #: Max_Extended_Advertising_Events of the last enable (0: no limit), and the events since it.
+    max_events: int = 0
+    events_sent: int = 0
 
     def stop(self) -> None:
         super().stop()
@@ -234,17 +240,25 @@ class SpecAdvertisingSet(AdvertisingSet):
 
     def start(self) -> None:
         self.enabled = True
-        self.next_event = asyncio.get_running_loop().time()
-        self.timer_handle = asyncio.get_running_loop().call_soon(self._on_extended_advertising_timer_fired)
+        self.events_sent = 0
+        # The first event one advDelay after the enable (with --adv-delay).
+        self.next_event = asyncio.get_running_loop().time() + self.controller.advertising_delay()
+        self.timer_handle = asyncio.get_running_loop().call_at(self.next_event, self._on_extended_advertising_timer_fired)
 
     def _on_extended_advertising_timer_fired(self) -> None:
         # As SpecLegacyAdvertiser: a fixed timeline instead of Bumble's drifting call_later.
         if not self.enabled:
             return
         self.send_extended_advertising_data()
+        self.events_sent += 1
+        if self.max_events and self.events_sent >= self.max_events and self.controller.honours_max_events:
+            # §7.8.56: after Max_Extended_Advertising_Events the set stops, and the host hears LE
+            # Advertising Set Terminated with Success and the events completed (§7.7.65.18).
+            self.controller.end_set_after_events(self)
+            return
         loop = asyncio.get_running_loop()
         interval = self.parameters.primary_advertising_interval_min * 0.625 / 1000.0 if self.parameters else 1.0
-        self.next_event = max(self.next_event + interval, loop.time())
+        self.next_event = max(self.next_event + interval + self.controller.advertising_delay(), loop.time())
         self.timer_handle = loop.call_at(self.next_event, self._on_extended_advertising_timer_fired)
 
     def send_extended_advertising_data(self) -> None:
@@ -302,6 +316,9 @@ class SpecController(Controller):
         command_observer: Callable[[CommandRecord], None] | None = None,
         on_sets_changed: Callable[[], None] | None = None,
         reply_delay: float = 0.0,
+        adv_delay: bool = False,
+        honours_max_events: bool = False,
+        seed: int = 1,
     ) -> None:
         super().__init__(name, link=link, public_address=public_address)
         self.max_sets = max_sets
@@ -309,6 +326,12 @@ class SpecController(Controller):
         # up this long after it arrived, in arrival order, so its reply comes that much later.
         self.reply_delay = reply_delay
         self._delayed: asyncio.Queue | None = None
+        # The link layer's advDelay (Core Vol 6 Part B §4.4.2.2.1: 0–10 ms pseudo-random, added to
+        # every advertising event) and Max_Extended_Advertising_Events (§7.8.56), as real
+        # controllers have them; Bumble 0.0.236 has neither. Seeded, so a run can be repeated.
+        self.adv_delay = adv_delay
+        self.honours_max_events = honours_max_events
+        self._random = random.Random(seed)
         self.extended = extended
         self.hci_version = hci_version
         self.lmp_version = hci_version
@@ -614,9 +637,10 @@ class SpecController(Controller):
                 s = self.advertising_sets[h]
                 if s.parameters is None or (s.parameters.own_address_type in (1, 3) and s.random_address is None):
                     return hci.HCI_StatusReturnParameters(E.INVALID_COMMAND_PARAMETERS_ERROR)
-            for h, duration in zip(handles, command.durations):
+            for h, duration, events in zip(handles, command.durations, command.max_extended_advertising_events):
                 s = self.advertising_sets[h]
                 s.stop()
+                s.max_events = events
                 s.start()
                 if duration:
                     # Duration is in 10 ms units (§7.8.56); at its end the set stops and the host
@@ -624,6 +648,22 @@ class SpecController(Controller):
                     s.duration_handle = asyncio.get_running_loop().call_later(duration / 100.0, self._advertising_timeout, s)
             return hci.HCI_StatusReturnParameters(E.SUCCESS)
         return super().on_hci_le_set_extended_advertising_enable_command(command)
+
+    def advertising_delay(self) -> float:
+        """One event's advDelay in seconds: 0 without --adv-delay."""
+        return self._random.uniform(0.0, 0.010) if self.adv_delay else 0.0
+
+    def end_set_after_events(self, advertising_set: AdvertisingSet) -> None:
+        advertising_set.stop()
+        self.send_hci_packet(
+            hci.HCI_LE_Advertising_Set_Terminated_Event(
+                status=hci.HCI_SUCCESS,
+                advertising_handle=advertising_set.handle,
+                connection_handle=0,
+                num_completed_extended_advertising_events=min(advertising_set.events_sent, 255),
+            )
+        )
+        self._check_sets_changed()
 
     def _advertising_timeout(self, advertising_set: AdvertisingSet) -> None:
         advertising_set.duration_handle = None

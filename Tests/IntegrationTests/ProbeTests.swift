@@ -39,8 +39,10 @@ extension BumbleIntegration {
                 #expect(caps.address == BluetoothAddress(link.ready.address), "BD_ADDR \(link.ready.address)")
                 #expect(caps.adapter == AdapterName("tcp:127.0.0.1:\(link.port)"))
                 // Probing must not commit the controller to legacy or extended advertising: reset,
-                // version, LE features, BD_ADDR, plus the three extended read-outs when bit 12 is set.
-                let expectedCount = c.extended ? 7 : 4
+                // version, LE features, BD_ADDR, three more version reads (the command time's
+                // median), plus the three extended read-outs when bit 12 is set.
+                let expectedCount = c.extended ? 10 : 7
+                #expect(caps.commandTime.map { $0 > .zero && $0 < .seconds(1) } == true, "\(String(describing: caps.commandTime))")
                 _ = await link.waitFor(timeout: .seconds(3)) { $0.commandCount >= expectedCount }
                 #expect(link.commandCount == expectedCount)
                 let sent = Set(link.commands().map(\.opcode))
