@@ -283,6 +283,9 @@ public final class RunStatusBoard: Sendable {
                           .init(beacon: b.beacon.text, longestSilenceMs: b.longestSilence.map { round($0.seconds * 1000) },
                                 plannedMs: round(b.planned.seconds * 1000), turns: b.turns)
                       })
+        case let .replanned(adapter, commandTime, plan):
+            .replanned(adapter: adapter.text, commandMs: round(commandTime.seconds * 1000), message: event.termedText.text(namedBy: naming),
+                       plan: PlanReport.json(plan, namedBy: naming))
         case let .stopped(adapter, teardown):
             if case let .incomplete(names, reason) = teardown {
                 .stopped(adapter: adapter.text, left: .init(beacons: names.map(\.text), reason: reason.text(namedBy: naming)))

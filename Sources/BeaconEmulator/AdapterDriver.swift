@@ -23,6 +23,8 @@ final class AdapterDriver: Sendable {
         /// what the run's measured coverage is held against.
         var plannedGaps: [BeaconName: Duration] = [:]
         var plannedCommandTime: Duration = FleetPlanner.assumedCommandTime
+        /// What the plan allows one turn's commands.
+        var plannedCommands: Duration = .zero
         var plannedSilence: Duration = .zero
         var goal: Duration = .seconds(1)
         var rotates: Bool { states.count > 1 }
@@ -51,8 +53,15 @@ final class AdapterDriver: Sendable {
     /// turn refused because the adapter is away for a moment is a loss to restore, not the end.
     let watched: Bool
 
-    init(backend: any AdvertisingBackend, teardownTimeout: Duration? = nil, watched: Bool = false, report: @escaping @Sendable (EmulatorEvent) -> Void) {
+    /// Called when the controller answers the run's commands clearly slower than the plan
+    /// assumed: with the measured time, so the fleet can plan the turns again with it.
+    private let slowCommands: @Sendable (AdapterName, Duration) -> Void
+
+    init(backend: any AdvertisingBackend, teardownTimeout: Duration? = nil, watched: Bool = false,
+         slowCommands: @escaping @Sendable (AdapterName, Duration) -> Void = { _, _ in },
+         report: @escaping @Sendable (EmulatorEvent) -> Void) {
         self.backend = backend
+        self.slowCommands = slowCommands
         self.teardownTimeout = teardownTimeout
         self.watched = watched
         self.report = report
@@ -84,6 +93,12 @@ final class AdapterDriver: Sendable {
         mailbox.withLock { $0.loss = $0.loss.map { $0.merged(with: loss) } ?? loss }
         wakeup.signal()
     }
+
+    /// The run's commands are "clearly slower" than planned past this ratio, once this many
+    /// turns are measured; after a re-plan the next may come this much later at the soonest.
+    static let slowCommandRatio = 1.15
+    static let slowCommandTurns = 20
+    static let replanEvery: Duration = .seconds(10)
 
     /// How often a rotation reports its measured coverage on the way (at least once a cycle).
     static let coverageEvery: Duration = .seconds(5)
@@ -229,6 +244,11 @@ final class AdapterDriver: Sendable {
         var meter = CoverageMeter()
         var missReported = false
         var nextCoverage = ContinuousClock.now + AdapterDriver.coverageEvery
+        /// When the turns were last planned again for the measured command time.
+        var replanned: ContinuousClock.Instant?
+        var replans = 0
+        /// The first rotating target's command time (before any re-plan).
+        var firstPlannedCommandTime: Duration?
 
         /// How long a turn due at `due` may wait for its sets to stop: until their last events
         /// are certainly over, then as long again as a turn and 200 ms more for the stop events
@@ -258,14 +278,26 @@ final class AdapterDriver: Sendable {
             do { try await backend.prepare() } catch { return "\(error)" }
         }
         loop.meter.plan(target.plannedGaps)
-        if await move(&loop, to: first, stopped: loop.stoppedSets(backend.selfStops)) == nil { return loop.failure }
+        // A target with the same rotation (new data for a TLM burst, turns planned again for the
+        // measured command time) goes on where the rotation is: restarting it at the first turn
+        // would keep the beacons of the later turns off air for up to a cycle more.
+        let keepsPlace = loop.target.map { Self.sameRotation($0.states, target.states) } ?? false
+        let slot = keepsPlace ? loop.slotIndex : 0
+        if await move(&loop, to: target.states[slot % target.states.count], stopped: loop.stoppedSets(backend.selfStops)) == nil { return loop.failure }
         loop.target = target
-        loop.slotIndex = 0
-        loop.cycleStart = .now
-        if loop.firstOnAir == nil { loop.firstOnAir = loop.cycleStart }
-        loop.nextDue = target.rotates ? loop.cycleStart + target.slotDuration : nil
+        if target.rotates, loop.firstPlannedCommandTime == nil { loop.firstPlannedCommandTime = target.plannedCommandTime }
+        loop.slotIndex = slot
+        let now = ContinuousClock.now
+        loop.cycleStart = now - target.slotDuration * slot
+        if loop.firstOnAir == nil { loop.firstOnAir = now }
+        loop.nextDue = target.rotates ? now + target.slotDuration : nil
         report(.applied(generation: target.generation, adapter: adapter))
         return nil
+    }
+
+    /// Whether two rotations put the same beacons on the same advertisers turn for turn.
+    static func sameRotation(_ a: [AdvertisingState], _ b: [AdvertisingState]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { x, y in x.count == y.count && x.allSatisfy { y[$0.key]?.beaconName == $0.value.beaconName } }
     }
 
     /// The next turn of the rotation. Turns are scheduled from the cycle's start, so lateness
@@ -293,6 +325,15 @@ final class AdapterDriver: Sendable {
             return nil
         }
         report(.slot(adapter: adapter, index: loop.slotIndex, commands: commands, lateness: lateness))
+        // Commands clearly slower than the plan's (a controller slower under load than at the
+        // probe, writes slower than its read-outs): the fleet plans the turns again with them.
+        if let measured = loop.meter.commandTime, loop.meter.commandSamples >= Self.slowCommandTurns,
+           measured > target.plannedCommandTime * Self.slowCommandRatio,
+           loop.replanned.map({ started - $0 >= Self.replanEvery }) ?? true {
+            loop.replanned = started
+            loop.replans += 1
+            slowCommands(adapter, measured)
+        }
         // The measured coverage on the way: every few seconds (for the live view and --json),
         // and at once when a beacon first misses the plan (what a log shows, once).
         let firstMiss = loop.meter.missesPlan && !loop.missReported
@@ -317,7 +358,7 @@ final class AdapterDriver: Sendable {
 
     /// Sends the difference from what is on air to `state` and reports who came and went;
     /// returns how many commands it took, or nil with `loop.failure` set.
-    private func move(_ loop: inout LoopState, to state: AdvertisingState, stopped: Set<UInt8>, lateness: Duration = .zero) async -> Int? {
+    private func move(_ loop: inout LoopState, to state: AdvertisingState, stopped: Set<UInt8>, lateness: Duration? = nil) async -> Int? {
         let old = loop.onAir
         let result: Transition
         loop.limited = [:]
@@ -357,7 +398,8 @@ final class AdapterDriver: Sendable {
         let came = state.filter { !same(old[$0.key], $0.value) }.map { _, config in
             (beacon: config.beaconName, interval: config.interval, limit: backend.controllerTimesTurns ? Int(config.eventsPerTurn) : 0)
         }
-        loop.meter.turn(start: start, answered: .now, commands: result.commands, lateness: lateness, left: left, came: came)
+        loop.meter.turn(start: start, answered: .now, commands: result.commands, lateness: lateness ?? .zero, left: left, came: came,
+                        rotation: lateness != nil)
         return result.commands
     }
 
@@ -418,9 +460,14 @@ final class AdapterDriver: Sendable {
     /// The run's coverage as measured so far (see ``CoverageMeter``).
     private func coverage(_ loop: LoopState, final: Bool) -> CoverageReport {
         let target = loop.target
-        return CoverageReport(beacons: loop.meter.beacons, latestTurn: loop.meter.latestTurn, commandTime: loop.meter.commandTime,
-                              plannedCommandTime: target?.plannedCommandTime ?? FleetPlanner.assumedCommandTime,
-                              plannedSilence: target?.plannedSilence ?? .zero, goal: target?.goal ?? .seconds(1), final: final)
+        var r = CoverageReport(beacons: loop.meter.beacons, latestTurn: loop.meter.latestTurn, commandTime: loop.meter.commandTime,
+                               plannedCommandTime: target?.plannedCommandTime ?? FleetPlanner.assumedCommandTime,
+                               plannedSilence: target?.plannedSilence ?? .zero, goal: target?.goal ?? .seconds(1), final: final)
+        r.firstPlannedCommandTime = loop.firstPlannedCommandTime
+        r.replans = loop.replans
+        r.slowestCommands = loop.meter.slowestCommands
+        r.plannedCommands = target?.plannedCommands ?? .zero
+        return r
     }
 
     private func tearDown(_ loop: inout LoopState) async -> Teardown {

@@ -14,8 +14,10 @@ public struct BeaconCoverage: Sendable, Hashable {
     public var planned: Duration
     /// Its turns on air so far.
     public var turns: Int
-    /// Whether it went unheard for longer than the plan said (a millisecond of rounding allowed).
-    public var missedPlan: Bool { (longestSilence ?? .zero) > planned + .milliseconds(1) }
+    /// Whether it went unheard for clearly longer than the plan said: by more than
+    /// ``CoverageReport/tolerance(of:)`` (a turn a few milliseconds late is the host's ordinary
+    /// jitter, not news).
+    public var missedPlan: Bool { (longestSilence ?? .zero) > planned + CoverageReport.tolerance(of: planned) }
 }
 
 /// Measures each beacon's silences from when the commands of every turn were sent and answered,
@@ -43,6 +45,8 @@ struct CoverageMeter {
     private var tracks: [BeaconName: Track] = [:]
     /// The latest any turn started after it was due, and each turn's commands' time per command.
     private(set) var latestTurn: Duration = .zero
+    /// The longest any turn's commands took, from the first sent to the last answered.
+    private(set) var slowestCommands: Duration = .zero
     private var perCommand: [Duration] = []
 
     /// A new target: its beacons' plan bounds (those that left it are forgotten: a beacon a
@@ -54,10 +58,13 @@ struct CoverageMeter {
 
     /// A turn's commands were sent from `start` and all answered at `answered`, `lateness` after
     /// it was due; `left` left the air, `came` came on, each with its interval and event limit.
+    /// Only a rotation's turns (`rotation`) count towards the command times: a setup or an
+    /// update sends many more commands than a turn.
     mutating func turn(start: ContinuousClock.Instant, answered: ContinuousClock.Instant, commands: Int, lateness: Duration,
-                       left: [BeaconName], came: [(beacon: BeaconName, interval: AdvertisingInterval, limit: Int)]) {
+                       left: [BeaconName], came: [(beacon: BeaconName, interval: AdvertisingInterval, limit: Int)], rotation: Bool = true) {
         latestTurn = max(latestTurn, lateness)
-        if commands > 0 {
+        if commands > 0, rotation {
+            slowestCommands = max(slowestCommands, answered - start)
             perCommand.append((answered - start) / commands)
             if perCommand.count > 512 { perCommand.removeFirst(256) }
         }
@@ -90,6 +97,9 @@ struct CoverageMeter {
     /// The beacons on air as far as the meter knows.
     var onAir: [BeaconName] { tracks.filter { $0.value.onSince != nil }.map(\.key) }
 
+    /// How many turns' command times are kept.
+    var commandSamples: Int { perCommand.count }
+
     /// The median time a command of the run's turns took, once there are a few.
     var commandTime: Duration? {
         guard perCommand.count >= 3 else { return nil }
@@ -104,7 +114,7 @@ struct CoverageMeter {
     }
 
     /// Whether some beacon went unheard for longer than the plan said.
-    var missesPlan: Bool { tracks.values.contains { ($0.longest ?? .zero) > $0.planned + .milliseconds(1) } }
+    var missesPlan: Bool { tracks.values.contains { ($0.longest ?? .zero) > $0.planned + CoverageReport.tolerance(of: $0.planned) } }
 }
 
 /// One adapter's measured coverage (``EmulatorEvent/coverage(adapter:_:)``): per beacon, and what
@@ -116,8 +126,15 @@ public struct CoverageReport: Sendable, Hashable {
     public var latestTurn: Duration
     /// The median time a turn's command took (nil: too few turns yet).
     public var commandTime: Duration?
-    /// The command time the plan was made with.
+    /// The command time the plan was made with, and the first plan's (before any re-plan for
+    /// the measured time, ``EmulatorEvent/replanned``).
     public var plannedCommandTime: Duration
+    public var firstPlannedCommandTime: Duration? = nil
+    /// How often the turns were planned again for the measured command time.
+    public var replans = 0
+    /// The longest any turn's commands took, and what the plan allows a turn's commands.
+    public var slowestCommands: Duration = .zero
+    public var plannedCommands: Duration = .zero
     /// The plan's longest silence and the goal (`--max-silence`).
     public var plannedSilence: Duration
     public var goal: Duration
@@ -130,11 +147,21 @@ public struct CoverageReport: Sendable, Hashable {
     public var longestSilence: Duration { beacons.compactMap(\.longestSilence).max() ?? .zero }
     /// Whether some beacon went unheard for longer than the plan said.
     public var missedPlan: Bool { beacons.contains(where: \.missedPlan) }
-    /// Whether some beacon went unheard for longer than the goal.
-    public var missedGoal: Bool { longestSilence > goal + .milliseconds(1) }
+    /// Whether some beacon went unheard for clearly longer than the goal.
+    public var missedGoal: Bool { longestSilence > goal + Self.tolerance(of: goal) }
+
+    /// How much longer than a bound a measured silence may be before it counts as missing it:
+    /// 10 ms (one advDelay's worth: a turn that started a few milliseconds late on a busy host),
+    /// or 2 % of a long bound.
+    public static func tolerance(of bound: Duration) -> Duration { max(.milliseconds(10), bound / 50) }
     /// Whether the controller answered commands clearly slower than the plan assumed (by more
     /// than a quarter).
-    public var slowController: Bool { (commandTime ?? .zero) > plannedCommandTime * 1.25 }
+    public var slowController: Bool {
+        replans > 0 || (commandTime ?? .zero) > (firstPlannedCommandTime ?? plannedCommandTime) * 1.25
+    }
+    /// Whether some turn's commands took clearly longer than the plan allows (a controller or a
+    /// link that stalls now and then).
+    public var slowTurns: Bool { slowestCommands > plannedCommands + Self.tolerance(of: plannedCommands) }
     /// Whether turns started late by more than a tenth of the plan's silence and 20 ms: a host
     /// too busy to keep the schedule.
     public var lateTurns: Bool { latestTurn > max(.milliseconds(20), plannedSilence / 10) }

@@ -38,6 +38,11 @@ extension EmulatorEvent: CustomStringConvertible, TermedTextConvertible {
                 : "\(adapter): a set did not stop after its events in time: the host times the turns again"
         case let .coverage(adapter, report):
             return "\(adapter): \(report.termedText)"
+        case let .replanned(adapter, commandTime, plan):
+            let share = plan.adapters.first { $0.capabilities.adapter == adapter }
+            let turns = share.map { ": turns of \(Self.milliseconds($0.slotDuration)) ms" } ?? ""
+            let keeps = plan.meetsGoal ? "each beacon on air at least every \(Self.milliseconds(plan.longestSilence)) ms" : "a beacon may go unseen for \(Self.milliseconds(plan.longestSilence)) ms (goal \(Self.milliseconds(plan.maximumSilence)) ms)"
+            return "\(adapter): the controller answers commands in \(NumberText.string(commandTime.seconds * 1000, places: 1)) ms each here, slower than planned: turns planned again with it\(turns), \(keeps)"
         case let .stopped(adapter, teardown):
             if adapter.isManagementAPI, teardown == .clean {
                 return "\(adapter): advertising stopped (beacon's instances removed; other programs' instances left as they were)"
@@ -82,7 +87,8 @@ extension Teardown: CustomStringConvertible, TermedTextConvertible {
 extension CoverageReport {
     /// The report in words: as planned, or what was missed, its cause and what would meet it.
     public var termedText: TermedText {
-        func ms(_ d: Duration) -> String { NumberText.duration(d) }
+        // Whole milliseconds, so that 1,004 ms against a plan of 1,000 reads as what it is.
+        func ms(_ d: Duration) -> String { "\(EmulatorEvent.milliseconds(d)) ms" }
         let command = commandTime.map { "commands \(NumberText.string($0.seconds * 1000, places: 1)) ms each" } ?? "too few turns to time the commands"
         let late = "turns up to \(EmulatorEvent.milliseconds(latestTurn)) ms late"
         guard missedPlan else {
@@ -92,9 +98,12 @@ extension CoverageReport {
         let worst = beacons.filter(\.missedPlan).max { ($0.longestSilence ?? .zero) < ($1.longestSilence ?? .zero) }
         let who = worst.map { " (\($0.beacon))" } ?? ""
         var causes: [String] = []
+        func cms(_ d: Duration) -> String { "\(NumberText.string(d.seconds * 1000, places: 1)) ms" }
         if slowController, let c = commandTime {
-            causes.append("the controller answered commands in \(NumberText.string(c.seconds * 1000, places: 1)) ms each, the plan assumed \(NumberText.string(plannedCommandTime.seconds * 1000, places: 1)) ms (a slow controller)")
+            let again = replans > 0 ? "; the turns were planned again with it" : ""
+            causes.append("the controller answered commands in \(cms(c)) each, the plan assumed \(cms(firstPlannedCommandTime ?? plannedCommandTime)) (a slow controller\(again))")
         }
+        if slowTurns { causes.append("a turn's commands took up to \(ms(slowestCommands)) (the plan allows \(ms(plannedCommands)): a controller or link that stalls now and then)") }
         if lateTurns { causes.append("\(late) (a host too busy to keep the schedule)") }
         if causes.isEmpty { causes.append("\(late), \(command): a turn now and then slower than planned") }
         let lead = final ? "coverage MISSED the plan" : "coverage misses the plan"

@@ -151,7 +151,9 @@ public final class RunningFleet: Sendable {
                     : HCIAdvertisingBackend.legacy(hci, caps)
             }
             let watched = connection.management != nil || connection.sharedWithKernel
-            return AdapterDriver(backend: backend, teardownTimeout: teardownTimeout, watched: watched) { [weak self] event in self?.emit(event) }
+            return AdapterDriver(backend: backend, teardownTimeout: teardownTimeout, watched: watched,
+                                 slowCommands: { [weak self] adapter, measured in self?.replan(adapter, commandTime: measured) },
+                                 report: { [weak self] event in self?.emit(event) })
         }
         let targets = Self.targets(plan, drivers: drivers, generation: 1)
         // Every command of the first plan is checked before the first byte goes on the air. A
@@ -218,6 +220,26 @@ public final class RunningFleet: Sendable {
             }
             return s.generation
         }
+    }
+
+    /// The run's commands on `adapter` take `measured` each, clearly more than its plan assumed:
+    /// the same beacons are planned again with that time and a tenth more (so that the median's
+    /// drift under load does not ask again at once), on the same advertisers and turns, and the
+    /// adapter's rotation goes on where it is with the new turns (``EmulatorEvent/replanned``).
+    func replan(_ adapter: AdapterName, commandTime measured: Duration) {
+        let event: EmulatorEvent? = state.withLock { s in
+            guard !s.drivers.isEmpty, !s.stopRequested, let current = s.plan,
+                  let k = s.capabilities.firstIndex(where: { $0.adapter == adapter }) else { return nil }
+            s.capabilities[k].commandTime = measured * 1.1
+            let plan = planner.plan(current.placements.map(\.beacon), on: s.capabilities, keeping: current)
+            s.generation += 1
+            s.plan = plan
+            for (driver, target) in zip(s.drivers, Self.targets(plan, drivers: s.drivers, generation: s.generation)) {
+                driver.post(target)
+            }
+            return .replanned(adapter: adapter, commandTime: measured, plan: plan)
+        }
+        if let event { emit(event) }
     }
 
     /// How an update ended.
@@ -302,6 +324,7 @@ public final class RunningFleet: Sendable {
             for p in placements { gaps[p.beacon.beaconName] = p.longestGap }
             return AdapterDriver.Target(generation: generation, states: AdvertisingProgram.states(of: share), slotDuration: share.slotDuration,
                                         plannedGaps: gaps, plannedCommandTime: share.turnTiming.commandTime,
+                                        plannedCommands: share.turnTiming.commandsTime + TurnTiming.hostSlack,
                                         plannedSilence: placements.map(\.longestGap).max() ?? .zero, goal: plan.maximumSilence)
         }
     }

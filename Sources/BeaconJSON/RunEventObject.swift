@@ -35,6 +35,9 @@ public enum RunEvent: EventKind {
     /// answers, against the plan (on the way when it first misses the plan, and at the end).
     case coverage(adapter: String, final: Bool, longestSilenceMs: Double, plannedSilenceMs: Double, goalMs: Double, latestTurnMs: Double,
                   commandMs: Double?, plannedCommandMs: Double, missedPlan: Bool, message: String, beacons: [CoverageBeacon])
+    /// "replanned": the controller answered the run's commands clearly slower than planned, and
+    /// the turns were planned again with the measured time (`plan`: as "plan" has it).
+    case replanned(adapter: String, commandMs: Double, message: String, plan: JSONValue)
 
     /// Which kind this is (its "event" is the raw value).
     public var name: Name {
@@ -55,6 +58,7 @@ public enum RunEvent: EventKind {
         case .scenarioClock: .scenarioClock
         case .walker: .walker
         case .coverage: .coverage
+        case .replanned: .replanned
         }
     }
 
@@ -63,7 +67,7 @@ public enum RunEvent: EventKind {
         case plan, onAir = "on_air", offAir = "off_air", slot, error, turnTiming = "turn_timing", applied
         case updateFailed = "update_failed", recovered, stopped, note
         case scenarioStart = "scenario-start", scenarioStep = "scenario-step", scenarioClock = "scenario-clock", walker
-        case coverage
+        case coverage, replanned
     }
 
     /// What a "stopped" event that is not clean says may still be on air.
@@ -185,6 +189,8 @@ public enum RunEvent: EventKind {
                        m(.beacons, .object(beacons.map { b in
                            (b.name, .object([m(.measuredPower, .int(b.measuredPower)), m(.txPower, .int(b.txPower)), m(.distance, .double(b.distance))]))
                        }))]
+        case let .replanned(adapter, command, message, plan):
+            members = [m(.adapter, .string(adapter)), m(.commandMs, .double(command)), m(.message, .string(message)), m(.plan, plan)]
         case let .coverage(adapter, final, longest, planned, goal, late, command, plannedCommand, missed, message, beacons):
             members = [m(.adapter, .string(adapter)), m(.final, .bool(final)), m(.longestSilenceMs, .double(longest)),
                        m(.plannedSilenceMs, .double(planned)), m(.goalMs, .double(goal)), m(.latestTurnMs, .double(late)),
@@ -253,6 +259,9 @@ public enum RunEvent: EventKind {
             kind = .walker(walkTime: try double(.walkTime), unixTime: try double(.unixTime), x: try double(.x), y: try double(.y),
                            generation: try c.decodeNullable(forKey: .generation) { try c.decode(Int.self, forKey: $0) },
                            behind: try c.decode(Bool.self, forKey: .behind), beacons: beacons)
+        case .replanned:
+            kind = .replanned(adapter: try string(.adapter), commandMs: try double(.commandMs), message: try string(.message),
+                              plan: try c.decode(JSONValue.self, forKey: .plan))
         case .coverage:
             var list = try c.nestedUnkeyedContainer(forKey: .beacons)
             var beacons: [CoverageBeacon] = []

@@ -69,7 +69,8 @@ import Testing
             #expect(message.hasPrefix("coverage as planned"), "\(message)")
             for (name, heard) in silences {
                 let planned = try #require(run.plannedGap[name])
-                #expect(heard <= planned + 0.5, "\(name): \(heard) ms on the air, plan \(planned) ms, and the run said as planned")
+                // "As planned" allows what the run calls ordinary jitter: 10 ms, or 2 % of the bound.
+                #expect(heard <= planned + max(10, planned / 50) + 0.5, "\(name): \(heard) ms on the air, plan \(planned) ms, and the run said as planned")
             }
         } else {
             // A loaded machine: the run must say so, with a cause.

@@ -47,10 +47,10 @@ import HCI
         let report = CoverageReport(beacons: meter.beacons, latestTurn: meter.latestTurn, commandTime: meter.commandTime,
                                     plannedCommandTime: .milliseconds(1), plannedSilence: .milliseconds(700), goal: .seconds(1), final: true)
         let text = report.termedText.description
-        #expect(text.hasPrefix("coverage MISSED the plan: a beacon (a) may have gone unheard for 920 ms (plan 700 ms, goal 1 s): the controller answered commands in 2.5 ms each, the plan assumed 1 ms (a slow controller)"), "\(text)")
+        #expect(text.hasPrefix("coverage MISSED the plan: a beacon (a) may have gone unheard for 920 ms (plan 700 ms, goal 1000 ms): the controller answered commands in 2.5 ms each, the plan assumed 1 ms (a slow controller)"), "\(text)")
         #expect(text.hasSuffix("more sets, a second adapter, fewer beacons or a longer goal (\(FrontEndTerm.maximumSilence.conceptText)) would meet it"), "\(text)")
         let kept = CoverageReport(beacons: twoTurnsEach(limit: 0).beacons, latestTurn: .milliseconds(30), commandTime: .milliseconds(1),
                                   plannedCommandTime: .milliseconds(1), plannedSilence: .milliseconds(700), goal: .seconds(1), final: true)
-        #expect(kept.termedText.description == "coverage as planned: every beacon heard again within 630 ms (plan 700 ms, goal 1 s); turns up to 30 ms late; commands 1 ms each")
+        #expect(kept.termedText.description == "coverage as planned: every beacon heard again within 630 ms (plan 700 ms, goal 1000 ms); turns up to 30 ms late; commands 1 ms each")
     }
 }
