@@ -122,7 +122,11 @@ def run(binary, name, seconds, warmup, realistic=False):
             limited += 1
     timing = [o["by_controller"] for o in events if o.get("event") == "turn_timing"]
     # What the plan promised (its `plan` event), and the latest any turn started.
-    promised = next((o for o in events if o.get("event") == "plan"), {}).get("plan", {})
+    # The plan in force at the end: the first, or the last one the run made again for the
+    # command time it measured (`replanned`).
+    plans = [o for o in events if o.get("event") in ("plan", "replanned")]
+    promised = plans[-1].get("plan", {}) if plans else {}
+    final = next((o for o in events if o.get("event") == "coverage" and o.get("final")), {})
     lateness = [o.get("lateness_ms", 0) for o in events if o.get("event") == "slot"]
     return {
         "controller": name, "harness": harness_args, "beacons": len(expected), "seconds": seconds,
@@ -132,6 +136,9 @@ def run(binary, name, seconds, warmup, realistic=False):
         "plan_longest_silence_s": promised.get("longest_silence_ms", 0) / 1000,
         "plan_meets_goal": promised.get("meets_goal"),
         "plan_command_ms": max((a.get("command_ms", 0) for a in promised.get("adapters", [])), default=0),
+        "replans": len(plans) - 1,
+        "measured_longest_silence_s": final.get("longest_silence_ms", 0) / 1000,
+        "coverage_message": final.get("message"),
         "latest_turn_ms": max(lateness, default=0),
         "commands_per_second": commands,
         "beacon_cpu_percent": 100.0 * (usage.ru_utime + usage.ru_stime) / (b.ended - b.started),

@@ -14,7 +14,19 @@ public struct HeardFleet: Sendable {
         var addresses: Set<BluetoothAddress> = []
         /// Whether every report came from a random address.
         var alwaysRandom = true
+        /// When its last advertising event was heard (reports of one event, on its three
+        /// channels, come within ``sameEvent`` of each other), the shortest gap between two
+        /// events and how many gaps were heard.
+        var lastEvent: ContinuousClock.Instant?
+        var shortestGap: Duration?
+        var gaps = 0
     }
+
+    /// Reports of one beacon closer than this are one advertising event (its channels): no
+    /// advertiser's events come closer, 20 ms being the shortest interval.
+    static let sameEvent: Duration = .milliseconds(15)
+    /// Gaps a beacon's interval is read from only once there are this many.
+    static let gapsForInterval = 5
 
     private var heard: [BeaconKey: Heard] = [:]
     /// The latest TLM frame per address.
@@ -38,6 +50,16 @@ public struct HeardFleet: Sendable {
         }
         h.addresses.insert(sighting.address)
         if sighting.addressType != .random { h.alwaysRandom = false }
+        if let last = h.lastEvent {
+            let gap = sighting.time - last
+            if gap >= Self.sameEvent {
+                h.shortestGap = min(h.shortestGap ?? gap, gap)
+                h.gaps += 1
+                h.lastEvent = sighting.time
+            }
+        } else {
+            h.lastEvent = sighting.time
+        }
         heard[key] = h
     }
 
@@ -69,7 +91,9 @@ public struct HeardFleet: Sendable {
                let only = h.addresses.first, h.addresses.count == 1, let tlm = telemetry[only] {
                 plan = TelemetryPlan(batteryMillivolts: tlm.batteryMillivolts, temperature: tlm.temperature)
             }
-            return BeaconProfile(name: "\(namePrefix)-\(index + 1)", beacon: beacon, telemetry: plan, address: address)
+            var profile = BeaconProfile(name: "\(namePrefix)-\(index + 1)", beacon: beacon, telemetry: plan, address: address)
+            if let interval = h.interval { profile.intervalMilliseconds = interval.milliseconds }
+            return profile
         }
     }
 
@@ -84,5 +108,18 @@ public struct HeardFleet: Sendable {
         var calibrated = beacon
         calibrated.setPowerAt1m(Int8(clamping: atOneMetre))
         return calibrated
+    }
+}
+
+extension HeardFleet.Heard {
+    /// The interval it advertised at, as heard: its shortest gap between two events (each event
+    /// is an interval and 0–10 ms of advDelay after the one before, so the shortest of a few is
+    /// the interval and a fraction of a millisecond), down to whole 0.625 ms units; nil with too
+    /// few gaps heard, or one outside 20 ms–10.24 s (a beacon heard once per rotation).
+    var interval: AdvertisingInterval? {
+        guard gaps >= HeardFleet.gapsForInterval, let shortest = shortestGap else { return nil }
+        let interval = AdvertisingInterval(atMost: shortest)
+        guard interval >= AdvertisingInterval(milliseconds: 20), interval <= AdvertisingInterval(milliseconds: 10_240) else { return nil }
+        return interval
     }
 }

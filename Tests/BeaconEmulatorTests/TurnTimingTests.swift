@@ -129,7 +129,7 @@ import HCI
         return caps
     }
 
-    @Test(arguments: [(4, 1.0), (4, 3.0), (16, 1.0), (16, 3.0), (1, 1.0), (6, 3.0)])
+    @Test(arguments: [(1, 1.0), (1, 3.0), (4, 1.0), (4, 3.0), (6, 1.0), (6, 3.0), (12, 1.0), (12, 3.0), (16, 1.0), (16, 3.0)])
     func thePlannerReachesTheLimitAndNoFurther(_ sets: Int, _ commandMs: Double) {
         let caps = Self.controller(sets: sets, commandTime: .milliseconds(commandMs))
         let planner = FleetPlanner()

@@ -67,4 +67,28 @@ import Testing
         let profiles = heard.profiles(namePrefix: "x", powerFromRSSI: false)
         #expect(profiles.map(\.addressIsDerived) == [true, false, true])
     }
+
+    @Test func theIntervalHeardIsSavedFromTheShortestGapBetweenEvents() throws {
+        var heard = HeardFleet()
+        // Events 152.5 ms apart plus 0–10 ms of advDelay, each heard on two or three channels
+        // within a millisecond; one event missed (a gap of two intervals).
+        let delays = [3.1, 0.4, 9.8, 6.0, 1.2, 7.7, 0.9]
+        var t = 0.0
+        for (k, delay) in delays.enumerated() {
+            t += 152.5 + delay + (k == 3 ? 152.5 : 0)
+            for channel in 0..<(k % 2 == 0 ? 3 : 2) {
+                var s = Self.sighting(.iBeacon(Self.ib), 0xC0_00_00_00_00_01, rssi: -60)
+                s.time = FakeClock.t(0) + .microseconds(Int64((t + Double(channel) * 0.4) * 1000))
+                heard.record(s)
+            }
+        }
+        // A beacon heard only twice: no interval from one gap.
+        heard.record(Self.sighting(.altBeacon(Self.alt), 0xC0_00_00_00_00_02, rssi: -60))
+        let profiles = heard.profiles(namePrefix: "x", powerFromRSSI: false)
+        // The shortest gap is 152.5 + 0.4 ms: 244 units, 152.5 ms.
+        #expect(profiles[0].intervalMilliseconds == 152.5)
+        #expect(profiles[1].intervalMilliseconds == BeaconProfile.defaultIntervalMilliseconds)
+        let loaded = try ProfileLoader.parse(FleetWriter.yaml(name: "x", beacons: profiles), file: "x.yaml").beacons
+        #expect(loaded[0].intervalMilliseconds == 152.5)
+    }
 }
