@@ -31,6 +31,47 @@ public struct HeardFleet: Sendable {
     private var heard: [BeaconKey: Heard] = [:]
     /// The latest TLM frame per address.
     private var telemetry: [BluetoothAddress: EddystoneTLM] = [:]
+    /// When each address's TLM bursts began and how long they lasted: a burst begins with a TLM
+    /// frame after the beacon's own frame and ends with its own frame again.
+    private var bursts: [BluetoothAddress: Bursts] = [:]
+
+    struct Bursts: Sendable {
+        var starts: [ContinuousClock.Instant] = []
+        var lengths: [Duration] = []
+        var current: ContinuousClock.Instant?
+        /// Only this many of each are kept (the median of the latest).
+        static let kept = 64
+
+        mutating func tlm(at t: ContinuousClock.Instant) {
+            guard current == nil else { return }
+            current = t
+            starts.append(t)
+            if starts.count > Self.kept { starts.removeFirst() }
+        }
+
+        mutating func ownFrame(at t: ContinuousClock.Instant) {
+            guard let start = current else { return }
+            current = nil
+            lengths.append(t - start)
+            if lengths.count > Self.kept { lengths.removeFirst() }
+        }
+
+        /// The period and duration heard: medians of the gaps between burst starts and of the
+        /// bursts' lengths, to a tenth of a second within what `tlm:` allows (nil before two
+        /// whole bursts).
+        var timing: (period: Duration, duration: Duration)? {
+            guard starts.count >= 2, !lengths.isEmpty else { return nil }
+            let gaps = zip(starts, starts.dropFirst()).map { $1 - $0 }.sorted()
+            let lengths = self.lengths.sorted()
+            func tenths(_ d: Duration, _ range: ClosedRange<Double>) -> Duration {
+                .milliseconds(Int64((min(max((d.seconds * 10).rounded() / 10, range.lowerBound), range.upperBound) * 1000).rounded()))
+            }
+            let period = tenths(gaps[gaps.count / 2], TelemetryPlan.periodRange)
+            let duration = tenths(lengths[lengths.count / 2], TelemetryPlan.durationRange)
+            guard duration < period else { return nil }
+            return (period, duration)
+        }
+    }
 
     public init() {}
 
@@ -39,9 +80,13 @@ public struct HeardFleet: Sendable {
 
     public mutating func record(_ sighting: BeaconSighting) {
         guard let key = sighting.identity else {
-            if case .eddystoneTLM(let tlm) = sighting.beacon { telemetry[sighting.address] = tlm }
+            if case .eddystoneTLM(let tlm) = sighting.beacon {
+                telemetry[sighting.address] = tlm
+                bursts[sighting.address, default: Bursts()].tlm(at: sighting.time)
+            }
             return
         }
+        bursts[sighting.address]?.ownFrame(at: sighting.time)
         var h = heard[key] ?? Heard(beacon: sighting.beacon)
         h.beacon = sighting.beacon  // the latest calibration wins
         if let rssi = sighting.rssi {
@@ -73,7 +118,8 @@ public struct HeardFleet: Sendable {
     /// - Returns: profiles with the advertised frame; the address when the beacon used one
     ///   random static address throughout (and no beacon before it in the list used it: a device
     ///   sending two frames gets it once), otherwise derived; for an Eddystone beacon whose
-    ///   address also sent TLM, a `tlm:` with that frame's battery and temperature.
+    ///   address also sent TLM, a `tlm:` with that frame's battery and temperature, and the
+    ///   bursts' period and duration as heard (from two whole bursts on).
     public func profiles(namePrefix: String, powerFromRSSI: Bool) -> [BeaconProfile] {
         var used: Set<BluetoothAddress> = []
         return heard.sorted { $0.key < $1.key }.enumerated().map { index, entry in
@@ -90,6 +136,10 @@ public struct HeardFleet: Sendable {
             if beacon.format == .eddystoneUID || beacon.format == .eddystoneURL,
                let only = h.addresses.first, h.addresses.count == 1, let tlm = telemetry[only] {
                 plan = TelemetryPlan(batteryMillivolts: tlm.batteryMillivolts, temperature: tlm.temperature)
+                if let timing = bursts[only]?.timing {
+                    plan?.period = timing.period
+                    plan?.duration = timing.duration
+                }
             }
             var profile = BeaconProfile(name: "\(namePrefix)-\(index + 1)", beacon: beacon, telemetry: plan, address: address)
             if let interval = h.interval { profile.intervalMilliseconds = interval.milliseconds }

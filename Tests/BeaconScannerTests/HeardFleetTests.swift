@@ -91,4 +91,32 @@ import Testing
         let loaded = try ProfileLoader.parse(FleetWriter.yaml(name: "x", beacons: profiles), file: "x.yaml").beacons
         #expect(loaded[0].intervalMilliseconds == 152.5)
     }
+
+    @Test func tlmBurstsKeepTheirPeriodAndDurationAsHeard() {
+        var heard = HeardFleet()
+        let address: UInt64 = 0xC0_00_00_00_00_03
+        let tlm = EddystoneTLM(batteryMillivolts: 2900, temperature: 5760, advertisingCount: 9, uptimeTenths: 3)
+        func at(_ seconds: Double, _ beacon: AnyBeacon) {
+            var s = Self.sighting(beacon, address, rssi: -60)
+            s.time = FakeClock.t(seconds)
+            heard.record(s)
+        }
+        // The UID frame every 0.1 s; every 7.5 s a burst of TLM frames for 0.5 s.
+        for k in 0..<300 {
+            let t = Double(k) * 0.1
+            let inBurst = t.truncatingRemainder(dividingBy: 7.5) < 0.5 - 1e-9
+            at(t, inBurst ? .eddystoneTLM(tlm) : .eddystoneUID(Self.uid))
+        }
+        let plan = heard.profiles(namePrefix: "x", powerFromRSSI: false).first?.telemetry
+        #expect(plan?.period == .milliseconds(7500) && plan?.duration == .milliseconds(500), "\(String(describing: plan))")
+        #expect(plan?.batteryMillivolts == 2900)
+        // One burst heard: the defaults stay.
+        var once = HeardFleet()
+        for k in 0..<20 {
+            var s = Self.sighting(k < 5 ? .eddystoneTLM(tlm) : .eddystoneUID(Self.uid), address, rssi: -60)
+            s.time = FakeClock.t(Double(k) * 0.1)
+            once.record(s)
+        }
+        #expect(once.profiles(namePrefix: "x", powerFromRSSI: false).first?.telemetry?.period == TelemetryPlan.defaultPeriod)
+    }
 }
