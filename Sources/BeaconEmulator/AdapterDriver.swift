@@ -53,8 +53,8 @@ final class AdapterDriver: Sendable {
     /// turn refused because the adapter is away for a moment is a loss to restore, not the end.
     let watched: Bool
 
-    /// Called when the controller answers the run's commands clearly slower than the plan
-    /// assumed: with the measured time, so the fleet can plan the turns again with it.
+    /// Called when the controller answers the run's commands clearly slower (or faster) than the
+    /// plan assumed: with the measured time, so the fleet can plan the turns again with it.
     private let slowCommands: @Sendable (AdapterName, Duration) -> Void
 
     init(backend: any AdvertisingBackend, teardownTimeout: Duration? = nil, watched: Bool = false,
@@ -97,6 +97,8 @@ final class AdapterDriver: Sendable {
     /// The run's commands are "clearly slower" than planned past this ratio, once this many
     /// turns are measured; after a re-plan the next may come this much later at the soonest.
     static let slowCommandRatio = 1.15
+    /// … or faster than planned past this one (the plan had more than the 1 ms floor).
+    static let fastCommandRatio = 1.5
     static let slowCommandTurns = 20
     static let replanEvery: Duration = .seconds(10)
 
@@ -283,14 +285,18 @@ final class AdapterDriver: Sendable {
         // would keep the beacons of the later turns off air for up to a cycle more.
         let keepsPlace = loop.target.map { Self.sameRotation($0.states, target.states) } ?? false
         let slot = keepsPlace ? loop.slotIndex : 0
+        // The current turn keeps its start: it ends a (new) turn's length after it began.
+        var turnStart: ContinuousClock.Instant?
+        if keepsPlace, let due = loop.nextDue, let old = loop.target { turnStart = due - old.slotDuration }
         if await move(&loop, to: target.states[slot % target.states.count], stopped: loop.stoppedSets(backend.selfStops)) == nil { return loop.failure }
         loop.target = target
         if target.rotates, loop.firstPlannedCommandTime == nil { loop.firstPlannedCommandTime = target.plannedCommandTime }
         loop.slotIndex = slot
         let now = ContinuousClock.now
-        loop.cycleStart = now - target.slotDuration * slot
+        let start = turnStart ?? now
+        loop.cycleStart = start - target.slotDuration * slot
         if loop.firstOnAir == nil { loop.firstOnAir = now }
-        loop.nextDue = target.rotates ? now + target.slotDuration : nil
+        loop.nextDue = target.rotates ? start + target.slotDuration : nil
         report(.applied(generation: target.generation, adapter: adapter))
         return nil
     }
@@ -326,9 +332,12 @@ final class AdapterDriver: Sendable {
         }
         report(.slot(adapter: adapter, index: loop.slotIndex, commands: commands, lateness: lateness))
         // Commands clearly slower than the plan's (a controller slower under load than at the
-        // probe, writes slower than its read-outs): the fleet plans the turns again with them.
+        // probe, writes slower than its read-outs), or clearly faster (a probe on a busy host):
+        // the fleet plans the turns again with them.
+        let planned = target.plannedCommandTime
         if let measured = loop.meter.commandTime, loop.meter.commandSamples >= Self.slowCommandTurns,
-           measured > target.plannedCommandTime * Self.slowCommandRatio,
+           measured > planned * Self.slowCommandRatio
+            || (planned > FleetPlanner.assumedCommandTime && measured * Self.fastCommandRatio < planned),
            loop.replanned.map({ started - $0 >= Self.replanEvery }) ?? true {
             loop.replanned = started
             loop.replans += 1

@@ -42,7 +42,7 @@ extension EmulatorEvent: CustomStringConvertible, TermedTextConvertible {
             let share = plan.adapters.first { $0.capabilities.adapter == adapter }
             let turns = share.map { ": turns of \(Self.milliseconds($0.slotDuration)) ms" } ?? ""
             let keeps = plan.meetsGoal ? "each beacon on air at least every \(Self.milliseconds(plan.longestSilence)) ms" : "a beacon may go unseen for \(Self.milliseconds(plan.longestSilence)) ms (goal \(Self.milliseconds(plan.maximumSilence)) ms)"
-            return "\(adapter): the controller answers commands in \(NumberText.string(commandTime.seconds * 1000, places: 1)) ms each here, slower than planned: turns planned again with it\(turns), \(keeps)"
+            return "\(adapter): the controller answers commands in \(NumberText.string(commandTime.seconds * 1000, places: 1)) ms each here, not as planned: turns planned again with that and a tenth more\(turns), \(keeps)"
         case let .stopped(adapter, teardown):
             if adapter.isManagementAPI, teardown == .clean {
                 return "\(adapter): advertising stopped (beacon's instances removed; other programs' instances left as they were)"

@@ -39,8 +39,8 @@ public enum EmulatorEvent: Sendable {
     /// (``CoverageMeter``), against the plan: once on the way when a beacon first misses the plan,
     /// and at the end (``CoverageReport/final``), before the adapter's `stopped`.
     case coverage(adapter: AdapterName, CoverageReport)
-    /// The controller answered the run's commands in `commandTime` each, clearly slower than the
-    /// plan assumed: the turns were planned again with it (`plan`: the new plan, its figures the
+    /// The controller answered the run's commands in `commandTime` each, clearly slower (or
+    /// faster) than the plan assumed: the turns were planned again with it (`plan`: the new plan, its figures the
     /// model's with the measured time), on the same advertisers, the rotation going on where it was.
     case replanned(adapter: AdapterName, commandTime: Duration, plan: FleetPlan)
     /// The adapter's teardown is done: clean, or with what may still be on air.

@@ -20,6 +20,11 @@ public struct FleetPlanner: Sendable {
     /// The coverage goal: every beacon on air at least this often (`--max-silence`, default 1 s:
     /// iOS ranges once a second, and a beacon unseen for a few seconds leaves a phone's list).
     public var maximumSilence: Duration
+    /// The command time to plan turns with, whatever the probe measured (nil: the probe's, at
+    /// least ``assumedCommandTime``), for a controller known better than a probe can tell, and
+    /// for plans that must not depend on the machine's load (tests). A run then keeps it: it
+    /// does not plan again for the command time it measures.
+    public var commandTime: Duration?
 
     /// How long one command takes to be answered when the probe measured nothing faster to go by,
     /// and the least the planner assumes whatever it measured (a USB controller: about 1 ms; the
@@ -28,7 +33,8 @@ public struct FleetPlanner: Sendable {
     public static let assumedCommandTime: Duration = .milliseconds(1)
 
     public init(forceLegacy: Bool = false, slotDuration: Duration? = nil, maximumSets: Int? = nil, shareAddresses: Bool = false,
-                maximumSilence: Duration = .seconds(1)) {
+                maximumSilence: Duration = .seconds(1), commandTime: Duration? = nil) {
+        self.commandTime = commandTime
         self.forceLegacy = forceLegacy
         self.slotDuration = slotDuration
         self.maximumSets = maximumSets
@@ -140,8 +146,8 @@ public struct FleetPlanner: Sendable {
         } else {
             commands = 4 + p + r
         }
-        let measured = caps.commandTime ?? Self.assumedCommandTime
-        return TurnTiming(commandTime: max(Self.assumedCommandTime, measured), commands: commands, sharedAddress: shareAddresses)
+        let time = commandTime ?? max(Self.assumedCommandTime, caps.commandTime ?? Self.assumedCommandTime)
+        return TurnTiming(commandTime: time, commands: commands, sharedAddress: shareAddresses)
     }
 
     /// The shortest turn on `caps`: one advertising event at the controller's fastest interval, and

@@ -222,13 +222,13 @@ public final class RunningFleet: Sendable {
         }
     }
 
-    /// The run's commands on `adapter` take `measured` each, clearly more than its plan assumed:
+    /// The run's commands on `adapter` take `measured` each, clearly more (or less) than its plan assumed:
     /// the same beacons are planned again with that time and a tenth more (so that the median's
     /// drift under load does not ask again at once), on the same advertisers and turns, and the
     /// adapter's rotation goes on where it is with the new turns (``EmulatorEvent/replanned``).
     func replan(_ adapter: AdapterName, commandTime measured: Duration) {
         let event: EmulatorEvent? = state.withLock { s in
-            guard !s.drivers.isEmpty, !s.stopRequested, let current = s.plan,
+            guard planner.commandTime == nil, !s.drivers.isEmpty, !s.stopRequested, let current = s.plan,
                   let k = s.capabilities.firstIndex(where: { $0.adapter == adapter }) else { return nil }
             s.capabilities[k].commandTime = measured * 1.1
             let plan = planner.plan(current.placements.map(\.beacon), on: s.capabilities, keeping: current)
