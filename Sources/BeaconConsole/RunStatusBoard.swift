@@ -281,7 +281,8 @@ public final class RunStatusBoard: Sendable {
                       message: r.termedText.text(namedBy: naming),
                       beacons: r.beacons.map { b in
                           .init(beacon: b.beacon.text, longestSilenceMs: b.longestSilence.map { round($0.seconds * 1000) },
-                                plannedMs: round(b.planned.seconds * 1000), turns: b.turns)
+                                plannedMs: round(b.planned.seconds * 1000), turns: b.turns,
+                                eventsPerSecond: b.eventsPerSecond.map { NumberText.rounded($0, places: 3) })
                       })
         case let .replanned(adapter, commandTime, plan):
             .replanned(adapter: adapter.text, commandMs: round(commandTime.seconds * 1000), message: event.termedText.text(namedBy: naming),

@@ -14,6 +14,10 @@ public struct BeaconCoverage: Sendable, Hashable {
     public var planned: Duration
     /// Its turns on air so far.
     public var turns: Int
+    /// The advertising events a second its finished turns certainly had (nil before two turns):
+    /// with an event limit, that many a turn; otherwise those that fit between its enable and
+    /// its disable, each an interval and at most 10 ms after the one before.
+    public var eventsPerSecond: Double? = nil
     /// Whether it went unheard for clearly longer than the plan said: by more than
     /// ``CoverageReport/tolerance(of:)`` (a turn a few milliseconds late is the host's ordinary
     /// jitter, not news).
@@ -38,8 +42,15 @@ struct CoverageMeter {
         var onSince: ContinuousClock.Instant?
         /// While off air: the earliest its last event can have been.
         var offSince: ContinuousClock.Instant?
+        /// While on air: when its enable was answered (its first event came by then and 10 ms).
+        var answered: ContinuousClock.Instant?
         var longest: Duration?
         var turns = 0
+        /// The events its turns certainly had, and the span they fell in (its first turn's start
+        /// to its last turn's end).
+        var events = 0
+        var firstOn: ContinuousClock.Instant?
+        var lastOff: ContinuousClock.Instant?
     }
 
     private var tracks: [BeaconName: Track] = [:]
@@ -75,8 +86,18 @@ struct CoverageMeter {
             // (with a limit) until its events were over, whichever came first.
             var last = max(on, start - t.interval - d)
             if t.limit > 0 { last = max(on, min(last, on + t.interval * (t.limit - 1))) }
+            // Its certain events: the first by its enable's answer and 10 ms, then one every
+            // interval and 10 ms before the disable, no more than its limit.
+            if let up = t.answered {
+                let window = start - up - d
+                var count = window >= .zero ? 1 + Int((window / (t.interval + d)).rounded(.down)) : 0
+                if t.limit > 0 { count = min(count, t.limit) }
+                t.events += count
+            }
+            t.lastOff = start
             t.offSince = last
             t.onSince = nil
+            t.answered = nil
             tracks[beacon] = t
         }
         for c in came {
@@ -87,6 +108,8 @@ struct CoverageMeter {
             }
             t.offSince = nil
             t.onSince = start
+            t.answered = answered
+            if t.firstOn == nil { t.firstOn = start }
             t.interval = c.interval.duration
             t.limit = c.limit
             t.turns += 1
@@ -109,7 +132,11 @@ struct CoverageMeter {
     /// Every beacon's figures, by name.
     var beacons: [BeaconCoverage] {
         tracks.sorted { $0.key.text < $1.key.text }.map { name, t in
-            BeaconCoverage(beacon: name, longestSilence: t.longest, planned: t.planned, turns: t.turns)
+            var c = BeaconCoverage(beacon: name, longestSilence: t.longest, planned: t.planned, turns: t.turns)
+            if let first = t.firstOn, let last = t.lastOff, last > first, t.turns > 1 {
+                c.eventsPerSecond = Double(t.events) / (last - first).seconds
+            }
+            return c
         }
     }
 
@@ -147,6 +174,8 @@ public struct CoverageReport: Sendable, Hashable {
     public var longestSilence: Duration { beacons.compactMap(\.longestSilence).max() ?? .zero }
     /// Whether some beacon went unheard for longer than the plan said.
     public var missedPlan: Bool { beacons.contains(where: \.missedPlan) }
+    /// The fewest events a second any beacon's finished turns certainly had.
+    public var fewestEventsPerSecond: Double? { beacons.compactMap(\.eventsPerSecond).min() }
     /// Whether some beacon went unheard for clearly longer than the goal.
     public var missedGoal: Bool { longestSilence > goal + Self.tolerance(of: goal) }
 

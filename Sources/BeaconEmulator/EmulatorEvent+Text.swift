@@ -93,7 +93,8 @@ extension CoverageReport {
         let late = "turns up to \(EmulatorEvent.milliseconds(latestTurn)) ms late"
         guard missedPlan else {
             let lead = final ? "coverage as planned" : "coverage so far as planned"
-            return "\(lead): every beacon heard again within \(ms(longestSilence)) (plan \(ms(plannedSilence)), goal \(ms(goal))); \(late); \(command)"
+            let events = fewestEventsPerSecond.map { "; at least \(NumberText.string($0, places: 1)) events a second each" } ?? ""
+            return "\(lead): every beacon heard again within \(ms(longestSilence)) (plan \(ms(plannedSilence)), goal \(ms(goal)))\(events); \(late); \(command)"
         }
         let worst = beacons.filter(\.missedPlan).max { ($0.longestSilence ?? .zero) < ($1.longestSilence ?? .zero) }
         let who = worst.map { " (\($0.beacon))" } ?? ""

@@ -123,11 +123,14 @@ public enum RunEvent: EventKind {
         public var plannedMs: Double
         /// "turns": its turns on air.
         public var turns: Int
-        public init(beacon: String, longestSilenceMs: Double?, plannedMs: Double, turns: Int) {
+        /// "events_per_second": the events a second its turns certainly had (`null` before two turns).
+        public var eventsPerSecond: Double?
+        public init(beacon: String, longestSilenceMs: Double?, plannedMs: Double, turns: Int, eventsPerSecond: Double? = nil) {
             self.beacon = beacon
             self.longestSilenceMs = longestSilenceMs
             self.plannedMs = plannedMs
             self.turns = turns
+            self.eventsPerSecond = eventsPerSecond
         }
     }
 
@@ -141,7 +144,7 @@ public enum RunEvent: EventKind {
         case measuredPower = "measured_power", txPower = "tx_power", distance
         case final, longestSilenceMs = "longest_silence_ms", plannedSilenceMs = "planned_silence_ms", goalMs = "goal_ms"
         case latestTurnMs = "latest_turn_ms", commandMs = "command_ms", plannedCommandMs = "planned_command_ms", missedPlan = "missed_plan"
-        case plannedMs = "planned_ms", turns
+        case plannedMs = "planned_ms", turns, eventsPerSecond = "events_per_second"
     }
 
     /// The kind's members in the documented order.
@@ -198,7 +201,8 @@ public enum RunEvent: EventKind {
                        m(.missedPlan, .bool(missed)), m(.message, .string(message)),
                        m(.beacons, .array(beacons.map { b in
                            .object([m(.beacon, .string(b.beacon)), m(.longestSilenceMs, b.longestSilenceMs.map { .double($0) } ?? .null),
-                                    m(.plannedMs, .double(b.plannedMs)), m(.turns, .int(b.turns))])
+                                    m(.plannedMs, .double(b.plannedMs)), m(.turns, .int(b.turns)),
+                                    m(.eventsPerSecond, b.eventsPerSecond.map { .double($0) } ?? .null)])
                        }))]
         }
         return members
@@ -269,7 +273,8 @@ public enum RunEvent: EventKind {
                 let b = try list.nestedContainer(keyedBy: Key.self)
                 beacons.append(CoverageBeacon(beacon: try b.decode(String.self, forKey: .beacon),
                                               longestSilenceMs: try b.decodeNullable(forKey: .longestSilenceMs) { try b.decode(Double.self, forKey: $0) },
-                                              plannedMs: try b.decode(Double.self, forKey: .plannedMs), turns: try b.decode(Int.self, forKey: .turns)))
+                                              plannedMs: try b.decode(Double.self, forKey: .plannedMs), turns: try b.decode(Int.self, forKey: .turns),
+                                              eventsPerSecond: try b.decodeNullable(forKey: .eventsPerSecond) { try b.decode(Double.self, forKey: $0) }))
             }
             kind = .coverage(adapter: try string(.adapter), final: try c.decode(Bool.self, forKey: .final), longestSilenceMs: try double(.longestSilenceMs),
                              plannedSilenceMs: try double(.plannedSilenceMs), goalMs: try double(.goalMs), latestTurnMs: try double(.latestTurnMs),
