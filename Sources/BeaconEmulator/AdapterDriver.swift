@@ -407,8 +407,9 @@ final class AdapterDriver: Sendable {
         let came = state.filter { !same(old[$0.key], $0.value) }.map { _, config in
             (beacon: config.beaconName, interval: config.interval, limit: backend.controllerTimesTurns ? Int(config.eventsPerTurn) : 0)
         }
+        let selfStopped = Set(old.filter { stopped.contains($0.key) && !same(state[$0.key], $0.value) }.map(\.value.beaconName))
         loop.meter.turn(start: start, answered: .now, commands: result.commands, lateness: lateness ?? .zero, left: left, came: came,
-                        rotation: lateness != nil)
+                        rotation: lateness != nil, stoppedByController: selfStopped)
         return result.commands
     }
 

@@ -46,11 +46,12 @@ struct CoverageMeter {
         var answered: ContinuousClock.Instant?
         var longest: Duration?
         var turns = 0
-        /// The events its turns certainly had, and the span they fell in (its first turn's start
-        /// to its last turn's end).
+        /// The events its turns certainly had; those of the turns before its latest one, and the
+        /// span from its first turn's start to its latest's (whole cycles: a rate, not a burst).
         var events = 0
+        var eventsBeforeLatest = 0
         var firstOn: ContinuousClock.Instant?
-        var lastOff: ContinuousClock.Instant?
+        var latestOn: ContinuousClock.Instant?
     }
 
     private var tracks: [BeaconName: Track] = [:]
@@ -70,9 +71,12 @@ struct CoverageMeter {
     /// A turn's commands were sent from `start` and all answered at `answered`, `lateness` after
     /// it was due; `left` left the air, `came` came on, each with its interval and event limit.
     /// Only a rotation's turns (`rotation`) count towards the command times: a setup or an
-    /// update sends many more commands than a turn.
+    /// update sends many more commands than a turn. `stoppedByController`: those of `left` whose
+    /// sets the controller stopped after their limit of events (LE Advertising Set Terminated):
+    /// they had exactly that many.
     mutating func turn(start: ContinuousClock.Instant, answered: ContinuousClock.Instant, commands: Int, lateness: Duration,
-                       left: [BeaconName], came: [(beacon: BeaconName, interval: AdvertisingInterval, limit: Int)], rotation: Bool = true) {
+                       left: [BeaconName], came: [(beacon: BeaconName, interval: AdvertisingInterval, limit: Int)], rotation: Bool = true,
+                       stoppedByController: Set<BeaconName> = []) {
         latestTurn = max(latestTurn, lateness)
         if commands > 0, rotation {
             slowestCommands = max(slowestCommands, answered - start)
@@ -91,10 +95,9 @@ struct CoverageMeter {
             if let up = t.answered {
                 let window = start - up - d
                 var count = window >= .zero ? 1 + Int((window / (t.interval + d)).rounded(.down)) : 0
-                if t.limit > 0 { count = min(count, t.limit) }
+                if t.limit > 0 { count = stoppedByController.contains(beacon) ? t.limit : min(count, t.limit) }
                 t.events += count
             }
-            t.lastOff = start
             t.offSince = last
             t.onSince = nil
             t.answered = nil
@@ -110,6 +113,8 @@ struct CoverageMeter {
             t.onSince = start
             t.answered = answered
             if t.firstOn == nil { t.firstOn = start }
+            t.latestOn = start
+            t.eventsBeforeLatest = t.events
             t.interval = c.interval.duration
             t.limit = c.limit
             t.turns += 1
@@ -133,8 +138,8 @@ struct CoverageMeter {
     var beacons: [BeaconCoverage] {
         tracks.sorted { $0.key.text < $1.key.text }.map { name, t in
             var c = BeaconCoverage(beacon: name, longestSilence: t.longest, planned: t.planned, turns: t.turns)
-            if let first = t.firstOn, let last = t.lastOff, last > first, t.turns > 1 {
-                c.eventsPerSecond = Double(t.events) / (last - first).seconds
+            if let first = t.firstOn, let latest = t.latestOn, latest > first, t.turns > 1 {
+                c.eventsPerSecond = Double(t.eventsBeforeLatest) / (latest - first).seconds
             }
             return c
         }

@@ -93,7 +93,10 @@ extension CoverageReport {
         let late = "turns up to \(EmulatorEvent.milliseconds(latestTurn)) ms late"
         guard missedPlan else {
             let lead = final ? "coverage as planned" : "coverage so far as planned"
-            let events = fewestEventsPerSecond.map { "; at least \(NumberText.string($0, places: 1)) events a second each" } ?? ""
+            let events = fewestEventsPerSecond.map { rate -> String in
+                let shown = NumberText.rounded(rate, places: 1)
+                return "; at least \(NumberText.string(shown)) \(Plural.word(shown, "event")) a second each"
+            } ?? ""
             return "\(lead): every beacon heard again within \(ms(longestSilence)) (plan \(ms(plannedSilence)), goal \(ms(goal)))\(events); \(late); \(command)"
         }
         let worst = beacons.filter(\.missedPlan).max { ($0.longestSilence ?? .zero) < ($1.longestSilence ?? .zero) }

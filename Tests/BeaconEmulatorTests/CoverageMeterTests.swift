@@ -28,8 +28,8 @@ import HCI
         #expect(a?.longestSilence == .milliseconds(1020 - 390))
         #expect(a?.turns == 2 && a?.missedPlan == false)
         // Its first turn, enabled by 10 ms and disabled at 500 ms: events by 20 ms and then at
-        // most 110 ms apart, 5 certain, over the half second from its start to its end.
-        #expect(a?.eventsPerSecond == 10)
+        // most 110 ms apart, 5 certain, in the second from its start to its next turn's.
+        #expect(a?.eventsPerSecond == 5)
         // b came back for no second turn: no silence measured.
         #expect(meter.beacons.first { $0.beacon == "b" }?.longestSilence == nil)
         #expect(meter.latestTurn == .milliseconds(30))
@@ -43,8 +43,8 @@ import HCI
         let a = meter.beacons.first { $0.beacon == "a" }
         #expect(a?.longestSilence == .milliseconds(1020 - 100))
         #expect(a?.missedPlan == true && meter.missesPlan)
-        // The controller stopped it after its 2 events.
-        #expect(a?.eventsPerSecond == 4)
+        // At most its limit of 2 events (the controller did not say it stopped the set).
+        #expect(a?.eventsPerSecond == 2)
     }
 
     @Test func theReportNamesTheCauseAndWhatWouldMeetIt() {
@@ -56,6 +56,6 @@ import HCI
         #expect(text.hasSuffix("more sets, a second adapter, fewer beacons or a longer goal (\(FrontEndTerm.maximumSilence.conceptText)) would meet it"), "\(text)")
         let kept = CoverageReport(beacons: twoTurnsEach(limit: 0).beacons, latestTurn: .milliseconds(30), commandTime: .milliseconds(1),
                                   plannedCommandTime: .milliseconds(1), plannedSilence: .milliseconds(700), goal: .seconds(1), final: true)
-        #expect(kept.termedText.description == "coverage as planned: every beacon heard again within 630 ms (plan 700 ms, goal 1000 ms); at least 10 events a second each; turns up to 30 ms late; commands 1 ms each")
+        #expect(kept.termedText.description == "coverage as planned: every beacon heard again within 630 ms (plan 700 ms, goal 1000 ms); at least 5 events a second each; turns up to 30 ms late; commands 1 ms each")
     }
 }
