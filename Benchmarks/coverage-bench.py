@@ -125,17 +125,19 @@ def run(binary, name, seconds, warmup, realistic=False):
     # The plan in force at the end: the first, or the last one the run made again for the
     # command time it measured (`replanned`).
     plans = [o for o in events if o.get("event") in ("plan", "replanned")]
-    promised = plans[-1].get("plan", {}) if plans else {}
+    promised = next((o for o in events if o.get("event") == "plan"), {}).get("plan", {})
     final = next((o for o in events if o.get("event") == "coverage" and o.get("final")), {})
+    last = plans[-1] if plans else {}
+    planned_silence_ms = last.get("longest_silence_ms") if last.get("event") == "replanned" else promised.get("longest_silence_ms", 0)
     lateness = [o.get("lateness_ms", 0) for o in events if o.get("event") == "slot"]
     return {
         "controller": name, "harness": harness_args, "beacons": len(expected), "seconds": seconds,
         "heard": sum(1 for t in times.values() if t),
         "receptions_per_beacon_per_second": {"min": min(per_second), "median": statistics.median(per_second)},
         "longest_silence_s": max(silences),
-        "plan_longest_silence_s": promised.get("longest_silence_ms", 0) / 1000,
+        "plan_longest_silence_s": planned_silence_ms / 1000,
         "plan_meets_goal": promised.get("meets_goal"),
-        "plan_command_ms": max((a.get("command_ms", 0) for a in promised.get("adapters", [])), default=0),
+        "plan_command_ms": final.get("planned_command_ms") or max((a.get("command_ms", 0) for a in promised.get("adapters", [])), default=0),
         "replans": len(plans) - 1,
         "measured_longest_silence_s": final.get("longest_silence_ms", 0) / 1000,
         "coverage_message": final.get("message"),

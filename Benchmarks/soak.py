@@ -93,6 +93,7 @@ class Tally:
         self.harness_errors = 0
         self.plan = {}               # the run's plan event
         self.coverage = None         # the run's final coverage event
+        self.replans = 0             # its replanned events
 
     def beacon_lines(self, lines):
         for now, obj, text in lines:
@@ -109,6 +110,8 @@ class Tally:
                 self.plan = obj["plan"]
             elif event == "coverage" and obj.get("final"):
                 self.coverage = obj
+            elif event == "replanned":
+                self.replans += 1
 
     def harness_lines(self, lines):
         for _, obj, _ in lines:
@@ -193,8 +196,12 @@ def summarise(tally, rss, peak, started, seconds, warmup_seconds, window_seconds
         "plan": [line for line in stderr.splitlines() if line][:6],
         # The scanner's longest silence of any beacon against the plan's bound and the run's own measurement.
         "longest_silence_s": max(tally.longest_silence.values(), default=0),
-        "plan_longest_silence_s": tally.plan.get("longest_silence_ms", 0) / 1000,
-        "plan_command_ms": max((a.get("command_ms", 0) for a in tally.plan.get("adapters", [])), default=0),
+        # The plan in force at the end (the run may have planned the turns again for the command
+        # time it measured): the final coverage report's.
+        "plan_longest_silence_s": (tally.coverage or {}).get("planned_silence_ms", tally.plan.get("longest_silence_ms", 0)) / 1000,
+        "first_plan_longest_silence_s": tally.plan.get("longest_silence_ms", 0) / 1000,
+        "plan_command_ms": (tally.coverage or {}).get("planned_command_ms") or max((a.get("command_ms", 0) for a in tally.plan.get("adapters", [])), default=0),
+        "replans": tally.replans,
         "measured_longest_silence_s": (tally.coverage or {}).get("longest_silence_ms", 0) / 1000,
         "coverage_message": (tally.coverage or {}).get("message"),
     }
@@ -221,8 +228,9 @@ def report(r):
     print(f"beacon error events: {len(r['errors'])}; harness parse errors: {r['harness_errors']}")
     if "longest_silence_s" in r:
         print(f"longest silence of any beacon: {r['longest_silence_s']:.3f} s heard by the scanner,"
-              f" {r['measured_longest_silence_s']:.3f} s measured by the run, plan {r['plan_longest_silence_s']:.3f} s"
-              f" (commands planned at {r['plan_command_ms']:.2f} ms)")
+              f" {r['measured_longest_silence_s']:.3f} s measured by the run, plan {r['plan_longest_silence_s']:.3f} s at the end"
+              f" (first plan {r.get('first_plan_longest_silence_s', 0):.3f} s; commands planned at {r['plan_command_ms']:.2f} ms;"
+              f" {r.get('replans', 0)} re-plans)")
         print(f"the run said: {r['coverage_message']}")
     for line in r["plan"]:
         print("   ", line)

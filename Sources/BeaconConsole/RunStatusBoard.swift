@@ -284,9 +284,9 @@ public final class RunStatusBoard: Sendable {
                                 plannedMs: round(b.planned.seconds * 1000), turns: b.turns,
                                 eventsPerSecond: b.eventsPerSecond.map { NumberText.rounded($0, places: 3) })
                       })
-        case let .replanned(adapter, commandTime, plan):
-            .replanned(adapter: adapter.text, commandMs: round(commandTime.seconds * 1000), message: event.termedText.text(namedBy: naming),
-                       plan: PlanReport.json(plan, namedBy: naming))
+        case let .replanned(adapter, commandTime, slot, longest, _):
+            .replanned(adapter: adapter.text, commandMs: round(commandTime.seconds * 1000), slotMs: round(slot.seconds * 1000),
+                       longestSilenceMs: round(longest.seconds * 1000), message: event.termedText.text(namedBy: naming))
         case let .stopped(adapter, teardown):
             if case let .incomplete(names, reason) = teardown {
                 .stopped(adapter: adapter.text, left: .init(beacons: names.map(\.text), reason: reason.text(namedBy: naming)))

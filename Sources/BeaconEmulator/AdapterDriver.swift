@@ -98,7 +98,7 @@ final class AdapterDriver: Sendable {
     /// turns are measured; after a re-plan the next may come this much later at the soonest.
     static let slowCommandRatio = 1.15
     /// … or faster than planned past this one (the plan had more than the 1 ms floor).
-    static let fastCommandRatio = 1.5
+    static let fastCommandRatio = 1.3
     static let slowCommandTurns = 20
     static let replanEvery: Duration = .seconds(10)
 

@@ -38,11 +38,9 @@ extension EmulatorEvent: CustomStringConvertible, TermedTextConvertible {
                 : "\(adapter): a set did not stop after its events in time: the host times the turns again"
         case let .coverage(adapter, report):
             return "\(adapter): \(report.termedText)"
-        case let .replanned(adapter, commandTime, plan):
-            let share = plan.adapters.first { $0.capabilities.adapter == adapter }
-            let turns = share.map { ": turns of \(Self.milliseconds($0.slotDuration)) ms" } ?? ""
-            let keeps = plan.meetsGoal ? "each beacon on air at least every \(Self.milliseconds(plan.longestSilence)) ms" : "a beacon may go unseen for \(Self.milliseconds(plan.longestSilence)) ms (goal \(Self.milliseconds(plan.maximumSilence)) ms)"
-            return "\(adapter): the controller answers commands in \(NumberText.string(commandTime.seconds * 1000, places: 1)) ms each here, not as planned: turns planned again with that and a tenth more\(turns), \(keeps)"
+        case let .replanned(adapter, commandTime, slot, longest, goal):
+            let keeps = longest <= goal + .milliseconds(1) ? "each beacon on air at least every \(Self.milliseconds(longest)) ms" : "a beacon may go unseen for \(Self.milliseconds(longest)) ms (goal \(Self.milliseconds(goal)) ms)"
+            return "\(adapter): the controller answers commands in \(NumberText.string(commandTime.seconds * 1000, places: 1)) ms each here, not as planned: turns planned again with that and a tenth more: turns of \(Self.milliseconds(slot)) ms, \(keeps)"
         case let .stopped(adapter, teardown):
             if adapter.isManagementAPI, teardown == .clean {
                 return "\(adapter): advertising stopped (beacon's instances removed; other programs' instances left as they were)"

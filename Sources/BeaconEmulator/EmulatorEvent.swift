@@ -38,11 +38,14 @@ public enum EmulatorEvent: Sendable {
     /// What each rotating beacon really got on air, measured from the controller's answers
     /// (``CoverageMeter``), against the plan: once on the way when a beacon first misses the plan,
     /// and at the end (``CoverageReport/final``), before the adapter's `stopped`.
-    case coverage(adapter: AdapterName, CoverageReport)
+    indirect case coverage(adapter: AdapterName, CoverageReport)
     /// The controller answered the run's commands in `commandTime` each, clearly slower (or
     /// faster) than the plan assumed: the turns were planned again with it (`plan`: the new plan, its figures the
-    /// model's with the measured time), on the same advertisers, the rotation going on where it was.
-    case replanned(adapter: AdapterName, commandTime: Duration, plan: FleetPlan)
+    /// model's with the measured time), on the same advertisers, the rotation going on where it was:
+    /// its turns (`slotDuration`), the plan's longest silence and whether it meets the goal. (Not
+    /// the whole plan: ``RunningFleet/currentPlan`` has it, and ``RunningFleet/events`` keeps
+    /// many events.)
+    case replanned(adapter: AdapterName, commandTime: Duration, slotDuration: Duration, longestSilence: Duration, goal: Duration)
     /// The adapter's teardown is done: clean, or with what may still be on air.
     case stopped(adapter: AdapterName, teardown: Teardown)
 }

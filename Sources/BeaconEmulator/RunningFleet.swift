@@ -237,7 +237,8 @@ public final class RunningFleet: Sendable {
             for (driver, target) in zip(s.drivers, Self.targets(plan, drivers: s.drivers, generation: s.generation)) {
                 driver.post(target)
             }
-            return .replanned(adapter: adapter, commandTime: measured, plan: plan)
+            let turn = plan.adapters.first { $0.capabilities.adapter == adapter }?.slotDuration ?? .zero
+            return .replanned(adapter: adapter, commandTime: measured, slotDuration: turn, longestSilence: plan.longestSilence, goal: plan.maximumSilence)
         }
         if let event { emit(event) }
     }

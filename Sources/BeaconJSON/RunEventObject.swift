@@ -35,9 +35,10 @@ public enum RunEvent: EventKind {
     /// answers, against the plan (on the way when it first misses the plan, and at the end).
     case coverage(adapter: String, final: Bool, longestSilenceMs: Double, plannedSilenceMs: Double, goalMs: Double, latestTurnMs: Double,
                   commandMs: Double?, plannedCommandMs: Double, missedPlan: Bool, message: String, beacons: [CoverageBeacon])
-    /// "replanned": the controller answered the run's commands clearly slower than planned, and
-    /// the turns were planned again with the measured time (`plan`: as "plan" has it).
-    case replanned(adapter: String, commandMs: Double, message: String, plan: JSONValue)
+    /// "replanned": the controller answered the run's commands clearly slower (or faster) than
+    /// planned, and the turns were planned again with the measured time: the new turns and the
+    /// new plan's longest silence.
+    case replanned(adapter: String, commandMs: Double, slotMs: Double, longestSilenceMs: Double, message: String)
 
     /// Which kind this is (its "event" is the raw value).
     public var name: Name {
@@ -144,7 +145,7 @@ public enum RunEvent: EventKind {
         case measuredPower = "measured_power", txPower = "tx_power", distance
         case final, longestSilenceMs = "longest_silence_ms", plannedSilenceMs = "planned_silence_ms", goalMs = "goal_ms"
         case latestTurnMs = "latest_turn_ms", commandMs = "command_ms", plannedCommandMs = "planned_command_ms", missedPlan = "missed_plan"
-        case plannedMs = "planned_ms", turns, eventsPerSecond = "events_per_second"
+        case plannedMs = "planned_ms", turns, eventsPerSecond = "events_per_second", slotMs = "slot_ms"
     }
 
     /// The kind's members in the documented order.
@@ -192,8 +193,9 @@ public enum RunEvent: EventKind {
                        m(.beacons, .object(beacons.map { b in
                            (b.name, .object([m(.measuredPower, .int(b.measuredPower)), m(.txPower, .int(b.txPower)), m(.distance, .double(b.distance))]))
                        }))]
-        case let .replanned(adapter, command, message, plan):
-            members = [m(.adapter, .string(adapter)), m(.commandMs, .double(command)), m(.message, .string(message)), m(.plan, plan)]
+        case let .replanned(adapter, command, slot, longest, message):
+            members = [m(.adapter, .string(adapter)), m(.commandMs, .double(command)), m(.slotMs, .double(slot)),
+                       m(.longestSilenceMs, .double(longest)), m(.message, .string(message))]
         case let .coverage(adapter, final, longest, planned, goal, late, command, plannedCommand, missed, message, beacons):
             members = [m(.adapter, .string(adapter)), m(.final, .bool(final)), m(.longestSilenceMs, .double(longest)),
                        m(.plannedSilenceMs, .double(planned)), m(.goalMs, .double(goal)), m(.latestTurnMs, .double(late)),
@@ -264,8 +266,8 @@ public enum RunEvent: EventKind {
                            generation: try c.decodeNullable(forKey: .generation) { try c.decode(Int.self, forKey: $0) },
                            behind: try c.decode(Bool.self, forKey: .behind), beacons: beacons)
         case .replanned:
-            kind = .replanned(adapter: try string(.adapter), commandMs: try double(.commandMs), message: try string(.message),
-                              plan: try c.decode(JSONValue.self, forKey: .plan))
+            kind = .replanned(adapter: try string(.adapter), commandMs: try double(.commandMs), slotMs: try double(.slotMs),
+                              longestSilenceMs: try double(.longestSilenceMs), message: try string(.message))
         case .coverage:
             var list = try c.nestedUnkeyedContainer(forKey: .beacons)
             var beacons: [CoverageBeacon] = []

@@ -23,7 +23,12 @@ struct AdvertiseCommand: AsyncParsableCommand {
             While running: on a terminal a live view that fits it (TERM=dumb: lines; NO_COLOR: \
             no colour); otherwise one line per change (--json: \
             one JSON object per event). With -i virtual and --air-log FILE, every advertising \
-            event the virtual controller puts on air is written to FILE as an "air …" line.
+            event the virtual controller puts on air is written to FILE as an "air …" line. \
+            While beacons take turns, the run measures each one's silences from the \
+            controller's answers: once a beacon misses the plan, a line says so with the \
+            cause (a slow controller, slow or late turns) and what would meet it, and at the \
+            end a line says whether coverage was as planned (the exit status stays 0). \
+            Commands clearly slower or faster than planned re-plan the turns.
 
             SIGINT (Ctrl-C), SIGTERM, the duration, or a closed standard output (a pipe whose \
             reader went away) stop: advertising off, sets removed, exit 0; a second SIGINT or \
