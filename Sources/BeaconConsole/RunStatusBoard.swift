@@ -59,7 +59,7 @@ public final class RunStatusBoard: Sendable {
         public var state = "waiting"
         /// How many times it went on air.
         public var turns = 0
-        /// Its longest silence between two turns as measured (``CoverageReport``): `0.98 s`, or
+        /// Its longest silence between two turns as measured (a `coverage` event): `0.98 s`, or
         /// `1.3 s > 1 s` past the plan's bound; `-` until measured.
         public var silence = "-"
         public var lastError = "-"

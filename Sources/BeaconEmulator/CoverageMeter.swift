@@ -3,7 +3,7 @@ import BeaconProfiles
 import HCI
 
 /// What one beacon really got on air during a run, as far as the controller's answers show:
-/// measured, not planned (see ``CoverageMeter``).
+/// measured, not planned (a running fleet's coverage meter, which ``CoverageReport`` reports).
 public struct BeaconCoverage: Sendable, Hashable {
     public var beacon: BeaconName
     /// The longest it may have gone unheard between two of its turns: from the earliest its last
@@ -159,7 +159,7 @@ public struct CoverageReport: Sendable, Hashable {
     /// The median time a turn's command took (nil: too few turns yet).
     public var commandTime: Duration?
     /// The command time the plan was made with, and the first plan's (before any re-plan for
-    /// the measured time, ``EmulatorEvent/replanned``).
+    /// the measured time: ``EmulatorEvent`` `replanned`).
     public var plannedCommandTime: Duration
     public var firstPlannedCommandTime: Duration? = nil
     /// How often the turns were planned again for the measured command time.

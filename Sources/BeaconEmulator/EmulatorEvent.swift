@@ -36,7 +36,7 @@ public enum EmulatorEvent: Sendable {
     /// Something failed on an adapter; the fleet stops (see ``RunningFleet/outcome()``).
     case error(adapter: AdapterName, message: TermedText)
     /// What each rotating beacon really got on air, measured from the controller's answers
-    /// (``CoverageMeter``), against the plan: once on the way when a beacon first misses the plan,
+    /// (the running fleet's coverage meter), against the plan: once on the way when a beacon first misses the plan,
     /// and at the end (``CoverageReport/final``), before the adapter's `stopped`.
     indirect case coverage(adapter: AdapterName, CoverageReport)
     /// The controller answered the run's commands in `commandTime` each, clearly slower (or

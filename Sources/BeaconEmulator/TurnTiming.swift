@@ -20,7 +20,7 @@ import HCI
 public struct TurnTiming: Sendable, Hashable {
     /// One command's round trip (the probe's measurement, at least ``FleetPlanner/assumedCommandTime``).
     public var commandTime: Duration
-    /// Commands the host sends for one turn (see ``FleetPlanner/commandsPerTurn(on:sets:beacons:)``).
+    /// Commands the host sends for one turn (see ``FleetPlanner/turnTiming(on:advertisers:beacons:)``).
     public var commands: Int
     /// Whether the rotating sets keep one address and stay enabled, so a turn is new data alone.
     public var sharedAddress: Bool
