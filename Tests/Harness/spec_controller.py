@@ -654,28 +654,23 @@ class SpecController(Controller):
         return self._random.uniform(0.0, 0.010) if self.adv_delay else 0.0
 
     def end_set_after_events(self, advertising_set: AdvertisingSet) -> None:
-        advertising_set.stop()
-        self.send_hci_packet(
-            hci.HCI_LE_Advertising_Set_Terminated_Event(
-                status=hci.HCI_SUCCESS,
-                advertising_handle=advertising_set.handle,
-                connection_handle=0,
-                num_completed_extended_advertising_events=min(advertising_set.events_sent, 255),
-            )
-        )
-        self._check_sets_changed()
+        self._terminate(advertising_set, hci.HCI_SUCCESS, min(advertising_set.events_sent, 255))
 
     def _advertising_timeout(self, advertising_set: AdvertisingSet) -> None:
         advertising_set.duration_handle = None
         if not advertising_set.enabled or self.advertising_sets.get(advertising_set.handle) is not advertising_set:
             return
+        self._terminate(advertising_set, E.ADVERTISING_TIMEOUT_ERROR, 0)
+
+    def _terminate(self, advertising_set: AdvertisingSet, status: int, completed_events: int) -> None:
+        """Stops the set and tells the host: LE Advertising Set Terminated (§7.7.65.18)."""
         advertising_set.stop()
         self.send_hci_packet(
             hci.HCI_LE_Advertising_Set_Terminated_Event(
-                status=E.ADVERTISING_TIMEOUT_ERROR,
+                status=status,
                 advertising_handle=advertising_set.handle,
                 connection_handle=0,
-                num_completed_extended_advertising_events=0,
+                num_completed_extended_advertising_events=completed_events,
             )
         )
         self._check_sets_changed()
