@@ -181,7 +181,7 @@ public struct AdapterConnection: Sendable {
 extension AdapterConnection {
     /// On the shared virtual air, tells the scanners where the walker of `beacon walk` is
     /// (metres, the profiles' frame; see VirtualController's `AirLink.announceWalker(at:)`); nothing elsewhere.
-    public func announceWalker(x: Double, y: Double) {
-        airLink?.announceWalker(at: Point(x: x, y: y))
+    public func announceWalker(at point: Point) {
+        airLink?.announceWalker(at: point)
     }
 }

@@ -254,13 +254,13 @@ public final class FleetRun: Sendable {
     }
 
     /// Tells the shared virtual air where the beacons are (their profiles' `position:`), so
-    /// receivers in other processes get RSSI from the distance. Beacons are known there by their
-    /// address, which stays when their data changes.
+    /// receivers in other processes get RSSI from the distance, and how miscalibrated they are
+    /// (`calibration_error:`). Beacons are known there by their address, which stays when their
+    /// data changes.
     private func place(_ beacons: [BeaconProfile]) {
         for link in connections.compactMap(\.airLink) {
-            for beacon in beacons {
-                guard let p = beacon.position else { continue }
-                link.place(address: beacon.address, at: p)
+            for beacon in beacons where beacon.position != nil || beacon.calibrationError != 0 {
+                link.place(address: beacon.address, at: beacon.position, calibrationError: beacon.calibrationError)
             }
         }
     }

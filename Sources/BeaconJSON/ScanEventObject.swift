@@ -35,7 +35,8 @@ public enum ScanEvent: EventKind {
         case scanning, enter, exit, stopped
     }
 
-    /// A region: a UUID, major and minor, each `nil` (`null`) for any.
+    /// A region: a UUID, major and minor, each `nil` (`null`) for any; or an Eddystone-UID
+    /// namespace and instance.
     public struct Region: Sendable, Hashable {
         /// The UUID, `nil` for any.
         public var uuid: BeaconUUID?
@@ -43,19 +44,37 @@ public enum ScanEvent: EventKind {
         public var major: UInt16?
         /// The minor, `nil` for any.
         public var minor: UInt16?
-        public init(uuid: BeaconUUID?, major: UInt16?, minor: UInt16?) {
+        /// The Eddystone-UID namespace of a region of Eddystone beacons.
+        public var namespace: EddystoneNamespace?
+        /// The instance, `nil` for any of the namespace.
+        public var instance: EddystoneInstance?
+        public init(uuid: BeaconUUID?, major: UInt16?, minor: UInt16?, namespace: EddystoneNamespace? = nil, instance: EddystoneInstance? = nil) {
             self.uuid = uuid
             self.major = major
             self.minor = minor
+            self.namespace = namespace
+            self.instance = instance
         }
 
-        /// `{"uuid","major","minor"}` (``BeaconObject/region(uuid:major:minor:)``).
-        public var json: JSONValue { BeaconObject.region(uuid: uuid, major: major, minor: minor) }
+        /// `{"uuid","major","minor"}` (``BeaconObject/region(uuid:major:minor:)``), with
+        /// `"namespace"` and `"instance"` for a region of Eddystone beacons.
+        public var json: JSONValue {
+            guard let namespace, case .object(let members) = BeaconObject.region(uuid: uuid, major: major, minor: minor) else {
+                return BeaconObject.region(uuid: uuid, major: major, minor: minor)
+            }
+            return .object(members + [(BeaconObject.Key.namespace.rawValue, .string(namespace.description)),
+                                      (BeaconObject.Key.instance.rawValue, .string(instance?.description))])
+        }
 
         init(from c: KeyedDecodingContainer<BeaconObject.Key>) throws {
+            let namespace: EddystoneNamespace? = c.contains(.namespace)
+                ? try c.decodeNullable(forKey: .namespace) { try c.decode($0, as: "an Eddystone namespace") { EddystoneNamespace($0) } } : nil
+            let instance: EddystoneInstance? = c.contains(.instance)
+                ? try c.decodeNullable(forKey: .instance) { try c.decode($0, as: "an Eddystone instance") { EddystoneInstance($0) } } : nil
             self.init(uuid: try c.decodeNullable(forKey: .uuid) { try c.decode($0, as: "a UUID") { BeaconUUID($0) } },
                       major: try c.decodeNullable(forKey: .major) { try c.decodeInRange(UInt16.self, forKey: $0) },
-                      minor: try c.decodeNullable(forKey: .minor) { try c.decodeInRange(UInt16.self, forKey: $0) })
+                      minor: try c.decodeNullable(forKey: .minor) { try c.decodeInRange(UInt16.self, forKey: $0) },
+                      namespace: namespace, instance: instance)
         }
     }
 

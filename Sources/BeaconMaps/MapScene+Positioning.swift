@@ -10,9 +10,14 @@ extension MapScene {
     public mutating func addFixes(_ fixes: [PositionFix], anchors: [BeaconAnchor], truth: ((Double) -> Point)? = nil) {
         guard let last = fixes.last else { return }
         let positions = Dictionary(anchors.map { ($0.name, $0.position) }, uniquingKeysWith: { first, _ in first })
+        let height = last.estimate.position.z
         for range in last.ranges {
             guard let centre = positions[range.name], range.distance.isFinite else { continue }
-            circles.append(MapCircle(centre: centre, radius: range.distance, style: .ranging))
+            // A slant range to a beacon mounted above (or below) the receiver's plane meets the
+            // plane in a smaller circle.
+            let dz = centre.z - height
+            let radius = max(range.distance * range.distance - dz * dz, 0).squareRoot()
+            circles.append(MapCircle(centre: centre.onPlane, radius: radius, style: .ranging))
         }
         if let radius = last.estimate.errorRadius, radius.isFinite, radius > 0 {
             circles.append(MapCircle(centre: last.estimate.position, radius: radius, style: .uncertainty))
@@ -33,8 +38,12 @@ extension MapScene {
         }
         let p = last.estimate.position
         let radius = last.estimate.errorRadius.map { " ± " + SVGText.metres($0) } ?? ""
-        markers.append(MapMarker(position: p, style: .estimate, label: "estimate"))
+        markers.append(MapMarker(position: p.onPlane, style: .estimate, label: "estimate"))
         notes.append("last fix at \(SVGText.number(last.time)) s: (\(SVGText.metres(p.x)), \(SVGText.metres(p.y)))\(radius) from \(last.ranges.count) beacons")
+        if let other = last.estimate.alternative {
+            markers.append(MapMarker(position: other.onPlane, style: .estimate, label: "as good a fit"))
+            notes.append("ambiguous: (\(SVGText.metres(other.x)), \(SVGText.metres(other.y))) fits the ranges as well (beacons near one line)")
+        }
     }
 
     /// Adds a walk: its route, the walker where it is, and per point the estimate a receiver

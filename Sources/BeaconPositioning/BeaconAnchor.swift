@@ -7,6 +7,7 @@ import BeaconRadio
 public struct BeaconAnchor: Hashable, Sendable {
     public var name: String
     public var key: BeaconKey
+    /// Where it is mounted, its height as z (ranges are slant ranges to it).
     public var position: Point
     /// dBm at 1 m, from the fleet file (a received payload's own value takes precedence).
     public var measuredPower: Int8
@@ -18,11 +19,12 @@ public struct BeaconAnchor: Hashable, Sendable {
         self.measuredPower = measuredPower
     }
 
-    /// The anchors of a fleet: every beacon with a `position:` (z is ignored: the plan is 2-D).
+    /// The anchors of a fleet: every beacon with a `position:`, at its height (`z`, default 0).
+    /// The fix is on the floor plan at the receiver's height (``BeaconFleet/receiverHeight``).
     public static func anchors(of fleet: BeaconFleet) -> [BeaconAnchor] {
         fleet.beacons.compactMap { profile in
             guard let p = profile.position, let key = profile.beacon.key, let power = profile.beacon.powerAt1m else { return nil }
-            return BeaconAnchor(name: profile.name, key: key, position: Point(x: p.x, y: p.y), measuredPower: power)
+            return BeaconAnchor(name: profile.name, key: key, position: p, measuredPower: power)
         }
     }
 }

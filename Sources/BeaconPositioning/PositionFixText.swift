@@ -9,7 +9,8 @@ import Foundation
 /// locate"), the same for every front end that locates: the CLI's `locate`, a live page, a
 /// program of one's own.
 public enum PositionFixText {
-    /// `t=1.00 s  x=+0.52 y=-1.03 m  ±0.40 m  rms 0.31 m  4 beacons`, then, with the true position
+    /// `t=1.00 s  x=+0.52 y=-1.03 m  ±0.40 m  rms 0.31 m  4 beacons`, then, when the geometry
+    /// leaves a second answer, `  ambiguous: as good at (-0.31, +1.20)`, and with the true position
     /// known (a simulation), `  true (+0.50, -1.00)  error 0.04 m`.
     public static func line(_ fix: PositionFix, truth: Point? = nil) -> String {
         let e = fix.estimate
@@ -18,14 +19,16 @@ public enum PositionFixText {
         var line = "t=\(f(fix.time)) s  x=\(signed(e.position.x)) y=\(signed(e.position.y)) m"
         line += e.errorRadius.map { "  ±\(f($0)) m" } ?? "  ±? m"
         line += "  rms \(f(e.rmsResidual)) m  \(e.rangeCount) beacons"
+        if let other = e.alternative { line += "  ambiguous: as good at (\(signed(other.x)), \(signed(other.y)))" }
         if let truth {
             line += "  true (\(signed(truth.x)), \(signed(truth.y)))  error \(f(e.position.distance(to: truth))) m"
         }
         return line
     }
 
-    /// `{"time","x","y","error_radius","rms_residual","beacons"}` to the millimetre, with
-    /// `unix_time` when the fixes' time 0 is known as Unix time (`wallClockStart`, so a fix can be
+    /// `{"time","x","y","error_radius","rms_residual","beacons"}` to the millimetre, with `z` when
+    /// the receiver's height is not 0, `alternative` `{"x","y"}` when the geometry leaves a second
+    /// answer (``PositionEstimate/alternative``), `unix_time` when the fixes' time 0 is known as Unix time (`wallClockStart`, so a fix can be
     /// set against another program's clock) and `true_x`, `true_y`, `error` with the truth.
     public static func json(_ fix: PositionFix, truth: Point? = nil, wallClockStart: Double? = nil) -> JSONValue {
         let e = fix.estimate
@@ -36,6 +39,8 @@ public enum PositionFixText {
             ("rms_residual", rounded(e.rmsResidual)),
             ("beacons", .int(e.rangeCount)),
         ]
+        if e.position.z != 0 { members.insert(("z", rounded(e.position.z)), at: 3) }
+        if let other = e.alternative { members.append(("alternative", .object([("x", rounded(other.x)), ("y", rounded(other.y))]))) }
         if let wallClockStart { members.append(("unix_time", rounded(wallClockStart + fix.time))) }
         if let truth {
             members += [("true_x", rounded(truth.x)), ("true_y", rounded(truth.y)), ("error", rounded(e.position.distance(to: truth)))]

@@ -13,12 +13,20 @@ public enum PositioningMethod: String, Hashable, Sendable, CaseIterable, CustomS
 
     public var description: String { rawValue }
 
-    /// The estimate from `ranges`, or `nil` with fewer than two usable ones.
-    public func solve(_ ranges: [RangeMeasurement]) -> PositionEstimate? {
+    /// The estimate from `ranges` (slant ranges to anchors at their heights) for a receiver at
+    /// `receiverHeight` metres, or `nil` with fewer than two usable ones. Whatever the method,
+    /// ``PositionEstimate/alternative`` says when the geometry leaves a second answer.
+    ///
+    /// The weighted fit starts from the plain one's answer too, so it is never worse, by its own
+    /// cost, than `ls` on the same data.
+    public func solve(_ ranges: [RangeMeasurement], receiverHeight: Double = 0) -> PositionEstimate? {
+        let plain = ranges.map { RangeMeasurement(anchor: $0.anchor, distance: $0.distance, weight: 1) }
         switch self {
-        case .weightedLeastSquares: PositionSolver.solve(ranges)
-        case .leastSquares: PositionSolver.solve(ranges.map { RangeMeasurement(anchor: $0.anchor, distance: $0.distance, weight: 1) })
-        case .circles: CircleIntersection.solve(ranges)
+        case .weightedLeastSquares:
+            let ls = PositionSolver.solve(plain, receiverHeight: receiverHeight)
+            return PositionSolver.solve(ranges, receiverHeight: receiverHeight, starts: ls.map { [$0.position] } ?? [])
+        case .leastSquares: return PositionSolver.solve(plain, receiverHeight: receiverHeight)
+        case .circles: return CircleIntersection.solve(ranges, receiverHeight: receiverHeight)
         }
     }
 }
@@ -28,21 +36,28 @@ public enum PositioningMethod: String, Hashable, Sendable, CaseIterable, CustomS
 /// circles miss each other (too far apart, or one inside the other, as noisy RSSI makes them
 /// all the time) the pair gives the point on the line through the centres where the first
 /// circle crosses it, facing the second: the usual fallback, and what drags the answer next to a
-/// beacon whose circle is small. The position is the mean of the pairs' points.
+/// beacon whose circle is small. The position is the mean of the pairs' points. The circles lie
+/// in the receiver's plane: a slant range r to a beacon mounted h above it is a circle of
+/// √(r² − h²) (0 when the range is shorter than the height).
 public enum CircleIntersection {
-    public static func solve(_ ranges: [RangeMeasurement]) -> PositionEstimate? {
-        let usable = ranges.filter { $0.distance.isFinite && $0.distance >= 0 }
+    public static func solve(_ ranges: [RangeMeasurement], receiverHeight: Double = 0) -> PositionEstimate? {
+        let usable = PositionSolver.usableRanges(ranges)
         guard usable.count >= 2 else { return nil }
+        let circles = usable.map { r -> RangeMeasurement in
+            let dz = r.anchor.z - receiverHeight
+            return RangeMeasurement(anchor: Point(x: r.anchor.x, y: r.anchor.y), distance: max(r.distance * r.distance - dz * dz, 0).squareRoot(),
+                                    weight: r.weight)
+        }
         var points: [Point] = []
-        for i in usable.indices {
-            for j in usable.indices where j > i {
-                let others = usable.indices.filter { $0 != i && $0 != j }.map { usable[$0] }
-                points.append(point(usable[i], usable[j], others: others))
+        for i in circles.indices {
+            for j in circles.indices where j > i {
+                let others = circles.indices.filter { $0 != i && $0 != j }.map { circles[$0] }
+                points.append(point(circles[i], circles[j], others: others))
             }
         }
         let mean = Point(x: points.reduce(0) { $0 + $1.x } / Double(points.count),
-                              y: points.reduce(0) { $0 + $1.y } / Double(points.count))
-        return PositionSolver.estimate(at: mean, usable, iterations: 0)
+                         y: points.reduce(0) { $0 + $1.y } / Double(points.count))
+        return PositionSolver.estimate(at: mean, usable, iterations: 0, receiverHeight: receiverHeight)
     }
 
     /// The point one pair of circles gives.
@@ -62,6 +77,10 @@ public enum CircleIntersection {
         let p1 = Point(x: base.x - h * uy, y: base.y + h * ux)
         let p2 = Point(x: base.x + h * uy, y: base.y - h * ux)
         func misfit(_ p: Point) -> Double { others.reduce(0) { $0 + abs(p.distance(to: $1.anchor) - $1.distance) } }
-        return misfit(p2) < misfit(p1) ? p2 : p1
+        let (m1, m2) = (misfit(p1), misfit(p2))
+        // A tie (no other circle, or all of them on the pair's line): the same one of the two
+        // mirror images for every pair, so the mean is one answer, not a point between them.
+        if abs(m1 - m2) <= 1e-9 * (1 + m1) { return (p2.y, p2.x) > (p1.y, p1.x) ? p2 : p1 }
+        return m2 < m1 ? p2 : p1
     }
 }

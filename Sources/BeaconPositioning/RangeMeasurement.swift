@@ -3,6 +3,7 @@ import BeaconRadio
 
 /// A ranged distance to a beacon of known position.
 public struct RangeMeasurement: Hashable, Sendable {
+    /// Where the beacon is, its mounting height as z (the range is the slant range to it).
     public var anchor: Point
     /// Metres.
     public var distance: Double
@@ -31,19 +32,31 @@ public struct PositionEstimate: Hashable, Sendable {
     /// Root mean square of the range residuals `|p − aᵢ| − dᵢ`, in metres (unweighted).
     public var rmsResidual: Double
     /// The 2-D RMS radius (√(σ²ₓ + σ²ᵧ), metres) from the fit's covariance
-    /// `s² (JᵀWJ)⁻¹`, s² the weighted residual variance; `nil` with fewer than 3 ranges (no
-    /// degrees of freedom left) or a degenerate geometry.
+    /// `s² (JᵀWJ)⁻¹`, s² the weighted residual variance, widened to reach ``alternative`` when
+    /// there is one; `nil` with fewer than 3 ranges (no degrees of freedom left) or a degenerate
+    /// geometry, and no alternative.
     public var errorRadius: Double?
     /// Ranges used.
     public var rangeCount: Int
     /// Levenberg–Marquardt iterations of the best start.
     public var iterations: Int
+    /// Another position that fits the ranges about as well (within twice the fix's misfit plus a
+    /// 1 dB error in every range, ``PositionSolver/rangeResolution``), farther from the fix than
+    /// its error radius: the geometry cannot tell which is true (anchors on or near one line, the
+    /// receiver mirrored across it; or only two ranges). ``errorRadius`` then reaches it. `nil`
+    /// when the ranges decide.
+    public var alternative: Point?
 
-    public init(position: Point, rmsResidual: Double, errorRadius: Double?, rangeCount: Int, iterations: Int) {
+    /// Whether the geometry leaves two answers (``alternative``).
+    public var isAmbiguous: Bool { alternative != nil }
+
+    public init(position: Point, rmsResidual: Double, errorRadius: Double?, rangeCount: Int, iterations: Int,
+                alternative: Point? = nil) {
         self.position = position
         self.rmsResidual = rmsResidual
         self.errorRadius = errorRadius
         self.rangeCount = rangeCount
         self.iterations = iterations
+        self.alternative = alternative
     }
 }

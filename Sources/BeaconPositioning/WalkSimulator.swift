@@ -17,9 +17,14 @@ public struct WalkSimulator: Sendable {
     /// How many times the path is walked (a path that ends where it starts loops smoothly).
     public var laps: Int
     public var seed: UInt64
+    /// The receiver's height, metres: the walk is on the plane z = this, and the RSSI comes from
+    /// the slant distance to each beacon at its own height, as on the virtual air.
+    public var receiverHeight: Double
 
     public init(anchors: [BeaconAnchor], path: WalkPath, model: PathLossModel = PathLossModel(), noise: Double,
-                speed: Double = 0.25, advertisingInterval: Double = 0.1, laps: Int = 1, seed: UInt64 = 1) {
+                speed: Double = 0.25, advertisingInterval: Double = 0.1, laps: Int = 1, seed: UInt64 = 1,
+                receiverHeight: Double = 0) {
+        self.receiverHeight = receiverHeight
         self.anchors = anchors
         self.path = path
         self.model = model
@@ -36,13 +41,18 @@ public struct WalkSimulator: Sendable {
         return Double(max(1, laps)) * (length > 0 ? length / speed : 20)
     }
 
-    /// Where the receiver truly is at `time`.
+    /// Where the receiver truly is at `time` (at ``receiverHeight``).
     public func truth(at time: Double) -> Point {
         let length = path.length
-        guard length > 0 else { return path.waypoints[0] }
-        let travelled = min(max(0, time), duration) * speed
-        let lapDistance = travelled.truncatingRemainder(dividingBy: length)
-        return travelled >= length * Double(max(1, laps)) ? path.point(atDistance: length) : path.point(atDistance: lapDistance)
+        let point: Point
+        if length > 0 {
+            let travelled = min(max(0, time), duration) * speed
+            let lapDistance = travelled.truncatingRemainder(dividingBy: length)
+            point = travelled >= length * Double(max(1, laps)) ? path.point(atDistance: length) : path.point(atDistance: lapDistance)
+        } else {
+            point = path.waypoints[0]
+        }
+        return Point(x: point.x, y: point.y, z: receiverHeight)
     }
 
     /// Every advertisement heard, in time order.

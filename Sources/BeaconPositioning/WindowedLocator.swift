@@ -18,6 +18,9 @@ public struct WindowedLocator: Sendable {
     public var method: PositioningMethod
     /// Only the strongest this many beacons of a window (by mean RSSI) are used; `nil`: all.
     public var maximumBeacons: Int?
+    /// The receiver's height in metres (the fixes' z): the ranges are slant ranges to anchors at
+    /// their own heights.
+    public var receiverHeight: Double
 
     var windowStart: Double? = nil
     /// Per beacon in the open window: the RSSI sum and count, and the sum and count of the
@@ -27,8 +30,9 @@ public struct WindowedLocator: Sendable {
     var sums: [BeaconKey: (sum: Double, count: Int, powerSum: Double, powers: Int)] = [:]
 
     public init(anchors: [BeaconAnchor], model: PathLossModel = PathLossModel(), window: Double = 1, minimumBeacons: Int = 3,
-                method: PositioningMethod = .weightedLeastSquares, maximumBeacons: Int? = nil) {
+                method: PositioningMethod = .weightedLeastSquares, maximumBeacons: Int? = nil, receiverHeight: Double = 0) {
         precondition(window > 0, "the window must be positive")
+        self.receiverHeight = receiverHeight.isFinite ? receiverHeight : 0
         var byKey: [BeaconKey: BeaconAnchor] = [:]
         for anchor in anchors { byKey[anchor.key] = anchor }
         self.anchors = byKey
@@ -90,15 +94,16 @@ public struct WindowedLocator: Sendable {
             ranges.append(.fromRSSI(anchor: anchor.position, distance: distance))
             used.append(RangedAnchor(name: anchor.name, meanRSSI: mean, samples: entry.count, distance: distance))
         }
-        guard let estimate = method.solve(ranges) else { return nil }
+        guard let estimate = method.solve(ranges, receiverHeight: receiverHeight) else { return nil }
         return PositionFix(windowStart: start, windowEnd: start + window, estimate: estimate, ranges: used)
     }
 
     /// Fixes for a whole, time-ordered list of samples.
     public static func fixes(_ samples: [RSSISample], anchors: [BeaconAnchor], model: PathLossModel = PathLossModel(),
                              window: Double = 1, method: PositioningMethod = .weightedLeastSquares,
-                             maximumBeacons: Int? = nil) -> [PositionFix] {
-        var locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method, maximumBeacons: maximumBeacons)
+                             maximumBeacons: Int? = nil, receiverHeight: Double = 0) -> [PositionFix] {
+        var locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method, maximumBeacons: maximumBeacons,
+                                      receiverHeight: receiverHeight)
         var fixes: [PositionFix] = []
         for sample in samples { fixes += locator.add(sample) }
         if let last = locator.finish() { fixes.append(last) }

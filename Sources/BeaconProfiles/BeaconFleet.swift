@@ -14,8 +14,14 @@ public struct BeaconFleet: Sendable {
     public var air: AirChannel?
     /// The file's `areas:`: the rooms of its floor plan, in file order (empty: none declared).
     public var areas: [Area]
+    /// The fleet's `receiver_height:`: how high above the positions' z = 0 the receiver is held,
+    /// metres (default 0). Locating puts its fixes on that plane and the simulations walk it;
+    /// the beacons' own `position.z` are their mounting heights.
+    public var receiverHeight: Double
 
-    public init(file: String, name: String? = nil, beacons: [BeaconProfile], air: AirChannel? = nil, areas: [Area] = []) {
+    public init(file: String, name: String? = nil, beacons: [BeaconProfile], air: AirChannel? = nil, areas: [Area] = [],
+                receiverHeight: Double = 0) {
+        self.receiverHeight = receiverHeight
         self.file = file
         self.name = name
         self.beacons = beacons

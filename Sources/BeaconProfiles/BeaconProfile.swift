@@ -32,6 +32,11 @@ public struct BeaconProfile: Hashable, Sendable {
     /// advertises scannable (ADV_SCAN_IND), so active scanners (phones) get the name.
     public var localName: String?
     public var position: Point?
+    /// How much more (or, negative, less) the beacon radiates than its measured power claims, dB
+    /// (`calibration_error:`, default 0): a miscalibrated beacon, as real ones often are. Only
+    /// the virtual air uses it (what a scanner there hears); the frame still claims the
+    /// profile's figure. Within ``calibrationErrorRange``.
+    public var calibrationError: Double = 0
     /// Where this beacon is declared (its mapping in the file, or its range entry).
     public var location: SourceLocation
 
@@ -105,5 +110,6 @@ extension BeaconProfile {
     public static let defaultPowerAt0m: Int8 = EddystoneFormat.defaultPowerAt0m
     /// Advertising_TX_Power of LE Set Extended Advertising Parameters (Core Vol 4 Part E §7.8.53):
     /// −127…+20 dBm (0x7F, "no preference", is expressed by leaving `tx_power` out).
+    public static let calibrationErrorRange: ClosedRange<Double> = -40...40
     public static let txPowerRange: ClosedRange<Int> = Int(HCIValidation.txPowerRange.lowerBound)...Int(HCIValidation.txPowerRange.upperBound)
 }

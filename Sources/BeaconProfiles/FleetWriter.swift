@@ -54,6 +54,7 @@ public enum FleetWriter {
         if let tx = b.txPower { out.append(("tx_power", "\(tx)")) }
         if !b.addressIsDerived { out.append(("address", quoted(b.address.description))) }
         if b.flags != .generalDiscoverable, b.rawData == nil { out.append(("flags", quoted(b.flags.description))) }
+        if b.calibrationError != 0 { out.append(("calibration_error", "\(b.calibrationError)")) }
         if let p = b.position {
             out.append(("position", "{x: \(p.x), y: \(p.y)" + (p.z == 0 ? "" : ", z: \(p.z)") + "}"))
         }

@@ -6,12 +6,12 @@ enum ProfileKeys {
     /// Keys of one beacon, of a `beacons:` entry and of `defaults:`.
     static let beacon = [
         "name", "format", "uuid", "major", "minor", "measured_power", "interval", "tx_power", "address", "flags", "position",
-        "manufacturer", "reserved", "namespace", "instance", "url", "power_at_0m", "tlm", "local_name", "data", "patch",
+        "calibration_error", "manufacturer", "reserved", "namespace", "instance", "url", "power_at_0m", "tlm", "local_name", "data", "patch",
     ]
     /// Keys every format takes.
-    static let common: Set<String> = ["name", "format", "interval", "tx_power", "address", "flags", "position", "local_name", "patch"]
+    static let common: Set<String> = ["name", "format", "interval", "tx_power", "address", "flags", "position", "calibration_error", "local_name", "patch"]
     /// Keys of `format: raw` besides `name`, `interval`, `tx_power`, `address`, `position`, `local_name`.
-    static let raw: Set<String> = ["name", "format", "interval", "tx_power", "address", "position", "local_name", "data"]
+    static let raw: Set<String> = ["name", "format", "interval", "tx_power", "address", "position", "calibration_error", "local_name", "data"]
     /// The keys that make a beacon's name, identity and address (a patch makes its data, which
     /// identifies a patched beacon): with these valid, an entry is checked for duplicates even
     /// when other fields have issues.
@@ -30,7 +30,7 @@ enum ProfileKeys {
     /// Keys of `tlm:`.
     static let tlm = ["every", "duration", "battery", "temperature"]
     /// Keys of a fleet file's top level.
-    static let fleet = ["name", "defaults", "beacons", "air", "areas"]
+    static let fleet = ["name", "defaults", "beacons", "air", "areas", "receiver_height"]
     /// Keys of one `areas:` entry.
     static let area = ["name", "walls"]
     /// Keys of a fleet's `air:` mapping.

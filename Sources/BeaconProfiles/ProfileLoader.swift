@@ -23,7 +23,8 @@ public enum ProfileLoader {
     public static func parse(_ text: String, file: String) throws(ProfileErrors) -> BeaconFleet {
         let (fleet, declarations, issues, _) = read(text, file: file)
         guard issues.isEmpty else { throw ProfileErrors(issues: issues) }
-        return BeaconFleet(file: fleet.file, name: fleet.name, beacons: declarations.map(\.profile), air: fleet.air, areas: fleet.areas)
+        return BeaconFleet(file: fleet.file, name: fleet.name, beacons: declarations.map(\.profile), air: fleet.air, areas: fleet.areas,
+                           receiverHeight: fleet.receiverHeight)
     }
 
     /// Reads and parses one file. A file that cannot be read (missing, a directory, not UTF-8)
@@ -91,7 +92,7 @@ public enum ProfileLoader {
         let issues = reader.sink.sortedIssues
         let fleet = BeaconFleet(file: file, name: contents.fleetName,
                                 beacons: issues.isEmpty ? contents.declarations.map(\.profile) : [], air: contents.air,
-                                areas: contents.areas)
+                                areas: contents.areas, receiverHeight: contents.receiverHeight)
         // The declarations even of a file with issues (the entries whose names and identities
         // could be read), so that clashes across files are found in the same run.
         return (fleet, contents.declarations, issues, contents.namesComplete)

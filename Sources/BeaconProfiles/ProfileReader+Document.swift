@@ -14,6 +14,8 @@ struct DocumentContents {
     var air: AirChannel? = nil
     /// The fleet's `areas:`, if every one is valid.
     var areas: [Area] = []
+    /// The fleet's `receiver_height:` (0 when absent or invalid).
+    var receiverHeight: Double = 0
 }
 
 extension ProfileReader {
@@ -56,6 +58,9 @@ extension ProfileReader {
 
         let air = keys["air"].flatMap(airChannel)
         let areas = keys["areas"].map(readAreas) ?? []
+        let receiverHeight = keys["receiver_height"].flatMap {
+            number($0, path: "receiver_height", range: Point.coordinateRange, unit: "metres above the positions' z = 0")
+        } ?? 0
 
         var defaults: [String: Field] = [:]
         if let field = keys["defaults"] {
@@ -105,6 +110,7 @@ extension ProfileReader {
             }
             declarations += entry
         }
-        return DocumentContents(fleetName: fleetName, declarations: declarations, namesComplete: complete, air: air, areas: areas)
+        return DocumentContents(fleetName: fleetName, declarations: declarations, namesComplete: complete, air: air, areas: areas,
+                                receiverHeight: receiverHeight)
     }
 }

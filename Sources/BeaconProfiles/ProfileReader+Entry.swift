@@ -25,6 +25,7 @@ extension ProfileReader {
         var measuredPower: Int?
         var interval: Double?
         var txPower: Int?
+        var calibrationError: Double?
         var flags: BeaconFlags?
         var position: PositionPlan?
         var nameTemplate: Template?
@@ -89,6 +90,9 @@ extension ProfileReader {
         }
         values.txPower = read("tx_power") {
             self.integer($0, path: "tx_power", range: BeaconProfile.txPowerRange, unit: "dBm")
+        }
+        values.calibrationError = read("calibration_error") {
+            self.number($0, path: "calibration_error", range: BeaconProfile.calibrationErrorRange, unit: "dB radiated beyond the claimed power")
         }
         values.flags = read("flags") { self.flags($0) }
         values.position = read("position") { self.positionPlan($0) }
@@ -194,6 +198,7 @@ extension ProfileReader {
                     flags: flags ?? .generalDiscoverable,
                     position: position?.position(at: index), location: entryLocation)
                 profile.localName = localName
+                profile.calibrationError = entryValues.calibrationError ?? 0
                 if let patches = entryValues.patches, let f = fields["patch"] {
                     guard let patched = patch(profile.advertisingData, with: patches, at: f.value) else { return [] }
                     profile.override(with: patched)

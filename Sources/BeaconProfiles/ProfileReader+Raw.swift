@@ -74,7 +74,7 @@ extension ProfileReader {
         var ok = values.ok
         for (key, field) in fields.sorted(by: { $0.key < $1.key }) where !ProfileKeys.raw.contains(key) && (ownKeys?.contains(key) ?? true) {
             sink.report(sink.location(of: field.key), field: key, value: field.value.displayValue,
-                        "not a field of raw beacons (they take data, and name, interval, tx_power, address, position, local_name)")
+                        "not a field of raw beacons (they take data, and name, interval, tx_power, address, position, calibration_error, local_name)")
             ok = false
         }
         guard let dataField = fields["data"] else {
@@ -103,6 +103,7 @@ extension ProfileReader {
             txPower: values.txPower.map(Int8.init), address: address,
             position: values.position?.position(at: 0), location: entryLocation)
         profile.override(with: data)
+        profile.calibrationError = values.calibrationError ?? 0
         if let f = fields["local_name"], let template = values.localName {
             let text = template.renderDecimal(values1)
             if checkLocalName(text, at: f.value) { profile.localName = text }

@@ -36,7 +36,7 @@ public struct ScanEventFormat: Sendable {
 
     /// `region` as BeaconJSON's scan events give it.
     static func region(_ region: BeaconRegion) -> ScanEvent.Region {
-        ScanEvent.Region(uuid: region.uuid, major: region.major, minor: region.minor)
+        ScanEvent.Region(uuid: region.uuid, major: region.major, minor: region.minor, namespace: region.namespace, instance: region.instance)
     }
 
     /// The distance model: its name and parameters.

@@ -30,6 +30,9 @@ public struct PositioningBenchmark: Sendable {
     public var maximumBeacons: Int = 8
     /// Walk this path instead of random ones.
     public var path: WalkPath?
+    /// The receiver's height, metres (the fleet's `receiver_height`): the walks are on that
+    /// plane, heard over slant distances to the beacons at their heights.
+    public var receiverHeight: Double = 0
 
     public init(anchors: [BeaconAnchor], channel: AirChannel, phone: PhoneScanning, method: PositioningMethod) {
         self.anchors = anchors
@@ -51,14 +54,14 @@ public struct PositioningBenchmark: Sendable {
         var errors = Array(repeating: [Double](), count: methods.count)
         for walk in 0..<walks {
             let simulator = WalkSimulator(anchors: anchors, path: path ?? randomPath(seed: seed &+ UInt64(walk)), noise: 0, speed: speed,
-                                          advertisingInterval: advertisingInterval, seed: seed &+ UInt64(walk))
+                                          advertisingInterval: advertisingInterval, seed: seed &+ UInt64(walk), receiverHeight: receiverHeight)
             var channel = self.channel
             channel.seed = seed &+ UInt64(walk)
             let samples = phoneSamples(heard(simulator, through: channel))
             let model = PathLossModel(exponent: channel.exponent)
             for (index, method) in methods.enumerated() {
                 for fix in WindowedLocator.fixes(samples, anchors: anchors, model: model, window: window, method: method,
-                                                 maximumBeacons: maximumBeacons) {
+                                                 maximumBeacons: maximumBeacons, receiverHeight: receiverHeight) {
                     errors[index].append(fix.estimate.position.distance(to: simulator.truth(at: fix.time)))
                 }
             }

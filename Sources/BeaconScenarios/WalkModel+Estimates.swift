@@ -12,7 +12,7 @@ extension WalkModel {
         guard count > 0, duration.isFinite, duration >= 0 else { return [] }
         return (0..<count).compactMap { index in
             let time = count == 1 ? 0 : duration * Double(index) / Double(count - 1)
-            return fix(at: time).map { (route.position(at: time), $0.estimate.position) }
+            return fix(at: time).map { (walker(at: time), $0.estimate.position) }
         }
     }
 
@@ -21,23 +21,22 @@ extension WalkModel {
     /// with a TX power control), solved by weighted least squares; nil with fewer than three
     /// positioned beacons. The live page draws it (ranging circles, estimate) as the walk goes.
     public func fix(at time: Double) -> PositionFix? {
-        let walker = route.position(at: time)
+        let walker = walker(at: time)
         var measurements: [RangeMeasurement] = []
         var ranged: [RangedAnchor] = []
         for beacon in positioned {
             guard let p = beacon.position else { continue }
-            let anchor = p.onPlane
-            let setting = setting(forDistance: walker.distance(to: anchor))
-            measurements.append(RangeMeasurement.fromRSSI(anchor: anchor, distance: setting.estimatedDistance))
+            let setting = setting(forDistance: walker.distance(to: p))
+            measurements.append(RangeMeasurement.fromRSSI(anchor: p, distance: setting.estimatedDistance))
             ranged.append(RangedAnchor(name: beacon.name, meanRSSI: setting.expectedRSSI, samples: 1, distance: setting.estimatedDistance))
         }
-        guard measurements.count >= 3, let estimate = PositioningMethod.weightedLeastSquares.solve(measurements) else { return nil }
+        guard measurements.count >= 3, let estimate = PositioningMethod.weightedLeastSquares.solve(measurements, receiverHeight: receiverHeight) else { return nil }
         return PositionFix(windowStart: time, windowEnd: time, estimate: estimate, ranges: ranged)
     }
 
     /// What a receiver positioning the walker makes of the walk at `time` seconds: the walker's
     /// true position, and ``fix(at:)`` when there is one (the live page of `beacon walk --web`).
     public func positioningEvents(at time: Double) -> [PositioningEvent] {
-        [.truePosition(route.position(at: time), time: time)] + (fix(at: time).map { [.fix($0)] } ?? [])
+        [.truePosition(walker(at: time), time: time)] + (fix(at: time).map { [.fix($0)] } ?? [])
     }
 }

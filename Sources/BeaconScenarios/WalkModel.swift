@@ -12,7 +12,8 @@ import Foundation
 /// ``rssiAtPhone``. A receiver estimates distance as `f(rssi, measuredPower)` (the scanner's
 /// ``DistanceModel``), so for each beacon the model sets the payload's measured power to the
 /// value for which `f(rssi, measuredPower)` is the walker's distance to that beacon's
-/// `position` (2-D: z is ignored, like positioning does). Where the controller lets the host
+/// `position`: the slant distance from the walker, held at ``receiverHeight``, to the beacon at
+/// its mounting height (`position.z`), as the virtual air and positioning take it. Where the controller lets the host
 /// choose the TX power (``TxPowerControl``), the TX power is lowered with distance as well, so
 /// the RSSI itself drops as the walker goes away; the measured power then accounts for the
 /// lower RSSI the phone should see. docs/TUTORIAL-positioning.md states the limits.
@@ -24,6 +25,8 @@ public struct WalkModel: Sendable {
     /// The RSSI at which the phone hears the emulator at the reference TX power, dBm.
     public var rssiAtPhone: Double
     public var txPower: TxPowerControl?
+    /// How high the walker holds the phone, metres (the fleet's `receiver_height`).
+    public var receiverHeight: Double = 0
 
     /// Lowering the TX power with distance.
     public struct TxPowerControl: Hashable, Sendable {
@@ -98,12 +101,18 @@ public struct WalkModel: Sendable {
         return Setting(distance: distance, measuredPower: power, txPower: tx, expectedRSSI: rssi, estimatedDistance: estimate)
     }
 
+    /// Where the walker's phone is at `time` seconds: on the route, at ``receiverHeight``.
+    public func walker(at time: Double) -> Point {
+        let p = route.position(at: time)
+        return Point(x: p.x, y: p.y, z: receiverHeight)
+    }
+
     /// The walker's position and the fleet as it should be on air at `time` seconds.
     public func beacons(at time: Double) -> (position: Point, beacons: [BeaconProfile]) {
-        let walker = route.position(at: time)
+        let walker = walker(at: time)
         let beacons = fleet.map { profile -> BeaconProfile in
             guard let p = profile.position else { return profile }
-            let s = setting(forDistance: walker.distance(to: Point(x: p.x, y: p.y)))
+            let s = setting(forDistance: walker.distance(to: p))
             var b = profile
             b.beacon.setPowerAt1m(s.measuredPower)
             if let tx = s.txPower { b.txPower = tx }

@@ -48,10 +48,10 @@ public struct WalkPlayer: Sendable {
         var updates = 0
         var tick = 1
         func announce(_ position: Point) {
-            for connection in fleet.connections { connection.announceWalker(x: position.x, y: position.y) }
+            for connection in fleet.connections { connection.announceWalker(at: position) }
         }
-        announce(model.route.position(at: 0))
-        report(.moved(time: 0, position: model.route.position(at: 0), beacons: last, generation: 1, behind: false))
+        announce(model.walker(at: 0))
+        report(.moved(time: 0, position: model.walker(at: 0), beacons: last, generation: 1, behind: false))
         while end.map({ $0 > 0 }) ?? true {
             var time = Double(tick) / rate
             if let end, time > end { time = end }

@@ -45,7 +45,7 @@ public final class LocalSiteRun: Sendable {
         for (radio, fleet) in zip(radios, fleets) {
             let beacons = placement.assignments(on: radio.id).map(\.beacon)
             if let link = radio.connection.airLink, let p = radio.position {
-                for beacon in beacons { link.place(address: beacon.address, at: p) }
+                for beacon in beacons { link.place(address: beacon.address, at: p, calibrationError: beacon.calibrationError) }
             }
             let plan: FleetPlan
             do throws(AdapterError) { plan = try await fleet.start(beacons) } catch {

@@ -225,7 +225,7 @@ public final class SiteAgent: Sendable {
         }
         // On the virtual air, every beacon of a radio is heard from the radio.
         if let p = radio.position, let link = radio.connection.airLink {
-            for beacon in desired.beacons { link.place(address: beacon.address, at: p) }
+            for beacon in desired.beacons { link.place(address: beacon.address, at: p, calibrationError: beacon.calibrationError) }
         }
         let generation = fleet.update(desired.beacons)
         state.withLock { s in

@@ -120,6 +120,9 @@ public final class PositioningPage: Sendable {
         var text = "estimate (\(NumberText.fixed(e.position.x, places: 2)), \(NumberText.fixed(e.position.y, places: 2))) m"
         text += e.errorRadius.map { " ± " + NumberText.fixed($0, places: 2) + " m" } ?? ""
         text += " from \(e.rangeCount) beacons at \(NumberText.fixed(fix.time, places: 1)) s"
+        if let other = e.alternative {
+            text += "; ambiguous: as good a fit at (\(NumberText.fixed(other.x, places: 2)), \(NumberText.fixed(other.y, places: 2))) m"
+        }
         if let truth {
             text += "; true (\(NumberText.fixed(truth.x, places: 2)), \(NumberText.fixed(truth.y, places: 2))) m, error "
                 + NumberText.fixed(e.position.distance(to: truth), places: 2) + " m"

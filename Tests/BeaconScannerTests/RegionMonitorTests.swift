@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 @testable import BeaconScanner
 import Testing
 
@@ -18,6 +19,26 @@ struct RegionMonitorTests {
         #expect(BeaconRegion.any.contains(F.identity(5, 5, uuid: F.otherUUID)))
         #expect(throws: BeaconRegion.Invalid.majorWithoutUUID) { try BeaconRegion(uuid: nil, major: 1) }
         #expect(throws: BeaconRegion.Invalid.minorWithoutMajor) { try BeaconRegion(uuid: F.uuid, minor: 1) }
+    }
+
+    @Test("every format's identity: a UUID region holds AltBeacons by their ID read as UUID, major, minor; a namespace region Eddystone-UID beacons")
+    func everyFormat() throws {
+        // The Android Beacon Library's id1/id2/id3: the first 16 bytes, then two 2-byte halves.
+        let alt = BeaconKey.altBeacon(manufacturerID: 0x0118, id: AltBeaconID(prefix: F.uuid, suffix: 0x0001_0002))
+        let otherAlt = BeaconKey.altBeacon(manufacturerID: 0x0118, id: AltBeaconID(prefix: F.otherUUID, suffix: 0x0001_0002))
+        #expect(try BeaconRegion(uuid: F.uuid).contains(alt) && !BeaconRegion(uuid: F.uuid).contains(otherAlt))
+        #expect(try BeaconRegion(uuid: F.uuid, major: 1, minor: 2).contains(alt) && !BeaconRegion(uuid: F.uuid, major: 1, minor: 3).contains(alt))
+        let namespace = try #require(EddystoneNamespace("00112233445566778899"))
+        let uid = BeaconKey.eddystoneUID(namespace: namespace, instance: EddystoneInstance(1))
+        let elsewhere = BeaconKey.eddystoneUID(namespace: try #require(EddystoneNamespace("99887766554433221100")), instance: EddystoneInstance(1))
+        #expect(BeaconRegion(namespace: namespace).contains(uid) && !BeaconRegion(namespace: namespace).contains(elsewhere))
+        #expect(BeaconRegion(namespace: namespace, instance: EddystoneInstance(1)).contains(uid))
+        #expect(!BeaconRegion(namespace: namespace, instance: EddystoneInstance(2)).contains(uid))
+        // Across kinds: a UUID region holds no Eddystone, a namespace region no iBeacon or AltBeacon.
+        #expect(try !BeaconRegion(uuid: F.uuid).contains(uid))
+        #expect(!BeaconRegion(namespace: namespace).contains(F.identity(1, 2)) && !BeaconRegion(namespace: namespace).contains(alt))
+        #expect(BeaconRegion.any.contains(alt) && BeaconRegion.any.contains(uid))
+        #expect(BeaconRegion(namespace: namespace, instance: EddystoneInstance(1)).description == "namespace 00112233445566778899 instance 000000000001")
     }
 
     @Test("enter on the first report; exit after the silence, at the last report plus the delay")

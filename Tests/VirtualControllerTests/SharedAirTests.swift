@@ -16,7 +16,7 @@ import Testing
 
     @Test func datagramsRoundTripAndRejectDamage() throws {
         let other = AirTransmission(pdu: .advExtInd, address: staticAddress2, addressType: .public, data: [UInt8](repeating: 9, count: 300),
-                                    txPower: 10, position: nil)
+                                    txPower: 10, position: nil, radiatedPowerAt1m: -47.5)
         let datagrams = AirDatagram.encode([Self.transmission, other])
         #expect(datagrams.count == 1)
         #expect(AirDatagram.decode(datagrams[0][...]) == [Self.transmission, other])
@@ -63,6 +63,33 @@ import Testing
         let tlm = Array(AnyBeacon.eddystoneTLM(EddystoneTLM(batteryMillivolts: 3000, temperature: 0, advertisingCount: 0, uptimeTenths: 0)).advertisingData())
         #expect(AnyBeacon.powerAt1m(advertisingData: tlm) == nil)
         #expect(AirPathLoss.rssi(data: tlm, txPower: 4, from: nil, to: Point(x: 0, y: 0)) == -37)
+    }
+
+    /// What an advertiser radiates: its claim at the TX power of the event that first carried
+    /// it, then following the TX power; a new claim recalibrates; frames without one (TLM) at
+    /// the last claim's power; `calibration_error` on top.
+    @Test func radiatedPowerFollowsTheTXPowerNotTheClaim() throws {
+        let uid = Array(AnyBeacon.eddystoneUID(EddystoneUID(namespace: try #require(EddystoneNamespace("8B0CA750E7A74E14BD99")),
+                                                            instance: EddystoneInstance(1), txPower: -18)).advertisingData())
+        let tlm = Array(AnyBeacon.eddystoneTLM(EddystoneTLM(batteryMillivolts: 3000, temperature: 0, advertisingCount: 0, uptimeTenths: 0)).advertisingData())
+        var emission = AirEmission()
+        // Never claimed: TX power less the first metre's 41 dB.
+        #expect(emission.radiatedPowerAt1m(data: tlm, txPower: 0) == -41)
+        #expect(emission.radiatedPowerAt1m(data: uid, txPower: 0) == -59)
+        #expect(emission.radiatedPowerAt1m(data: tlm, txPower: 0) == -59, "TLM at the UID frame's power")
+        #expect(emission.radiatedPowerAt1m(data: uid, txPower: -20) == -79, "the same claim, 20 dB less radiated")
+        #expect(emission.radiatedPowerAt1m(data: tlm, txPower: -20) == -79)
+        // A new claim (a reconfigured beacon, a walk's step) is true at the TX power it comes with.
+        let louder = Array(AnyBeacon.iBeacon(IBeacon(uuid: try #require(BeaconUUID("25795A1D-C318-47F0-A49D-7A2D1D58C79E")), major: 1, minor: 2,
+                                                     measuredPower: -50)).advertisingData())
+        #expect(emission.radiatedPowerAt1m(data: louder, txPower: -20) == -50)
+        emission.calibrationError = -6
+        #expect(emission.radiatedPowerAt1m(data: louder, txPower: -20) == -56)
+        // Heard through the air: the radiated power, not the data's claim.
+        var reception = AirReception(channel: .clean)
+        let sent = AirTransmission(pdu: .advNonconnInd, address: staticAddress1, addressType: .random, data: beaconData(), txPower: 0,
+                                   position: Point(x: 2, y: 0), radiatedPowerAt1m: -70)
+        #expect(reception.take(sent, at: Point(x: 0, y: 0)).map(\.1) == [-76])
     }
 
     @Test func heardOnlyWhileScanningInTheFamilyTheHostChose() throws {

@@ -183,6 +183,9 @@ struct LocateCommand: AsyncParsableCommand {
                                       code: ExitStatus.dataError)
         }
         let model = PathLossModel(exponent: pathLossExponent)
+        // The receiver's height: --at's z, else the fleet's receiver_height (0 by default).
+        let height = at.map { $0.z != 0 ? $0.z : loaded.receiverHeight } ?? loaded.receiverHeight
+        let receiver = at.map { Point(x: $0.x, y: $0.y, z: height) }
         var output = LocateOutput(json: json)
         if mapOptions.map != nil { output.recorder = FixRecorder() }
         // The fleet's `air:` counts where the options would (the virtual air, or a simulation);
@@ -190,15 +193,15 @@ struct LocateCommand: AsyncParsableCommand {
         let channel = air.channel(over: loaded.air, walls: loaded.walls)
         let noisyAir = air.isGiven || loaded.air != nil
         if live {
-            let locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method)
+            let locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method, receiverHeight: height)
             // The receiver stood at --at (unless it followed a walker): the true position.
-            let truth = followWalker ? nil : at.map { Point(x: $0.x, y: $0.y) }
+            let truth = followWalker ? nil : receiver
             let page = PositioningPage(title: mapTitle, plan: .plan(of: loaded, title: mapTitle), anchors: anchors)
             if let truth { page.record(.truePosition(truth, time: 0)) }
             if webOptions.web != nil { output.page = page }
             let heard = try await webOptions.serving(page.changes, { page.snapshot() }) { [output] in
                 try await LocateLive.run(controller, inputs: [fleet], locator: locator, phone: phone.scanning(), duration: duration?.duration,
-                                         receiver: at, followsWalker: followWalker, channel: channel, output: output)
+                                         receiver: receiver ?? Point(x: 0, y: 0, z: height), followsWalker: followWalker, channel: channel, output: output)
             }
             try mapOptions.write(LocateMap.scene(fleet: loaded, anchors: anchors, fixes: output.recorder?.fixes.withLock { $0 } ?? [],
                                                  truth: truth.map { point in { _ in point } }, title: mapTitle))
@@ -209,6 +212,7 @@ struct LocateCommand: AsyncParsableCommand {
             var bench = PositioningBenchmark(anchors: anchors, channel: channel, phone: phone.scanning(), method: method)
             bench.window = window
             bench.speed = speed
+            bench.receiverHeight = height
             if let simulate, simulate != "random", let path = try? WalkPath(parsing: simulate) { bench.path = path }
             // Each walk is heard once and located by every method asked for (all three for --map).
             let asked = methods.isEmpty ? [method] : methods.reduce(into: [PositioningMethod]()) { if !$0.contains($1) { $0.append($1) } }
@@ -228,14 +232,16 @@ struct LocateCommand: AsyncParsableCommand {
             return
         }
         if let simulate, let path = try? WalkPath(parsing: simulate) {
-            let simulator = WalkSimulator(anchors: anchors, path: path, model: model, noise: noise, speed: speed, laps: laps, seed: seed)
-            let fixes = WindowedLocator.fixes(simulator.samples(), anchors: anchors, model: model, window: window, method: method)
+            let simulator = WalkSimulator(anchors: anchors, path: path, model: model, noise: noise, speed: speed, laps: laps, seed: seed,
+                                          receiverHeight: height)
+            let fixes = WindowedLocator.fixes(simulator.samples(), anchors: anchors, model: model, window: window, method: method,
+                                              receiverHeight: height)
             for fix in fixes { output.print(fix, truth: simulator.truth(at: fix.time)) }
             output.printSummary(LocationErrorSummary(fixes: fixes, truth: simulator.truth(at:)), noise: noise, seed: seed)
             try mapOptions.write(LocateMap.scene(fleet: loaded, anchors: anchors, fixes: fixes, truth: simulator.truth(at:), title: mapTitle))
             return
         }
-        var locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method)
+        var locator = WindowedLocator(anchors: anchors, model: model, window: window, method: method, receiverHeight: height)
         var truth = TruePositions()
         var samples = 0, fixes = 0
         var drawn: [PositionFix] = []

@@ -30,8 +30,10 @@ struct ScanCommand: AsyncParsableCommand {
             "format" and their own fields in JSON; their power is the power at 1 m (Eddystone's \
             TX power at 0 m less 41 dB).
 
-            --uuid [--major [--minor]] define the region (as CLBeaconRegion does); without them \
-            every beacon of every format is in it (a UUID's region holds iBeacons only). Only \
+            --uuid [--major [--minor]] define the region (as CLBeaconRegion and the Android \
+            Beacon Library's Region do): iBeacons, and AltBeacons whose 20-byte ID is the UUID, \
+            major and minor; --namespace [--instance] a region of Eddystone-UID beacons; without \
+            them every beacon of every format is in it. Only \
             the region's beacons are reported and ranged. A beacon \
             enters when it is first heard and exits after --exit-after of silence (default 30s); \
             the region enters with its first beacon and exits with its last.
@@ -90,7 +92,7 @@ struct ScanCommand: AsyncParsableCommand {
     @OptionGroup var listening: ListeningControllerOptions
     var controller: ControllerOptions { listening.controller }
 
-    @Option(help: ArgumentHelp("Only beacons with this proximity UUID (the region).", valueName: "uuid"))
+    @Option(help: ArgumentHelp("Only beacons with this proximity UUID (the region): iBeacons, and AltBeacons whose ID starts with it.", valueName: "uuid"))
     var uuid: String?
 
     @Option(help: ArgumentHelp("Only beacons with this major, 0 to 65535 (needs --uuid).", valueName: "major"))
@@ -98,6 +100,12 @@ struct ScanCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Only beacons with this minor, 0 to 65535 (needs --major).", valueName: "minor"))
     var minor: Int?
+
+    @Option(help: ArgumentHelp("Only Eddystone-UID beacons of this namespace, 20 hex digits (the region; not with --uuid).", valueName: "hex"))
+    var namespace: String?
+
+    @Option(help: ArgumentHelp("Only the Eddystone-UID beacon of this instance, 12 hex digits (needs --namespace).", valueName: "hex"))
+    var instance: String?
 
     @Option(help: ArgumentHelp("How long to scan: 10s, 500ms, 2m, 1m30s, or seconds (default: until Ctrl-C).", valueName: "duration"))
     var duration: DurationArgument?
@@ -141,6 +149,14 @@ struct ScanCommand: AsyncParsableCommand {
         }
         if major != nil, uuid == nil { throw ValidationError("--major needs --uuid (a region is a UUID, then a major, then a minor)") }
         if minor != nil, major == nil { throw ValidationError("--minor needs --major (a region is a UUID, then a major, then a minor)") }
+        if namespace != nil, uuid != nil { throw ValidationError("--namespace and --uuid make two kinds of region: give one (--namespace for Eddystone-UID beacons, --uuid for iBeacons and AltBeacons)") }
+        if instance != nil, namespace == nil { throw ValidationError("--instance needs --namespace (an Eddystone region is a namespace, then an instance)") }
+        if let namespace, EddystoneNamespace(namespace) == nil {
+            throw ValidationError("--namespace must be an Eddystone-UID namespace: 20 hex digits (10 bytes), such as 00112233445566778899 (got \(namespace.escapingControlCharacters))")
+        }
+        if let instance, EddystoneInstance(instance) == nil {
+            throw ValidationError("--instance must be an Eddystone-UID instance: 12 hex digits (6 bytes), such as 000000000001 (got \(instance.escapingControlCharacters))")
+        }
         guard pathLossExponent.isFinite, pathLossExponent > 0, pathLossExponent <= 10 else {
             throw ValidationError("--path-loss-exponent must be above 0 and at most 10 (got \(pathLossExponent))")
         }
@@ -169,7 +185,10 @@ struct ScanCommand: AsyncParsableCommand {
 
     var region: BeaconRegion {
         // validate() has checked the constraints.
-        (try? BeaconRegion(uuid: uuid.flatMap { BeaconUUID($0) }, major: major.map { UInt16($0) }, minor: minor.map { UInt16($0) })) ?? .any
+        if let namespace = namespace.flatMap({ EddystoneNamespace($0) }) {
+            return BeaconRegion(namespace: namespace, instance: instance.flatMap { EddystoneInstance($0) })
+        }
+        return (try? BeaconRegion(uuid: uuid.flatMap { BeaconUUID($0) }, major: major.map { UInt16($0) }, minor: minor.map { UInt16($0) })) ?? .any
     }
 
     var distanceModel: DistanceModel {

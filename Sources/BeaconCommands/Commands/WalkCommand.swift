@@ -132,7 +132,11 @@ struct WalkCommand: AsyncParsableCommand {
         try mapOptions.check(inputs: [fleet])
         let route = WalkRoute(path: try WalkPath(parsing: path), speed: Self.metresPerSecond(speed)!, loops: loop)
         if route.duration == nil, duration == nil { LineOutput.err("walking until Ctrl-C (--loop without --duration)") }
-        let walk = WalkModel(fleet: loaded.beacons, route: route, distanceModel: distanceModel, rssiAtPhone: rssiAtPhone)
+        let walk = {
+            var model = WalkModel(fleet: loaded.beacons, route: route, distanceModel: distanceModel, rssiAtPhone: rssiAtPhone)
+            model.receiverHeight = loaded.receiverHeight
+            return model
+        }()
         let (json, rate, vary) = (self.json, self.rate, varyTxPower)
         let seconds = duration.map { $0.duration.seconds }
         if positioned > 16 {

@@ -10,8 +10,8 @@ extension Point: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }
 
     static let argumentHelp = ArgumentHelp(
-        "With -i virtual: where the receiver stands on the shared virtual air, in metres (default 0,0). RSSI follows free-space path loss from each beacon's position.",
-        valueName: "x,y")
+        "With -i virtual: where the receiver is on the shared virtual air, in metres: x,y or x,y,z (z its height; default 0,0,0, and for locate a z left out or 0 is the fleet's receiver_height). RSSI follows free-space path loss over the slant distance to each beacon's position, its z the mounting height.",
+        valueName: "x,y[,z]")
 
     /// `--at` means something only to the virtual controller.
     static func check(_ at: Point?, controller: ControllerOptions) throws {

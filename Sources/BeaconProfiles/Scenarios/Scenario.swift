@@ -56,12 +56,15 @@ public struct ScenarioChange: Hashable, Sendable, CustomStringConvertible {
     public var major: UInt16?
     public var minor: UInt16?
     public var measuredPower: Int8?
+    /// An Eddystone frame's power at 0 m (`power_at_0m:`), dBm.
+    public var powerAt0m: Int8?
     /// `tx_power: default` (leave it to the controller) is `.some(nil)`.
     public var txPower: Int8??
     public var intervalMilliseconds: Double?
 
     public init(show: [String] = [], hide: [String] = [], beacons: [String] = [], major: UInt16? = nil, minor: UInt16? = nil,
-                measuredPower: Int8? = nil, txPower: Int8?? = nil, intervalMilliseconds: Double? = nil) {
+                measuredPower: Int8? = nil, powerAt0m: Int8? = nil, txPower: Int8?? = nil, intervalMilliseconds: Double? = nil) {
+        self.powerAt0m = powerAt0m
         self.show = show
         self.hide = hide
         self.beacons = beacons
@@ -74,7 +77,7 @@ public struct ScenarioChange: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the step changes a field (as opposed to only showing or hiding).
     public var changesFields: Bool {
-        major != nil || minor != nil || measuredPower != nil || txPower != nil || intervalMilliseconds != nil
+        major != nil || minor != nil || measuredPower != nil || powerAt0m != nil || txPower != nil || intervalMilliseconds != nil
     }
 
     /// `show room-west`, `hide a, b`, `room-east: measured_power -65, interval 200 ms`.
@@ -87,6 +90,7 @@ public struct ScenarioChange: Hashable, Sendable, CustomStringConvertible {
             if let major { fields.append("major \(major)") }
             if let minor { fields.append("minor \(minor)") }
             if let measuredPower { fields.append("measured_power \(measuredPower)") }
+            if let powerAt0m { fields.append("power_at_0m \(powerAt0m)") }
             if let txPower { fields.append("tx_power " + (txPower.map { "\($0)" } ?? "default")) }
             if let intervalMilliseconds { fields.append("interval \(NumberText.string(intervalMilliseconds, places: 3)) ms") }
             parts.append(beacons.joined(separator: ", ") + ": " + fields.joined(separator: ", "))

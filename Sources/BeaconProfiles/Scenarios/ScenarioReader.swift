@@ -8,8 +8,19 @@ import Yams
 /// like a profile's: every one at once, each with file:line:column, field, value and what is allowed.
 final class ScenarioReader {
     static let topKeys = ["name", "fleet", "hidden", "steps", "duration", "loop", "areas"]
-    static let stepKeys = ["at", "show", "hide", "beacon", "major", "minor", "measured_power", "tx_power", "interval", "repeat", "every", "steps"]
-    static let changeKeys = ["major", "minor", "measured_power", "tx_power", "interval"]
+    static let stepKeys = ["at", "show", "hide", "beacon", "major", "minor", "measured_power", "power_at_0m", "tx_power", "interval",
+                           "repeat", "every", "steps"]
+    static let changeKeys = ["major", "minor", "measured_power", "power_at_0m", "tx_power", "interval"]
+
+    /// The fields a step may change on `profile`, by its format: what its frame has (an
+    /// Eddystone frame has no major, minor or measured power but a power at 0 m; raw or patched
+    /// data has only its interval and TX power, since the frame is not re-encoded).
+    static func changeKeys(of profile: BeaconProfile) -> (kind: String, keys: [String]) {
+        if profile.rawData != nil { return ("raw-data", ["tx_power", "interval"]) }
+        let kind = profile.format.rawValue
+        return profile.format.hasMajorMinor ? (kind, ["major", "minor", "measured_power", "tx_power", "interval"])
+            : (kind, ["power_at_0m", "tx_power", "interval"])
+    }
     static let maximumChanges = Scenario.maximumChanges
     static let maximumRepeat = 100_000
 
@@ -19,6 +30,8 @@ final class ScenarioReader {
     let loadFleet: (String) -> (fleet: BeaconFleet?, names: [String]?, issues: [ProfileIssue])
     /// The issues of the fleet file itself (in that file's own lines).
     var fleetIssues: [ProfileIssue] = []
+    /// Per beacon of the fleet, its format and the fields a step may change (``changeKeys(of:)``).
+    private var changeable: [String: (kind: String, keys: [String])] = [:]
     private var names: Set<String>? = nil {
         didSet { sortedNames = names?.sorted() ?? [] }
     }
@@ -113,12 +126,14 @@ final class ScenarioReader {
             // The steps are checked against the names even when the fleet has issues of its
             // own (every problem in one run), as long as every entry could be named.
             if contents.namesComplete { names = Set(contents.declarations.map(\.profile.name)) }
+            for d in contents.declarations { changeable[d.profile.name] = Self.changeKeys(of: d.profile) }
             return BeaconFleet(file: reader.sink.file, name: contents.fleetName, beacons: contents.declarations.map(\.profile),
-                               areas: contents.areas)
+                               areas: contents.areas, receiverHeight: contents.receiverHeight)
         }
         guard let path = reader.scalar(field, path: "fleet", allowed: "must be a profile file or a fleet mapping with `beacons:`") else { return nil }
         let loaded = loadFleet(path)
         names = loaded.names.map(Set.init)
+        for profile in loaded.fleet?.beacons ?? [] { changeable[profile.name] = Self.changeKeys(of: profile) }
         // An unreadable file is this file's issue (at `fleet:`); a broken one keeps its own lines.
         for issue in loaded.issues {
             if issue.isUnreadableFile {
@@ -229,6 +244,11 @@ final class ScenarioReader {
             change.measuredPower = reader.integer(f, path: "\(path).measured_power", range: Int(Int8.min)...Int(Int8.max), unit: "dBm at 1 m").map(Int8.init)
             ok = ok && change.measuredPower != nil
         }
+        if let f = keys["power_at_0m"] {
+            change.powerAt0m = reader.integer(f, path: "\(path).power_at_0m", range: EddystoneFormat.txPowerRange, unit: "dBm received at 0 m")
+                .map(Int8.init)
+            ok = ok && change.powerAt0m != nil
+        }
         if let f = keys["tx_power"] {
             if f.value.scalarText == "default", !f.value.isQuoted {
                 change.txPower = .some(nil)
@@ -247,8 +267,20 @@ final class ScenarioReader {
         }
         if keys["beacon"] != nil, fieldKeys.isEmpty {
             sink.report(sink.location(of: keys["beacon"]!.key), field: "\(path).beacon", value: keys["beacon"]!.value.displayValue,
-                        "names beacons to change, but the step changes nothing; add major, minor, measured_power, tx_power or interval")
+                        "names beacons to change, but the step changes nothing; add major, minor, measured_power, power_at_0m, tx_power or interval")
             ok = false
+        }
+        // Each field must be one the named beacons' format has: a minor on an Eddystone frame
+        // would be ignored, silently.
+        for key in fieldKeys {
+            guard let f = keys[key] else { continue }
+            for name in change.beacons {
+                guard let (kind, allowed) = changeable[name], !allowed.contains(key) else { continue }
+                sink.report(sink.location(of: f.key), field: "\(path).\(key)", value: f.value.displayValue,
+                            "`\(name)` (format \(kind)) has no \(key); a step changes its " + allowed.joined(separator: ", "))
+                ok = false
+                break
+            }
         }
         // A step whose only action is a misspelt key has been reported at that key already.
         let misspelt = mapping.keys.contains { !Self.stepKeys.contains($0.scalarText ?? "") }

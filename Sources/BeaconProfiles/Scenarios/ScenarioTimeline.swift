@@ -160,6 +160,13 @@ public struct ScenarioState: Hashable, Sendable {
             // change stays a data change (no restart of its set).
             if change.major != nil || change.minor != nil { beacons[i].beacon.setMajorMinor(major: change.major, minor: change.minor) }
             if let power = change.measuredPower { beacons[i].beacon.setPowerAt1m(power) }
+            if let power = change.powerAt0m {
+                switch beacons[i].beacon {
+                case .eddystoneUID(var b): b.txPower = power; beacons[i].beacon = .eddystoneUID(b)
+                case .eddystoneURL(var b): b.txPower = power; beacons[i].beacon = .eddystoneURL(b)
+                default: break  // the reader refuses power_at_0m on other formats
+                }
+            }
             if let tx = change.txPower { beacons[i].txPower = tx }
             if let interval = change.intervalMilliseconds { beacons[i].intervalMilliseconds = interval }
         }

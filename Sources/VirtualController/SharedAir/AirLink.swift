@@ -34,10 +34,10 @@ public final class AirLink: Sendable {
     /// What the air does to packets on their way to this receiver (`AirChannel.clean`, BeaconRadio: nothing).
     public let channel: AirChannel
     private let receiverPoint: Mutex<Point>
-    /// Where the advertisers of this process are, by address: a beacon keeps its address when
-    /// its data changes (a scenario's new major, a walk's new measured power, a TLM frame), so
-    /// it keeps its position too.
-    private let positions = Mutex<[BluetoothAddress: Point]>([:])
+    /// Where the advertisers of this process are and what they radiate, by address: a beacon
+    /// keeps its address when its data changes (a scenario's new major, a walk's new measured
+    /// power, a TLM frame), so it keeps its position and its power too.
+    private let emissions = Mutex<[BluetoothAddress: AirEmission]>([:])
     /// The walker's latest position (``announceWalker(at:)``), and whether the scanners have
     /// not been sent it yet.
     private let walker = Mutex<(point: Point?, fresh: Bool)>((nil, false))
@@ -82,10 +82,14 @@ public final class AirLink: Sendable {
         set { receiverPoint.withLock { $0 = newValue } }
     }
 
-    /// Says where the advertiser with `address` is; later calls for the same address replace
-    /// the position.
-    public func place(address: BluetoothAddress, at point: Point) {
-        positions.withLock { $0[address] = point }
+    /// Says where the advertiser with `address` is (`nil`: heard as if 1 m away) and how far
+    /// what it radiates is from what it claims, dB (``AirEmission``; a profile's
+    /// `calibration_error`); later calls for the same address replace both.
+    public func place(address: BluetoothAddress, at point: Point?, calibrationError: Double = 0) {
+        emissions.withLock {
+            $0[address, default: AirEmission()].position = point
+            $0[address, default: AirEmission()].calibrationError = calibrationError.isFinite ? calibrationError : 0
+        }
     }
 
     /// Tells the scanners on the air where the walker now is (`beacon walk`): sent before the
@@ -188,10 +192,14 @@ public final class AirLink: Sendable {
         }
         let entries = controller.airLog(since: state.sequence)
         if let last = entries.last { state.sequence = last.sequence + 1 }
-        let known = positions.withLock { $0 }
+        let transmissions = emissions.withLock { known in
+            entries.map { entry in
+                let power = known[entry.address, default: AirEmission()].radiatedPowerAt1m(data: entry.data, txPower: entry.txPower)
+                return AirTransmission(entry, position: known[entry.address]?.position, clockOffset: clockOffset, radiatedPowerAt1m: power)
+            }
+        }
         // The walker first: the events of this round were sent with the walker already there.
-        let datagrams = (walker.map { [AirWalkerDatagram.encode($0)] } ?? [])
-            + AirDatagram.encode(entries.map { AirTransmission($0, position: known[$0.address], clockOffset: clockOffset) })
+        let datagrams = (walker.map { [AirWalkerDatagram.encode($0)] } ?? []) + AirDatagram.encode(transmissions)
         guard !datagrams.isEmpty else { return }
         for peer in state.peers {
             for datagram in datagrams where !sender.send(datagram, to: directory.path(of: peer)) {

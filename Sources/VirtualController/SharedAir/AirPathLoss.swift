@@ -11,12 +11,15 @@ import Darwin
 ///
 ///     RSSI = P₁ − 10 · n · log₁₀(d),   n = 2,
 ///
-/// where d is the distance in metres between the advertiser and the receiver (at least 0.1 m:
-/// closer than that the far-field model means nothing) and P₁ the RSSI at 1 m: the power at 1 m
-/// the beacon's own payload declares (BeaconCodec's `AnyBeacon.powerAt1m`: an iBeacon's measured power, an
-/// AltBeacon's reference RSSI, an Eddystone frame's TX power at 0 m less 41 dB), else (no beacon,
-/// or a TLM frame) the event's transmit power less the same 41 dB (free-space loss over the first
-/// metre at 2.4 GHz). An advertiser with no position is heard as if 1 m away. By itself there is
+/// where d is the slant distance in metres between the advertiser and the receiver, heights
+/// included (at least 0.1 m: closer than that the far-field model means nothing) and P₁ the
+/// power at 1 m the advertiser radiates: what ``AirEmission`` works out from the power its
+/// frames claim (BeaconCodec's `AnyBeacon.powerAt1m`: an iBeacon's measured power, an AltBeacon's
+/// reference RSSI, an Eddystone frame's TX power at 0 m less 41 dB), the TX power changes since
+/// the claim and the profile's `calibration_error`; without it (a transmission that does not
+/// carry it) the claim in the data, else (no beacon) the event's transmit power less the same
+/// 41 dB (free-space loss over the first metre at 2.4 GHz). An advertiser with no position is
+/// heard as if 1 m away. By itself there is
 /// no noise: the same geometry always gives the same RSSI, so what a scan or a fix shows can be
 /// checked; an `AirChannel` (BeaconRadio; `--air`) adds shadowing, fading, loss and collisions on top, and
 /// may change the exponent. `beacon scan --model pathloss` and `beacon locate` (exponent 2)
@@ -39,9 +42,11 @@ public enum AirPathLoss {
         clamp(meanRSSI(data: data, txPower: txPower, from: advertiser, to: receiver, exponent: exponent))
     }
 
-    /// The RSSI before rounding, with path-loss exponent `n`.
-    public static func meanRSSI(data: [UInt8], txPower: Int8, from advertiser: Point?, to receiver: Point, exponent n: Double) -> Double {
-        let p1 = referencePower(data: data, txPower: txPower)
+    /// The RSSI before rounding, with path-loss exponent `n`; `radiated`: the power at 1 m
+    /// (``AirTransmission/radiatedPowerAt1m``), else the data's.
+    public static func meanRSSI(data: [UInt8], txPower: Int8, radiated: Double? = nil, from advertiser: Point?, to receiver: Point,
+                                exponent n: Double) -> Double {
+        let p1 = radiated ?? referencePower(data: data, txPower: txPower)
         guard let advertiser else { return p1 }
         let d = max(advertiser.distance(to: receiver), shortestDistance)
         return LogDistancePathLoss.rssi(atDistance: d, powerAt1m: p1, exponent: n)

@@ -27,7 +27,7 @@ public struct AirReception {
         taken += 1
         let walls = channel.wallAttenuation(from: t.position, to: point)
         // The channel's exponent counts on a clean channel too (`air: {exponent: 4}` draws nothing).
-        let mean = AirPathLoss.meanRSSI(data: t.data, txPower: t.txPower, from: t.position, to: point, exponent: channel.exponent) - walls
+        let mean = AirPathLoss.meanRSSI(data: t.data, txPower: t.txPower, radiated: t.radiatedPowerAt1m, from: t.position, to: point, exponent: channel.exponent) - walls
         guard !channel.isClean else { return [(t, AirPathLoss.clamp(mean))] }
         let (power, loss) = receiver.draw(mean: mean)
         if let loss { lost[loss, default: 0] += 1 }

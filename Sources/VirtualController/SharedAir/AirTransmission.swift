@@ -14,13 +14,18 @@ public struct AirTransmission: Hashable, Sendable {
     public var txPower: Int8
     /// Where the advertiser is; `nil` when its process did not say (heard as if 1 m away).
     public var position: Point?
+    /// The power this event radiates, as the RSSI it gives at 1 m in free space (dBm), worked
+    /// out by the sender (``AirEmission``); `nil`: from the data and the TX power
+    /// (``AirPathLoss/referencePower(data:txPower:)``).
+    public var radiatedPowerAt1m: Double?
     /// When the event started on the machine's monotonic clock (``AirLink/machineTime()``), so
     /// receivers can tell which events overlapped (`AdvertisingCollisions`, BeaconRadio).
     public var time: Duration
 
     public init(pdu: AirPDU, address: BluetoothAddress, addressType: LEAddressType, data: [UInt8], txPower: Int8,
-                position: Point?, time: Duration = .zero) {
+                position: Point?, time: Duration = .zero, radiatedPowerAt1m: Double? = nil) {
         self.time = time
+        self.radiatedPowerAt1m = radiatedPowerAt1m
         self.pdu = pdu
         self.address = address
         self.addressType = addressType
@@ -30,9 +35,9 @@ public struct AirTransmission: Hashable, Sendable {
     }
 
     /// The event `entry` logged; `clockOffset` takes its controller's clock to the machine's.
-    public init(_ entry: AirLogEntry, position: Point?, clockOffset: Duration = .zero) {
+    public init(_ entry: AirLogEntry, position: Point?, clockOffset: Duration = .zero, radiatedPowerAt1m: Double? = nil) {
         self.init(pdu: entry.pdu, address: entry.address, addressType: entry.addressType, data: entry.data,
-                  txPower: entry.txPower, position: position, time: entry.time + clockOffset)
+                  txPower: entry.txPower, position: position, time: entry.time + clockOffset, radiatedPowerAt1m: radiatedPowerAt1m)
     }
 
     /// One PDU's time on air, seconds: a legacy PDU's (at most 31 octets of data; an extended
@@ -40,14 +45,15 @@ public struct AirTransmission: Hashable, Sendable {
     public var airtime: Double { AirChannel.airtime(dataLength: min(data.count, 31)) }
 }
 
-/// The datagram format: `BAIR`, version 2, a count (u16 LE), then per transmission: PDU code,
+/// The datagram format: `BAIR`, version 3, a count (u16 LE), then per transmission: PDU code,
 /// address type, address (6 octets LE), TX power, the event's start on the machine's monotonic
 /// clock (i64 LE, nanoseconds), a position flag and, when set, x, y, z as
-/// IEEE 754 binary64 LE, the data length (u16 LE) and the data. Only processes of one machine
+/// IEEE 754 binary64 LE, a radiated-power flag and, when set, the power at 1 m (binary64 LE),
+/// the data length (u16 LE) and the data. Only processes of one machine
 /// and one user read it, but a malformed datagram is still dropped whole, never trusted.
 enum AirDatagram {
     static let magic: [UInt8] = Array("BAIR".utf8)
-    static let version: UInt8 = 2
+    static let version: UInt8 = 3
     /// A datagram stays well under the default UNIX datagram limit (about 200 KiB).
     static let targetSize = 16 * 1024
 
@@ -74,6 +80,12 @@ enum AirDatagram {
             if let p = t.position {
                 body.append(1)
                 for v in [p.x, p.y, p.z] { appendLE(v.bitPattern, bytes: 8, to: &body) }
+            } else {
+                body.append(0)
+            }
+            if let power = t.radiatedPowerAt1m {
+                body.append(1)
+                appendLE(power.bitPattern, bytes: 8, to: &body)
             } else {
                 body.append(0)
             }
@@ -110,11 +122,17 @@ enum AirDatagram {
                 position = Point(x: Double(bitPattern: x), y: Double(bitPattern: y), z: Double(bitPattern: z))
                 guard [position!.x, position!.y, position!.z].allSatisfy(\.isFinite) else { return nil }
             }
+            guard let hasPower = take(1)?.first else { return nil }
+            var radiated: Double? = nil
+            if hasPower == 1 {
+                guard let bits = le(8), Double(bitPattern: bits).isFinite else { return nil }
+                radiated = Double(bitPattern: bits)
+            }
             guard let length = le(2), let data = take(Int(length)) else { return nil }
             out.append(AirTransmission(pdu: pduCodes[Int(code)], address: BluetoothAddress(address),
                                        addressType: LEAddressType(rawValue: type), data: Array(data),
                                        txPower: Int8(bitPattern: power), position: position,
-                                       time: .nanoseconds(Int64(bitPattern: nanoseconds))))
+                                       time: .nanoseconds(Int64(bitPattern: nanoseconds)), radiatedPowerAt1m: radiated))
         }
         return r.isEmpty ? out : nil
     }
