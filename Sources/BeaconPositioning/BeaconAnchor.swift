@@ -20,7 +20,7 @@ public struct BeaconAnchor: Hashable, Sendable {
     }
 
     /// The anchors of a fleet: every beacon with a `position:`, at its height (`z`, default 0).
-    /// The fix is on the floor plan at the receiver's height (``BeaconFleet/receiverHeight``).
+    /// The fix is on the floor plan at the receiver's height (BeaconProfiles' `BeaconFleet.receiverHeight`).
     public static func anchors(of fleet: BeaconFleet) -> [BeaconAnchor] {
         fleet.beacons.compactMap { profile in
             guard let p = profile.position, let key = profile.beacon.key, let power = profile.beacon.powerAt1m else { return nil }

@@ -25,6 +25,15 @@ struct PositionFixTextTests {
         #expect(both.hasSuffix(#","beacons":4,"unix_time":1700000001.25,"true_x":0.5,"true_y":-1,"error":0.038}"#), "\(both)")
     }
 
+    @Test("an ambiguous fix says where the other answer is; a receiver above the floor gives its height")
+    func ambiguityAndHeight() {
+        var fix = Self.fix
+        fix.estimate.alternative = Point(x: -0.31, y: 1.2)
+        fix.estimate.position.z = 1.2
+        #expect(PositionFixText.line(fix) == "t=1.00 s  x=+0.52 y=-1.03 m  ±0.40 m  rms 0.31 m  4 beacons  ambiguous: as good at (-0.31, +1.20)")
+        #expect(PositionFixText.json(fix).text == #"{"time":1,"x":0.523,"y":-1.03,"z":1.2,"error_radius":0.4,"rms_residual":0.315,"beacons":4,"alternative":{"x":-0.31,"y":1.2}}"#)
+    }
+
     @Test func theSummaryNamesItsContextFirst() {
         let s = LocationErrorSummary(fixes: [Self.fix], truth: { _ in Point(x: 0.5234, y: -1.0301) })!
         #expect(PositionFixText.summaryLine(s, noise: 4, seed: 1, context: [("air", "office")])

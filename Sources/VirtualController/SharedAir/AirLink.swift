@@ -83,7 +83,7 @@ public final class AirLink: Sendable {
     }
 
     /// Says where the advertiser with `address` is (`nil`: heard as if 1 m away) and how far
-    /// what it radiates is from what it claims, dB (``AirEmission``; a profile's
+    /// what it radiates is from what it claims, dB (`AirEmission`; a profile's
     /// `calibration_error`); later calls for the same address replace both.
     public func place(address: BluetoothAddress, at point: Point?, calibrationError: Double = 0) {
         emissions.withLock {

@@ -13,7 +13,7 @@ import Darwin
 ///
 /// where d is the slant distance in metres between the advertiser and the receiver, heights
 /// included (at least 0.1 m: closer than that the far-field model means nothing) and P₁ the
-/// power at 1 m the advertiser radiates: what ``AirEmission`` works out from the power its
+/// power at 1 m the advertiser radiates: what `AirEmission` works out from the power its
 /// frames claim (BeaconCodec's `AnyBeacon.powerAt1m`: an iBeacon's measured power, an AltBeacon's
 /// reference RSSI, an Eddystone frame's TX power at 0 m less 41 dB), the TX power changes since
 /// the claim and the profile's `calibration_error`; without it (a transmission that does not

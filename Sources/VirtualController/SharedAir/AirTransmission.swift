@@ -15,7 +15,7 @@ public struct AirTransmission: Hashable, Sendable {
     /// Where the advertiser is; `nil` when its process did not say (heard as if 1 m away).
     public var position: Point?
     /// The power this event radiates, as the RSSI it gives at 1 m in free space (dBm), worked
-    /// out by the sender (``AirEmission``); `nil`: from the data and the TX power
+    /// out by the sender (`AirEmission`); `nil`: from the data and the TX power
     /// (``AirPathLoss/referencePower(data:txPower:)``).
     public var radiatedPowerAt1m: Double?
     /// When the event started on the machine's monotonic clock (``AirLink/machineTime()``), so
