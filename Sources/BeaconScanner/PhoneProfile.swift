@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconCodec
 
 /// Which phone a scan ranges and monitors like (`beacon scan --as`, `locate --live --as`).
 /// docs/AIR.md gives each one's evidence, and what is documented versus observed.
@@ -41,6 +42,11 @@ public struct PhoneScanning: Hashable, Sendable {
     public var exitAfter: Duration
     /// How many regions may be monitored at once; `nil`: no limit.
     public var regionLimit: Int?
+    /// The formats the phone's beacon API ranges and monitors at all (`nil`: every one):
+    /// CoreLocation's `CLBeaconRegion` is iBeacon only, whatever its UUID (an AltBeacon with the
+    /// same UUID is never ranged by an iPhone app); the Android Beacon Library parses every
+    /// layout it is given.
+    public var formats: Set<BeaconFormat>? = nil
 
     /// A profile's settings.
     ///
@@ -64,6 +70,7 @@ public struct PhoneScanning: Hashable, Sendable {
                                            smoothing: .accuracyOver(PhoneProfile.iosAccuracySpan))
             self.exitAfter = exitAfter ?? PhoneProfile.iosExitPeriod
             regionLimit = PhoneProfile.iosRegionLimit
+            formats = [.iBeacon]
         case .android:
             updateInterval = PhoneProfile.androidScanPeriod
             ranging = RangingConfiguration(window: PhoneProfile.androidScanPeriod, model: .curveFit(androidCurve),

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import Synchronization
+import BeaconCodec
 import HCI
 import HCITransport
 
@@ -18,6 +19,8 @@ public struct ScanSession: Sendable {
     public var updateInterval: Duration
     /// The clock; injectable for tests.
     public var now: @Sendable () -> ContinuousClock.Instant
+    /// The formats heard at all (`nil`: every one), as ``ScanEngine`` takes them.
+    public var formats: Set<BeaconFormat>? = nil
 
     public init(hci: HCIController, owned: Bool, settings: ScanSettings = ScanSettings(), regions: [BeaconRegion] = [.any],
                 ranging: RangingConfiguration = RangingConfiguration(), exitAfter: Duration = .seconds(30),
@@ -38,6 +41,7 @@ public struct ScanSession: Sendable {
         try phone.check(regions: regions)
         self.init(hci: hci, owned: owned, settings: settings, regions: regions, ranging: phone.ranging, exitAfter: phone.exitAfter,
                   updateInterval: phone.updateInterval, now: now)
+        formats = phone.formats
     }
 
     /// Why a scan ended early.
@@ -67,7 +71,7 @@ public struct ScanSession: Sendable {
             throw .controller(error)
         }
         onUpdate(.started(scanner.mode))
-        let engine = EngineBox(ScanEngine(regions: regions, ranging: ranging, exitAfter: exitAfter), onUpdate: onUpdate)
+        let engine = EngineBox(ScanEngine(regions: regions, ranging: ranging, exitAfter: exitAfter, formats: formats), onUpdate: onUpdate)
         let streamEnded = await withTaskGroup(of: Bool.self) { group in
             let events = hci.events
             let now = self.now

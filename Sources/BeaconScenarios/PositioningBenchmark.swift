@@ -124,7 +124,9 @@ public struct PositioningBenchmark: Sendable {
 
     /// What an app on the phone gets: every packet (raw), or each beacon's smoothed RSSI at
     /// every ranging update while the phone still lists it.
-    func phoneSamples(_ packets: [RSSISample]) -> [RSSISample] {
+    func phoneSamples(_ heard: [RSSISample]) -> [RSSISample] {
+        // An iPhone ranges iBeacons only (``PhoneScanning/formats``).
+        let packets = phone.formats.map { formats in heard.filter { formats.contains($0.key.format) } } ?? heard
         guard phone.profile != .raw, let last = packets.last?.time else { return packets }
         let origin = ContinuousClock.now
         func instant(_ t: Double) -> ContinuousClock.Instant { origin + .nanoseconds(Int64((t * 1e9).rounded())) }

@@ -41,4 +41,17 @@ struct ScanEngineTests {
         #expect(exit.kind == .exit && exit.time == FakeClock.t(1.1))
         #expect(after.first?.proximity == .unknown, "no report in the last second")
     }
+
+    @Test("an iPhone's formats: an AltBeacon of the region's UUID is neither reported nor ranged, an iBeacon is; raw hears both")
+    func iosRangesIBeaconsOnly() throws {
+        // An AltBeacon whose 20-byte ID is the fixture UUID, major 1, minor 2.
+        let alt = [0x02, 0x01, 0x06, 0x1B, 0xFF, 0x18, 0x01, 0xBE, 0xAC] + F.uuid.bytes + [0x00, 0x01, 0x00, 0x02, 0xC5, 0x00]
+        let altEvent = try HCIEvent(bytes: F.legacyReportEvent(address: [9, 9, 9, 9, 9, 0xC0], data: alt, rssi: -60))
+        let region = try BeaconRegion(uuid: F.uuid)
+        var ios = ScanEngine(regions: [region], formats: PhoneScanning(.ios).formats)
+        var raw = ScanEngine(regions: [region], formats: PhoneScanning(.raw).formats)
+        #expect(ios.ingest(altEvent, at: FakeClock.t(0.1)).isEmpty)
+        #expect(raw.ingest(altEvent, at: FakeClock.t(0.1)).count == 2, "a report and an enter")
+        #expect(ios.ingest(try Self.report(2, rssi: -59), at: FakeClock.t(0.2)).count == 2)
+    }
 }
