@@ -22,7 +22,8 @@ public enum IntervalJSON {
 extension BeaconProfile {
     /// The beacon as `list --json` prints it (docs/schema/list.schema.json): `file` (the profile
     /// file it is read from), its name, the members of BeaconJSON's `BeaconObject` in profile
-    /// words, then flags, raw data, local name, interval, TX power, address and position.
+    /// words, then flags, raw data, local name, interval, TX power, address and position (and
+    /// `calibration_error` when it is not 0).
     public func json(file: String) -> JSONValue {
         let position: JSONValue = self.position.map { p in
             .object([("x", .double(p.x)), ("y", .double(p.y)), ("z", .double(p.z))])
@@ -39,6 +40,7 @@ extension BeaconProfile {
             ("address", .string(address.description)),
             ("address_derived", .bool(addressIsDerived)),
             ("position", position),
+        ] + (calibrationError != 0 ? [("calibration_error", .double(calibrationError))] : []) + [
             ("location", .string(location.description)),
         ])
     }

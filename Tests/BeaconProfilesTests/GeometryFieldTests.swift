@@ -20,6 +20,9 @@ struct GeometryFieldTests {
         #expect(plain.receiverHeight == 0 && plain.beacons[0].calibrationError == 0)
         // Written back as read.
         #expect(FleetWriter.yaml(name: "hall", beacons: fleet.beacons).contains("calibration_error: -6.5"))
+        // list --json: only when not 0.
+        #expect(fleet.beacons[0].json(file: "hall.yaml").text.contains(#""calibration_error":-6.5"#))
+        #expect(!plain.beacons[0].json(file: "hall.yaml").text.contains("calibration_error"))
     }
 
     @Test("bad values: file, line, column, field and the allowed range", arguments: [
