@@ -40,13 +40,14 @@ import TestSupport
         var checks: [(schema: String, file: String, text: String)] = []
         func check(_ schema: String, _ name: String, _ text: String) { checks.append((schema, name, text)) }
 
-        // scan --json hears advertise --json on the shared virtual air; the capture of the
+        // scan --json hears advertise --json on the shared virtual air (as an Android phone: an iPhone
+        // ranges iBeacons only, and every format must show); the capture of the
         // advertiser's own commands feeds decode --capture.
         let capture = dir.appendingPathComponent("advertise.btsnoop").path
         let advertiser = try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/env"), ["BEACON_AIR=\(air.path)", try Executables.beacon.get().path,
             "advertise", "profiles/example.yaml", "-i", "virtual", "--json", "--btsnoop", capture])
         let scanner = try BackgroundProgram(URL(fileURLWithPath: "/usr/bin/env"), ["BEACON_AIR=\(air.path)", try Executables.beacon.get().path,
-            "scan", "-i", "virtual", "--json", "--at", "1,1", "--as", "ios"])
+            "scan", "-i", "virtual", "--json", "--at", "1,1", "--as", "android"])
         defer {
             scanner.send(SIGKILL)
             advertiser.send(SIGKILL)
