@@ -19,7 +19,8 @@ struct AgentCommand: AsyncParsableCommand {
             never the command line), announces the radios with a Last Will offline, puts each \
             radio's desired fleet on air (only the difference; a payload delivered twice \
             changes nothing) and publishes each beacon's state and the host's telemetry. While \
-            the broker is away the beacons stay on air. SIGINT or SIGTERM takes them off air; \
+            the broker is away the beacons stay on air. SIGINT, SIGTERM or SIGHUP (the terminal \
+            closed; an agent has nothing to reload) takes them off air; \
             exit status 1 if a teardown failed (the message says what may still be on air), or \
             if the radios or the broker could not be reached at the start (the broker's answer \
             in one line).
@@ -97,7 +98,10 @@ struct AgentCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure.exit("\(error)")
         }
-        let stop = StopSignals()
+        // SIGHUP too: an agent has nothing to reload, so a hangup (its terminal closed, or one
+        // sent) stops it with its teardown, as SIGINT does, rather than killing it with beacons
+        // on air and its retained state still saying so.
+        let stop = StopSignals.withHangup()
         // Where the radios are is the site file's (the controller's) business: without one, the
         // virtual air hears each beacon from its own position.
         let radios = try SiteRadios.open(mine, positioned: self.site != nil)
@@ -106,7 +110,7 @@ struct AgentCommand: AsyncParsableCommand {
         let agent = SiteAgent(host: host, topics: topics, client: client, radios: radios, naming: CommandLineTerms.name, report: { event in
             LineOutput.out(json ? event.json(time: SiteEventTime.now).text : event.text)
         })
-        stop.onStop { _ in agent.requestStop() }
+        stop.onStopSayingHangup { agent.requestStop() }
         let outcomes: [(radio: SiteRadio.ID, outcome: FleetOutcome)]
         do throws(SiteAgentError) { outcomes = try await agent.run() } catch {
             throw CommandFailure.exit("\(error)")

@@ -41,9 +41,10 @@ extension PlayCommand {
             case .scenario(let event): output.show(event, board: board)
             }
         }
-        let stop = StopSignals()
+        // SIGHUP too: a scenario owns the beacons, so a hangup stops it as SIGINT does.
+        let stop = StopSignals.withHangup()
         defer { stop.cancel() }
-        stop.onStop { _ in run.requestStop() }
+        stop.onStopSayingHangup { run.requestStop() }
         PlaybackOutput.announce(timeline, window: window)
         do throws(MQTTError) { try await run.run() } catch {
             throw CommandFailure.exit("\(error)")

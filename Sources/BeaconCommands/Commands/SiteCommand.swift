@@ -36,10 +36,11 @@ struct SiteCommand: AsyncParsableCommand {
             nearest, placed again on the radios in reach. A restarted controller adopts what it \
             published before, so nothing on air changes. SIGHUP reads the site file again and \
             publishes only the desired fleets that change (a file with issues is reported and \
-            the site stays as it was). SIGINT or SIGTERM stops it; the \
+            the site stays as it was); when its terminal has closed, SIGHUP stops it. SIGINT \
+            or SIGTERM stops it; the \
             beacons stay on air with their agents. A site without a broker (its radios all on \
             this host) runs here: the radios opened, each one's beacons on air (on -i virtual, \
-            heard from the radio's position) until SIGINT or SIGTERM. --web [HOST:]PORT serves \
+            heard from the radio's position) until SIGINT, SIGTERM or SIGHUP. --web [HOST:]PORT serves \
             a live page of it: the map with the radios online or not and the beacons on or off air.
 
             Examples:
@@ -108,6 +109,13 @@ struct SiteCommand: AsyncParsableCommand {
         })
         let file = file
         let signals = StopSignals(hangup: {
+            // A closed terminal also sends SIGHUP: then the controller stops, as SIGINT does,
+            // rather than going on unseen with the site's session.
+            if TerminalHangup.hungUp {
+                board.note(TerminalHangup.message)
+                controller.requestStop()
+                return
+            }
             board.note("SIGHUP: reading \(file) again")
             switch SiteFiles.load(file, rereading: true, say: board.note) {
             case .failure:
@@ -134,7 +142,9 @@ struct SiteCommand: AsyncParsableCommand {
         guard site.hosts.count == 1 else {
             throw CommandFailure.exit("\(file): the radios are on several hosts; they meet at a broker (broker: {url: mqtt://HOST})")
         }
-        let stop = StopSignals()
+        // SIGHUP too: a site without a broker has its radios here, so a hangup stops it with
+        // their teardown, as SIGINT does.
+        let stop = StopSignals.withHangup()
         let radios = try SiteRadios.open(site.radios)
         defer { for radio in radios { radio.connection.close() } }
         let run = LocalSiteRun(site: site, radios: radios, naming: CommandLineTerms.name, report: { event in
@@ -142,7 +152,7 @@ struct SiteCommand: AsyncParsableCommand {
             changes.changed()
             board.record(event)
         })
-        stop.onStop { _ in run.requestStop() }
+        stop.onStopSayingHangup { run.requestStop() }
         let outcomes: [(radio: SiteRadio.ID, outcome: FleetOutcome)]
         let redrawing = board.redrawing()
         do throws(SiteAgentError) { outcomes = try await run.run() } catch {

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconEmulator
 import BeaconSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// SIGHUP as the command line means it: the terminal hung up, or a reload was asked for.
 enum TerminalHangup {
@@ -24,5 +27,20 @@ enum SignalNotice {
     static func stopping(_ number: Int32) {
         LineOutput.stopRequested()
         LineOutput.err(number == SignalNumber.hangup ? TerminalHangup.message : "\(StopSignals.name(number)): stopping (again to quit at once)")
+    }
+}
+
+extension StopSignals {
+    /// SIGINT, SIGTERM and SIGHUP, each a stop: for a run with nothing to reload (an agent, a
+    /// site without a broker, `play --site`), where a hangup means the terminal is gone and the
+    /// work ends with its teardown rather than being killed.
+    static func withHangup() -> StopSignals { StopSignals([SIGINT, SIGTERM, SignalNumber.hangup]) }
+
+    /// Runs `stop` on the first signal, saying so when it is a hangup.
+    func onStopSayingHangup(_ stop: @escaping @Sendable () -> Void) {
+        onStop { number in
+            if number == SignalNumber.hangup { SignalNotice.stopping(number) }
+            stop()
+        }
     }
 }
