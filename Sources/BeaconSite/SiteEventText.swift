@@ -9,7 +9,11 @@ import BeaconJSON
 
 extension SiteController.Event {
     /// The event as a line for people: `ready`, `hall: online`, `door (…): on air on hall/hci0 set 1`.
-    public var text: String {
+    /// Values from elsewhere (names, reasons, hosts from the broker) are escaped
+    /// (`escapingControlCharacters`): a line can neither drive the terminal nor forge another.
+    public var text: String { unescapedText.escapingControlCharacters }
+
+    private var unescapedText: String {
         switch self {
         case .connected: "connected to the broker"
         case .disconnected(let reason): "broker connection lost (\(reason)); reconnecting (the agents keep their beacons on air)"
@@ -61,7 +65,11 @@ extension SiteController.Event {
 
 extension LocalSiteRun.Event {
     /// A broker-less site's event as a line: `hall/hci0: 3 beacons on air`.
-    public var text: String {
+    /// Values from elsewhere (names, reasons, hosts from the broker) are escaped
+    /// (`escapingControlCharacters`): a line can neither drive the terminal nor forge another.
+    public var text: String { unescapedText.escapingControlCharacters }
+
+    private var unescapedText: String {
         switch self {
         case .onAir(let radio, let beacons, _): "\(radio): \(Plural.of(beacons, "beacon")) on air"
         case .unplaced(let id, let name, let reason): "\(name) (\(id)): not placed: \(reason)"
@@ -81,7 +89,11 @@ extension LocalSiteRun.Event {
 
 extension SiteAgent.Event {
     /// An agent's event as a line: `hall/hci0: revision 3 on air (2 beacons)`.
-    public var text: String {
+    /// Values from elsewhere (names, reasons, hosts from the broker) are escaped
+    /// (`escapingControlCharacters`): a line can neither drive the terminal nor forge another.
+    public var text: String { unescapedText.escapingControlCharacters }
+
+    private var unescapedText: String {
         switch self {
         case .connected: "connected to the broker"
         case .disconnected(let reason): "broker connection lost (\(reason)); the beacons stay on air, reconnecting"

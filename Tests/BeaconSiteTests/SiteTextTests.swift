@@ -22,6 +22,22 @@ struct SiteTextTests {
         #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines)")
     }
 
+    /// A state's reason from the broker is anyone's text: printed raw, it set the terminal's title
+    /// and forged a line of its own ("FAKE: west is offline"). Escaped, it is one visible line;
+    /// the JSON event keeps the exact text.
+    @Test("values from the broker are escaped in the line, exact in the JSON")
+    func brokerValuesCannotDriveTheTerminal() throws {
+        let reason = "X\u{1B}]0;PWNED\u{07}\r\nFAKE: west is offline"
+        let event = SiteController.Event.beacon(id: "a-1-2", name: "door\u{202E}", onAir: false, radio: nil, reason: reason, seat: nil)
+        #expect(event.text == #"door\u{202E} (a-1-2): off air: X\u{1B}]0;PWNED\u{7}\r\nFAKE: west is offline"#, "\(event.text)")
+        #expect(!event.text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x202E })
+        #expect(event.json(time: 0).text.contains(#""reason":"X\u001b]0;PWNED\u0007\r\nFAKE: west is offline""#), "\(event.json(time: 0).text)")
+        let failed = SiteAgent.Event.failed(radio: Self.radio, reason: "bad\u{1B}[2J")
+        #expect(failed.text == #"pi-west/hci1: bad\u{1B}[2J"#)
+        let local = LocalSiteRun.Event.failed(radio: Self.radio, reason: "\u{9B}31m")
+        #expect(local.text == #"pi-west/hci1: \u{9B}31m"#)
+    }
+
     @Test func controllerEventsAreALineAndAnEvent() throws {
         let event = SiteController.Event.desired(radio: Self.radio, revision: 3, beacons: 1)
         #expect(event.text == "pi-west/hci1: desired revision 3 (1 beacon)")
