@@ -323,7 +323,10 @@ public final class SiteController: Sendable {
             }
         case (let adapter?, "state"):
             let radio = SiteRadio.ID(host: parsed.host, adapter: AdapterName(adapter))
-            guard let stateReport = RadioStateReport(payload: message.payload) else { return }
+            // Only the site's radios: a host may publish under any adapter name of its own, and
+            // states of radios it invents would otherwise be kept (memory without bound).
+            guard site.radios.contains(where: { $0.id == radio }),
+                  let stateReport = RadioStateReport(payload: message.payload) else { return }
             let newRejection: DesiredRejection? = state.withLock { s in
                 s.agentStates[radio] = stateReport
                 guard let rejected = stateReport.rejected, s.rejections[radio] != rejected else { return nil }
