@@ -23,8 +23,9 @@ public struct MQTTCredentials: Sendable, Hashable {
     static let maximumFileSize = 4096
 
     /// Reads `path`: the user name on the first line, the password on the second (a final
-    /// newline is optional). The file must be a regular file that neither its group nor others
-    /// can read or write (mode 0600 or 0400), checked on the opened file itself (`fstat`), so a
+    /// newline is optional; lines may end in CRLF). The file must be a regular file owned by
+    /// this process's user that neither its group nor others can read or write (mode 0600 or
+    /// 0400), checked on the opened file itself (`fstat`), so a
     /// rename between the check and the read cannot swap it.
     /// - Throws: ``MQTTError/credentials(path:line:reason:)`` naming the file, the line and what is wrong.
     public static func load(fromFile path: String) throws(MQTTError) -> MQTTCredentials {
@@ -43,6 +44,12 @@ public struct MQTTCredentials: Sendable, Hashable {
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw .credentials(path: path, line: nil, reason: "it is not a regular file")
+        }
+        // Its owner must be whoever reads it, as ssh asks of a key: a file another user owns
+        // (and so may rewrite) is not this user's secret, even at mode 0600 read as root.
+        guard status.st_uid == system.effectiveUserID else {
+            throw .credentials(path: path, line: nil,
+                               reason: "it is owned by user \(status.st_uid), not by this user (\(system.effectiveUserID)); run chown \(system.effectiveUserID) \(path)")
         }
         let mode = status.st_mode & 0o7777
         guard mode & 0o077 == 0 else {
@@ -67,7 +74,8 @@ public struct MQTTCredentials: Sendable, Hashable {
 
     /// The two lines of a credentials file → credentials.
     static func parse(_ text: String, path: String) throws(MQTTError) -> MQTTCredentials {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        // "\r\n" is one Character in Swift: split on it too (a file saved on Windows).
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map { line in
             line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
         }
         if lines.last == "" { lines.removeLast() }

@@ -8,7 +8,7 @@ extension ProfileReader {
     /// whose walls do not cross. Every problem is reported; only a list without any is returned.
     func readAreas(_ field: Field) -> [Area] {
         guard let list = field.value.sequence, !list.isEmpty else {
-            let found = field.value.isNull || field.value.sequence != nil ? "it is empty" : "not \(field.value.shapeName)"
+            let found = field.value.isNull ? "it has no value" : field.value.sequence != nil ? "it is empty" : "not \(field.value.shapeName)"
             sink.report(field.value, field: "areas", "must be a list of rooms such as `- {name: hall, walls: [[0, 0], [4, 0], [4, 3]]}`; \(found)")
             return []
         }

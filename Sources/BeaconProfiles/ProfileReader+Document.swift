@@ -34,6 +34,15 @@ extension ProfileReader {
                         "must be a mapping: beacon keys, or a fleet's `name`, `defaults` and `beacons`; not \(root.shapeName)")
             return empty
         }
+        // Not one key a profile has: this is most likely not a profile at all (a mistyped path,
+        // or another user's file named in a site file run with sudo, such as /etc/shadow, whose
+        // lines YAML reads as keys). Nothing of it is quoted: its lines may be secrets.
+        let known = Set(ProfileKeys.beacon + ProfileKeys.fleet)
+        guard top.keys.isEmpty || top.keys.contains(where: { $0.scalarText.map(known.contains) ?? false }) else {
+            sink.report(SourceLocation(file: sink.file, line: 1, column: 1), field: "document", value: "(not shown)",
+                        "has none of a profile's keys (uuid, major, minor, ... or a fleet's `beacons:`): it is probably not a profile; its text is not quoted")
+            return empty
+        }
         let isFleet = top.keys.contains { $0.scalarText == "beacons" || $0.scalarText == "defaults" }
         if isFleet { return readFleet(top, at: root, fileStem: fileStem) }
 
@@ -81,7 +90,7 @@ extension ProfileReader {
             return DocumentContents(fleetName: fleetName, declarations: [])
         }
         guard let sequence = list.value.sequence, !sequence.isEmpty else {
-            let found = list.value.isNull || list.value.sequence != nil ? "it is empty" : "not \(list.value.shapeName)"
+            let found = list.value.isNull ? "it has no value" : list.value.sequence != nil ? "it is empty" : "not \(list.value.shapeName)"
             sink.report(list.value, field: "beacons", "must be a list of at least one beacon; \(found)")
             return DocumentContents(fleetName: fleetName, declarations: [])
         }

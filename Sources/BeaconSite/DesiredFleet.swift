@@ -71,6 +71,12 @@ public struct DesiredFleet: Sendable {
                                              column: first.location.column, issues: issues.count))
         }
         guard let fleet else { return refuse("payload", "(empty)", "must be an object with `revision` and `beacons`") }
+        // The fields are read (with their lines and columns) by the YAML reader, which also
+        // takes YAML that is not JSON (`{revision: 1, beacons: []}`, anchors, comments): the
+        // contract is JSON, so anything else is refused, however readable.
+        do throws(JSONSyntaxError) { _ = try JSONValue(parsing: text) } catch {
+            return refuse("payload", "(not JSON)", "must be JSON (RFC 8259): \(error)")
+        }
         return .success(fleet)
     }
 

@@ -28,6 +28,24 @@ import Testing
         }
     }
 
+    @Test("CRLF line ends (a file saved on Windows) read as LF ones")
+    func crlfLines() throws {
+        let path = try file("host1\r\nsecret\r\n", mode: 0o600)
+        #expect(try MQTTCredentials.load(fromFile: path) == MQTTCredentials(username: "host1", password: "secret"))
+    }
+
+    @Test("a file another user owns is refused, even at mode 0600 read as root (as ssh refuses such keys)",
+          .enabled(if: geteuid() == 0, "giving a file to another user needs root"))
+    func someoneElsesFileRefused() throws {
+        let path = try file("host1\nsecret\n", mode: 0o600)
+        let other: uid_t = 65534  // nobody
+        try #require(chown(path, other, gid_t.max) == 0)
+        #expect(throws: MQTTError.credentials(path: path, line: nil,
+                                              reason: "it is owned by user \(other), not by this user (\(geteuid())); run chown \(geteuid()) \(path)")) {
+            try MQTTCredentials.load(fromFile: path)
+        }
+    }
+
     @Test func missingPasswordNamesTheLine() throws {
         let path = try file("host1\n", mode: 0o600)
         #expect(throws: MQTTError.credentials(path: path, line: 2, reason: "the password is missing (line 1: user name, line 2: password)")) {

@@ -40,6 +40,9 @@ import TestSupport
         ("{\"revision\": 1,\n \"beacons\": [{\"uuid\": \"nope\", \"major\": 1, \"minor\": 1}]}", "uuid", 2, 23, "UUID"),
         (#"{"revision": 1, "beacons": [}"#, "yaml", 1, 29, "syntax"),
         (#"[1, 2]"#, "document", 1, 1, "an object"),
+        // YAML that is not JSON: readable, but not the contract.
+        (#"{revision: 1, beacons: []}"#, "payload", 1, 1, "must be JSON"),
+        ("{\"revision\": 1, \"beacons\": []} # a comment", "payload", 1, 1, "must be JSON"),
     ] as [(String, String, Int, Int, String)])
     func aMalformedDesiredPayloadIsRefusedWithFieldAndReason(payload: String, field: String, line: Int, column: Int, words: String) {
         switch DesiredFleet.read(Array(payload.utf8), topic: "t") {

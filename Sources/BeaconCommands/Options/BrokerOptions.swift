@@ -12,7 +12,7 @@ struct BrokerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The site's name (a-z 0-9 - _: the topics' second level), with --broker.", valueName: "name"))
     var siteName: String?
 
-    @Option(help: ArgumentHelp("The file with the MQTT user name and password (two lines, mode 0600), with --broker; else BEACON_MQTT_USERNAME and BEACON_MQTT_PASSWORD.", valueName: "file"))
+    @Option(help: ArgumentHelp("The file with the MQTT user name and password (two lines, mode 0600, owned by you), with --broker; else BEACON_MQTT_USERNAME and BEACON_MQTT_PASSWORD.", valueName: "file"))
     var credentials: String?
 
     @Option(help: ArgumentHelp("The certificate authorities that verify an mqtts:// broker (required there).", valueName: "file"))
