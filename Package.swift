@@ -37,9 +37,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         // `swift package generate-documentation` (DocC) for the library products; build-time only.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
-        // The live page's HTTP and WebSocket server (`--web`): no dependencies of its own, so the
-        // first build stays short (README: "The live page").
-        .package(url: "https://github.com/swhitty/FlyingFox.git", from: "0.27.1"),
+        // The live page's HTTP and WebSocket server (`--web`): NIO's HTTP/1 parser and WebSocket
+        // codec, with bounds on what a peer sends (README: "The live page").
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // The shared iBeacon payload codec: no dependencies, no Foundation, no I/O.
@@ -112,7 +112,9 @@ let package = Package(
         .target(name: "BeaconSite", dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconMaps", "BeaconProfiles", "BeaconAdapters", "BeaconSystem", "HCI", "HCITransport", "BeaconEmulator", "BeaconScenarios", "VirtualController", "BeaconMQTT", .product(name: "Yams", package: "Yams")]),
         // The live page (`--web`): a self-contained HTML page with the map and the live table,
         // kept current over a WebSocket; read-only, loopback unless told otherwise.
-        .target(name: "BeaconWeb", dependencies: ["TextLayout", "LiveView", "BeaconCodec", "BeaconMaps", "BeaconPositioning", "BeaconRadio", "BeaconSite", .product(name: "FlyingFox", package: "FlyingFox")]),
+        .target(name: "BeaconWeb", dependencies: ["TextLayout", "LiveView", "BeaconCodec", "BeaconMaps", "BeaconPositioning", "BeaconRadio", "BeaconSite",
+                                         .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                                         .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio")]),
         // The command line: parsing and presentation of every command, as a library the executable
         // wraps (so tests reach it without spawning); the decisions live in the libraries above.
         .target(
@@ -165,7 +167,7 @@ let package = Package(
         .testTarget(name: "BeaconConsoleTests", dependencies: ["BeaconConsole", "BeaconScenarios", "BeaconEmulator", "BeaconAdapters", "BeaconProfiles", "BeaconCodec", "BeaconSite", "BeaconSystem", "LiveView"]),
         .testTarget(name: "BeaconMapsTests", dependencies: ["BeaconMaps", "BeaconRadio", "BeaconPositioning", "BeaconProfiles", "TestSupport"]),
         .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconMQTT", "TestSupport"]),
-        .testTarget(name: "BeaconWebTests", dependencies: ["BeaconWeb", "LiveView", "BeaconMaps", "BeaconPositioning", "BeaconProfiles", "BeaconRadio", "BeaconSite", "BeaconEmulator", "TestSupport", .product(name: "FlyingFox", package: "FlyingFox")]),
+        .testTarget(name: "BeaconWebTests", dependencies: ["BeaconWeb", "LiveView", "BeaconMaps", "BeaconPositioning", "BeaconProfiles", "BeaconRadio", "BeaconSite", "BeaconEmulator", "TestSupport", .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "BeaconSiteTests", dependencies: ["BeaconSite", "BeaconAdapters", "BeaconRadio", "BeaconCodec", "BeaconEmulator", "BeaconProfiles", "BeaconJSON", "BeaconMQTT", "TestSupport"]),
         .testTarget(name: "BeaconCLITests", dependencies: ["BeaconCodec", "BeaconProfiles", "HCI", "TestSupport", "TestControllers"]),
     ]

@@ -1,54 +1,129 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-import FlyingFox
 import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
 import Synchronization
 
 /// Serves the live page: `GET /` is the page (self-contained: nothing else is fetched) and
 /// `GET /live` a WebSocket on which each viewer gets the newest ``LivePageSnapshot`` at once and
 /// then every one published after it. Read-only: no route changes anything; any other path is 404.
+///
+/// Built on SwiftNIO (one event-loop thread of its own); what a peer sends is bounded before it
+/// is read: a request's lines and head (``RequestHeadLimit``: 414, 431), a viewer's frames
+/// (1009), the connections held at once (``connectionLimit``: further ones are closed as they
+/// are accepted), a connection that sends nothing (closed after 10 s). `Host` and `Origin` are
+/// checked (``PageHosts``). An accept that fails (no descriptor left) is retried each second,
+/// and said once through `problems` until one succeeds again.
 public final class LivePageServer: Sendable {
-    private let server: HTTPServer
+    /// How many connections (page loads and viewers) are held at once.
+    public static let connectionLimit = 128
+
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: Channel
     let viewers: LivePageViewers
-    private let running: Task<Void, Never>
+    private let connections: PageConnections
     /// The address it listens on (the real port when 0 was asked for).
     public let address: WebAddress
 
     /// The page's address, as the run prints it.
     public var url: String { "http://\(address)/" }
 
-    /// Starts listening; returns once connections are accepted.
-    public static func start(_ address: WebAddress) async throws(LivePageError) -> LivePageServer {
-        let socketAddress: sockaddr_in
-        do { socketAddress = try .inet(ip4: address.host, port: address.port) } catch {
-            throw .cannotListen(address: "\(address)", reason: "\(error)")
-        }
-        let viewers = LivePageViewers()
-        let server = HTTPServer(address: socketAddress, timeout: 5, logger: .disabled)
-        let page = LivePageHTML.page()
-        await server.appendRoute("GET /") { _ in
-            HTTPResponse(statusCode: .ok, headers: [.contentType: "text/html; charset=utf-8", .init("Cache-Control"): "no-store"], body: Data(page.utf8))
-        }
-        await server.appendRoute("GET /live", to: .webSocket(viewers))
-        let failure = Mutex<String?>(nil)
-        let running = Task {
-            do { try await server.run() } catch { failure.withLock { $0 = "\(error)" } }
-        }
-        do {
-            try await server.waitUntilListening(timeout: 5)
-        } catch {
-            running.cancel()
-            let reason = failure.withLock { $0 } ?? "\(error)"
-            throw .cannotListen(address: "\(address)", reason: reason)
-        }
-        var bound = address
-        if case .ip4(_, let port)? = await server.listeningAddress { bound.port = port }
-        return LivePageServer(server: server, viewers: viewers, running: running, address: bound)
+    /// Starts listening on `address`; returns once connections are accepted. `names`: further
+    /// host names the page may be reached by (``PageHosts``). `problems`: told, once per
+    /// episode, when connections cannot be accepted (any thread).
+    public static func start(_ address: WebAddress, names: [String] = [],
+                             problems: @escaping @Sendable (String) -> Void = { _ in }) async throws(LivePageError) -> LivePageServer {
+        try await start(address, names: names, idleLimit: RequestHeadLimit.idleLimit, problems: problems)
     }
 
-    private init(server: HTTPServer, viewers: LivePageViewers, running: Task<Void, Never>, address: WebAddress) {
-        self.server = server
+    /// As the public `start`, with how long a connection may be quiet before its request is
+    /// complete (tests that hold connections open on purpose).
+    static func start(_ address: WebAddress, names: [String] = [], idleLimit: TimeAmount,
+                      problems: @escaping @Sendable (String) -> Void = { _ in }) async throws(LivePageError) -> LivePageServer {
+        let viewers = LivePageViewers()
+        let connections = PageConnections(hosts: PageHosts(address: address, names: names))
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let page = ByteBuffer(string: LivePageHTML.page())
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { error in
+                        if !connections.acceptFailing.exchange(true, ordering: .relaxed) {
+                            problems("cannot accept a connection (\(Self.describe(error))); retrying each second")
+                        }
+                        return .seconds(1)
+                    })
+                }
+            }
+            .childChannelOption(.socketOption(.so_keepalive), value: 1)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: LiveSocketHandler.writeBufferLimit / 2, high: LiveSocketHandler.writeBufferLimit))
+            .childChannelInitializer { channel in
+                if connections.acceptFailing.exchange(false, ordering: .relaxed) { problems("accepting connections again") }
+                let held = connections.held.wrappingAdd(1, ordering: .relaxed).newValue
+                channel.closeFuture.whenComplete { _ in connections.held.wrappingSubtract(1, ordering: .relaxed) }
+                guard held <= connectionLimit else { return channel.close() }
+                let hosts = connections.hosts.withLock { $0 }
+                return channel.eventLoop.makeCompletedFuture {
+                    try Self.configure(channel, page: page, hosts: hosts, viewers: viewers, idleLimit: idleLimit)
+                }
+            }
+        let channel: Channel
+        do {
+            channel = try await bootstrap.bind(host: address.host, port: Int(address.port)).get()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw .cannotListen(address: "\(address)", reason: Self.describe(error))
+        }
+        var served = address
+        if let port = channel.localAddress?.port { served.port = UInt16(port) }
+        connections.hosts.withLock { $0.address = served }
+        return LivePageServer(group: group, channel: channel, viewers: viewers, connections: connections, address: served)
+    }
+
+    /// One connection's pipeline: the head's bounds, HTTP, and the upgrade to a viewer.
+    private static func configure(_ channel: Channel, page: ByteBuffer, hosts: PageHosts, viewers: LivePageViewers, idleLimit: TimeAmount) throws {
+        let idle = IdleStateHandler(readTimeout: idleLimit)
+        let limit = RequestHeadLimit()
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: LiveSocketHandler.maxFrameSize, automaticErrorHandling: true,
+            shouldUpgrade: { channel, head in
+                let path = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                let allowed = path == "/live" && hosts.allowsWebSocket(origin: head.headers.first(name: "origin"), host: head.headers.first(name: "host"))
+                return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
+            },
+            upgradePipelineHandler: { channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                    // A viewer sends nothing for as long as it watches: neither bound applies now.
+                    channel.pipeline.removeHandler(name: "idle", promise: nil)
+                    channel.pipeline.removeHandler(name: "head-limit", promise: nil)
+                    try channel.pipeline.syncOperations.addHandler(LiveSocketHandler(viewers: viewers))
+                }
+            })
+        let http = PageHTTPHandler(page: page, hosts: hosts)
+        try channel.pipeline.syncOperations.addHandler(idle, name: "idle")
+        try channel.pipeline.syncOperations.addHandler(limit, name: "head-limit")
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+            withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
+                context.pipeline.removeHandler(name: "page", promise: nil)
+            }))
+        try channel.pipeline.syncOperations.addHandler(http, name: "page")
+    }
+
+    /// An error as the run says it: the system's words for an errno.
+    static func describe(_ error: any Error) -> String {
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
+        return "\(error)"
+    }
+
+    private init(group: MultiThreadedEventLoopGroup, channel: Channel, viewers: LivePageViewers, connections: PageConnections, address: WebAddress) {
+        self.group = group
+        self.channel = channel
         self.viewers = viewers
-        self.running = running
+        self.connections = connections
         self.address = address
     }
 
@@ -94,105 +169,26 @@ public final class LivePageServer: Sendable {
     /// How many viewers are connected now.
     public var viewerCount: Int { viewers.count }
 
-    /// Closes every viewer's socket and stops listening, without waiting for requests in flight.
+    /// How many connections are held now (page loads, viewers, and ones being refused).
+    public var connectionCount: Int { connections.held.load(ordering: .relaxed) }
+
+    /// Closes every viewer's socket (1001, going away) and stops listening, without waiting for
+    /// requests in flight.
     public func stop() async {
         viewers.closeAll()
-        await server.stop(timeout: 0)
-        running.cancel()
+        try? await channel.close()
+        try? await group.shutdownGracefully()
     }
 }
 
-/// The viewers of one page and the newest snapshot.
-final class LivePageViewers: WSMessageHandler, Sendable {
-    private struct State {
-        var latest: LivePageSnapshot?
-        var viewers: [UInt64: AsyncStream<WSMessage>.Continuation] = [:]
-        var next: UInt64 = 0
-        var closed = false
-        /// How many different snapshots were published.
-        var published = 0
-    }
-    private let state = Mutex(State())
+/// What every connection of one server shares: how many are held, whether accepting fails,
+/// and the hosts served (the port is known once bound).
+final class PageConnections: Sendable {
+    let held = Atomic<Int>(0)
+    let acceptFailing = Atomic<Bool>(false)
+    let hosts: Mutex<PageHosts>
 
-    var count: Int { state.withLock { $0.viewers.count } }
-    /// How many different snapshots were published, and the newest.
-    var published: (count: Int, latest: LivePageSnapshot?) { state.withLock { ($0.published, $0.latest) } }
-
-    func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
-        let (stream, continuation) = AsyncStream<WSMessage>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let id: UInt64? = state.withLock { s in
-            guard !s.closed else { return nil }
-            defer { s.next += 1 }
-            s.viewers[s.next] = continuation
-            // The current state first: a viewer that (re)connects is up to date at once.
-            if let latest = s.latest { continuation.yield(.text(Self.json(latest, withMap: true, withLayer: true))) }
-            return s.next
-        }
-        guard let id else {
-            continuation.yield(.close(.goingAway))
-            continuation.finish()
-            return stream
-        }
-        // The page sends nothing; its stream ends when it goes away, and so does its place here.
-        Task { [weak self] in
-            for await _ in client {}
-            self?.remove(id)
-        }
-        continuation.onTermination = { [weak self] _ in self?.remove(id) }
-        return stream
-    }
-
-    private func remove(_ id: UInt64) {
-        let gone = state.withLock { $0.viewers.removeValue(forKey: id) }
-        gone?.finish()
-    }
-
-    func publish(_ snapshot: LivePageSnapshot, changedAt: Date) {
-        state.withLock { s in
-            guard s.latest != snapshot else { return }
-            // The map is sent again only when it changed (the scene: walls, beacons); states
-            // travel as attributes, the moving layer (estimate, trail) as its own few elements.
-            let withMap = s.latest?.svg != snapshot.svg
-            let withLayer = s.latest?.layer != snapshot.layer
-            s.latest = snapshot
-            s.published += 1
-            guard !s.viewers.isEmpty else { return }
-            let text = Self.json(snapshot, withMap: withMap, withLayer: withLayer, sent: changedAt)
-            for v in s.viewers.values { v.yield(.text(text)) }
-        }
-    }
-
-    func closeAll() {
-        let all = state.withLock { s in
-            s.closed = true
-            defer { s.viewers = [:] }
-            return Array(s.viewers.values)
-        }
-        for v in all {
-            v.yield(.close(.goingAway))
-            v.finish()
-        }
-    }
-
-    /// The snapshot as the page reads it; without the map (`hasMap` false) `svg` is empty and
-    /// the page keeps the one shown, likewise `layer` without `hasLayer`. `sent`: when the change
-    /// happened in the run (Unix time, milliseconds), which the page subtracts from its clock
-    /// once the DOM is changed (scripts/web-bench's latency, event to DOM).
-    static func json(_ snapshot: LivePageSnapshot, withMap: Bool, withLayer: Bool, sent: Date = Date()) -> String {
-        var shown = snapshot
-        if !withMap { shown.svg = "" }
-        if !withLayer { shown.layer = "" }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let milliseconds = (sent.timeIntervalSince1970 * 10_000).rounded() / 10
-        let data = (try? encoder.encode(Message(snapshot: shown, hasMap: withMap, hasLayer: withLayer, sent: milliseconds))) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    private struct Message: Encodable {
-        var snapshot: LivePageSnapshot
-        var hasMap: Bool
-        var hasLayer: Bool
-        var sent: Double
+    init(hosts: PageHosts) {
+        self.hosts = Mutex(hosts)
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
 import BeaconConsole
+import BeaconCodec
 import BeaconEmulator
 import BeaconWeb
 
@@ -11,7 +12,16 @@ struct WebOptions: ParsableArguments {
         valueName: "[host:]port"))
     var web: String?
 
+    @Option(name: .customLong("web-host"), help: ArgumentHelp(
+        "A further host name the page is reached by (this machine's DNS or mDNS name; repeat for more). The page answers only requests for the address it is served on (any IPv4 address of this machine for 0.0.0.0), localhost, and these names: another name is a DNS-rebinding attempt.",
+        valueName: "name"))
+    var webHosts: [String] = []
+
     func validate() throws {
+        if web == nil, !webHosts.isEmpty { throw ValidationError("--web-host: names a host for --web, which is not given") }
+        for name in webHosts where name.isEmpty || name.contains(where: { !($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) || !name.allSatisfy(\.isASCII) {
+            throw ValidationError("--web-host: '\(name.escapingControlCharacters)' is not a host name (letters, digits, '.' and '-')")
+        }
         guard let web else { return }
         do throws(LivePageError) { _ = try WebAddress(parsing: web) } catch { throw ValidationError("--web: \(error)") }
     }
@@ -20,7 +30,9 @@ struct WebOptions: ParsableArguments {
     func start() async throws(ExitCode) -> LivePageServer? {
         guard let web else { return nil }
         do throws(LivePageError) {
-            let server = try await LivePageServer.start(try WebAddress(parsing: web))
+            let server = try await LivePageServer.start(try WebAddress(parsing: web), names: webHosts) { problem in
+                LineOutput.err("live page: \(problem)")
+            }
             LineOutput.err("live page: \(server.url)")
             return server
         } catch {
