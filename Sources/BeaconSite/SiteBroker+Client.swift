@@ -9,7 +9,10 @@ extension SiteBroker {
     /// The client configuration of a site's agent or controller: the broker's address and TLS
     /// settings, credentials from `credentials_file` (which must not be readable by others) or
     /// else from `BEACON_MQTT_USERNAME` / `BEACON_MQTT_PASSWORD` in `environment` (never from
-    /// the command line), and the Last Will `will`.
+    /// the command line), and the Last Will `will`. With credentials the client id is the user
+    /// name (`clientID` only without): what a broker set up as contrib/mosquitto/beacon.conf
+    /// (`use_username_as_clientid true`) makes it anyway, so that the id the broker's log shows
+    /// is the one asked for, and one host's credentials can only ever take that host's session.
     public func clientConfiguration(clientID: String, will: MQTTWill, environment: [String: String],
                                     keepaliveSeconds: Int32 = 5) throws(MQTTError) -> MQTTConfiguration {
         let credentials: MQTTCredentials?
@@ -18,7 +21,7 @@ extension SiteBroker {
         } else {
             credentials = try MQTTCredentials.load(fromEnvironment: environment)
         }
-        return MQTTConfiguration(broker: url, clientID: clientID, credentials: credentials, tls: tls, will: will,
+        return MQTTConfiguration(broker: url, clientID: credentials?.username ?? clientID, credentials: credentials, tls: tls, will: will,
                                  keepaliveSeconds: keepaliveSeconds, reconnectDelaySeconds: 1, reconnectDelayMaxSeconds: Self.reconnectDelayMaxSeconds)
     }
 }

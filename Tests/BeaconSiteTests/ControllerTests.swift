@@ -300,7 +300,7 @@ import TestSupport
         #expect(resynced && event["republished"] as? Int == count && event["unchanged"] as? Int == 2 - count, "\(controller.output)")
         func received(_ topic: String) -> Int {
             let run = broker.log.components(separatedBy: "--- (restarted)\n").last ?? ""
-            return run.split(separator: "\n").filter { $0.contains("Received PUBLISH from beacon-site-lab ") && $0.contains("'\(topic)'") }.count
+            return run.split(separator: "\n").filter { $0.contains("Received PUBLISH from \(SiteFixture.controller.name) ") && $0.contains("'\(topic)'") }.count
         }
         let topics = SiteTopics(site: "lab")
         let deadline = ContinuousClock.now + .seconds(60)  // a hang bound only
