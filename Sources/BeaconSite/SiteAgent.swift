@@ -36,6 +36,9 @@ public final class SiteAgent: Sendable {
         case connected
         case disconnected(reason: String)
         case brokerRefused(reason: String)
+        /// The broker refused a message (said once per kind: its topic's first two levels and the reason code);
+        /// `stopping` when it was this host's own status, which the agent then stops for.
+        case publishRefused(topic: String, code: Int, reason: String, stopping: Bool)
         /// A desired fleet is on air (`beacons` of them).
         case applied(radio: SiteRadio.ID, revision: Int, beacons: Int)
         /// The same revision and beacons again: nothing done.
@@ -77,6 +80,8 @@ public final class SiteAgent: Sendable {
         var radios: [SiteRadio.ID: RadioRecord] = [:]
         var rejectedCount = 0
         var stopping = false
+        /// The broker's refusal of this host's own status, when it refused it.
+        var statusRefused: String?
     }
 
     /// - Parameters:
@@ -109,9 +114,29 @@ public final class SiteAgent: Sendable {
         var fleets: [SiteRadio.ID: RunningFleet] = [:]
         for radio in radios { fleets[radio.id] = RunningFleet(connections: [radio.connection], planner: planner) }
         self.fleets = fleets
-        publisher = OrderedPublisher(client)
+        let refusals = RefusalSink()
+        publisher = OrderedPublisher(client) { refusal in refusals.handle?(refusal) }
         state.withLock { s in for radio in radios { s.radios[radio.id] = RadioRecord() } }
+        // A host whose own status the broker refuses cannot say it is online: the site would
+        // show it offline (or never there) while its beacons are on air, so it stops.
+        let statusTopic = topics.hostStatus(host)
+        refusals.handle = { [weak self] refusal in
+            guard let self else { return }
+            let own = refusal.topic == statusTopic
+            if own {
+                let first = self.state.withLock { s in defer { s.statusRefused = s.statusRefused ?? refusal.reason }; return s.statusRefused == nil }
+                guard first else { return }
+            } else if !refusal.firstOfItsKind {
+                return
+            }
+            self.report(.publishRefused(topic: refusal.topic, code: Int(refusal.code), reason: refusal.reason, stopping: own))
+            if own { self.requestStop() }
+        }
     }
+
+    /// Why the agent stopped by itself: the broker refused its own status (nil otherwise). A
+    /// front end exits non-zero when it is set.
+    public var statusRefused: String? { state.withLock { $0.statusRefused } }
 
     /// The Last Will an agent's client must carry: `offline`, retained, on its host's status.
     public static func lastWill(topics: SiteTopics, host: String) -> MQTTWill {

@@ -37,6 +37,9 @@ public final class SiteController: Sendable {
         case beacon(id: String, name: String, onAir: Bool, radio: SiteRadio.ID?, reason: String?, error: Bool = false, seat: AdvertiserSeat? = nil)
         case unplaced(id: String, name: String, reason: String)
         case rejected(radio: SiteRadio.ID, DesiredRejection)
+        /// The broker refused a message (an ACL that forbids the discovery prefix, say): said
+        /// once per kind (the topic's first two levels and the reason code).
+        case publishRefused(topic: String, code: Int, reason: String)
     }
 
     public let topics: SiteTopics
@@ -137,7 +140,9 @@ public final class SiteController: Sendable {
         self.topics = SiteTopics(site)
         self.client = client
         self.report = report
-        self.publisher = OrderedPublisher(client)
+        self.publisher = OrderedPublisher(client) { refusal in
+            if refusal.firstOfItsKind { report(.publishRefused(topic: refusal.topic, code: Int(refusal.code), reason: refusal.reason)) }
+        }
     }
 
     /// The controller's Last Will: `offline`, retained, on ``SiteTopics/controllerStatus``.

@@ -31,6 +31,8 @@ extension SiteController.Event {
                 : "off air\(error ? " (error)" : ""): \(reason ?? "unknown")")
         case .unplaced(let id, let name, let reason): "\(name) (\(id)): not placed: \(reason)"
         case .rejected(let radio, let rejection): "\(radio): the agent refused the desired fleet: \(rejection)"
+        case .publishRefused(let topic, let code, let reason):
+            "the broker refused the message on \(topic): \(reason) (code \(code)); further refusals under \(OrderedPublisher.Refusal.kind(of: topic))/ are not repeated"
         }
     }
 
@@ -59,6 +61,8 @@ extension SiteController.Event {
             return object("beacon", members)
         case .unplaced(let id, let name, let reason): return object("unplaced", [("id", .string(id)), ("name", .string(name)), ("reason", .string(reason))])
         case .rejected(let radio, let rejection): return object("rejected", [("radio", .string(radio.description)), ("rejected", rejection.json)])
+        case .publishRefused(let topic, let code, let reason):
+            return object("publish_refused", [("topic", .string(topic)), ("code", .int(code)), ("reason", .string(reason))])
         }
     }
 }
@@ -102,6 +106,9 @@ extension SiteAgent.Event {
         case .unchanged(let radio, let revision): "\(radio): revision \(revision): nothing changed"
         case .rejected(let radio, let rejection): "\(radio): desired fleet refused: \(rejection)"
         case .failed(let radio, let reason): "\(radio): \(reason)"
+        case .publishRefused(let topic, let code, let reason, let stopping):
+            "the broker refused the message on \(topic): \(reason) (code \(code)); "
+                + (stopping ? "this host cannot say it is online: stopping" : "further refusals under \(OrderedPublisher.Refusal.kind(of: topic))/ are not repeated")
         }
     }
 
@@ -119,6 +126,9 @@ extension SiteAgent.Event {
             return EventObject.object(time: time, event: "rejected", [("radio", .string(radio.description)), ("rejected", rejection.json)])
         case .failed(let radio, let reason):
             return EventObject.object(time: time, event: "failed", [("radio", .string(radio.description)), ("reason", .string(reason))])
+        case .publishRefused(let topic, let code, let reason, let stopping):
+            return EventObject.object(time: time, event: "publish_refused",
+                                      [("topic", .string(topic)), ("code", .int(code)), ("reason", .string(reason)), ("stopping", .bool(stopping))])
         }
     }
 }

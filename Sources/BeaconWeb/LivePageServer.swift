@@ -11,7 +11,7 @@ import Synchronization
 /// then every one published after it. Read-only: no route changes anything; any other path is 404.
 ///
 /// Built on SwiftNIO (one event-loop thread of its own); what a peer sends is bounded before it
-/// is read: a request's lines and head (``RequestHeadLimit``: 414, 431), a viewer's frames
+/// is read: a request's lines and head (`RequestHeadLimit`: 414, 431), a viewer's frames
 /// (1009), the connections held at once (``connectionLimit``: further ones are closed as they
 /// are accepted), a connection that sends nothing (closed after 10 s). `Host` and `Origin` are
 /// checked (``PageHosts``). An accept that fails (no descriptor left) is retried each second,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import ArgumentParser
+import BeaconCodec
 import BeaconEmulator
 import BeaconMQTT
 import BeaconSite
@@ -116,5 +117,8 @@ struct AgentCommand: AsyncParsableCommand {
             throw CommandFailure.exit("\(error)")
         }
         try SiteRadios.reportTeardowns(outcomes)
+        if let refused = agent.statusRefused {
+            throw CommandFailure.exit("the broker refused this host's status (\(refused.escapingControlCharacters)): are these \(host)'s credentials, and does the ACL let it write \(topics.hostStatus(host))? Its beacons were taken off air")
+        }
     }
 }
