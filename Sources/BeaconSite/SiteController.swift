@@ -40,6 +40,9 @@ public final class SiteController: Sendable {
         /// The broker refused a message (an ACL that forbids the discovery prefix, say): said
         /// once per kind (the topic's first two levels and the reason code).
         case publishRefused(topic: String, code: Int, reason: String)
+        /// A message the controller cannot read (a radio's state that is not one, a switch
+        /// command that is neither ON nor OFF): dropped, and said once per topic.
+        case ignored(topic: String, reason: String)
     }
 
     public let topics: SiteTopics
@@ -110,6 +113,9 @@ public final class SiteController: Sendable {
         var enabled: [String: Bool] = [:]
         var discoveryHost: [String: String] = [:]
         var rejections: [SiteRadio.ID: DesiredRejection] = [:]
+        /// The topics an unreadable message was said for (each once; only the site's radios'
+        /// and beacons' topics get here, so the set is bounded by the site).
+        var ignoredTopics: Set<String> = []
         var stopping = false
         /// Which connection to the broker this is (one more at each reconnection).
         var connection = 0
@@ -264,7 +270,11 @@ public final class SiteController: Sendable {
         }
         if let id = topics.parseBeaconSet(message.topic), site.beacons.contains(where: { SiteBeaconID.of($0) == id }) {
             let text = String(decoding: message.payload, as: UTF8.self)
-            guard text == SiteTopics.on || text == SiteTopics.off else { return }
+            guard text == SiteTopics.on || text == SiteTopics.off else {
+                // Empty: a retained command removed, nothing to say.
+                if !message.payload.isEmpty { ignore(message.topic, "a switch command is ON or OFF") }
+                return
+            }
             state.withLock { $0.enabled[id] = text == SiteTopics.on }
             // Kept retained, for the next run of the controller (empty: nothing to keep).
             publisher.send(topics.beaconSwitch(id), text == SiteTopics.off ? Array(SiteTopics.off.utf8) : [], retain: true)
@@ -330,8 +340,11 @@ public final class SiteController: Sendable {
             let radio = SiteRadio.ID(host: parsed.host, adapter: AdapterName(adapter))
             // Only the site's radios: a host may publish under any adapter name of its own, and
             // states of radios it invents would otherwise be kept (memory without bound).
-            guard site.radios.contains(where: { $0.id == radio }),
-                  let stateReport = RadioStateReport(payload: message.payload) else { return }
+            guard site.radios.contains(where: { $0.id == radio }) else { return }
+            guard let stateReport = RadioStateReport(payload: message.payload) else {
+                if !message.payload.isEmpty { ignore(message.topic, "not a radio's state (docs/SITE.md, \"Payloads\")") }
+                return
+            }
             let newRejection: DesiredRejection? = state.withLock { s in
                 s.agentStates[radio] = stateReport
                 guard let rejected = stateReport.rejected, s.rejections[radio] != rejected else { return nil }
@@ -343,6 +356,12 @@ public final class SiteController: Sendable {
         default:
             break
         }
+    }
+
+    /// Says once per topic that a message on it was dropped, unread.
+    private func ignore(_ topic: String, _ reason: String) {
+        guard state.withLock({ $0.ignoredTopics.insert(topic).inserted }) else { return }
+        report(.ignored(topic: topic, reason: reason))
     }
 
     /// The marker sent after the Last Wills that came on `connection` is back: if that connection

@@ -33,6 +33,7 @@ extension SiteController.Event {
         case .rejected(let radio, let rejection): "\(radio): the agent refused the desired fleet: \(rejection)"
         case .publishRefused(let topic, let code, let reason):
             "the broker refused the message on \(topic): \(reason) (code \(code)); further refusals under \(OrderedPublisher.Refusal.kind(of: topic))/ are not repeated"
+        case .ignored(let topic, let reason): "ignored the message on \(topic): \(reason) (said once per topic)"
         }
     }
 
@@ -63,6 +64,7 @@ extension SiteController.Event {
         case .rejected(let radio, let rejection): return object("rejected", [("radio", .string(radio.description)), ("rejected", rejection.json)])
         case .publishRefused(let topic, let code, let reason):
             return object("publish_refused", [("topic", .string(topic)), ("code", .int(code)), ("reason", .string(reason))])
+        case .ignored(let topic, let reason): return object("ignored", [("topic", .string(topic)), ("reason", .string(reason))])
         }
     }
 }

@@ -126,7 +126,7 @@ public struct SiteStatus: Sendable, Equatable {
                 b.state = .unplaced(reason)
                 b.seat = nil
             }
-        case .adopted, .ready, .resynced, .desired, .rejected, .publishRefused: break
+        case .adopted, .ready, .resynced, .desired, .rejected, .publishRefused, .ignored: break
         }
     }
 

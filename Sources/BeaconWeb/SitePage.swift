@@ -46,7 +46,7 @@ public final class SitePage: Sendable {
                 if let reason, !onAir { s.messages.append("\(name) off air: \(reason)") }
             case let .unplaced(_, name, reason): s.messages.append("\(name) not placed: \(reason)")
             case let .rejected(radio, rejection): s.messages.append("\(radio) refused its fleet: \(rejection)")
-            case .publishRefused: s.messages.append(event.text)
+            case .publishRefused, .ignored: s.messages.append(event.text)
             case .adopted, .ready, .resynced, .desired, .hostOnline, .hostOffline: break
             }
         }

@@ -72,6 +72,30 @@ import TestSupport
         #expect(!controller.stdout.contains("invented"), "\(controller.output)")
     }
 
+    /// A state that is not one and a switch command that is neither ON nor OFF are dropped and
+    /// said, once per topic (#35 item 14): a host's garbage is no longer ignored in silence.
+    @Test func unreadableStatesAndSwitchCommandsAreSaidOncePerTopic() async throws {
+        let running = try await Self.startSite()
+        defer { for p in running.all { p.send(SIGKILL) } }
+        let host = try await running.site.watcher(SiteFixture.hostUser("pi-a"), subscribing: [])
+        let home = try await running.site.watcher(SiteFixture.controller, subscribing: [])
+        let switchTopic = "beacon/lab/beacons/\(Self.door)/set"
+        for _ in 0..<2 {
+            try await host.publish("beacon/lab/hosts/pi-a/virtual/state", "garbage\u{1b}]0;x\u{07}", retain: false)
+            try await home.publish(switchTopic, "MAYBE", retain: false)
+        }
+        // A readable state after them proves both were read past.
+        try await home.publish(switchTopic, "OFF", retain: false)
+        let controller = running.controller
+        let offAir = await controller.waitForOutput(timeout: .seconds(60)) { _ in
+            Self.events(controller).contains { $0["event"] as? String == "beacon" && $0["id"] as? String == Self.door && $0["on_air"] as? Bool == false }
+        }
+        #expect(offAir, "\(controller.output)")
+        let ignored = Self.events(controller).filter { $0["event"] as? String == "ignored" }
+        #expect(ignored.compactMap { $0["topic"] as? String }.sorted() == ["beacon/lab/hosts/pi-a/virtual/state", switchTopic].sorted(), "\(controller.output)")
+        #expect(ignored.first { $0["topic"] as? String == switchTopic }?["reason"] as? String == "a switch command is ON or OFF")
+    }
+
     @Test func anAgentKilledIsReportedOffAirAndItsBeaconsArePlacedAgain() async throws {
         let running = try await Self.startSite()
         defer { for p in running.all { p.send(SIGKILL) } }
