@@ -52,6 +52,8 @@ public final class LivePageServer: Sendable {
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { error in
+                        // A peer that reset before its accept (ECONNABORTED) is no reason to wait.
+                        guard [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errnoCode) else { return nil }
                         if !connections.acceptFailing.exchange(true, ordering: .relaxed) {
                             problems("cannot accept a connection (\(Self.describe(error))); retrying each second")
                         }
@@ -103,7 +105,7 @@ public final class LivePageServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(LiveSocketHandler(viewers: viewers))
                 }
             })
-        let http = PageHTTPHandler(page: page, hosts: hosts)
+        let http = PageHTTPHandler(page: page, hosts: hosts, answered: { limit.nextRequest() })
         try channel.pipeline.syncOperations.addHandler(idle, name: "idle")
         try channel.pipeline.syncOperations.addHandler(limit, name: "head-limit")
         try channel.pipeline.syncOperations.configureHTTPServerPipeline(

@@ -16,9 +16,13 @@ final class PageHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var answer: (status: HTTPResponseStatus, body: ByteBuffer, type: String, head: Bool)?
     private var keepAlive = true
 
-    init(page: ByteBuffer, hosts: PageHosts) {
+    /// Called once an answer is written and the connection stays open for the next request.
+    private let answered: () -> Void
+
+    init(page: ByteBuffer, hosts: PageHosts, answered: @escaping () -> Void = {}) {
         self.page = page
         self.hosts = hosts
+        self.answered = answered
     }
 
     /// The page's policy: its inline style and script, its own WebSocket, `data:` images;
@@ -43,26 +47,39 @@ final class PageHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             } else {
                 answer = (.notFound, context.channel.allocator.buffer(string: "not found\n"), text, false)
             }
-            // A request with a body is not one this server reads: it is answered, then closed.
-            if head.headers.contains(name: "content-length") || head.headers.contains(name: "transfer-encoding") { keepAlive = false }
+            // A refused upgrade is answered, then closed: NIO's parser stops at an upgrade
+            // request's end and would buffer whatever came after it, unread.
+            if head.headers.contains(name: "upgrade") { keepAlive = false }
+            // A request with a body is not one this server reads: it is answered at once (a body
+            // sent slowly holds nothing) and closed.
+            if head.headers.contains(name: "content-length") || head.headers.contains(name: "transfer-encoding") {
+                keepAlive = false
+                respond(context)
+            }
         case .body:
             break
         case .end:
-            guard let answer else { return }
-            self.answer = nil
-            var headers = HTTPHeaders([
-                ("Content-Type", answer.type), ("Content-Length", "\(answer.body.readableBytes)"),
-                ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
-                ("Content-Security-Policy", Self.contentSecurityPolicy), ("Referrer-Policy", "no-referrer"),
-            ])
-            if !keepAlive { headers.add(name: "Connection", value: "close") }
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: answer.status, headers: headers))), promise: nil)
-            if !answer.head { context.write(wrapOutboundOut(.body(.byteBuffer(answer.body))), promise: nil) }
-            let close = !keepAlive
-            let loopBound = context.loopBound
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
-                if close { loopBound.value.close(promise: nil) }
-            }
+            respond(context)
         }
+    }
+
+    /// Writes the answer decided at the head (once), closing after it unless kept alive.
+    private func respond(_ context: ChannelHandlerContext) {
+        guard let answer else { return }
+        self.answer = nil
+        var headers = HTTPHeaders([
+            ("Content-Type", answer.type), ("Content-Length", "\(answer.body.readableBytes)"),
+            ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
+            ("Content-Security-Policy", Self.contentSecurityPolicy), ("Referrer-Policy", "no-referrer"),
+        ])
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: answer.status, headers: headers))), promise: nil)
+        if !answer.head { context.write(wrapOutboundOut(.body(.byteBuffer(answer.body))), promise: nil) }
+        let close = !keepAlive
+        let loopBound = context.loopBound
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+            if close { loopBound.value.close(promise: nil) }
+        }
+        if !close { answered() }
     }
 }

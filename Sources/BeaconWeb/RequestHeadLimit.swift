@@ -10,10 +10,14 @@ import NIOCore
 /// NIO's parser bounds header fields (80 KiB by default) but not the request target; this one
 /// place bounds both, smaller. A client that sends nothing for ``idleLimit`` is closed too
 /// (with `IdleStateHandler` in front): a half-open connection does not hold a descriptor.
-/// The WebSocket upgrade removes this handler: frames are bounded by their own decoder.
-final class RequestHeadLimit: ChannelInboundHandler, RemovableChannelHandler {
+/// A client that sends requests and does not read the answers is not read from either while its
+/// socket is not writable (NIO's pipelining helper waits for an answer to be written, not
+/// flushed), so unsent answers stay under the write-buffer limit; quiet for ``idleLimit`` it is
+/// then closed. The WebSocket upgrade removes this handler: frames are bounded by their own decoder.
+final class RequestHeadLimit: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     /// The longest request line and header line, bytes (CR and LF not counted).
@@ -32,17 +36,27 @@ final class RequestHeadLimit: ChannelInboundHandler, RemovableChannelHandler {
     private var headLength = 0
     private var inRequestLine = true
     private var refused: NIODeadline?
+    /// A head has ended: what follows (its body, if any) goes to the parser unlooked-at until
+    /// the request is answered (``nextRequest()``); a request with a body is answered at its
+    /// head and closed, so that is never more than one read.
+    private var passing = false
+    /// A read asked for while the socket was not writable, issued once it is.
+    private var heldRead = false
     private var lingering: Scheduled<Void>?
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard refused == nil else { return linger(context) }
+        guard !passing else { return context.fireChannelRead(data) }
         let buffer = unwrapInboundIn(data)
         for byte in buffer.readableBytesView {
             switch byte {
             case UInt8(ascii: "\n"):
-                // An empty line ends the head (or, before the request line, is ignored: RFC 9112 §2.2).
-                inRequestLine = lineLength == 0
-                if lineLength == 0 { headLength = 0 }
+                // An empty line ends the head (before the request line, one is ignored: RFC 9112 §2.2).
+                if lineLength == 0, !inRequestLine {
+                    passing = true
+                    return context.fireChannelRead(data)
+                }
+                inRequestLine = lineLength == 0 && inRequestLine
                 lineLength = 0
             case UInt8(ascii: "\r"):
                 continue
@@ -61,6 +75,30 @@ final class RequestHeadLimit: ChannelInboundHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
+    /// The request is answered and the connection kept: the next head is bounded again.
+    func nextRequest() {
+        passing = false
+        inRequestLine = true
+        lineLength = 0
+        headLength = 0
+    }
+
+    func read(context: ChannelHandlerContext) {
+        guard context.channel.isWritable else {
+            heldRead = true
+            return
+        }
+        context.read()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, heldRead {
+            heldRead = false
+            context.read()
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
             context.close(promise: nil)
@@ -76,8 +114,8 @@ final class RequestHeadLimit: ChannelInboundHandler, RemovableChannelHandler {
         let body = reason + "\n"
         let response = "HTTP/1.1 \(status)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\nX-Content-Type-Options: nosniff\r\n\r\n\(body)"
         let loopBound = context.loopBound
-        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: response))).whenComplete { _ in
-            loopBound.value.close(mode: .output, promise: nil)
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: response))).whenComplete { result in
+            if case .failure = result { loopBound.value.close(promise: nil) } else { loopBound.value.close(mode: .output, promise: nil) }
         }
         linger(context)
     }

@@ -101,6 +101,44 @@ import TestSupport
         await server.stop()
     }
 
+    @Test func aRefusedUpgradeIsAnsweredThenClosed() async throws {
+        // NIO's parser stops at an upgrade request's end: kept open, the connection would
+        // buffer everything sent after it, unread. (No idle limit to close it instead.)
+        let server = try await LivePageServer.start(WebAddress(port: 0), idleLimit: .seconds(3600))
+        let (client, status, _) = try Self.openSocket(server.address.port, origin: "http://evil.example")
+        #expect(status == "HTTP/1.1 403 Forbidden")
+        client.send(String(repeating: "X\r\n\r\n", count: 1000))
+        #expect(client.waitForClose(), "closed after the answer")
+        await server.stop()
+    }
+
+    @Test func aClientThatDoesNotReadItsAnswersIsNotReadEither() async throws {
+        // Quiet for 1 s (its reads held), it is closed: its pipelined requests were not all
+        // read and answered into memory. 16 MB of requests, more than the sockets hold.
+        let server = try await LivePageServer.start(WebAddress(port: 0), idleLimit: .seconds(1))
+        let client = try RawTCPClient(port: server.address.port)
+        let request = "GET /x HTTP/1.1\r\nHost: 127.0.0.1:\(server.address.port)\r\n\r\n"
+        let many = Array(String(repeating: request, count: (16 << 20) / request.utf8.count).utf8)
+        #expect(!client.send(many), "the server stopped reading and closed the connection before all was sent")
+        await server.stop()
+    }
+
+    @Test func aViewerThatStopsReadingIsClosed() async throws {
+        let server = try await LivePageServer.start(WebAddress(port: 0))
+        let (client, status, _) = try Self.openSocket(server.address.port)
+        #expect(status == "HTTP/1.1 101 Switching Protocols")
+        try await Self.waitUntil { server.viewerCount == 1 }
+        // 1 MB maps, each new, to a viewer that reads none: past the sockets and 4 MiB unsent,
+        // it is closed (a close frame could not reach it) and leaves the viewers.
+        let map = String(repeating: "m", count: 1 << 20)
+        for i in 0..<24 where server.viewerCount > 0 {
+            server.publish(LivePageFeedTests.snapshot("\(i)", svg: "<svg>\(i)\(map)</svg>"))
+        }
+        try await Self.waitUntil { server.viewerCount == 0 }
+        _ = client
+        await server.stop()
+    }
+
     @Test func aFrameClaimingMoreThanTheLimitClosesWith1009BeforeItIsRead() async throws {
         let server = try await LivePageServer.start(WebAddress(port: 0))
         let (client, status, _) = try Self.openSocket(server.address.port)

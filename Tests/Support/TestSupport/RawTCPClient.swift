@@ -68,6 +68,22 @@ public final class RawTCPClient: @unchecked Sendable {
         }
     }
 
+    /// Reads and drops what comes until the peer closes or resets (true: a peer that closes
+    /// with bytes of ours unread resets) or the hang bound passes (false).
+    public func waitForClose() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return true }
+            if n > 0 { continue }
+            switch errno {
+            case EINTR: continue
+            case ECONNRESET, EPIPE: return true
+            default: return false
+            }
+        }
+    }
+
     /// Whether the peer has closed: a read returns the end at once (false while it is open
     /// and quiet, or sends something).
     public var peerHasClosed: Bool {
