@@ -42,8 +42,9 @@ public final class LocalSiteRun: Sendable {
     ///   stopped first.
     public func run() async throws(SiteAgentError) -> [(radio: SiteRadio.ID, outcome: FleetOutcome)] {
         for u in placement.unplaced { report(.unplaced(id: u.id, name: u.beacon.name, reason: u.reason)) }
+        let byRadio = placement.assignmentsByRadio()
         for (radio, fleet) in zip(radios, fleets) {
-            let beacons = placement.assignments(on: radio.id).map(\.beacon)
+            let beacons = (byRadio[radio.id] ?? []).map(\.beacon)
             if let link = radio.connection.airLink, let p = radio.position {
                 for beacon in beacons { link.place(address: beacon.address, at: p, calibrationError: beacon.calibrationError) }
             }

@@ -17,8 +17,9 @@ extension MapScene {
                             seat: (String) -> String? = { _ in nil }) -> MapScene {
         var scene = MapScene(title: title)
         let radios = Dictionary(site.radios.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let byRadio = placement.assignmentsByRadio()
         for radio in site.radios {
-            let carried = placement.assignments(on: radio.id).count
+            let carried = byRadio[radio.id]?.count ?? 0
             let online = radioOnline?(radio.id) ?? true
             let load = placement.capacities[radio.id].map { "\(carried)/\($0)" } ?? "unavailable"
             scene.markers.append(MapMarker(position: radio.position.onPlane, style: online ? .radio : .radioOffline,

@@ -69,6 +69,11 @@ public struct RadioStateReport: Sendable, Hashable {
     /// The last desired payload refused (what stays on air is the revision before it).
     public var rejected: DesiredRejection?
 
+    /// The largest state payload the controller reads (16 MiB): a radio's fleet of 65,536
+    /// beacons (a desired fleet's most, `ProfileLoader.maximumFleetSize`) at 256 bytes each, where
+    /// a beacon on air takes about 170. Anything larger is dropped unread and said once.
+    public static let maximumPayloadSize = 16 << 20
+
     public init(revision: Int?, beacons: [BeaconState], rejected: DesiredRejection? = nil) {
         self.revision = revision
         self.beacons = beacons

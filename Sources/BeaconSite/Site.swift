@@ -48,6 +48,10 @@ public struct Site: Sendable {
 
     /// 20 m: a room or a corridor's worth, where a phone still hears a beacon at its calibrated power.
     public static let defaultMaximumDistance = 20.0
+    /// The most radios a site lists (1,024): a building's worth of hosts with two radios each
+    /// many times over. Placing B beacons costs about B × (the radios within `max_distance` of
+    /// each), and the controller places again at every host that comes or goes.
+    public static let maximumRadios = 1024
     /// Home Assistant's own default discovery prefix.
     public static let defaultDiscoveryPrefix = "homeassistant"
 

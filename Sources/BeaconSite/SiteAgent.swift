@@ -63,6 +63,9 @@ public final class SiteAgent: Sendable {
     private let state = Mutex(State())
     private let publisher: OrderedPublisher
     private let naming: @Sendable (FrontEndTerm) -> String?
+    /// How a desired payload is read (``DesiredFleet/read(_:topic:)``); internal, for a test to
+    /// put a read that takes as long as it likes in its place.
+    let readDesired = Mutex<@Sendable ([UInt8], String) -> Result<DesiredFleet, DesiredRejection>>(DesiredFleet.read)
 
     private struct RadioRecord {
         /// The revision on air, and what its beacons are (as profile entries: what decides
@@ -171,6 +174,9 @@ public final class SiteAgent: Sendable {
             throw .broker("\(error)")
         }
         let telemetry = Task { await self.publishTelemetry() }
+        // Desired fleets not yet read, the newest per radio: read away from the broker's events,
+        // so a stop is not held up by a big one.
+        let inbox = LatestInbox<SiteRadio.ID, MQTTMessage>(label: "beacon.agent.desired") { [weak self] _, message in self?.receive(message) }
         announce()
         report(.connected)
         for await event in client.events {
@@ -183,11 +189,16 @@ public final class SiteAgent: Sendable {
             case .refused(let error):
                 report(.brokerRefused(reason: "\(error)"))
             case .message(let message):
-                receive(message)
+                guard let radio = desiredRadio(message.topic) else { break }
+                inbox.post(message, for: radio.id)
             case .subscribed:
                 break
             }
         }
+        // Whatever ended the connection for good, nothing more is applied. A desired fleet being
+        // read now is not waited for: once read, it is dropped (``apply(_:on:fleet:)``).
+        state.withLock { $0.stopping = true }
+        inbox.finish()
         telemetry.cancel()
         await publisher.finish()
         return await stopFleets()
@@ -210,10 +221,18 @@ public final class SiteAgent: Sendable {
 
     // MARK: - Desired fleets
 
+    /// The radio whose desired fleet `topic` carries, if it is one of this host's.
+    private func desiredRadio(_ topic: String) -> Radio? {
+        guard let parsed = topics.parseHostTopic(topic), parsed.host == host, let adapter = parsed.adapter, parsed.kind == "desired" else { return nil }
+        return radios.first { $0.id.adapter == AdapterName(adapter) }
+    }
+
     private func receive(_ message: MQTTMessage) {
-        guard let parsed = topics.parseHostTopic(message.topic), parsed.host == host, let adapter = parsed.adapter, parsed.kind == "desired",
-              let radio = radios.first(where: { $0.id.adapter == AdapterName(adapter) }), let fleet = fleets[radio.id] else { return }
-        switch DesiredFleet.read(message.payload, topic: message.topic) {
+        guard !state.withLock({ $0.stopping }), let radio = desiredRadio(message.topic), let fleet = fleets[radio.id] else { return }
+        let read = readDesired.withLock { $0 }(message.payload, message.topic)
+        // Stopped while it was read: nothing of it is applied or published.
+        guard !state.withLock({ $0.stopping }) else { return }
+        switch read {
         case .failure(let rejection):
             state.withLock { s in
                 s.radios[radio.id]?.rejected = rejection

@@ -61,6 +61,13 @@ public final class SiteController: Sendable {
     /// One message, reload or reconnection handled at a time: each reads the state, places and
     /// publishes, then writes the state back.
     private let serial = NSLock()
+    /// Radios' states not yet read, the newest per radio: read away from the broker's events and
+    /// outside ``serial`` (a state of 10,000 beacons is megabytes of JSON), then taken in under it.
+    /// (Made by ``run()``: its reader holds the controller weakly.)
+    private let stateInbox = Mutex<LatestInbox<SiteRadio.ID, [UInt8]>?>(nil)
+    /// How a state payload is read (``RadioStateReport/init(payload:)``); internal, for a test to
+    /// put a read that takes as long as it likes in its place.
+    let readState = Mutex<@Sendable ([UInt8]) -> RadioStateReport?>({ RadioStateReport(payload: $0) })
 
     /// The site as last read, and what is worked out of it once.
     private struct Configuration {
@@ -104,6 +111,9 @@ public final class SiteController: Sendable {
         var published: [SiteRadio.ID: Published] = [:]
         var assignment: [String: SiteRadio.ID] = [:]
         var agentStates: [SiteRadio.ID: RadioStateReport] = [:]
+        /// Each radio's beacons as its state says, by identity (a state of thousands of beacons is
+        /// looked up once per beacon, not searched).
+        var agentBeacons: [SiteRadio.ID: [String: BeaconState]] = [:]
         var onAir: [String: Bool] = [:]
         /// What was last reported of each beacon: on air (and on which seat) or why not.
         var reported: [String: BeaconReport] = [:]
@@ -177,8 +187,15 @@ public final class SiteController: Sendable {
             throw error
         }
         report(.connected)
+        let stateInbox = LatestInbox<SiteRadio.ID, [UInt8]>(label: "beacon.site.state") { [weak self] radio, payload in
+            self?.takeState(payload, of: radio)
+        }
+        self.stateInbox.withLock { $0 = stateInbox }
         var first = true
         for await event in client.events {
+            // Stopping: what is still queued (a backlog of hosts coming online, each a placement)
+            // is dropped unread, so the stop does not wait behind it.
+            if state.withLock({ $0.stopping }) { continue }
             switch event {
             case .connected:
                 if first { first = false; continue }
@@ -213,6 +230,9 @@ public final class SiteController: Sendable {
                 first = false
             }
         }
+        // A state being read now is not waited for: once read, it is dropped (``takeState(_:of:)``).
+        state.withLock { $0.stopping = true }
+        stateInbox.finish()
         await publisher.finish()
     }
 
@@ -268,7 +288,7 @@ public final class SiteController: Sendable {
             report(.ready)
             return
         }
-        if let id = topics.parseBeaconSet(message.topic), site.beacons.contains(where: { SiteBeaconID.of($0) == id }) {
+        if let id = topics.parseBeaconSet(message.topic), configuration.withLock({ $0.beaconsByID[id] != nil }) {
             let text = String(decoding: message.payload, as: UTF8.self)
             guard text == SiteTopics.on || text == SiteTopics.off else {
                 // Empty: a retained command removed, nothing to say.
@@ -341,21 +361,38 @@ public final class SiteController: Sendable {
             // Only the site's radios: a host may publish under any adapter name of its own, and
             // states of radios it invents would otherwise be kept (memory without bound).
             guard site.radios.contains(where: { $0.id == radio }) else { return }
-            guard let stateReport = RadioStateReport(payload: message.payload) else {
-                if !message.payload.isEmpty { ignore(message.topic, "not a radio's state (docs/SITE.md, \"Payloads\")") }
-                return
-            }
-            let newRejection: DesiredRejection? = state.withLock { s in
-                s.agentStates[radio] = stateReport
-                guard let rejected = stateReport.rejected, s.rejections[radio] != rejected else { return nil }
-                s.rejections[radio] = rejected
-                return rejected
-            }
-            if let newRejection { report(.rejected(radio: radio, newRejection)) }
-            if state.withLock({ $0.synced }) { updateBeaconStates() }
+            stateInbox.withLock { $0 }?.post(message.payload, for: radio)
         default:
             break
         }
+    }
+
+    /// Reads a radio's state (outside ``serial``: the loop goes on meanwhile) and takes it in.
+    private func takeState(_ payload: [UInt8], of radio: SiteRadio.ID) {
+        let topic = topics.state(radio)
+        // Bounded before it is read: the largest state an agent sends.
+        guard payload.count <= RadioStateReport.maximumPayloadSize else {
+            serial.withLock { ignore(topic, "a radio's state has at most \(RadioStateReport.maximumPayloadSize) bytes; this one has \(payload.count)") }
+            return
+        }
+        let read = readState.withLock { $0 }(payload)
+        serial.lock()
+        defer { serial.unlock() }
+        // Stopped while it was read: nothing of it is taken in.
+        guard !state.withLock({ $0.stopping }) else { return }
+        guard let stateReport = read else {
+            if !payload.isEmpty { ignore(topic, "not a radio's state (docs/SITE.md, \"Payloads\")") }
+            return
+        }
+        let newRejection: DesiredRejection? = state.withLock { s in
+            s.agentStates[radio] = stateReport
+            s.agentBeacons[radio] = Dictionary(stateReport.beacons.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            guard let rejected = stateReport.rejected, s.rejections[radio] != rejected else { return nil }
+            s.rejections[radio] = rejected
+            return rejected
+        }
+        if let newRejection { report(.rejected(radio: radio, newRejection)) }
+        if state.withLock({ $0.synced }) { updateBeaconStates() }
     }
 
     /// Says once per topic that a message on it was dropped, unread.
@@ -416,15 +453,19 @@ public final class SiteController: Sendable {
     @discardableResult
     private func reconcile(republishing: Bool = false) -> (unchanged: Int, republished: Int) {
         let s = state.withLock { $0 }
+        guard !s.stopping else { return (0, 0) }
         let (site, placer) = configuration.withLock { ($0.site, $0.placer) }
         let available = site.radios.filter { site.failover == .none || s.hostOnline[$0.host] != false }
         let wanted = site.beacons.filter { s.enabled[SiteBeaconID.of($0)] ?? true }
-        let placement = placer.place(wanted, on: available, keeping: s.assignment)
+        // A stop asked for meanwhile cuts the placement short, and nothing of it is published.
+        let placement = placer.place(wanted, on: available, keeping: s.assignment) { self.state.withLock { $0.stopping } }
+        guard !state.withLock({ $0.stopping }) else { return (0, 0) }
         var changes: [(SiteRadio.ID, DesiredFleet)] = []
         var republished: [(SiteRadio.ID, DesiredFleet)] = []
         var unchanged = 0
+        let byRadio = placement.assignmentsByRadio()
         for radio in site.radios {
-            let beacons = placement.assignments(on: radio.id).map(\.beacon)
+            let beacons = (byRadio[radio.id] ?? []).map(\.beacon)
             let entries = beacons.map(FleetWriter.flowMapping)
             let before = s.published[radio.id]
             if before?.entries == entries {
@@ -451,8 +492,10 @@ public final class SiteController: Sendable {
             return (fresh, st.reportedPlacement != now)
         }
         if placementChanged { report(.placed(site: site, placement: placement)) }
-        for ((radio, _), payload) in zip(republished, payloads(republished)) { publisher.send(topics.desired(radio), payload, retain: true) }
-        for ((radio, desired), payload) in zip(changes, payloads(changes)) {
+        let (republishedPayloads, changedPayloads) = (payloads(republished), payloads(changes))
+        guard !state.withLock({ $0.stopping }) else { return (0, 0) }
+        for ((radio, _), payload) in zip(republished, republishedPayloads) { publisher.send(topics.desired(radio), payload, retain: true) }
+        for ((radio, desired), payload) in zip(changes, changedPayloads) {
             publisher.send(topics.desired(radio), payload, retain: true)
             report(.desired(radio: radio, revision: desired.revision, beacons: desired.beacons.count))
         }
@@ -469,14 +512,21 @@ public final class SiteController: Sendable {
     private func payloads(_ fleets: [(SiteRadio.ID, DesiredFleet)]) -> [[UInt8]] {
         guard !fleets.isEmpty else { return [] }
         var known = state.withLock { $0.entryJSON }
-        let payloads = fleets.map { _, desired in
-            DesiredFleet.payload(revision: desired.revision, entries: desired.beacons.map { beacon in
+        var made = 0
+        var payloads: [[UInt8]] = []
+        for (_, desired) in fleets {
+            var entries: [JSONValue] = []
+            for beacon in desired.beacons {
                 let key = FleetWriter.flowMapping(beacon)
-                if let entry = known[key] { return entry }
+                if let entry = known[key] { entries.append(entry); continue }
+                // A stop asked for meanwhile: the controller is going away, nothing is published.
+                made += 1
+                if made % SitePlacer.stopCheckInterval == 0, state.withLock({ $0.stopping }) { return [] }
                 let entry = DesiredFleet.entry(beacon)
                 known[key] = entry
-                return entry
-            })
+                entries.append(entry)
+            }
+            payloads.append(DesiredFleet.payload(revision: desired.revision, entries: entries))
         }
         state.withLock { s in
             let published = Set(s.published.values.flatMap(\.entries))
@@ -565,7 +615,7 @@ public final class SiteController: Sendable {
                 } else if let radio {
                     if s.hostOnline[radio.host] == false {
                         reason = "\(radio.host) is offline"
-                    } else if let beacon = s.agentStates[radio]?.beacons.first(where: { $0.id == id }) {
+                    } else if let beacon = s.agentBeacons[radio]?[id] {
                         onAir = beacon.state == .onAir
                         error = beacon.state == .error
                         if onAir { seat = beacon.seat } else { reason = beacon.reason ?? beacon.state.rawValue }

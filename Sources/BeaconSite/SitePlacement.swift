@@ -29,8 +29,13 @@ public struct SitePlacement: Sendable {
     public var assignments: [Assignment]
     public var unplaced: [Unplaced]
 
-    /// The beacons `radio` carries, in the order the beacons were given.
+    /// The beacons `radio` carries, in the order the beacons were given. A look at every
+    /// assignment: for every radio, ``assignmentsByRadio()`` once.
     public func assignments(on radio: SiteRadio.ID) -> [Assignment] { assignments.filter { $0.radio == radio } }
+
+    /// Each radio's beacons, in the order the beacons were given (a radio that carries none is
+    /// absent): one pass over the assignments.
+    public func assignmentsByRadio() -> [SiteRadio.ID: [Assignment]] { Dictionary(grouping: assignments, by: \.radio) }
 
     /// Beacon identity → the radio that carries it.
     public var radioByBeacon: [String: SiteRadio.ID] {

@@ -34,56 +34,81 @@ public struct SitePlacer: Sendable {
     /// beacons it must. The others go, those with the fewest radios in reach first (so a beacon
     /// with a choice does not take the only room of one without), to the nearest radio in reach
     /// with room; at equal distance, to the least loaded for its capacity.
-    public func place(_ beacons: [BeaconProfile], on radios: [SiteRadio], keeping previous: [String: SiteRadio.ID] = [:]) -> SitePlacement {
+    ///
+    /// The work grows with the beacons times the radios in reach of each (the radios are kept in
+    /// squares of the floor as wide as the maximum distance), not with beacons times every radio;
+    /// `stop` is asked every 64 beacons, and when it says so nothing is placed (the caller is
+    /// stopping).
+    public func place(_ beacons: [BeaconProfile], on radios: [SiteRadio], keeping previous: [String: SiteRadio.ID] = [:],
+                      stop: () -> Bool = { false }) -> SitePlacement {
         let capacities = Dictionary(radios.map { ($0.id, capacity(of: $0)) }, uniquingKeysWith: { a, _ in a })
-        var load: [SiteRadio.ID: Int] = [:]
-        var chosen: [Int: (SiteRadio.ID, Double)] = [:]
+        let radioIndex = Dictionary(radios.indices.map { (radios[$0].id, $0) }, uniquingKeysWith: { a, _ in a })
+        let grid = RadioGrid(radios, cell: maximumDistance)
+        var load = [Int](repeating: 0, count: radios.count)
+        let room = radios.map { capacities[$0.id, default: 0] }
+        var chosen: [Int: (radio: Int, distance: Double)] = [:]
         var unplaced: [Int: String] = [:]
         let ids = beacons.map(SiteBeaconID.of)
+        // A stop asked for midway leaves the rest unplaced: the caller is going away.
+        let stopped = "not placed: the controller stopped"
 
-        // Every beacon's radios in reach, nearest first.
-        var reach: [[(radio: SiteRadio, distance: Double)]] = []
+        // How many radios each beacon has in reach (the reach itself is worked out again where
+        // it is needed, so memory stays linear in beacons and radios).
+        var reachCount = [Int](repeating: 0, count: beacons.count)
         for (index, beacon) in beacons.enumerated() {
-            let all = radios.map { ($0, Self.distance(beacon, $0)) }.sorted { $0.1 < $1.1 }
-            let within = all.filter { $0.1 <= maximumDistance }
-            reach.append(within)
-            if within.isEmpty {
-                if let nearest = all.first {
-                    unplaced[index] = "no radio within \(Self.metres(maximumDistance)) (max_distance); the nearest, \(nearest.0.id), is \(Self.metres(nearest.1)) away"
+            if index % Self.stopCheckInterval == 0, stop() { return Self.stoppedPlacement(beacons, ids: ids, radios: radios, capacities: capacities, reason: stopped) }
+            reachCount[index] = grid.inReach(of: beacon.position, within: maximumDistance).count
+            if reachCount[index] == 0 {
+                if let nearest = grid.nearest(to: beacon.position) {
+                    unplaced[index] = "no radio within \(Self.metres(maximumDistance)) (max_distance); the nearest, \(radios[nearest.radio].id), is \(Self.metres(nearest.distance)) away"
                 } else {
                     unplaced[index] = "no radio is available"
                 }
             }
         }
-        func hasRoom(_ id: SiteRadio.ID) -> Bool { load[id, default: 0] < capacities[id, default: 0] }
         for index in beacons.indices where unplaced[index] == nil {
-            guard let kept = previous[ids[index]], let place = reach[index].first(where: { $0.radio.id == kept }), hasRoom(kept) else { continue }
-            chosen[index] = (kept, place.distance)
-            load[kept, default: 0] += 1
+            guard let kept = previous[ids[index]].flatMap({ radioIndex[$0] }), load[kept] < room[kept],
+                  let p = beacons[index].position else { continue }
+            let distance = p.distance(to: radios[kept].position)
+            guard distance <= maximumDistance else { continue }
+            chosen[index] = (kept, distance)
+            load[kept] += 1
         }
-        let order = beacons.indices.filter { unplaced[$0] == nil && chosen[$0] == nil }.sorted { (reach[$0].count, $0) < (reach[$1].count, $1) }
-        for index in order {
-            let open = reach[index].filter { hasRoom($0.radio.id) }
+        let order = beacons.indices.filter { unplaced[$0] == nil && chosen[$0] == nil }.sorted { (reachCount[$0], $0) < (reachCount[$1], $1) }
+        for (n, index) in order.enumerated() {
+            if n % Self.stopCheckInterval == 0, stop() { return Self.stoppedPlacement(beacons, ids: ids, radios: radios, capacities: capacities, reason: stopped) }
+            let reach = grid.inReach(of: beacons[index].position, within: maximumDistance)
+            let open = reach.filter { load[$0.radio] < room[$0.radio] }
             guard let nearest = open.first?.distance else {
-                let full = reach[index].map { "\($0.radio.id) (\(capacities[$0.radio.id, default: 0]) beacons)" }.joined(separator: ", ")
+                let full = reach.map { "\(radios[$0.radio].id) (\(room[$0.radio]) beacons)" }.joined(separator: ", ")
                 unplaced[index] = "every radio within \(Self.metres(maximumDistance)) is full: \(full)"
                 continue
             }
-            func share(_ id: SiteRadio.ID) -> Double { Double(load[id, default: 0]) / Double(max(1, capacities[id, default: 1])) }
-            let best = open.filter { $0.distance <= nearest + Self.sameDistance }.min { share($0.radio.id) < share($1.radio.id) }!
-            chosen[index] = (best.radio.id, best.distance)
-            load[best.radio.id, default: 0] += 1
+            func share(_ r: Int) -> Double { Double(load[r]) / Double(max(1, room[r])) }
+            let best = open.filter { $0.distance <= nearest + Self.sameDistance }.min { share($0.radio) < share($1.radio) }!
+            chosen[index] = best
+            load[best.radio] += 1
         }
         var assignments: [SitePlacement.Assignment] = []
         var left: [SitePlacement.Unplaced] = []
         for (index, beacon) in beacons.enumerated() {
             if let (radio, distance) = chosen[index] {
-                assignments.append(.init(beacon: beacon, id: ids[index], radio: radio, distance: distance))
+                assignments.append(.init(beacon: beacon, id: ids[index], radio: radios[radio].id, distance: distance))
             } else {
                 left.append(.init(beacon: beacon, id: ids[index], reason: unplaced[index] ?? "not placed"))
             }
         }
         return SitePlacement(radios: radios, capacities: capacities, assignments: assignments, unplaced: left)
+    }
+
+    /// Every how many beacons a placement asks whether to stop (about a millisecond of work).
+    static let stopCheckInterval = 64
+
+    /// Nothing placed: a placement cut short by a stop.
+    private static func stoppedPlacement(_ beacons: [BeaconProfile], ids: [String], radios: [SiteRadio], capacities: [SiteRadio.ID: Int],
+                                         reason: String) -> SitePlacement {
+        SitePlacement(radios: radios, capacities: capacities, assignments: [],
+                      unplaced: zip(beacons, ids).map { .init(beacon: $0, id: $1, reason: reason) })
     }
 
     /// Radios closer together than this (a millimetre) are at the same distance from a beacon.

@@ -7,8 +7,9 @@ import BeaconProfiles
 /// the beacons no radio can carry with why (docs/schema/site-plan.schema.json).
 public enum SitePlanJSON {
     public static func object(site: Site, placement: SitePlacement) -> JSONValue {
+        let byRadio = placement.assignmentsByRadio()
         let radios: [JSONValue] = placement.radios.map { radio in
-            let carried: [JSONValue] = placement.assignments(on: radio.id).map { a in
+            let carried: [JSONValue] = (byRadio[radio.id] ?? []).map { a in
                 .object([("id", .string(a.id)), ("name", .string(a.beacon.name)), ("distance", .double((a.distance * 1000).rounded() / 1000))])
             }
             return .object([

@@ -15,8 +15,9 @@ public enum SitePlanText {
                    site.broker.map { "broker \($0.url)" } ?? "no broker: one host"]
         // What a -i virtual receiver standing in the site hears through (scan --areas SITE).
         if let air = site.air { out.append("air \(air)") }
+        let byRadio = placement.assignmentsByRadio()
         for radio in placement.radios {
-            let carried = placement.assignments(on: radio.id)
+            let carried = byRadio[radio.id] ?? []
             out.append("\(radio.id) at \(point(radio.position)): \(carried.count) of \(placement.capacities[radio.id] ?? 0) beacons")
             for a in carried {
                 out.append("  \(a.beacon.name)  \(a.id)  \(metres(a.distance)) away")

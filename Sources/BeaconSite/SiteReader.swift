@@ -119,6 +119,11 @@ struct SiteReader {
             reader.sink.report(field.value, field: "radios", "must be a list of at least one radio, not \(field.value.isNull ? "nothing" : field.value.shapeName)")
             return []
         }
+        if list.count > Site.maximumRadios {
+            // Refused before any is read: the placement's work grows with the radios.
+            reader.sink.report(field.value, field: "radios", "a site has at most \(Site.maximumRadios) radios (this one lists \(list.count)); split it into several sites")
+            return []
+        }
         var radios: [SiteRadio] = []
         var seen: [SiteRadio.ID: Node] = [:]
         for item in list {

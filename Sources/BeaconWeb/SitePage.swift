@@ -105,6 +105,7 @@ public final class SitePage: Sendable {
         var beacons: [LivePageSnapshot.Beacon] = []
         var rows: [LiveRow] = []
         var rowIDs: [String] = []
+        let byRadio = current.assignmentsByRadio()
         for radio in s.site.radios {
             let (words, status): (String, LiveStatus) = switch radioState[radio.id] ?? .waiting {
             case .waiting: ("waiting", .idle)
@@ -116,7 +117,7 @@ public final class SitePage: Sendable {
             beacons.append(LivePageSnapshot.Beacon(id: MapScene.radioID(radio.id), state: words, status: status))
             rows.append(LiveRow([radio.id.description, "\(load.onAir) of \(load.carried) on air", "", words], status: status))
             rowIDs.append(MapScene.radioID(radio.id))
-            for a in current.assignments(on: radio.id) {
+            for a in byRadio[radio.id] ?? [] {
                 let beacon = beaconsByName[a.beacon.name]
                 let (state, status) = Self.words(beacon?.state ?? .waiting)
                 beacons.append(LivePageSnapshot.Beacon(id: a.beacon.name, state: state, status: status))

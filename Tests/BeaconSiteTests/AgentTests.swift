@@ -120,7 +120,13 @@ import TestSupport
         }, "\(agent.output)")
         let events = Self.jsonLines(agent.stdout).compactMap { e in (e["event"] as? String).map { ($0, e["revision"] as? Int) } }
             .filter { ["applied", "unchanged"].contains($0.0) }
-        #expect(events.map { "\($0.0) \($0.1 ?? -1)" } == ["applied 1", "unchanged 1", "unchanged 1", "unchanged 2"], "\(agent.output)")
+        // Desired fleets the agent has not read yet give way to a newer one (only the newest
+        // retained payload matters): the duplicates are read twice, once or not at all, by how
+        // busy the machine is, and never applied.
+        let words = events.map { "\($0.0) \($0.1 ?? -1)" }
+        #expect(words.first == "applied 1" && words.last == "unchanged 2", "\(agent.output)")
+        #expect((2...4).contains(words.count), "\(agent.output)")
+        #expect(words.dropFirst().dropLast().allSatisfy { $0 == "unchanged 1" }, "\(agent.output)")
     }
 
     /// Without a site file: `--broker`, `--site-name`, `-i` and `--credentials` (a file, mode

@@ -108,6 +108,7 @@ import TestSupport
         // pi-a dies without a word: its Last Will says offline (at once when the kernel closes
         // its socket; within 1.5 keepalives, 7.5 s, when the host itself is gone).
         let before = Self.events(controller).count
+        let doorStatesBefore = watcher.heard(topics.beaconState(Self.door)).count
         a.send(SIGKILL)
         let failedOver = await controller.waitForOutput(timeout: .seconds(60)) { _ in Self.onAir(controller, Self.door, on: "pi-b/virtual") }
         #expect(failedOver, "controller:\n\(controller.output)\npi-b:\n\(b.output)")
@@ -122,7 +123,12 @@ import TestSupport
         let verdict = try SiteSchemaTests.validateLines([("site-event.schema.json", controller.stdout), ("site-agent-event.schema.json", a.stdout + b.stdout)])
         #expect(verdict.status == 0, "\(verdict)")
         // The desk never moved: pi-b applied revision 2 with both, the desk on air all along.
-        #expect(await watcher.wait(on: topics.beaconState(Self.door)) { String(decoding: $0, as: UTF8.self) == "ON" ? true : nil } == true)
+        // Home Assistant heard the door go OFF, then ON again (not only the ON from before).
+        let doorOffThenOn = await StopUnderLoadTests.Log<Int>.until {
+            let words = watcher.heard(topics.beaconState(Self.door)).dropFirst(doorStatesBefore).map { String(decoding: $0, as: UTF8.self) }
+            return words.firstIndex(of: "OFF").map { words[$0...].contains("ON") } ?? false
+        }
+        #expect(doorOffThenOn, "\(watcher.heard(topics.beaconState(Self.door)).map { String(decoding: $0, as: UTF8.self) })")
         #expect(!Self.events(controller).dropFirst(before).contains { $0["event"] as? String == "beacon" && $0["id"] as? String == Self.desk && $0["on_air"] as? Bool == false })
     }
 

@@ -83,6 +83,71 @@ import Testing
         #expect(kept.assignments.map(\.radio.host) == ["a", "a", "c"])
     }
 
+    /// The placement of before the radios were put in cells (every beacon against every radio,
+    /// sorted): the grid must place exactly as it did.
+    static func everyRadio(_ beacons: [BeaconProfile], on radios: [SiteRadio], maximumDistance: Double, keeping previous: [String: SiteRadio.ID]) -> [String] {
+        let placer = SitePlacer(maximumDistance: maximumDistance)
+        var load: [SiteRadio.ID: Int] = [:]
+        var chosen: [Int: SiteRadio.ID] = [:]
+        let reach = beacons.map { b in radios.enumerated().map { ($1, SitePlacer.distance(b, $1), $0) }.filter { $0.1 <= maximumDistance }.sorted { ($0.1, $0.2) < ($1.1, $1.2) } }
+        func room(_ id: SiteRadio.ID) -> Bool { load[id, default: 0] < placer.capacity(of: radios.first { $0.id == id }!) }
+        for i in beacons.indices {
+            guard let kept = previous[SiteBeaconID.of(beacons[i])], reach[i].contains(where: { $0.0.id == kept }), room(kept) else { continue }
+            chosen[i] = kept
+            load[kept, default: 0] += 1
+        }
+        for i in beacons.indices.filter({ !reach[$0].isEmpty && chosen[$0] == nil }).sorted(by: { (reach[$0].count, $0) < (reach[$1].count, $1) }) {
+            let open = reach[i].filter { room($0.0.id) }
+            guard let nearest = open.first?.1 else { continue }
+            func share(_ r: SiteRadio) -> Double { Double(load[r.id, default: 0]) / Double(max(1, placer.capacity(of: r))) }
+            let best = open.filter { $0.1 <= nearest + SitePlacer.sameDistance }.min { share($0.0) < share($1.0) }!
+            chosen[i] = best.0.id
+            load[best.0.id, default: 0] += 1
+        }
+        return beacons.indices.map { chosen[$0]?.description ?? "-" }
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8])
+    func radiosInCellsPlaceExactlyAsLookingAtEveryRadioDid(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let side = Double(Int.random(in: 20...200, using: &random))
+        let maximumDistance = Double(Int.random(in: 5...40, using: &random))
+        let radios = (0..<Int.random(in: 1...60, using: &random)).map { r in
+            Self.radio("h\(r)", x: Double(Int.random(in: 0...Int(side), using: &random)), y: Double(Int.random(in: 0...Int(side), using: &random)) - side / 2,
+                       capacity: Int.random(in: 1...6, using: &random))
+        }
+        let beacons = (0..<Int.random(in: 1...300, using: &random)).map { b in
+            Self.beacon(UInt16(b), x: Double(Int.random(in: -10...Int(side) + 10, using: &random)) + 0.5, y: Double(Int.random(in: 0...Int(side), using: &random)) - side / 2)
+        }
+        let placer = SitePlacer(maximumDistance: maximumDistance)
+        let first = placer.place(beacons, on: radios)
+        #expect(first.assignments.map(\.radio.description) == Self.everyRadio(beacons, on: radios, maximumDistance: maximumDistance, keeping: [:]).filter { $0 != "-" })
+        // Again with half the radios gone, keeping what stays.
+        let left = radios.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        let again = placer.place(beacons, on: left, keeping: first.radioByBeacon)
+        #expect(again.assignments.map(\.radio.description)
+                == Self.everyRadio(beacons, on: left, maximumDistance: maximumDistance, keeping: first.radioByBeacon).filter { $0 != "-" })
+        // Every beacon is placed or named with why.
+        #expect(again.assignments.count + again.unplaced.count == beacons.count)
+    }
+
+    @Test func aStopAskedForMidwayPlacesNothing() {
+        let radios = (0..<10).map { Self.radio("h\($0)", x: Double($0) * 10) }
+        let beacons = (0..<1000).map { Self.beacon(UInt16($0), x: Double($0 % 100)) }
+        var asked = 0
+        let placement = SitePlacer(maximumDistance: 20).place(beacons, on: radios) {
+            asked += 1
+            return asked > 3
+        }
+        #expect(placement.assignments.isEmpty)
+        #expect(placement.unplaced.count == beacons.count)
+        #expect(placement.unplaced.allSatisfy { $0.reason == "not placed: the controller stopped" })
+        // Asked every 64 beacons, not at each.
+        #expect(asked == 4)
+        // Not stopped: all placed.
+        #expect(SitePlacer(maximumDistance: 20).place(beacons, on: radios).unplaced.isEmpty)
+    }
+
     @Test func aRadioWithoutCapacityGetsWhatTheCoveragePlannerPromises() {
         let placer = SitePlacer(maximumDistance: 10)
         let promised = placer.planner.beaconCapacity(of: .assumedExtended(adapter: "hci0", sets: SitePlacer.assumedSets))
@@ -100,3 +165,4 @@ import Testing
         #expect(SiteNames.problem(withTopicLevel: id) == nil)
     }
 }
+

@@ -44,11 +44,12 @@ import TestSupport
         let doorID = "8b0c3b1e-6e2a-4c55-9b8f-3d1a2e4f5061-9-1"
         let deskID = "8b0c3b1e-6e2a-4c55-9b8f-3d1a2e4f5061-9-2"
         // Each on the radio nearest it, on air.
-        let first = await watcher.wait(on: topics.state(east)) { p in
+        // Each is on air for 2 s only: looked for among every state heard, not only the last.
+        let first = await watcher.waitForAny(on: topics.state(east)) { p in
             RadioStateReport(payload: p).flatMap { $0.beacons.contains { $0.id == deskID && $0.state == .onAir } ? $0 : nil }
         }
         #expect(first != nil, "play:\n\(play.output)\nagents:\n\(agents.map(\.output))")
-        let doorOnWest = await watcher.wait(on: topics.state(west)) { p in
+        let doorOnWest = await watcher.waitForAny(on: topics.state(west)) { p in
             RadioStateReport(payload: p).flatMap { $0.beacons.contains { $0.id == doorID && $0.state == .onAir } ? $0 : nil }
         }
         let westRevision = try #require(doorOnWest, "\(play.output)").revision

@@ -75,6 +75,9 @@ final class TopicWatcher: Sendable {
         let last = Mutex<[String: [UInt8]]>([:])
         /// How many messages each topic brought.
         let counts = Mutex<[String: Int]>([:])
+        /// Every payload each topic brought, in order: a state that lasted a moment is still
+        /// here when a test that the machine's load held back comes to look for it.
+        let heard = Mutex<[String: [[UInt8]]]>([:])
     }
     private let store = Store()
     private let reader: Task<Void, Never>
@@ -86,6 +89,7 @@ final class TopicWatcher: Sendable {
             for await event in client.events {
                 if case .message(let m) = event {
                     store.counts.withLock { $0[m.topic, default: 0] += 1 }
+                    store.heard.withLock { $0[m.topic, default: []].append(m.payload) }
                     store.last.withLock { $0[m.topic] = m.payload }
                 }
             }
@@ -99,6 +103,9 @@ final class TopicWatcher: Sendable {
 
     func payload(_ topic: String) -> [UInt8]? { store.last.withLock { $0[topic] } }
 
+    /// Every payload `topic` brought so far, in order.
+    func heard(_ topic: String) -> [[UInt8]] { store.heard.withLock { $0[topic] ?? [] } }
+
     /// How many messages `topic` brought so far (counted before the last payload is kept).
     func count(_ topic: String) -> Int { store.counts.withLock { $0[topic] ?? 0 } }
 
@@ -108,6 +115,23 @@ final class TopicWatcher: Sendable {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let payload = payload(topic), let found = condition(payload) { return found }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    /// Waits until any payload `topic` brought so far satisfies `condition` (the first that
+    /// does), however briefly it was the last; `nil` if none did within `timeout` (a hang bound
+    /// only).
+    func waitForAny<T>(on topic: String, timeout: Duration = .seconds(60), _ condition: ([UInt8]) -> T?) async -> T? {
+        let deadline = ContinuousClock.now + timeout
+        var seen = 0
+        while ContinuousClock.now < deadline {
+            let payloads = store.heard.withLock { Array(($0[topic] ?? []).dropFirst(seen)) }
+            for payload in payloads {
+                if let found = condition(payload) { return found }
+            }
+            seen += payloads.count
             try? await Task.sleep(for: .milliseconds(20))
         }
         return nil

@@ -87,6 +87,18 @@ import TestSupport
         #expect(issues.first?.message.contains("pi/hci0 is listed twice (first at line 3)") == true)
     }
 
+    @Test func aSiteOfMoreRadiosThanTheLimitIsRefusedBeforeAnyIsRead() {
+        let radios = (0...Site.maximumRadios).map { "  - {host: h\($0), adapter: hci0, position: {x: \($0), y: 0}}" }
+        let issues = issues(of: "name: s\nbroker: {url: mqtt://127.0.0.1}\nradios:\n" + radios.joined(separator: "\n")
+                            + "\nbeacons:\n  - {uuid: 8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061, major: 1, minor: 1, position: {x: 1, y: 0}}\n")
+        #expect(issues.map { "\($0.location.line):\($0.location.column) \($0.field)" } == ["4:3 radios"], "\(issues)")
+        #expect(issues.first?.message == "a site has at most 1024 radios (this one lists 1025); split it into several sites")
+        // The limit itself is a site.
+        let most = (0..<Site.maximumRadios).map { "  - {host: h\($0), adapter: hci0, position: {x: \($0), y: 0}}" }
+        #expect(self.issues(of: "name: s\nbroker: {url: mqtt://127.0.0.1}\nradios:\n" + most.joined(separator: "\n")
+                            + "\nbeacons:\n  - {uuid: 8B0C3B1E-6E2A-4C55-9B8F-3D1A2E4F5061, major: 1, minor: 1, position: {x: 1, y: 0}}\n").isEmpty)
+    }
+
     @Test func anMQTTSBrokerNeedsItsCertificateAuthorities() {
         let issues = issues(of: """
             name: s

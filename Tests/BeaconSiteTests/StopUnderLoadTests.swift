@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconAdapters
+import BeaconEmulator
+import BeaconMQTT
+import BeaconProfiles
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+@testable import BeaconSite
+
+/// A stop is not queued behind what is being read (issue 35, item 4): the agent and the
+/// controller, on a real Mosquitto, stop while a desired fleet or a radio's state is still being
+/// read, and the read, once done, changes nothing. The reads here are held open by the test for as
+/// long as it likes (the internal `readDesired` / `readState` seams), so the verdict is an order of
+/// events, not a time: a run that waited for its read would never end while the read is held.
+@Suite(.serialized) struct StopUnderLoadTests {
+    /// A read held until the test lets it go; says when it has begun.
+    final class Gate: Sendable {
+        private let entered = Mutex(false)
+        private let released = DispatchSemaphore(value: 0)
+        private let opened = Mutex(false)
+
+        /// Called by the read: blocks until ``open()``.
+        func hold() {
+            entered.withLock { $0 = true }
+            released.wait()
+        }
+
+        var hasBegun: Bool { entered.withLock { $0 } }
+
+        func open() {
+            let first = opened.withLock { o in defer { o = true }; return !o }
+            if first { released.signal() }
+        }
+    }
+
+    /// What a run reported, and a wait for a report (20 ms polls; `timeout` a hang bound only).
+    final class Log<Event: Sendable>: Sendable {
+        private let events = Mutex<[Event]>([])
+        func append(_ event: Event) { events.withLock { $0.append(event) } }
+        var all: [Event] { events.withLock { $0 } }
+        func wait(timeout: Duration = .seconds(60), _ condition: @escaping ([Event]) -> Bool) async -> Bool {
+            await Self.until(timeout: timeout) { condition(self.all) }
+        }
+
+        static func until(timeout: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                if condition() { return true }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return condition()
+        }
+    }
+
+    static let radios = "  - {host: pi, adapter: virtual, position: {x: 0, y: 0}}"
+
+    static func environment(_ user: MosquittoBroker.User) -> [String: String] {
+        ["BEACON_MQTT_USERNAME": user.name, "BEACON_MQTT_PASSWORD": user.password]
+    }
+
+    @Test func theControllerStopsWhileARadiosStateIsStillBeingRead() async throws {
+        let fixture = try await SiteFixture(hosts: ["pi"], radios: Self.radios, beacons: AgentTests.beacons)
+        let site = try SiteLoader.load(contentsOf: fixture.siteFile)
+        let client = try SiteController.client(for: site, broker: try #require(site.broker), environment: Self.environment(SiteFixture.controller))
+        let log = Log<SiteController.Event>()
+        let controller = SiteController(site: site, client: client, report: { log.append($0) })
+        let gate = Gate()
+        defer { gate.open() }
+        let readDone = Mutex(false)
+        controller.readState.withLock { read in
+            read = { payload in
+                gate.hold()
+                defer { readDone.withLock { $0 = true } }
+                return RadioStateReport(payload: payload)
+            }
+        }
+        let ended = Mutex(false)
+        let run = Task {
+            try? await controller.run()
+            ended.withLock { $0 = true }
+        }
+        defer { run.cancel() }
+        #expect(await log.wait { $0.contains { if case .ready = $0 { true } else { false } } })
+
+        let radio = SiteRadio.ID(host: "pi", adapter: "virtual")
+        let loaded = site.beacons.map { BeaconState(id: SiteBeaconID.of($0), name: $0.name, state: .onAir, since: 1) }
+        let host = try await fixture.watcher(SiteFixture.hostUser("pi"), subscribing: [])
+        try await host.client.publish(topic: controller.topics.state(radio), payload: RadioStateReport(revision: 1, beacons: loaded).payload,
+                                      qos: .atLeastOnce, retain: true)
+        #expect(await Log<Int>.until { gate.hasBegun })
+        controller.requestStop()
+        // The run ends with the read still held: the stop did not wait for it.
+        #expect(await Log<Int>.until { ended.withLock { $0 } }, "\(log.all)")
+        #expect(gate.hasBegun)
+        gate.open()
+        // Once read, the state is dropped: no beacon was reported on air from it.
+        #expect(await Log<Int>.until { readDone.withLock { $0 } })
+        let onAir = log.all.contains { if case .beacon(_, _, true, _, _, _, _) = $0 { true } else { false } }
+        #expect(!onAir, "\(log.all)")
+    }
+
+    @Test func theAgentStopsWhileADesiredFleetIsStillBeingReadAndAppliesNothingOfIt() async throws {
+        let fixture = try await SiteFixture(hosts: ["pi"], radios: Self.radios, beacons: AgentTests.beacons)
+        let site = try SiteLoader.load(contentsOf: fixture.siteFile)
+        let topics = SiteTopics(site)
+        let broker = try #require(site.broker)
+        let configuration = try broker.clientConfiguration(clientID: "beacon-agent-lab-pi", will: SiteAgent.lastWill(topics: topics, host: "pi"),
+                                                           environment: Self.environment(SiteFixture.hostUser("pi")))
+        let radios = try SiteAgent.Radio.open(site.radios(of: "pi"), with: AdapterOpening(advertising: true))
+        defer { for radio in radios { radio.connection.close() } }
+        let log = Log<SiteAgent.Event>()
+        let agent = SiteAgent(host: "pi", topics: topics, client: try MQTTClient(configuration), radios: radios, report: { log.append($0) })
+        let gate = Gate()
+        defer { gate.open() }
+        agent.readDesired.withLock { read in
+            read = { payload, topic in
+                gate.hold()
+                return DesiredFleet.read(payload, topic: topic)
+            }
+        }
+        let outcomes = Mutex<[(radio: SiteRadio.ID, outcome: FleetOutcome)]?>(nil)
+        let run = Task {
+            let result = try? await agent.run()
+            outcomes.withLock { $0 = result ?? [] }
+        }
+        defer { run.cancel() }
+        let controller = try await fixture.watcher(SiteFixture.controller, subscribing: ["beacon/lab/hosts/#"])
+        #expect(await controller.wait(on: topics.hostStatus("pi")) { String(decoding: $0, as: UTF8.self) == "online" ? true : nil } == true)
+
+        let radio = SiteRadio.ID(host: "pi", adapter: "virtual")
+        try await controller.client.publish(topic: topics.desired(radio), payload: DesiredFleet(revision: 1, beacons: site.beacons).payload,
+                                            qos: .atLeastOnce, retain: true)
+        #expect(await Log<Int>.until { gate.hasBegun })
+        agent.requestStop()
+        // The run ends (its teardown done) with the read still held, and the host says offline.
+        #expect(await Log<Int>.until { outcomes.withLock { $0 != nil } }, "\(log.all)")
+        #expect(gate.hasBegun)
+        #expect(await controller.wait(on: topics.hostStatus("pi")) { String(decoding: $0, as: UTF8.self) == "offline" ? true : nil } == true)
+        let teardown = try #require(outcomes.withLock { $0 })
+        #expect(teardown.map(\.radio) == [radio])
+        gate.open()
+        // Once read, the fleet is dropped: nothing of it was applied or reported.
+        let applied = log.all.contains { if case .applied = $0 { true } else { false } }
+        #expect(!applied, "\(log.all)")
+        #expect(controller.payload(topics.state(radio)).flatMap(RadioStateReport.init(payload:))?.revision != 1)
+    }
+
+    @Test func aStateLargerThanTheBoundIsDroppedUnreadAndSaid() async throws {
+        let fixture = try await SiteFixture(hosts: ["pi"], radios: Self.radios, beacons: AgentTests.beacons)
+        let site = try SiteLoader.load(contentsOf: fixture.siteFile)
+        let client = try SiteController.client(for: site, broker: try #require(site.broker), environment: Self.environment(SiteFixture.controller))
+        let log = Log<SiteController.Event>()
+        let controller = SiteController(site: site, client: client, report: { log.append($0) })
+        let reads = Mutex(0)
+        controller.readState.withLock { read in
+            read = { payload in
+                reads.withLock { $0 += 1 }
+                return RadioStateReport(payload: payload)
+            }
+        }
+        let run = Task { try? await controller.run() }
+        defer {
+            controller.requestStop()
+            run.cancel()
+        }
+        #expect(await log.wait { $0.contains { if case .ready = $0 { true } else { false } } })
+        let radio = SiteRadio.ID(host: "pi", adapter: "virtual")
+        let host = try await fixture.watcher(SiteFixture.hostUser("pi"), subscribing: [])
+        // One byte over the bound (JSON of its own: spaces after a valid state).
+        var big = RadioStateReport(revision: 1, beacons: []).payload
+        big += [UInt8](repeating: 0x20, count: RadioStateReport.maximumPayloadSize + 1 - big.count)
+        try await host.client.publish(topic: controller.topics.state(radio), payload: big, qos: .atLeastOnce, retain: true)
+        let said = await log.wait { events in
+            events.contains { if case .ignored(let topic, let reason) = $0 { topic == controller.topics.state(radio) && reason.contains("at most 16777216 bytes") } else { false } }
+        }
+        #expect(said, "\(log.all)")
+        #expect(reads.withLock { $0 } == 0)
+        // A state within the bound is read (the same radio, so the drop was the size).
+        try await host.client.publish(topic: controller.topics.state(radio), payload: RadioStateReport(revision: 1, beacons: []).payload,
+                                      qos: .atLeastOnce, retain: true)
+        #expect(await Log<Int>.until { reads.withLock { $0 } == 1 })
+    }
+
+    @Test func aStateOfTenThousandBeaconsIsTakenInWhole() async throws {
+        let count = 10_000
+        let beacons = (0..<count).map { "  - {name: b\($0), uuid: \(AgentTests.uuid), major: \(1 + $0 / 1000), minor: \($0 % 1000), position: {x: 1, y: 0}}" }
+        let fixture = try await SiteFixture(hosts: ["pi"], radios: "  - {host: pi, adapter: virtual, position: {x: 0, y: 0}, capacity: \(count)}",
+                                            beacons: beacons.joined(separator: "\n"))
+        let site = try SiteLoader.load(contentsOf: fixture.siteFile)
+        let client = try SiteController.client(for: site, broker: try #require(site.broker), environment: Self.environment(SiteFixture.controller))
+        let log = Log<SiteController.Event>()
+        let controller = SiteController(site: site, client: client, report: { log.append($0) })
+        let run = Task { try? await controller.run() }
+        defer {
+            controller.requestStop()
+            run.cancel()
+        }
+        #expect(await log.wait { $0.contains { if case .ready = $0 { true } else { false } } })
+        let radio = SiteRadio.ID(host: "pi", adapter: "virtual")
+        let host = try await fixture.watcher(SiteFixture.hostUser("pi"), subscribing: [])
+        try await host.publish(controller.topics.hostStatus("pi"), "online")
+        let states = site.beacons.map { BeaconState(id: SiteBeaconID.of($0), name: $0.name, state: .onAir, since: 1) }
+        try await host.client.publish(topic: controller.topics.state(radio), payload: RadioStateReport(revision: 1, beacons: states).payload,
+                                      qos: .atLeastOnce, retain: true)
+        #expect(await Log<Int>.until { controller.beaconsOnAir.values.filter { $0 }.count == count },
+                "\(controller.beaconsOnAir.values.filter { $0 }.count) of \(count) on air")
+    }
+}
