@@ -207,4 +207,48 @@ import TestSupport
         #expect(await Log<Int>.until { controller.beaconsOnAir.values.filter { $0 }.count == count },
                 "\(controller.beaconsOnAir.values.filter { $0 }.count) of \(count) on air")
     }
+    /// A burst of hosts coming online, each a placement: once the stop is asked for, what the
+    /// broker still has queued is dropped unread. At most the message and placement in progress
+    /// when the stop came is still said (its placement is cut short and nothing of it published),
+    /// however many wait behind it.
+    @Test func theControllerStopsWithABurstOfHostsComingOnlineStillQueued() async throws {
+        let hosts = (0..<30).map { String(format: "h%02d", $0) }
+        let radios = hosts.enumerated().flatMap { i, host in
+            ["  - {host: \(host), adapter: virtual, position: {x: \(i * 20), y: 0}}",
+             "  - {host: \(host), adapter: virtual-b, position: {x: \(i * 20 + 10), y: 0}}"]
+        }
+        let beacons = (0..<600).map { "  - {name: b\($0), uuid: \(AgentTests.uuid), major: 1, minor: \($0), position: {x: \($0), y: 0}}" }
+        let fixture = try await SiteFixture(hosts: hosts, radios: radios.joined(separator: "\n"), beacons: beacons.joined(separator: "\n"))
+        let site = try SiteLoader.load(contentsOf: fixture.siteFile)
+        let topics = SiteTopics(site)
+        // Every host offline before the controller starts (a site coming back after a power cut).
+        let hostsSide = try await fixture.watcher(SiteFixture.controller, subscribing: [])
+        for host in hosts { try await hostsSide.publish(topics.hostStatus(host), SiteTopics.offline) }
+        let client = try SiteController.client(for: site, broker: try #require(site.broker), environment: Self.environment(SiteFixture.controller))
+        let log = Log<SiteController.Event>()
+        let controller = SiteController(site: site, client: client, report: { log.append($0) })
+        let ended = Mutex(false)
+        let run = Task {
+            try? await controller.run()
+            ended.withLock { $0 = true }
+        }
+        defer { run.cancel() }
+        #expect(await log.wait { $0.contains { if case .ready = $0 { true } else { false } } })
+
+        func counts() -> (online: Int, placed: Int) {
+            let all = log.all
+            return (all.filter { if case .hostOnline = $0 { true } else { false } }.count,
+                    all.filter { if case .placed = $0 { true } else { false } }.count)
+        }
+        let placedBefore = counts().placed
+        for host in hosts { try await hostsSide.publish(topics.hostStatus(host), SiteTopics.online) }
+        // Stopped as soon as the first host's placement is said, the rest still coming.
+        #expect(await log.wait { _ in counts().placed > placedBefore })
+        controller.requestStop()
+        let atStop = counts()
+        #expect(await Log<Int>.until { ended.withLock { $0 } }, "\(log.all.count) events")
+        let after = counts()
+        #expect(after.online - atStop.online <= 1 && after.placed - atStop.placed <= 1,
+                "at the stop \(atStop), at the end \(after): the queue was worked through")
+    }
 }
