@@ -74,6 +74,9 @@ public final class SiteAgent: Sendable {
         var entries: [String] = []
         var beacons: [BeaconState] = []
         var rejected: DesiredRejection?
+        /// The newest desired fleet taken (on air, or being put on air): revisions only move
+        /// forward from it.
+        var accepted: (revision: Int, entries: [String])?
         /// The generation of the last update asked of the fleet: only its settling writes states.
         var generation = 0
         var capabilities: ControllerCapabilities?
@@ -249,8 +252,32 @@ public final class SiteAgent: Sendable {
         let entries = desired.beacons.map(FleetWriter.flowMapping)
         // nil: the fleet changes; else whether the state to publish changes (a new revision, a
         // rejection lifted).
+        // Revisions only move forward: an older one than this radio runs (a broker's old save
+        // handed back, a stray message), or the same one with other beacons, is refused, and what
+        // is on air stays (the controller answers with a newer revision).
+        let refusal: DesiredRejection? = state.withLock { s in
+            guard let accepted = s.radios[radio.id]?.accepted, !s.stopping else { return nil }
+            let reason: String
+            if desired.revision < accepted.revision {
+                reason = "older than revision \(accepted.revision), which this radio runs: a change needs a newer revision"
+            } else if desired.revision == accepted.revision, entries != accepted.entries {
+                reason = "this radio runs revision \(accepted.revision) with other beacons: a change needs a newer revision"
+            } else {
+                return nil
+            }
+            let rejection = DesiredRejection(field: "revision", value: "\(desired.revision)", reason: reason, line: 1, column: 1, issues: 1)
+            s.radios[radio.id]?.rejected = rejection
+            s.rejectedCount += 1
+            return rejection
+        }
+        if let refusal {
+            report(.rejected(radio: radio.id, refusal))
+            publishState(radio.id)
+            return
+        }
         let unchanged: Bool? = state.withLock { s in
             guard let record = s.radios[radio.id], !s.stopping else { return false }
+            s.radios[radio.id]?.accepted = (desired.revision, entries)
             if record.entries == entries, record.revision != nil {
                 // Delivered again (QoS 1), or the same fleet under a new revision: nothing to send.
                 s.radios[radio.id]?.revision = desired.revision

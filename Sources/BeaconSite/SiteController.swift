@@ -392,7 +392,24 @@ public final class SiteController: Sendable {
             return rejected
         }
         if let newRejection { report(.rejected(radio: radio, newRejection)) }
-        if state.withLock({ $0.synced }) { updateBeaconStates() }
+        guard state.withLock({ $0.synced }) else { return }
+        updateBeaconStates()
+        // The agent runs a newer revision than this controller published (another client's, or
+        // this controller's from before a broker forgot it), or refused ours as not newer: its
+        // fleet is published again above it.
+        if state.withLock({ Self.revisionFloor($0.agentStates[radio], published: $0.published[radio]) }) != nil { reconcile() }
+    }
+
+    /// The revision a radio's next desired fleet must go above, when the one this controller
+    /// published would not be taken: the agent runs a newer one (nothing published, or an older
+    /// one), or it refused a revision as not newer while it runs ours (the agent clears a refusal
+    /// when it takes a fleet, so one still there came after ours). `nil`: ours stands.
+    private static func revisionFloor(_ agent: RadioStateReport?, published: Published?) -> Int? {
+        guard let agent, let running = agent.revision else { return nil }
+        let ours = published?.revision ?? 0
+        if running > ours { return running }
+        if running == ours, agent.rejected?.field == "revision" { return running }
+        return nil
     }
 
     /// Says once per topic that a message on it was dropped, unread.
@@ -468,7 +485,10 @@ public final class SiteController: Sendable {
             let beacons = (byRadio[radio.id] ?? []).map(\.beacon)
             let entries = beacons.map(FleetWriter.flowMapping)
             let before = s.published[radio.id]
-            if before?.entries == entries {
+            // Revisions only move forward: above the one the agent runs, whatever this
+            // controller remembers (a broker that forgot, an old save handed back).
+            let floor = Self.revisionFloor(s.agentStates[radio.id], published: before)
+            if before?.entries == entries, floor == nil {
                 guard republishing, let before else { continue }
                 if s.retained[radio.id] == before { unchanged += 1 } else {
                     republished.append((radio.id, DesiredFleet(revision: before.revision, beacons: beacons)))
@@ -476,8 +496,8 @@ public final class SiteController: Sendable {
                 continue
             }
             // A radio never published to and left empty needs no message.
-            if before == nil, beacons.isEmpty, !republishing { continue }
-            changes.append((radio.id, DesiredFleet(revision: (before?.revision ?? 0) + 1, beacons: beacons)))
+            if before == nil, beacons.isEmpty, !republishing, floor == nil { continue }
+            changes.append((radio.id, DesiredFleet(revision: max(before?.revision ?? 0, floor ?? 0) + 1, beacons: beacons)))
         }
         let (newlyUnplaced, placementChanged): ([SitePlacement.Unplaced], Bool) = state.withLock { st in
             st.assignment = placement.radioByBeacon
