@@ -88,7 +88,8 @@ import TestSupport
         try await home.publish(switchTopic, "OFF", retain: false)
         let controller = running.controller
         let offAir = await controller.waitForOutput(timeout: .seconds(60)) { _ in
-            Self.events(controller).contains { $0["event"] as? String == "beacon" && $0["id"] as? String == Self.door && $0["on_air"] as? Bool == false }
+            // Switched off: the door's earlier "waiting" line is off air too, and came before.
+            Self.events(controller).contains { $0["event"] as? String == "beacon" && $0["id"] as? String == Self.door && $0["reason"] as? String == "switched off" }
         }
         #expect(offAir, "\(controller.output)")
         let ignored = Self.events(controller).filter { $0["event"] as? String == "ignored" }
