@@ -10,8 +10,8 @@ import Synchronization
 /// `beacon site SITE`: the controller. It places the site's beacons on its radios, publishes
 /// each radio's desired fleet (retained, QoS 1, only when it changes), follows the hosts' status
 /// (their Last Will) and the radios' state, and says which beacons are on air. When a host goes
-/// offline its beacons are reported off air and, with `failover: nearest`, placed again on the
-/// radios in reach. A restarted controller first reads back what it published before (the
+/// offline (and is not back within ``failoverGrace``) its beacons are reported off air and, with
+/// `failover: nearest`, placed again on the radios in reach. A restarted controller first reads back what it published before (the
 /// retained desired fleets, and the beacons Home Assistant switched off) and keeps that
 /// placement, so nothing on air is churned and a beacon switched off stays off.
 public final class SiteController: Sendable {
@@ -25,7 +25,11 @@ public final class SiteController: Sendable {
         /// After a reconnection, the retained desired fleets read back: `unchanged` of them as
         /// published, `republished` missing or different (a broker that kept nothing), sent again.
         case resynced(unchanged: Int, republished: Int)
+        /// A host said `online` (first, again, or back within its ``SiteController/failoverGrace``).
         case hostOnline(String)
+        /// A host's Last Will counted: its beacons move once the failover grace is over, unless
+        /// it is back by then. Or, after a reconnection, it did not say `online` within
+        /// ``SiteController/reconnectionGrace``: its beacons move at once.
         case hostOffline(String)
         case desired(radio: SiteRadio.ID, revision: Int, beacons: Int)
         /// The site's beacons were placed again (at the start, after a host came or went, after
@@ -57,6 +61,16 @@ public final class SiteController: Sendable {
     /// dies meanwhile sends none at all. Every live agent says `online` again on reconnecting, and
     /// retries at least every ``SiteBroker/reconnectDelayMaxSeconds``: twice that is the grace.
     public let reconnectionGrace: Duration
+    /// How long after a host's Last Will counts its beacons stay where they are. A host back
+    /// within it keeps them and nothing moves: an agent's own reconnection taking over its old
+    /// session (a Wi-Fi roam, a broker that noticed the dead connection late), an agent restarted
+    /// at once. Meanwhile the host is said to be offline and its beacons as its last state said
+    /// (an agent keeps its radios on air while the broker is away); after it, they are off air
+    /// and placed again.
+    public let failoverGrace: Duration
+    /// The default ``failoverGrace``: an agent's first wait before reconnecting (1 s), a
+    /// connection (with TLS) and its `online`, with room for a slow link.
+    public static let defaultFailoverGrace: Duration = .seconds(3)
     private let configuration: Mutex<Configuration>
     /// One message, reload or reconnection handled at a time: each reads the state, places and
     /// publishes, then writes the state back.
@@ -68,6 +82,9 @@ public final class SiteController: Sendable {
     /// How a state payload is read (``RadioStateReport/init(payload:)``); internal, for a test to
     /// put a read that takes as long as it likes in its place.
     let readState = Mutex<@Sendable ([UInt8]) -> RadioStateReport?>({ RadioStateReport(payload: $0) })
+    /// Told, internally for a test, each time a failover grace ends: the hosts it took offline
+    /// (none: they came back within it).
+    let leftAfterGrace = Mutex<@Sendable ([String]) -> Void>({ _ in })
 
     /// The site as last read, and what is worked out of it once.
     private struct Configuration {
@@ -136,6 +153,11 @@ public final class SiteController: Sendable {
         /// host that died while the broker was away sends no Last Will the controller can trust
         /// (see ``SiteController/reconnectionGrace``).
         var unconfirmed: Set<String> = []
+        /// Hosts whose Last Will counted and whose ``SiteController/failoverGrace`` is running,
+        /// each with the token of its wait (a host that leaves, comes back and leaves again is
+        /// not taken by the first wait). Still online as far as placement goes.
+        var leaving: [String: Int] = [:]
+        var leavingToken = 0
         /// Each published beacon's JSON entry, by its flow mapping (``Published/entries``): made
         /// once and kept while a desired fleet carries the beacon (see ``SiteController/payloads(_:)``).
         var entryJSON: [String: JSONValue] = [:]
@@ -150,8 +172,10 @@ public final class SiteController: Sendable {
 
     public init(site: Site, client: MQTTClient, placer: SitePlacer? = nil,
                 reconnectionGrace: Duration = .seconds(2 * Int(SiteBroker.reconnectDelayMaxSeconds)),
+                failoverGrace: Duration = SiteController.defaultFailoverGrace,
                 report: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.reconnectionGrace = reconnectionGrace
+        self.failoverGrace = failoverGrace
         self.configuration = Mutex(Configuration(site, placer: placer))
         self.topics = SiteTopics(site)
         self.client = client
@@ -204,7 +228,9 @@ public final class SiteController: Sendable {
                 let connection = state.withLock { s in
                     s.connection += 1
                     s.pendingOffline = [:]
-                    s.unconfirmed = Set(s.hostOnline.filter { $0.value }.keys)
+                    // A host already leaving keeps its own wait: its will counted while the
+                    // broker was there.
+                    s.unconfirmed = Set(s.hostOnline.filter { $0.value && s.leaving[$0.key] == nil }.keys)
                     return s.connection
                 }
                 report(.connected)
@@ -319,7 +345,7 @@ public final class SiteController: Sendable {
                 let connection: Int? = state.withLock { s in
                     // After a reconnection, until the grace ends, only an `online` counts
                     // (``expireUnconfirmed(_:)`` decides about the others).
-                    guard s.hostOnline[parsed.host] != false, s.pendingOffline[parsed.host] == nil,
+                    guard s.hostOnline[parsed.host] != false, s.pendingOffline[parsed.host] == nil, s.leaving[parsed.host] == nil,
                           !s.unconfirmed.contains(parsed.host) else { return nil }
                     s.pendingOffline[parsed.host] = s.connection
                     return s.connection
@@ -329,9 +355,12 @@ public final class SiteController: Sendable {
             }
             let changed = state.withLock { s in
                 s.pendingOffline[parsed.host] = nil
+                // Back within its failover grace: said online again (it was said offline), and
+                // nothing of its beacons moved.
+                let wasLeaving = online && s.leaving.removeValue(forKey: parsed.host) != nil
                 if online { s.unconfirmed.remove(parsed.host) }
                 defer { s.hostOnline[parsed.host] = online }
-                return s.hostOnline[parsed.host] != online
+                return s.hostOnline[parsed.host] != online || wasLeaving
             }
             guard changed else { return }
             report(online ? .hostOnline(parsed.host) : .hostOffline(parsed.host))
@@ -420,18 +449,49 @@ public final class SiteController: Sendable {
 
     /// The marker sent after the Last Wills that came on `connection` is back: if that connection
     /// is still the one in use, the broker did not go away after sending them, so those hosts
-    /// did. Their beacons are off air, said before they are placed elsewhere.
+    /// did. Each is said to be offline now; its beacons are taken off air and placed elsewhere
+    /// once its ``failoverGrace`` is over, unless it is back by then.
     private func confirmOffline(_ connection: Int) {
-        let hosts: [String] = state.withLock { s in
+        let hosts: [(String, Int)] = state.withLock { s in
             guard connection == s.connection else { return [] }
             let confirmed = s.pendingOffline.filter { $0.value == connection }.keys.sorted()
-            for host in confirmed {
+            return confirmed.map { host in
                 s.pendingOffline[host] = nil
-                s.hostOnline[host] = false
+                s.leavingToken += 1
+                s.leaving[host] = s.leavingToken
+                return (host, s.leavingToken)
             }
-            return confirmed
         }
-        takeOffline(hosts)
+        guard !hosts.isEmpty else { return }
+        for (host, _) in hosts { report(.hostOffline(host)) }
+        if failoverGrace <= .zero {
+            leave(hosts)
+            return
+        }
+        Task { [weak self, grace = failoverGrace] in
+            try? await Task.sleep(for: grace)
+            guard let self else { return }
+            self.serial.withLock { self.leave(hosts) }
+        }
+    }
+
+    /// The failover grace of `hosts` is over: those not back since (the same wait still theirs)
+    /// are offline; their beacons are off air, said before they are placed elsewhere. (Under
+    /// ``serial``.)
+    private func leave(_ hosts: [(String, Int)]) {
+        let gone: [String] = state.withLock { s in
+            guard !s.stopping else { return [] }
+            return hosts.compactMap { host, token in
+                guard s.leaving[host] == token else { return nil }
+                s.leaving[host] = nil
+                s.hostOnline[host] = false
+                return host
+            }
+        }
+        leftAfterGrace.withLock { $0 }(gone)
+        guard !gone.isEmpty else { return }
+        updateBeaconStates()
+        reconcile()
     }
 
     /// The grace after reconnection `connection` is over: the hosts that were online before it

@@ -60,29 +60,57 @@ import TestSupport
         ["BEACON_MQTT_USERNAME": user.name, "BEACON_MQTT_PASSWORD": user.password]
     }
 
+    /// A controller of `fixture`'s site, in this process, as the site's controller user: made
+    /// (``prepare`` may set its internal seams before it runs), run, and waited for until
+    /// `ready`. ``stop()`` asks it to stop; ``hasEnded`` says its run is over.
+    final class RunningController: Sendable {
+        let site: Site
+        let controller: SiteController
+        let log = Log<SiteController.Event>()
+        private let ended = Mutex(false)
+        private let run = Mutex<Task<Void, Never>?>(nil)
+
+        init(_ fixture: SiteFixture, failoverGrace: Duration = SiteController.defaultFailoverGrace,
+             prepare: (SiteController) -> Void = { _ in }) async throws {
+            site = try SiteLoader.load(contentsOf: fixture.siteFile)
+            let client = try SiteController.client(for: site, broker: try #require(site.broker),
+                                                   environment: StopUnderLoadTests.environment(SiteFixture.controller))
+            let log = log
+            controller = SiteController(site: site, client: client, failoverGrace: failoverGrace, report: { log.append($0) })
+            prepare(controller)
+            let task = Task { [self] in
+                try? await controller.run()
+                ended.withLock { $0 = true }
+            }
+            run.withLock { $0 = task }
+            #expect(await log.wait { $0.contains { if case .ready = $0 { true } else { false } } }, "\(log.all)")
+        }
+
+        var hasEnded: Bool { ended.withLock { $0 } }
+
+        /// Asks for the stop (a test's `defer`; again is harmless).
+        func stop() {
+            controller.requestStop()
+            run.withLock { $0 }?.cancel()
+        }
+    }
+
     @Test func theControllerStopsWhileARadiosStateIsStillBeingRead() async throws {
         let fixture = try await SiteFixture(hosts: ["pi"], radios: Self.radios, beacons: AgentTests.beacons)
-        let site = try SiteLoader.load(contentsOf: fixture.siteFile)
-        let client = try SiteController.client(for: site, broker: try #require(site.broker), environment: Self.environment(SiteFixture.controller))
-        let log = Log<SiteController.Event>()
-        let controller = SiteController(site: site, client: client, report: { log.append($0) })
         let gate = Gate()
         defer { gate.open() }
         let readDone = Mutex(false)
-        controller.readState.withLock { read in
-            read = { payload in
-                gate.hold()
-                defer { readDone.withLock { $0 = true } }
-                return RadioStateReport(payload: payload)
+        let running = try await RunningController(fixture) { controller in
+            controller.readState.withLock { read in
+                read = { payload in
+                    gate.hold()
+                    defer { readDone.withLock { $0 = true } }
+                    return RadioStateReport(payload: payload)
+                }
             }
         }
-        let ended = Mutex(false)
-        let run = Task {
-            try? await controller.run()
-            ended.withLock { $0 = true }
-        }
-        defer { run.cancel() }
-        #expect(await log.wait { $0.contains { if case .ready = $0 { true } else { false } } })
+        defer { running.stop() }
+        let (site, controller, log) = (running.site, running.controller, running.log)
 
         let radio = SiteRadio.ID(host: "pi", adapter: "virtual")
         let loaded = site.beacons.map { BeaconState(id: SiteBeaconID.of($0), name: $0.name, state: .onAir, since: 1) }
@@ -92,7 +120,7 @@ import TestSupport
         #expect(await Log<Int>.until { gate.hasBegun })
         controller.requestStop()
         // The run ends with the read still held: the stop did not wait for it.
-        #expect(await Log<Int>.until { ended.withLock { $0 } }, "\(log.all)")
+        #expect(await Log<Int>.until { running.hasEnded }, "\(log.all)")
         #expect(gate.hasBegun)
         gate.open()
         // Once read, the state is dropped: no beacon was reported on air from it.
@@ -149,23 +177,17 @@ import TestSupport
 
     @Test func aStateLargerThanTheBoundIsDroppedUnreadAndSaid() async throws {
         let fixture = try await SiteFixture(hosts: ["pi"], radios: Self.radios, beacons: AgentTests.beacons)
-        let site = try SiteLoader.load(contentsOf: fixture.siteFile)
-        let client = try SiteController.client(for: site, broker: try #require(site.broker), environment: Self.environment(SiteFixture.controller))
-        let log = Log<SiteController.Event>()
-        let controller = SiteController(site: site, client: client, report: { log.append($0) })
         let reads = Mutex(0)
-        controller.readState.withLock { read in
-            read = { payload in
-                reads.withLock { $0 += 1 }
-                return RadioStateReport(payload: payload)
+        let running = try await RunningController(fixture) { controller in
+            controller.readState.withLock { read in
+                read = { payload in
+                    reads.withLock { $0 += 1 }
+                    return RadioStateReport(payload: payload)
+                }
             }
         }
-        let run = Task { try? await controller.run() }
-        defer {
-            controller.requestStop()
-            run.cancel()
-        }
-        #expect(await log.wait { $0.contains { if case .ready = $0 { true } else { false } } })
+        defer { running.stop() }
+        let (controller, log) = (running.controller, running.log)
         let radio = SiteRadio.ID(host: "pi", adapter: "virtual")
         let host = try await fixture.watcher(SiteFixture.hostUser("pi"), subscribing: [])
         // One byte over the bound (JSON of its own: spaces after a valid state).
@@ -188,16 +210,9 @@ import TestSupport
         let beacons = (0..<count).map { "  - {name: b\($0), uuid: \(AgentTests.uuid), major: \(1 + $0 / 1000), minor: \($0 % 1000), position: {x: 1, y: 0}}" }
         let fixture = try await SiteFixture(hosts: ["pi"], radios: "  - {host: pi, adapter: virtual, position: {x: 0, y: 0}, capacity: \(count)}",
                                             beacons: beacons.joined(separator: "\n"))
-        let site = try SiteLoader.load(contentsOf: fixture.siteFile)
-        let client = try SiteController.client(for: site, broker: try #require(site.broker), environment: Self.environment(SiteFixture.controller))
-        let log = Log<SiteController.Event>()
-        let controller = SiteController(site: site, client: client, report: { log.append($0) })
-        let run = Task { try? await controller.run() }
-        defer {
-            controller.requestStop()
-            run.cancel()
-        }
-        #expect(await log.wait { $0.contains { if case .ready = $0 { true } else { false } } })
+        let running = try await RunningController(fixture)
+        defer { running.stop() }
+        let (site, controller) = (running.site, running.controller)
         let radio = SiteRadio.ID(host: "pi", adapter: "virtual")
         let host = try await fixture.watcher(SiteFixture.hostUser("pi"), subscribing: [])
         try await host.publish(controller.topics.hostStatus("pi"), "online")
@@ -219,21 +234,13 @@ import TestSupport
         }
         let beacons = (0..<600).map { "  - {name: b\($0), uuid: \(AgentTests.uuid), major: 1, minor: \($0), position: {x: \($0), y: 0}}" }
         let fixture = try await SiteFixture(hosts: hosts, radios: radios.joined(separator: "\n"), beacons: beacons.joined(separator: "\n"))
-        let site = try SiteLoader.load(contentsOf: fixture.siteFile)
-        let topics = SiteTopics(site)
+        let topics = SiteTopics(try SiteLoader.load(contentsOf: fixture.siteFile))
         // Every host offline before the controller starts (a site coming back after a power cut).
         let hostsSide = try await fixture.watcher(SiteFixture.controller, subscribing: [])
         for host in hosts { try await hostsSide.publish(topics.hostStatus(host), SiteTopics.offline) }
-        let client = try SiteController.client(for: site, broker: try #require(site.broker), environment: Self.environment(SiteFixture.controller))
-        let log = Log<SiteController.Event>()
-        let controller = SiteController(site: site, client: client, report: { log.append($0) })
-        let ended = Mutex(false)
-        let run = Task {
-            try? await controller.run()
-            ended.withLock { $0 = true }
-        }
-        defer { run.cancel() }
-        #expect(await log.wait { $0.contains { if case .ready = $0 { true } else { false } } })
+        let running = try await RunningController(fixture)
+        defer { running.stop() }
+        let (controller, log) = (running.controller, running.log)
 
         func counts() -> (online: Int, placed: Int) {
             let all = log.all
@@ -246,7 +253,7 @@ import TestSupport
         #expect(await log.wait { _ in counts().placed > placedBefore })
         controller.requestStop()
         let atStop = counts()
-        #expect(await Log<Int>.until { ended.withLock { $0 } }, "\(log.all.count) events")
+        #expect(await Log<Int>.until { running.hasEnded }, "\(log.all.count) events")
         let after = counts()
         #expect(after.online - atStop.online <= 1 && after.placed - atStop.placed <= 1,
                 "at the stop \(atStop), at the end \(after): the queue was worked through")
