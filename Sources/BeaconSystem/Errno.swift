@@ -41,6 +41,8 @@ public struct Errno: RawRepresentable, Hashable, Sendable, Error, CustomStringCo
     public static let brokenPipe = Errno(rawValue: EPIPE)
     /// The corresponding C constant is `ETIMEDOUT`.
     public static let timedOut = Errno(rawValue: ETIMEDOUT)
+    /// The corresponding C constant is `EADDRNOTAVAIL`.
+    public static let addressNotAvailable = Errno(rawValue: EADDRNOTAVAIL)
 
     /// The C library's message, e.g. "Address family not supported by protocol".
     public var description: String { String(cString: strerror(rawValue)) }

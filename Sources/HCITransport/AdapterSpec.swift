@@ -18,7 +18,10 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
     case management(id: UInt16)
     /// `tcp:HOST:PORT`: H4 over TCP.
     case tcp(host: String, port: UInt16)
-    /// `serial:/dev/ttyACM0[@BAUD][,rtscts]`: H4 over a UART (default 1000000 baud, no flow control).
+    /// `serial:/dev/ttyACM0[@BAUD][,nortscts]`: H4 over a UART, by default at 1000000 baud with
+    /// RTS/CTS flow control, as Zephyr's `hci_uart` and ESP-IDF's `controller_hci_uart` need it
+    /// (ESP32's rate is set in its menuconfig: `@921600` for its default). `,nortscts` for a UART
+    /// wired without RTS and CTS; `,rtscts` is accepted and is the default.
     case serial(path: String, baud: Int, flowControl: Bool)
     /// `virtual[:key=value,…]`: the built-in virtual controller (keys: `sets`, `version`,
     /// `extended`=yes|no, `legacy` as a shorthand for extended=no).
@@ -65,8 +68,8 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
         }
         if t.hasPrefix("serial:") {
             var rest = Substring(t.dropFirst(7))
-            var flow = false
-            if rest.hasSuffix(",rtscts") { flow = true; rest = rest.dropLast(7) }
+            var flow = true
+            if rest.hasSuffix(",rtscts") { rest = rest.dropLast(7) } else if rest.hasSuffix(",nortscts") { flow = false; rest = rest.dropLast(9) }
             var baud = 1_000_000
             if let at = rest.lastIndex(of: "@") {
                 guard let b = Int(rest[rest.index(after: at)...]), b > 0 else {
@@ -190,7 +193,7 @@ public enum AdapterSpec: Hashable, Sendable, CustomStringConvertible {
         case let .userChannel(id): return "user:hci\(id)"
         case let .management(id): return "mgmt:hci\(id)"
         case let .tcp(host, port): return host.contains(":") ? "tcp:[\(host)]:\(port)" : "tcp:\(host):\(port)"
-        case let .serial(path, baud, flow): return "serial:\(path)@\(baud)" + (flow ? ",rtscts" : "")
+        case let .serial(path, baud, flow): return "serial:\(path)@\(baud)" + (flow ? "" : ",nortscts")
         case let .virtual(options):
             return options.isEmpty ? "virtual" : "virtual:" + options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
         case .allKernel: return "all"

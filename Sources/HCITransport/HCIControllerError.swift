@@ -30,7 +30,12 @@ public enum HCIControllerError: Error, Hashable, Sendable, CustomStringConvertib
         switch self {
         case let .transport(e): return e.termedText
         case let .timeout(command, opcode, adapter, ms):
-            return "\(adapter): no reply to \(command) (\(opcode)) within \(ms) ms: the controller is not answering (wrong port or device, or it hung)"
+            // A UART answers nothing at the wrong rate, and a controller whose CTS is never raised
+            // (a UART wired without it) never even hears the command.
+            let cause = adapter.hasPrefix("serial:")
+                ? "wrong port, baud rate or flow control: serial: uses RTS/CTS unless ,nortscts is given; Zephyr's hci_uart runs at 1000000 baud, ESP32's HCI UART at 921600 unless its menuconfig says otherwise; or it hung"
+                : "wrong port or device, or it hung"
+            return "\(adapter): no reply to \(command) (\(opcode)) within \(ms) ms: the controller is not answering (\(cause))"
         case let .command(e, adapter): return "\(adapter): \(e)"
         case let .garbage(e, adapter): return "\(adapter): \(e)"
         case let .invalid(e, command): return "\(command) not sent: \(e)"

@@ -49,7 +49,17 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible, 
         let managementAPI = adapter.hasPrefix("mgmt:")
         // hciconfig and friends know the kernel name (hci0), not our user:hci0 spelling.
         let adapter = adapter.hasPrefix("user:") || managementAPI ? String(adapter.dropFirst(5)) : adapter
+        // Bringing an adapter up runs the driver's setup: its errors are the firmware's and the
+        // address's (net/bluetooth/hci_core.c, hci_dev_open_sync; drivers/bluetooth/btrtl.c,
+        // btbcm.c, btintel.c), not a device file's.
+        let bringingUp = e.call.hasPrefix("ioctl(HCIDEVUP")
         switch e.errno {
+        case .noSuchFile where bringingUp:
+            return "The adapter's driver found no firmware for it, so the kernel leaves it down: see 'sudo dmesg | grep -i -e bluetooth -e firmware' for the file it wanted, and install the package that carries it (Debian: firmware-realtek for Realtek rtl_bt/, firmware-iwlwifi for Intel ibt-*, firmware-brcm80211 for Broadcom/Cypress .hcd; Raspberry Pi OS: bluez-firmware), then unplug and replug it or reboot."
+        case .addressNotAvailable where bringingUp:
+            return "The controller has no public address (a Zephyr hci_usb board, a chip whose address was never programmed), and the kernel brings such a controller up only once it has an address: start bluetoothd (it gives an LE-only controller a static random address), or set one (sudo btmgmt --index \(adapter) static-addr C0:…), or open it as \(FrontEndTerm.adapter("user:\(adapter)")), which does not need the kernel's setup."
+        case .resourceBusy where bringingUp:
+            return "The adapter is still being set up (its driver loading firmware, or bluetoothd powering it): wait a moment and run again; if it stays busy, see 'sudo dmesg | grep -i bluetooth'."
         case .notPermitted where managementAPI, .permissionDenied where managementAPI:
             return "The kernel's management API needs CAP_NET_ADMIN: run as root, or grant it once with: sudo setcap cap_net_admin+eip \"$(readlink -f \"$(command -v beacon)\")\" (setcap needs the file itself, not a symlink)"
         case .addressFamilyNotSupported:

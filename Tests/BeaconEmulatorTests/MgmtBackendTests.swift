@@ -73,6 +73,23 @@ import Testing
         }
     }
 
+    /// The power the kernel says it selected is reported on air; on a legacy-only controller
+    /// (a Raspberry Pi's) it answers TX power 127, which is "not known", never "127 dBm" (#36).
+    @Test func aSelectedPowerOf127IsNotKnownNotAPower() async throws {
+        for learns in [true, false] {
+            let kernel = ScriptedKernel(maxInstances: 3, learnsSelectedPower: learns)
+            let (fleet, connection) = fleet(on: kernel)
+            defer { connection.close() }
+            try await fleet.start(beacons(1, interval: 100, txPower: -4))
+            var power: Int8?? = .none
+            for await event in fleet.events {
+                if case .onAir(_, _, _, _, let selected) = event { power = .some(selected); break }
+            }
+            #expect(power == .some(learns ? -4 : nil), "kernel learns the power: \(learns)")
+            #expect(await fleet.stop().isClean)
+        }
+    }
+
     @Test func moreBeaconsThanFreeInstancesRotateOnTheFreeOnesOnly() async throws {
         let kernel = ScriptedKernel(maxInstances: 3, otherInstances: [2: theirs])
         let (fleet, connection) = fleet(on: kernel)

@@ -7,8 +7,10 @@ import HCITransport
         ("hci0", AdapterSpec.kernel(id: 0)), ("0", .kernel(id: 0)), ("hci12", .kernel(id: 12)),
         ("user:hci1", .userChannel(id: 1)), ("user:2", .userChannel(id: 2)),
         ("tcp:127.0.0.1:9000", .tcp(host: "127.0.0.1", port: 9000)), ("tcp:[::1]:7", .tcp(host: "::1", port: 7)),
-        ("serial:/dev/ttyACM0", .serial(path: "/dev/ttyACM0", baud: 1_000_000, flowControl: false)),
+        // RTS/CTS by default (Zephyr's hci_uart and ESP32's HCI UART need it); off with ,nortscts.
+        ("serial:/dev/ttyACM0", .serial(path: "/dev/ttyACM0", baud: 1_000_000, flowControl: true)),
         ("serial:/dev/ttyUSB0@115200,rtscts", .serial(path: "/dev/ttyUSB0", baud: 115_200, flowControl: true)),
+        ("serial:/dev/ttyUSB0@921600,nortscts", .serial(path: "/dev/ttyUSB0", baud: 921_600, flowControl: false)),
         ("virtual", .virtual(options: [:])), ("virtual:sets=4,legacy", .virtual(options: ["sets": "4", "legacy": "yes"])),
         ("all", .allKernel),
     ])

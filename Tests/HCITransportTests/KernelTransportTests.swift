@@ -47,6 +47,28 @@ struct FailingSystemCalls: SystemCalls {
         #expect(e.description.contains("bind(hci0)"))
     }
 
+    /// A UART that does not answer is most often at the wrong rate or flow control (#36): the
+    /// advice says which, with the rates of the devices people use.
+    @Test func aSilentUARTNamesRateAndFlowControl() {
+        let serial = HCIControllerError.timeout(command: "Reset", opcode: HCIReset.opcode, adapter: "serial:/dev/ttyUSB0@1000000", milliseconds: 2000)
+        #expect(serial.description.contains(",nortscts") && serial.description.contains("921600"), "\(serial.description)")
+        let tcp = HCIControllerError.timeout(command: "Reset", opcode: HCIReset.opcode, adapter: "tcp:127.0.0.1:9000", milliseconds: 2000)
+        #expect(!tcp.description.contains("nortscts"), "\(tcp.description)")
+    }
+
+    /// Bringing an adapter up fails for the driver's reasons, not a device file's (#36): missing
+    /// firmware (ENOENT), no public address (EADDRNOTAVAIL), setup still running (EBUSY).
+    @Test(arguments: [
+        (Errno.noSuchFile, "firmware-realtek"),
+        (Errno.addressNotAvailable, "no public address"),
+        (Errno.resourceBusy, "still being set up"),
+    ])
+    func bringingAnAdapterUpNamesTheDriversCause(errno: Errno, advice: String) {
+        let e = TransportError.system(SystemCallError(call: "ioctl(HCIDEVUP hci1)", errno: errno), adapter: "hci1")
+        #expect(e.description.contains(advice), "\(e.description)")
+        #expect(!e.description.contains("serial port"))
+    }
+
     /// A kernel without Bluetooth, whatever this machine has: the seam's socket call fails with
     /// EAFNOSUPPORT, and opening an HCI socket says which call failed with that error.
     @Test func theHCISocketIsOpenedThroughTheSeam() {

@@ -25,7 +25,7 @@ struct ControllerOptions: ParsableArguments {
     @Option(
         name: [.customShort("i"), .long],
         help: ArgumentHelp(
-            "The controller: hci0 (or 0: advertise and stop use the kernel management API when bluetoothd is running, the raw socket otherwise), raw:hci0 (the raw socket), user:hci0 (exclusive), mgmt:hci0 (the kernel management API), tcp:HOST:PORT, serial:/dev/ttyACM0[@BAUD][,rtscts], virtual[:sets=N,version=4.2,legacy,…], a list such as hci0,hci1, or all (default: the first kernel adapter).",
+            "The controller: hci0 (or 0: advertise and stop use the kernel management API when bluetoothd is running, the raw socket otherwise), raw:hci0 (the raw socket), user:hci0 (exclusive), mgmt:hci0 (the kernel management API), tcp:HOST:PORT, serial:/dev/ttyACM0[@BAUD][,nortscts], virtual[:sets=N,version=4.2,legacy,…], a list such as hci0,hci1, or all (default: the first kernel adapter).",
             valueName: "adapter"))
     var adapter: String?
 
@@ -66,7 +66,7 @@ struct ListeningControllerOptions: ParsableArguments {
     @Option(
         name: [.customShort("i"), .long],
         help: ArgumentHelp(
-            "The one controller to listen on: hci0 (or 0), user:hci0, tcp:HOST:PORT, serial:/dev/ttyACM0[@BAUD][,rtscts], or virtual[:…] (the shared virtual air; default: the first kernel adapter).",
+            "The one controller to listen on: hci0 (or 0), user:hci0, tcp:HOST:PORT, serial:/dev/ttyACM0[@BAUD][,nortscts], or virtual[:…] (the shared virtual air; default: the first kernel adapter).",
             valueName: "adapter"))
     var adapter: String?
 

@@ -213,10 +213,11 @@ public final class MgmtAdvertisingBackend: AdvertisingBackend {
         ]
     }
 
-    /// Sends one command; the selected TX power when it was Add Extended Advertising Parameters.
+    /// Sends one command; the selected TX power when it was Add Extended Advertising Parameters
+    /// and the kernel knows it (a legacy-only controller's is never known: TX power 127).
     private func send(_ command: any MgmtCommand) async throws(MgmtControllerError) -> Int8? {
         if let parameters = command as? AddExtendedAdvertisingParameters {
-            return try await mgmt.send(parameters).txPower
+            return try await mgmt.send(parameters).selectedTxPower
         }
         try await sendUntyped(command)
         return nil

@@ -81,10 +81,20 @@ public struct AddExtendedAdvertisingParameters: MgmtCommand {
     /// The reply's parameters.
     public struct ReturnParameters: MgmtReturnParameters {
         public var instance: UInt8
-        /// The power the controller selected (up to the one asked for).
+        /// The power the controller selected (up to the one asked for), in dBm, or
+        /// ``powerNotKnown``: see ``selectedTxPower``.
         public var txPower: Int8
         public var maxAdvertisingDataLength: UInt8
         public var maxScanResponseLength: UInt8
+
+        /// TxPower 127: the kernel does not know the power (its HCI_TX_POWER_INVALID). It says so
+        /// for every instance on a legacy-only controller (no LE Set Extended Advertising
+        /// Parameters, whose reply carries the selected power) and when no power was asked for.
+        public static let powerNotKnown: Int8 = 127
+
+        /// The power the controller selected, in dBm; `nil` when the kernel does not know it
+        /// (``powerNotKnown``), which is not a power of 127 dBm.
+        public var selectedTxPower: Int8? { txPower == Self.powerNotKnown ? nil : txPower }
 
         public init(instance: UInt8, txPower: Int8, maxAdvertisingDataLength: UInt8, maxScanResponseLength: UInt8) {
             self.instance = instance

@@ -33,6 +33,10 @@ public final class ScriptedKernel: HCITransport, Sendable {
     /// How many instances the controller holds at once (nil: Max_Instances): a kernel that keeps
     /// a set for itself answers No Resources for the last instance.
     public let controllerSets: Int?
+    /// Whether the kernel learns the power the controller selected: not on a legacy-only
+    /// controller (every Raspberry Pi's), where Add Extended Advertising Parameters answers TX
+    /// power 127 (the kernel's HCI_TX_POWER_INVALID) whatever was asked.
+    public let learnsSelectedPower: Bool
     private let state: Mutex<State>
     private let ready = NSCondition()
 
@@ -47,7 +51,9 @@ public final class ScriptedKernel: HCITransport, Sendable {
     }
 
     public init(index: UInt16 = 0, maxInstances: UInt8 = 3, supportsExtendedCommands: Bool = true, otherInstances: [UInt8: [UInt8]] = [:],
-                bluetoothVersion: HCIVersion? = .v4_2, controllerRunsInstances: Bool = true, controllerSets: Int? = nil) {
+                bluetoothVersion: HCIVersion? = .v4_2, controllerRunsInstances: Bool = true, controllerSets: Int? = nil,
+                learnsSelectedPower: Bool = true) {
+        self.learnsSelectedPower = learnsSelectedPower
         self.bluetoothVersion = bluetoothVersion
         self.controllerRunsInstances = controllerRunsInstances
         self.controllerSets = controllerSets
@@ -188,8 +194,10 @@ public final class ScriptedKernel: HCITransport, Sendable {
             }
             s.parameters[p.instance] = p
             if s.instances[p.instance] == nil { s.instances[p.instance] = [] }
-            // The controller selects the power asked for, capped at +10 dBm.
-            return complete(code, index, .success, [p.instance, UInt8(bitPattern: min(p.txPower, 10)), 31, 31])
+            // The controller selects the power asked for, capped at +10 dBm; 127 when the kernel
+            // never learns it.
+            let power = learnsSelectedPower ? min(p.txPower, 10) : 127
+            return complete(code, index, .success, [p.instance, UInt8(bitPattern: power), 31, 31])
         case AddExtendedAdvertisingData.opcode.rawValue where supportsExtendedCommands:
             guard let d = try? AddExtendedAdvertisingData(parameters: command.parameters), s.parameters[d.instance] != nil else {
                 return complete(code, index, .invalidParameters)
