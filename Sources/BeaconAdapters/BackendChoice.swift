@@ -30,7 +30,7 @@ public struct BackendChoice: Sendable, Equatable {
                 return BackendChoice(spec: .raw(id: id), reason: "hci\(id): raw HCI socket, because bluetoothd is not running (with bluetoothd, beacon would use the management API; \(FrontEndTerm.adapter("mgmt:hci\(id)")) forces it)")
             }
             let pids = bluetoothd.map(String.init).joined(separator: ", ")
-            return BackendChoice(spec: .management(id: id), reason: "hci\(id): management API, because bluetoothd is running (pid \(pids)): the kernel keeps beacon's instances next to bluetoothd's and never pauses them (\(FrontEndTerm.adapter("raw:hci\(id)")) forces the raw socket, \(FrontEndTerm.adapter("user:hci\(id)")) the exclusive user channel)")
+            return BackendChoice(spec: .management(id: id), reason: "hci\(id): management API, because bluetoothd is running (pid \(pids)): the kernel keeps beacon's instances next to bluetoothd's and resumes them after its own pauses (\(FrontEndTerm.adapter("raw:hci\(id)")) forces the raw socket, \(FrontEndTerm.adapter("user:hci\(id)")) the exclusive user channel)")
         default:
             return BackendChoice(spec: spec, reason: nil)
         }

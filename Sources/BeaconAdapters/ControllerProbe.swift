@@ -7,6 +7,12 @@ import Mgmt
 /// advertising commands, plus the extended read-outs when feature bit 12 says they exist, so
 /// probing never commits the controller to one advertising mode (Core Vol 4 Part E §3.1.1).
 public enum ControllerProbe {
+    /// How long an optional read-out (LE Read Transmit Power) is waited for. Some firmware never
+    /// answers it, and the full command timeout would be lost at every start; a controller that
+    /// has it answers in milliseconds (its measured command time is at most a few), so this is
+    /// ample, and one that misses it only leaves the power range unknown.
+    public static let optionalReadOutTimeout: Duration = .milliseconds(250)
+
     /// Probes `hci`; with `reset` (our own controller: user channel, TCP, UART, virtual) it first
     /// sends HCI Reset so the legacy/extended choice starts fresh.
     public static func probe(_ hci: HCIController, reset: Bool) async throws(HCIControllerError) -> ControllerCapabilities {
@@ -52,8 +58,9 @@ public enum ControllerProbe {
             } catch where error.status == .unknownCommand {
                 caps.maximumDataLength = 31
             }
-            // LE Read Transmit Power is optional (Bluetooth 5.0+); a controller without it says 0x01.
-            if let power = try? await hci.send(LEReadTransmitPower()) {
+            // LE Read Transmit Power is optional (Bluetooth 5.0+); a controller without it says
+            // 0x01, and some firmware never answers it (``optionalReadOutTimeout``).
+            if let power = try? await hci.send(LEReadTransmitPower(), timeout: max(Self.optionalReadOutTimeout, (caps.commandTime ?? .zero) * 50)) {
                 caps.txPowerRange = power.minimum...max(power.minimum, power.maximum)
             }
         }

@@ -34,7 +34,7 @@ from bumble.snoop import BtSnooper, Snooper
 from bumble.transport.common import PacketParser
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from spec_controller import BUMBLE_VERSION, CommandRecord, SpecController  # noqa: E402
+from spec_controller import BUMBLE_VERSION, CommandRecord, SpecController, parse_quirks  # noqa: E402
 
 #: Controller A's public address (what `beacon` reads with Read BD_ADDR).
 ADVERTISER_ADDRESS = "F0:F1:F2:F3:F4:0A"
@@ -234,6 +234,7 @@ async def run(args: argparse.Namespace) -> int:
         reply_delay=args.reply_delay,
         adv_delay=args.adv_delay,
         honours_max_events=args.max_events,
+        quirks=args.quirks,
     )
     server = H4Server(advertiser, emitter, snooper)
 
@@ -320,6 +321,13 @@ def parse_delay(text: str) -> float:
     return value
 
 
+def quirks_argument(text: str) -> dict[str, str]:
+    try:
+        return parse_quirks(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (0: pick a free one)")
@@ -333,6 +341,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="controller A adds the link layer's 0-10 ms pseudo-random advDelay to every advertising event, as real controllers do")
     parser.add_argument("--max-events", action="store_true",
                         help="controller A stops a set after its Max_Extended_Advertising_Events and sends LE Advertising Set Terminated, as the spec says (Bumble ignores it)")
+    parser.add_argument("--quirks", type=quirks_argument, default={}, metavar="KIND:COMMAND,…",
+                        help="single misbehaviours of controller A: no-reply:COMMAND (never answered), unknown:COMMAND "
+                             "(answered Unknown HCI Command although listed as supported); COMMAND as le-read-transmit-power")
     parser.add_argument("--btsnoop", metavar="FILE", help="write A's HCI traffic to FILE (btsnoop, flushed per packet)")
     parser.add_argument("--scanner-port", type=int, metavar="P",
                         help="serve controller B as H4 over TCP on 127.0.0.1:P (0: pick a free one) instead of scanning with a Bumble host")

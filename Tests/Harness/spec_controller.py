@@ -283,6 +283,33 @@ class SpecAdvertisingSet(AdvertisingSet):
 
 
 # --------------------------------------------------------------------------------------------------
+QUIRK_KINDS = ("no-reply", "unknown")
+
+
+def quirk_name(command_name: str) -> str:
+    """`HCI_LE_READ_TRANSMIT_POWER_COMMAND` → `le-read-transmit-power` (how `--quirks` names it)."""
+    name = command_name.lower()
+    name = name[4:] if name.startswith("hci_") else name
+    name = name[: -len("_command")] if name.endswith("_command") else name
+    return name.replace("_", "-")
+
+
+def parse_quirks(text: str) -> dict[str, str]:
+    """`no-reply:le-read-transmit-power,unknown:le-set-extended-advertising-data` → command → kind.
+    Every name must be a command Bumble knows, so a misspelt quirk is an error, not a quirk that
+    never fires."""
+    known = {quirk_name(c.name) for c in hci.HCI_Command.command_classes.values()} if hasattr(hci.HCI_Command, "command_classes") else None
+    quirks: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        kind, _, command = item.partition(":")
+        if kind not in QUIRK_KINDS or not command:
+            raise ValueError(f"quirk {item!r}: expected KIND:COMMAND with KIND one of {', '.join(QUIRK_KINDS)}")
+        if known is not None and command not in known:
+            raise ValueError(f"quirk {item!r}: no HCI command named {command!r} (for example le-read-transmit-power)")
+        quirks[command] = kind
+    return quirks
+
+
 @dataclasses.dataclass
 class CommandRecord:
     """What `SpecController` tells its observer about each command it received."""
@@ -302,6 +329,10 @@ class SpecController(Controller):
     - `hci_version`: HCI/LMP version reported by Read Local Version Information.
     - `command_observer`: called after every HCI command with a `CommandRecord`.
     - `on_sets_changed`: called when the set of existing/enabled advertising changes.
+    - `quirks`: single misbehaviours real controllers show (see `parse_quirks`): command name →
+      `"no-reply"` (never answered: LE Read Transmit Power on some firmware) or `"unknown"`
+      (answered Unknown HCI Command although listed as supported: Intel AX211 firmware that fails
+      LE Set Extended Advertising Data, issue 36).
     """
 
     def __init__(
@@ -319,6 +350,7 @@ class SpecController(Controller):
         adv_delay: bool = False,
         honours_max_events: bool = False,
         seed: int = 1,
+        quirks: dict[str, str] | None = None,
     ) -> None:
         super().__init__(name, link=link, public_address=public_address)
         self.max_sets = max_sets
@@ -333,6 +365,7 @@ class SpecController(Controller):
         self.honours_max_events = honours_max_events
         self._random = random.Random(seed)
         self.extended = extended
+        self.quirks = dict(quirks or {})
         self.hci_version = hci_version
         self.lmp_version = hci_version
         self.command_observer = command_observer
@@ -426,9 +459,16 @@ class SpecController(Controller):
 
     def on_hci_command_packet(self, command: hci.HCI_Command) -> None:
         status: int | None
+        quirk = self.quirks.get(quirk_name(command.name))
+        if quirk == "no-reply":
+            # Neither Command Complete nor Command Status: the host's wait can only time out.
+            if self.command_observer:
+                self.command_observer(CommandRecord(command.op_code, command.name, bytes(command.parameters), None))
+            return
         handler = getattr(self, f"on_{command.name.lower()}", None)
         unknown = (
-            (not self.extended and command.op_code in EXTENDED_OPCODES)
+            quirk == "unknown"
+            or (not self.extended and command.op_code in EXTENDED_OPCODES)
             or handler is None
             or type(command) is hci.HCI_Command  # an opcode Bumble has no class for
             or command.op_code >> 10 == 0x3F  # vendor-specific: this controller has none

@@ -42,5 +42,28 @@ extension BumbleIntegration {
                 #expect(try await link.requestSets().isClean)
             }
         }
+
+        /// Firmware that never answers LE Read Transmit Power (#36): the probe waits only
+        /// ControllerProbe.optionalReadOutTimeout for it, leaves the power range unknown, and the
+        /// controller, its one command credit given back, takes the run's commands after it.
+        @Test("LE Read Transmit Power never answered: the probe goes on without it and the beacon goes on air")
+        func transmitPowerNeverAnswered() async throws {
+            let profiles = try BeaconExpectations.shipped("room-2m.yaml").prefix(1).map { $0 }
+            try await withBumble(["--quirks", "no-reply:le-read-transmit-power"]) { link in
+                let harness = try FleetHarness(link)
+                defer { harness.close() }
+                let hci: HCIController = harness.connection.hci!
+                let probed = try await ControllerProbe.probe(hci, reset: true)
+                #expect(probed.txPowerRange == nil)
+                #expect(probed.advertisingSets == 16)
+                let asked = link.commands(opcode: LEReadTransmitPower.opcode.rawValue)
+                #expect(asked.count == 1 && asked.first?.status == nil, "sent once, never answered: \(asked)")
+                let fleet = harness.fleet(capabilities: [probed])
+                try await fleet.start(profiles)
+                #expect(await link.waitFor(timeout: .seconds(10)) { $0.setsLines.last?.active.count == 1 }, "the beacon never went on air")
+                #expect(await fleet.stop().isClean)
+                #expect(try await link.requestSets().isClean)
+            }
+        }
     }
 }
