@@ -68,6 +68,45 @@ public enum ControllerProbe {
         return caps
     }
 
+    /// Tries extended advertising on a controller we own (one ``probe(_:reset:)`` reset) that
+    /// lists it: the parameters, the data and the removal of one set, nothing enabled, so nothing
+    /// goes on air. Some firmware lists LE Extended Advertising (feature bit 12) and then answers
+    /// these commands Unknown HCI Command (Intel AX211 firmware 202-5.26, bluez issue 2270;
+    /// MT7921K on 7.1.5): such a controller is reset, and the capabilities returned have no sets,
+    /// so it is planned for legacy advertising, and ``ControllerCapabilities/backendReason`` says
+    /// why. Other refusals are left for the run to report.
+    /// The commands of ``tryExtendedAdvertising(_:_:)``, in order: set 0 at 100 ms from the
+    /// public address, a Flags structure as its data, and its removal (never enabled).
+    package static var extendedAdvertisingTrial: (parameters: LESetExtendedAdvertisingParameters, data: LESetExtendedAdvertisingData, removal: LERemoveAdvertisingSet) {
+        let interval = AdvertisingInterval(milliseconds: 100)
+        return (LESetExtendedAdvertisingParameters(handle: 0, intervalMin: interval, intervalMax: interval, ownAddressType: .public),
+                LESetExtendedAdvertisingData(handle: 0, data: [0x02, 0x01, 0x06]), LERemoveAdvertisingSet(handle: 0))
+    }
+
+    public static func tryExtendedAdvertising(_ hci: HCIController, _ caps: ControllerCapabilities) async throws(HCIControllerError) -> ControllerCapabilities {
+        guard caps.hasExtendedAdvertising else { return caps }
+        let trial = extendedAdvertisingTrial
+        var step = LESetExtendedAdvertisingParameters.name
+        do throws(HCIControllerError) {
+            _ = try await hci.send(trial.parameters)
+            step = LESetExtendedAdvertisingData.name
+            try await hci.send(trial.data)
+            step = LERemoveAdvertisingSet.name
+            try await hci.send(trial.removal)
+            return caps
+        } catch where error.status == .unknownCommand {
+            // The set the parameters made, if any, goes with the reset (as does the command
+            // family: legacy commands are allowed again).
+            try await hci.send(HCIReset())
+            var legacy = caps
+            legacy.advertisingSets = 0
+            let why: TermedText = "the controller lists LE Extended Advertising but its firmware answers \(step) with Unknown HCI Command (0x01): reset, and legacy advertising used (one advertiser; beacons take turns)"
+            legacy.backendReason = caps.backendReason.map { $0 + "; " + why } ?? why
+            hci.info = legacy.hciInfo
+            return legacy
+        }
+    }
+
     /// Probes a `mgmt:` adapter through the kernel's management API: its version (which commands
     /// exist), Read Controller Information (the controller's Bluetooth version: the 20 ms floor
     /// for non-connectable advertising from 5.0 on, 100 ms before) and Read Advertising Features

@@ -43,6 +43,36 @@ extension BumbleIntegration {
             }
         }
 
+        /// Firmware that lists LE Extended Advertising and fails it (Intel AX211 202-5.26, #36):
+        /// the controller, ours, is reset and the beacons go on air through legacy advertising;
+        /// the plan says why. Without the trial the run ended on the refused command.
+        @Test("extended advertising listed but refused by the firmware: reset, legacy, said in the plan, on air")
+        func extendedAdvertisingRefusedByTheFirmware() async throws {
+            let profiles = try BeaconExpectations.shipped("room-2m.yaml").prefix(2).map { $0 }
+            try await withBumble(["--quirks", "unknown:le-set-extended-advertising-data"]) { link in
+                let harness = try FleetHarness(link)
+                defer { harness.close() }
+                let fleet = harness.fleet()
+                let plan = try await fleet.start(profiles)
+                let adapter = try #require(plan.adapters.first)
+                #expect(adapter.capabilities.advertisingSets == 0 && !adapter.capabilities.hasExtendedAdvertising)
+                let reason = adapter.capabilities.backendReason?.description ?? ""
+                #expect(reason.contains("LE Set Extended Advertising Data") && reason.contains("Unknown HCI Command") && reason.contains("legacy"), "\(reason)")
+                // An independent look: the harness's legacy advertiser is on air, no set exists.
+                #expect(await link.waitFor(timeout: .seconds(10)) { $0.setsLines.last.map { $0.legacyEnabled && $0.existing.isEmpty } == true },
+                        "\(link.setsLines)")
+                // On the wire: the refused data command, then a reset before any legacy command.
+                let commands = link.commands()
+                let refused = commands.firstIndex { $0.opcode == LESetExtendedAdvertisingData.opcode.rawValue && $0.status == 0x01 }
+                let reset = commands.lastIndex { $0.opcode == HCIReset.opcode.rawValue }
+                let legacy = commands.firstIndex { $0.opcode == LESetAdvertisingParameters.opcode.rawValue }
+                #expect(refused != nil && reset != nil && legacy != nil, "\(commands)")
+                if let refused, let reset, let legacy { #expect(refused < reset && reset < legacy, "\(commands)") }
+                #expect(await fleet.stop().isClean)
+                #expect(try await link.requestSets().isClean)
+            }
+        }
+
         /// Firmware that never answers LE Read Transmit Power (#36): the probe waits only
         /// ControllerProbe.optionalReadOutTimeout for it, leaves the power range unknown, and the
         /// controller, its one command credit given back, takes the run's commands after it.

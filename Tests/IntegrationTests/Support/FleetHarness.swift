@@ -57,6 +57,20 @@ struct FleetHarness {
         return out + program.teardown
     }
 
+    /// How many of `wire`'s first commands are the probe's: its read-outs, then (a controller we
+    /// own with extended advertising) the trial of ControllerProbe.tryExtendedAdvertising, byte
+    /// for byte.
+    static func probeCount(_ wire: [HarnessCommand]) -> Int {
+        let readOuts = wire.prefix { probeOpcodes.contains($0.opcode) }.count
+        let t = ControllerProbe.extendedAdvertisingTrial
+        let trial: [any HCICommand] = [t.parameters, t.data, t.removal]
+        let next = wire.dropFirst(readOuts).prefix(trial.count)
+        let isTrial = next.count == trial.count && zip(next, trial).allSatisfy { sent, want in
+            sent.opcode == type(of: want).opcode.rawValue && Hex.string(sent.parameters) == Hex.string(want.parameterBytes)
+        }
+        return readOuts + (isTrial ? trial.count : 0)
+    }
+
     /// Waits until the harness logged at least `count` commands (its `cmd` lines trail the replies a little).
     func waitForCommands(_ count: Int) async -> Bool {
         await link.waitFor(timeout: .seconds(3)) { $0.commandCount >= count }
@@ -66,11 +80,10 @@ struct FleetHarness {
     /// parameter bytes, all answered with status 0. Returns the wire commands of the program.
     @discardableResult
     func expectWire(_ expected: [any HCICommand], sourceLocation: Testing.SourceLocation = #_sourceLocation) async -> [HarnessCommand] {
-        let probeCount = link.commands().prefix { probeOpcodes.contains($0.opcode) }.count
+        let probeCount = Self.probeCount(link.commands())
         _ = await waitForCommands(probeCount + expected.count)
         let wire = link.commands()
-        let probe = wire.prefix { probeOpcodes.contains($0.opcode) }
-        let program = Array(wire.dropFirst(probe.count))
+        let program = Array(wire.dropFirst(Self.probeCount(wire)))
         #expect(program.count == expected.count, "commands on the wire after the probe: \(program.count), the program has \(expected.count)",
                 sourceLocation: sourceLocation)
         var mismatches = 0
