@@ -344,10 +344,33 @@ async def test_no_extended(r: Results) -> None:
         writer.close()
 
 
+async def test_quirks(r: Results) -> None:
+    async with Harness("--quirks", "no-reply:le-read-transmit-power,unknown:le-set-extended-advertising-data") as h:
+        transport, host = await connect_host(h.port)
+        r.check("unknown: extended data → 0x01 although listed", await status_of(host, ext_data(0, IBEACON)) == E.UNKNOWN_HCI_COMMAND_ERROR)
+        r.check("unknown: extended params still taken", await status_of(host, ext_params(0, 0x10)) == E.SUCCESS)
+        await transport.close()
+        # no-reply: neither Command Complete nor Command Status; the next command is answered.
+        reader, writer = await asyncio.open_connection("127.0.0.1", h.port)
+        # LE Read Transmit Power, then Read Local Version Information: the first reply that comes
+        # is the second command's (an order, not a wait that happens to be long enough).
+        writer.write(bytes.fromhex("014B2000") + bytes.fromhex("01011000"))
+        reply = await asyncio.wait_for(reader.readexactly(6), 2)
+        r.check("no-reply: LE Read Transmit Power unanswered, the next command answered",
+                reply[:2] == bytes.fromhex("040E") and reply[4:6] == bytes.fromhex("0110"), reply.hex())
+        writer.close()
+    # A misspelt command is an error at the start, not a quirk that never fires.
+    proc = await asyncio.create_subprocess_exec(sys.executable, HARNESS, "--quirks", "no-reply:le-read-transmit-powr",
+                                                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    _, err = await proc.communicate()
+    r.check("a misspelt quirk is refused", proc.returncode == 2 and b"no HCI command named" in err, err.decode(errors="replace"))
+
+
 async def main() -> int:
     r = Results()
     with tempfile.TemporaryDirectory() as tmp:
-        for test in (lambda: test_default(r, os.path.join(tmp, "a.btsnoop")), lambda: test_max_sets(r), lambda: test_no_extended(r)):
+        for test in (lambda: test_default(r, os.path.join(tmp, "a.btsnoop")), lambda: test_max_sets(r), lambda: test_no_extended(r),
+                     lambda: test_quirks(r)):
             try:
                 await asyncio.wait_for(test(), 15)
             except Exception as error:  # a crashed scenario is a failure, not a traceback
