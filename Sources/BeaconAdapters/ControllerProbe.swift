@@ -74,7 +74,7 @@ public enum ControllerProbe {
     /// these commands Unknown HCI Command (Intel AX211 firmware 202-5.26, bluez issue 2270;
     /// MT7921K on 7.1.5): such a controller is reset, and the capabilities returned have no sets,
     /// so it is planned for legacy advertising, and ``ControllerCapabilities/backendReason`` says
-    /// why. Other refusals are left for the run to report.
+    /// why. Other refusals and failures are left for the run to meet and report.
     /// The commands of ``tryExtendedAdvertising(_:_:)``, in order: set 0 at 100 ms from the
     /// public address, a Flags structure as its data, and its removal (never enabled).
     package static var extendedAdvertisingTrial: (parameters: LESetExtendedAdvertisingParameters, data: LESetExtendedAdvertisingData, removal: LERemoveAdvertisingSet) {
@@ -104,6 +104,10 @@ public enum ControllerProbe {
             legacy.backendReason = caps.backendReason.map { $0 + "; " + why } ?? why
             hci.info = legacy.hciInfo
             return legacy
+        } catch {
+            // Any other refusal, or a controller that stops answering, is the run's to meet and
+            // report with the command it refuses in the run (its preamble clears the set tried).
+            return caps
         }
     }
 

@@ -92,6 +92,38 @@ public struct RadioStateReport: Sendable, Hashable {
         return bytes
     }
 
+    /// How many characters of a reason (and of a refused value) a state shortened to fit
+    /// ``maximumPayloadSize`` keeps (see ``boundedPayload``).
+    public static let shortenedTextLength = 120
+
+    /// ``payload`` within ``maximumPayloadSize``, which is all the controller reads: in whole when
+    /// it fits. Else each beacon without its name (the controller names a beacon by its site's
+    /// file, and by its identity without it) and every reason, and the refusal's value, cut to
+    /// ``shortenedTextLength`` characters; else without reasons at all. A radio's most beacons
+    /// (65,536, each at most its identity, state, time and seat) then take about 11 MiB, so the
+    /// state always reaches the controller, never dropped whole for its names and reasons.
+    public var boundedPayload: [UInt8] {
+        let whole = payload
+        guard whole.count > Self.maximumPayloadSize else { return whole }
+        func cut(_ text: String?) -> String? { text.map { $0.count > Self.shortenedTextLength ? String($0.prefix(Self.shortenedTextLength)) + "…" : $0 } }
+        var short = self
+        short.beacons = beacons.map { b in
+            var b = b
+            b.name = b.id
+            b.reason = cut(b.reason)
+            return b
+        }
+        if var refusal = rejected {
+            refusal.value = cut(refusal.value) ?? ""
+            refusal.reason = cut(refusal.reason) ?? ""
+            short.rejected = refusal
+        }
+        let shortened = short.payload
+        guard shortened.count > Self.maximumPayloadSize else { return shortened }
+        for i in short.beacons.indices { short.beacons[i].reason = nil }
+        return short.payload
+    }
+
     /// Reads a state payload; `nil` when it is not one.
     public init?(payload: [UInt8]) {
         guard let text = String(validating: payload, as: UTF8.self), let value = try? JSONValue(parsing: text),

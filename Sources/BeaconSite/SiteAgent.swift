@@ -216,7 +216,7 @@ public final class SiteAgent: Sendable {
         let time = now()
         var messages: [(topic: String, payload: [UInt8])] = state.withLock { $0.radios }.map { id, record in
             let off = record.beacons.map { BeaconState(id: $0.id, name: $0.name, state: .off, reason: "the agent stopped", since: time) }
-            return (topics.state(id), RadioStateReport(revision: record.revision, beacons: off, rejected: record.rejected).payload)
+            return (topics.state(id), RadioStateReport(revision: record.revision, beacons: off, rejected: record.rejected).boundedPayload)
         }
         messages.append((topics.hostStatus(host), Array(SiteTopics.offline.utf8)))
         client.farewell(messages)
@@ -390,7 +390,7 @@ public final class SiteAgent: Sendable {
 
     private func publishState(_ id: SiteRadio.ID) {
         guard let record = state.withLock({ $0.radios[id] }) else { return }
-        send(topics.state(id), RadioStateReport(revision: record.revision, beacons: record.beacons, rejected: record.rejected).payload, retain: true)
+        send(topics.state(id), RadioStateReport(revision: record.revision, beacons: record.beacons, rejected: record.rejected).boundedPayload, retain: true)
     }
 
     /// The host's telemetry now, with this process's resident set size.

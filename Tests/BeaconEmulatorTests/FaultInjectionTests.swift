@@ -12,13 +12,17 @@ import Testing
 /// say why, and tell the truth about what may still be on air.
 @Suite(.serialized) struct FaultInjectionTests {
     static let disable = LESetExtendedAdvertisingEnable.opcode.rawValue
-    static let setupCommands: [(String, UInt16, UInt8?)] = [
-        ("preamble: disable all", disable, 0),
-        ("preamble: clear sets", LEClearAdvertisingSets.opcode.rawValue, nil),
-        ("set parameters", LESetExtendedAdvertisingParameters.opcode.rawValue, nil),
-        ("set random address", LESetAdvertisingSetRandomAddress.opcode.rawValue, nil),
-        ("set data", LESetExtendedAdvertisingData.opcode.rawValue, nil),
-        ("enable", disable, 1),
+    /// Each setup command of the run, by opcode, first byte and occurrence: the parameters and
+    /// data are the run's from the second on (the first of each is the probe's trial of
+    /// extended advertising, ControllerProbe.tryExtendedAdvertising, which leaves any refusal
+    /// but Unknown HCI Command to the run).
+    static let setupCommands: [(String, UInt16, UInt8?, Int)] = [
+        ("preamble: disable all", disable, 0, 1),
+        ("preamble: clear sets", LEClearAdvertisingSets.opcode.rawValue, nil, 1),
+        ("set parameters", LESetExtendedAdvertisingParameters.opcode.rawValue, nil, 2),
+        ("set random address", LESetAdvertisingSetRandomAddress.opcode.rawValue, nil, 1),
+        ("set data", LESetExtendedAdvertisingData.opcode.rawValue, nil, 2),
+        ("enable", disable, 1, 1),
     ]
 
     /// Runs four beacons against `rule` until the fleet ends (a failure) or 300 ms pass.
@@ -42,9 +46,9 @@ import Testing
     }
 
     @Test func everyErrorStatusOnEverySetupCommandIsExplainedAndCleanedUp() async throws {
-        for (step, opcode, first) in Self.setupCommands {
+        for (step, opcode, first, occurrence) in Self.setupCommands {
             for status in UInt8(0x01)...0x45 {
-                let rule = FaultyController.Rule(opcode: opcode, firstByte: first, fault: .status(status))
+                let rule = FaultyController.Rule(opcode: opcode, occurrence: occurrence, firstByte: first, fault: .status(status))
                 let (outcome, peer, _) = try await run(rule)
                 #expect(peer.hasStruck, "\(step): \(rule)")
                 let failure = try #require(outcome.failure, "\(step), status \(status): the run did not fail").description
@@ -55,6 +59,24 @@ import Testing
                 #expect(peer.controller.activeAdvertisers().isEmpty, "\(step), status \(status)")
             }
         }
+    }
+
+    /// The probe's trial of extended advertising refused with anything but Unknown HCI Command
+    /// changes nothing: the controller stays extended and the run goes on air (its preamble
+    /// clears the set tried); Unknown HCI Command makes it legacy.
+    @Test(arguments: [UInt8(0x0C), 0x12, 0x07, 0x01])
+    func aRefusedTrialOfExtendedAdvertisingIsTheRunsToMeet(_ status: UInt8) async throws {
+        let peer = try FaultyController(.init(opcode: LESetExtendedAdvertisingData.opcode.rawValue, occurrence: 1, fault: .status(status)))
+        let connection = try AdapterConnection.open(.tcp(host: "127.0.0.1", port: peer.port), commandTimeout: .seconds(30))
+        defer { connection.close() }
+        let fleet = RunningFleet(connections: [connection], teardownTimeout: .seconds(1))
+        let plan = try await fleet.start(beacons(4))
+        #expect(peer.hasStruck)
+        let mode = plan.adapters.first?.mode
+        #expect(mode == (status == 0x01 ? .legacy : .extendedSets), "status \(status): \(String(describing: mode))")
+        let outcome = await fleet.run(for: .milliseconds(300))
+        #expect(outcome.failure == nil, "status \(status): \(outcome.failure?.description ?? "")")
+        #expect(outcome.teardowns.map(\.teardown) == [.clean], "status \(status)")
     }
 
     @Test(arguments: [FaultyController.Fault.status(0x0C), .silence, .disconnect, .noCredits, .garbage, .replyToAnotherOpcode])
@@ -71,9 +93,10 @@ import Testing
 
     @Test(arguments: [FaultyController.Fault.silence, .disconnect, .noCredits, .garbage, .replyToAnotherOpcode])
     func aFaultDuringSetupEndsTheRunAndSaysWhatItLeft(_ fault: FaultyController.Fault) async throws {
-        // The third set's parameters: two sets are configured, one half-way.
+        // The third set's parameters (the fourth on the wire, after the probe's trial): two sets
+        // are configured, one half-way.
         let noticedByTimeout = switch fault { case .silence, .noCredits, .replyToAnotherOpcode: true; default: false }
-        let (outcome, peer, _) = try await run(.init(opcode: LESetExtendedAdvertisingParameters.opcode.rawValue, occurrence: 3, fault: fault),
+        let (outcome, peer, _) = try await run(.init(opcode: LESetExtendedAdvertisingParameters.opcode.rawValue, occurrence: 4, fault: fault),
                                                commandTimeout: noticedByTimeout ? .seconds(3) : .seconds(30))
         #expect(peer.hasStruck)
         let failure = try #require(outcome.failure, "\(fault)").description

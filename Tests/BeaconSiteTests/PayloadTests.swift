@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+import BeaconEmulator
 import BeaconJSON
+import Foundation
 import BeaconProfiles
 import Testing
 import TestSupport
@@ -68,6 +70,33 @@ import TestSupport
         let read = try #require(RadioStateReport(payload: report.payload))
         #expect(read == report)
         #expect(RadioStateReport(payload: Array("online".utf8)) == nil)
+    }
+
+    /// An agent's state always fits the bound the controller reads (16 MiB): a radio's most
+    /// beacons (65,536) with the longest names (64 control characters, 6 bytes each escaped)
+    /// and long reasons make a 50 MB state, which goes out without names and with reasons cut,
+    /// every beacon and its state kept (#35: the controller dropped such a state whole).
+    @Test func aStateTooLargeForTheControllerIsShortenedNotDropped() throws {
+        let name = String(repeating: "\u{1}", count: 64)
+        let reason = String(repeating: "r", count: 300)
+        let seat = AdvertiserSeat(mode: .extendedRotation, advertiser: 239, slot: 65_535, slots: 65_536)
+        // The longest identities a site has (an Eddystone UID's namespace and instance).
+        let beacons = (0..<65_536).map { i in
+            BeaconState(id: "uid-00112233445566778899-\(String(format: "%012x", 0xA0B0C0D00000 + i))", name: name,
+                        state: i % 2 == 0 ? .onAir : .error, reason: i % 2 == 0 ? nil : reason, since: 1_700_000_000.123456, seat: seat)
+        }
+        let report = RadioStateReport(revision: Int(Int32.max), beacons: beacons,
+                                      rejected: DesiredRejection(field: "beacons", value: String(repeating: "v", count: 100_000), reason: reason, line: 1, column: 1, issues: 9))
+        #expect(report.payload.count > RadioStateReport.maximumPayloadSize)
+        let bounded = report.boundedPayload
+        #expect(bounded.count <= RadioStateReport.maximumPayloadSize, "\(bounded.count) bytes")
+        let read = try #require(RadioStateReport(payload: bounded))
+        #expect(read.beacons.map(\.id) == beacons.map(\.id) && read.beacons.map(\.state) == beacons.map(\.state))
+        #expect(read.beacons.map(\.seat) == beacons.map(\.seat) && read.revision == report.revision)
+        #expect((read.rejected?.value.count ?? .max) <= RadioStateReport.shortenedTextLength + 1)
+        // A state that fits goes out whole, names and reasons and all.
+        let small = RadioStateReport(revision: 1, beacons: Array(beacons.prefix(2)))
+        #expect(small.boundedPayload == small.payload)
     }
 
     @Test func topicsAreWhereTheContractSaysAndParseBack() {
