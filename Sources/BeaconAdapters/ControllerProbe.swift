@@ -68,13 +68,6 @@ public enum ControllerProbe {
         return caps
     }
 
-    /// Tries extended advertising on a controller we own (one ``probe(_:reset:)`` reset) that
-    /// lists it: the parameters, the data and the removal of one set, nothing enabled, so nothing
-    /// goes on air. Some firmware lists LE Extended Advertising (feature bit 12) and then answers
-    /// these commands Unknown HCI Command (Intel AX211 firmware 202-5.26, bluez issue 2270;
-    /// MT7921K on 7.1.5): such a controller is reset, and the capabilities returned have no sets,
-    /// so it is planned for legacy advertising, and ``ControllerCapabilities/backendReason`` says
-    /// why. Other refusals and failures are left for the run to meet and report.
     /// The commands of ``tryExtendedAdvertising(_:_:)``, in order: set 0 at 100 ms from the
     /// public address, a Flags structure as its data, and its removal (never enabled).
     package static var extendedAdvertisingTrial: (parameters: LESetExtendedAdvertisingParameters, data: LESetExtendedAdvertisingData, removal: LERemoveAdvertisingSet) {
@@ -83,6 +76,13 @@ public enum ControllerProbe {
                 LESetExtendedAdvertisingData(handle: 0, data: [0x02, 0x01, 0x06]), LERemoveAdvertisingSet(handle: 0))
     }
 
+    /// Tries extended advertising on a controller we own (one ``probe(_:reset:)`` reset) that
+    /// lists it: the parameters, the data and the removal of one set, nothing enabled, so nothing
+    /// goes on air. Some firmware lists LE Extended Advertising (feature bit 12) and then answers
+    /// these commands Unknown HCI Command (Intel AX211 firmware 202-5.26, bluez issue 2270;
+    /// MT7921K on 7.1.5): such a controller is reset, and the capabilities returned have no sets,
+    /// so it is planned for legacy advertising, and ``ControllerCapabilities/backendReason`` says
+    /// why. Other refusals and failures are left for the run to meet and report.
     public static func tryExtendedAdvertising(_ hci: HCIController, _ caps: ControllerCapabilities) async throws(HCIControllerError) -> ControllerCapabilities {
         guard caps.hasExtendedAdvertising else { return caps }
         let trial = extendedAdvertisingTrial

@@ -91,14 +91,13 @@ public final class RunningFleet: Sendable {
                 do throws(MgmtControllerError) { caps = try await ControllerProbe.probe(management: mgmt) } catch { throw .management(error) }
                 caps = await ControllerProbe.measureUsableInstances(mgmt, caps)
             case .hci(let hci):
-                do throws(HCIControllerError) {
-                    caps = try await ControllerProbe.probe(hci, reset: c.mayReset)
-                    caps.backendReason = c.backendReason
-                    // Only a controller we own: the trial's reset is ours to send.
-                    if c.mayReset { caps = try await ControllerProbe.tryExtendedAdvertising(hci, caps) }
-                } catch { throw .hci(error) }
+                do throws(HCIControllerError) { caps = try await ControllerProbe.probe(hci, reset: c.mayReset) } catch { throw .hci(error) }
             }
-            if caps.backendReason == nil { caps.backendReason = c.backendReason }
+            caps.backendReason = c.backendReason
+            // Only a controller we own: the trial's reset is ours to send.
+            if case .hci(let hci) = c.session, c.mayReset {
+                do throws(HCIControllerError) { caps = try await ControllerProbe.tryExtendedAdvertising(hci, caps) } catch { throw .hci(error) }
+            }
             capabilities.append(caps)
         }
         state.withLock { $0.capabilities = capabilities }

@@ -11,9 +11,10 @@ import Synchronization
 /// each radio's desired fleet (retained, QoS 1, only when it changes), follows the hosts' status
 /// (their Last Will) and the radios' state, and says which beacons are on air. When a host goes
 /// offline (and is not back within ``failoverGrace``) its beacons are reported off air and, with
-/// `failover: nearest`, placed again on the radios in reach. A restarted controller first reads back what it published before (the
-/// retained desired fleets, and the beacons Home Assistant switched off) and keeps that
-/// placement, so nothing on air is churned and a beacon switched off stays off.
+/// `failover: nearest`, placed again on the radios in reach. A restarted controller first reads
+/// back what it published before (the retained desired fleets, and the beacons Home Assistant
+/// switched off) and keeps that placement, so nothing on air is churned and a beacon switched off
+/// stays off.
 public final class SiteController: Sendable {
     public enum Event: Sendable {
         case connected
