@@ -71,17 +71,20 @@ let package = Package(
         // package, so its "apt-get install libbluetooth-dev" hint never shows. scripts/beacon and
         // scripts/setup install the package themselves.
         .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        // Real controllers as users own them (issue 36): the catalogue of models, each fact cited,
+        // and their quirks; the virtual controller imitates them, doctor recognises them. No I/O.
+        .target(name: "KnownControllers", dependencies: ["HCI"]),
         // Transports (kernel socket, user channel, H4 over TCP/UART) and the controller session.
         .target(name: "HCITransport", dependencies: ["HCI", "Mgmt", "BeaconCodec", "BeaconSystem", "CBlueZ", .product(name: "Logging", package: "swift-log")]),
         // The built-in virtual LE controller: strict spec rules and an air log.
-        .target(name: "VirtualController", dependencies: ["BeaconRadio", "HCI", "HCITransport", "BeaconCodec", "BeaconSystem"]),
+        .target(name: "VirtualController", dependencies: ["BeaconRadio", "HCI", "KnownControllers", "HCITransport", "BeaconCodec", "BeaconSystem"]),
         // Controller access in one place: opening any adapter spec, probing it into capabilities,
         // taking its advertising off the air (`stop`), and the host facts `doctor` prints.
-        .target(name: "BeaconAdapters", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconSystem", "HCI", "Mgmt", "HCITransport", "VirtualController"]),
+        .target(name: "BeaconAdapters", dependencies: ["BeaconRadio", "BeaconCodec", "BeaconSystem", "HCI", "Mgmt", "HCITransport", "KnownControllers", "VirtualController"]),
         // Plans a fleet and owns it while it runs: extended sets, rotation, several adapters.
         .target(
             name: "BeaconEmulator",
-            dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconSystem", "HCI", "Mgmt", "HCITransport", "BeaconAdapters", "VirtualController"]
+            dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconSystem", "HCI", "Mgmt", "HCITransport", "BeaconAdapters", "KnownControllers", "VirtualController"]
         ),
         // Scanning like a phone: reports → iBeacons, ranging, region monitoring.
         .target(name: "BeaconScanner", dependencies: ["TextLayout", "BeaconRadio", "BeaconCodec", "BeaconJSON", "BeaconProfiles", "HCI", "HCITransport", "BeaconAdapters"]),
@@ -157,7 +160,7 @@ let package = Package(
         .testTarget(name: "BeaconEmulatorTests", dependencies: ["BeaconEmulator", "BeaconJSON", "BeaconAdapters", "BeaconProfiles", "HCI", "HCITransport", "Mgmt", "VirtualController", "BeaconCodec", "TestControllers"]),
         .testTarget(
             name: "VirtualControllerTests",
-            dependencies: ["BeaconRadio", "VirtualController", "HCI", "HCITransport", "BeaconCodec", "BeaconSystem"]
+            dependencies: ["BeaconRadio", "VirtualController", "KnownControllers", "HCI", "HCITransport", "BeaconCodec", "BeaconSystem"]
         ),
         .testTarget(name: "BeaconScannerTests", dependencies: ["BeaconScanner", "BeaconJSON", "BeaconProfiles", "BeaconCodec", "HCI"]),
         .testTarget(name: "BeaconCaptureTests", dependencies: ["BeaconCapture", "BeaconCodec", "HCI", "HCITransport", "AllocationCounting", "TestSupport"]),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
 import HCI
+import KnownControllers
 
 /// What a controller can do for advertising, as probed (or assumed for `--dry-run`).
 public struct ControllerCapabilities: Hashable, Sendable {
@@ -9,6 +10,12 @@ public struct ControllerCapabilities: Hashable, Sendable {
     public var hciVersion: HCIVersion
     public var lmpVersion: HCIVersion?
     public var manufacturer: UInt16?
+    /// LMP_Subversion of Read Local Version Information: with the maker, what names a model.
+    public var lmpSubversion: UInt16?
+    /// The catalogue's model the probe recognised from maker, version and LMP subversion
+    /// (``ControllerModel/recognise(manufacturer:hciVersion:lmpSubversion:)``), if any: its
+    /// known limits (a clone's 100 ms floor) are planned for.
+    public var model: ControllerModel?
     public var address: BluetoothAddress?
     public var leFeatures: LEFeatures
     /// Advertising sets (LE Read Number of Supported Advertising Sets); 0 without extended advertising.
@@ -51,11 +58,17 @@ public struct ControllerCapabilities: Hashable, Sendable {
         hasExtendedAdvertising || (managementAPI != nil && advertisingSets > 0)
     }
 
-    /// Legacy non-connectable advertising below 100 ms is allowed only from Bluetooth 5.0 on.
-    public var allowsFastLegacyAdvertising: Bool { hciVersion >= .v5_0 }
+    /// Legacy non-connectable advertising below 100 ms is allowed only from Bluetooth 5.0 on, and
+    /// not on a model known to keep 4.x's floor whatever it claims (a CSR8510 clone).
+    public var allowsFastLegacyAdvertising: Bool {
+        hciVersion >= .v5_0 && (model.map { $0.nonConnectableFloor < .milliseconds(100) } ?? true)
+    }
+
+    /// Whether the version claims 5.0 but the recognised model keeps the 100 ms floor.
+    public var claimsFastAdvertisingFalsely: Bool { hciVersion >= .v5_0 && !allowsFastLegacyAdvertising }
 
     /// The shortest interval this controller accepts for non-connectable advertising with legacy
-    /// PDUs: 20 ms from Bluetooth 5.0 on, 100 ms before.
+    /// PDUs: 20 ms from Bluetooth 5.0 on, 100 ms before (and on a model known to keep it).
     public var minimumNonConnectableInterval: AdvertisingInterval {
         allowsFastLegacyAdvertising ? AdvertisingInterval.legacyRange.lowerBound : AdvertisingInterval.pre5NonConnectableMinimum
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import HCI
+import KnownControllers
 import HCITransport
 import Mgmt
 
@@ -40,6 +41,9 @@ public enum ControllerProbe {
             manufacturer: version.manufacturer, address: address, leFeatures: features,
             advertisingSets: 0, maximumDataLength: 31)
         caps.commandTime = roundTrips.sorted()[roundTrips.count / 2]
+        caps.lmpSubversion = version.lmpSubversion
+        caps.model = ControllerModel.recognise(manufacturer: version.manufacturer, hciVersion: version.hciVersion,
+                                               lmpSubversion: version.lmpSubversion)
         if features.contains(.leExtendedAdvertising) {
             do throws(HCIControllerError) {
                 caps.advertisingSets = Int(try await hci.send(LEReadNumberOfSupportedAdvertisingSets()).numberOfSets)

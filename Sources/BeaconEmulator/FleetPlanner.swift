@@ -4,6 +4,7 @@ import BeaconCodec
 import BeaconAdapters
 import BeaconProfiles
 import HCI
+import KnownControllers
 
 /// Turns beacons and the controllers that will carry them into a ``FleetPlan``.
 public struct FleetPlanner: Sendable {
@@ -231,7 +232,10 @@ public struct FleetPlanner: Sendable {
             let tooFast = beacons.filter { AdvertisingInterval(milliseconds: $0.intervalMilliseconds) < AdvertisingInterval.pre5NonConnectableMinimum }
             if !tooFast.isEmpty {
                 let outcome = rotates ? "; taking turns, they go on air at 100 ms" : ""
-                warnings.append(Self.group(tooFast.map(\.name)) { "\(Plural.verb($0, singular: "asks", plural: "ask")) for an interval below 100 ms, which a Bluetooth \(caps.hciVersion) controller refuses for non-connectable advertising (5.0 or later needed)\(outcome)" })
+                let refuser = caps.claimsFastAdvertisingFalsely
+                    ? "this controller (\(caps.model?.title ?? "a known model")) refuses for non-connectable advertising although it claims Bluetooth \(caps.hciVersion.name ?? "5.0")"
+                    : "a Bluetooth \(caps.hciVersion) controller refuses for non-connectable advertising (5.0 or later needed)"
+                warnings.append(Self.group(tooFast.map(\.name)) { "\(Plural.verb($0, singular: "asks", plural: "ask")) for an interval below 100 ms, which \(refuser)\(outcome)" })
             }
         }
         if shareAddresses {

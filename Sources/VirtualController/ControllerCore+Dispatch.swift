@@ -18,15 +18,39 @@ extension ControllerCore {
             queue(HCICommandCompleteEvent(opcode: opcode, returnParameters: [HCIStatus.invalidCommandParameters.rawValue]).packet)
             return
         }
-        queue(handle(packet, at: now))
+        // A command the firmware never answers (a quirk): the host's wait can only time out.
+        if configuration.ignores(packet.opcode) { return }
+        reply(handle(packet, at: now), at: now)
     }
 
     mutating func queue(_ event: HCIEventPacket) { outgoing.append(event.h4Bytes) }
 
+    /// Queues a command's reply with the configured Num_HCI_Command_Packets, after the
+    /// configured latency: commands are taken one after another, so a reply is due a latency
+    /// after the later of its arrival and the previous reply.
+    mutating func reply(_ event: HCIEventPacket, at now: Duration) {
+        var bytes = event.h4Bytes
+        // Command Complete: 04 0E len ncmd …; Command Status: 04 0F len status ncmd …
+        if bytes.count > 3, bytes[1] == HCIEventCode.commandComplete { bytes[3] = configuration.commandPackets }
+        if bytes.count > 4, bytes[1] == HCIEventCode.commandStatus { bytes[4] = configuration.commandPackets }
+        guard configuration.commandLatency > .zero else { return outgoing.append(bytes) }
+        let due = max(now, delayedReplies.last?.due ?? now) + configuration.commandLatency
+        delayedReplies.append((due, bytes))
+    }
+
+    /// Moves the replies whose latency is over into the event queue, in order; every one with
+    /// `all` (``VirtualController/exchange(_:)``, which has no clock to wait on).
+    mutating func releaseReplies(at now: Duration, all: Bool = false) {
+        while let first = delayedReplies.first, all || first.due <= now {
+            outgoing.append(first.bytes)
+            delayedReplies.removeFirst()
+        }
+    }
+
     /// The reply to one command.
     mutating func handle(_ packet: HCICommandPacket, at now: Duration) -> HCIEventPacket {
         let opcode = packet.opcode
-        guard supportedOpcodes.contains(opcode.rawValue) else { return unknownCommand(opcode) }
+        guard supportedOpcodes.contains(opcode.rawValue), !configuration.refuses(opcode) else { return unknownCommand(opcode) }
 
         // §3.1.1: once one advertising family was used since power-on or Reset, the other is
         // disallowed. Only a controller that has both families has the rule.

@@ -66,6 +66,10 @@ extension ControllerCore {
             guard AdvertisingInterval.extendedRange.contains(c.intervalMin), AdvertisingInterval.extendedRange.contains(c.intervalMax),
                   c.intervalMin <= c.intervalMax else { throw Refusal(.invalidCommandParameters) }
         }
+        // A clone's floor (issue 36) holds for any advertising that cannot be connected to.
+        if let floor = configuration.quirkFloor, !properties.contains(.connectable), c.intervalMin < floor {
+            throw Refusal(.invalidCommandParameters)
+        }
         guard (1...7).contains(c.channelMap.rawValue), c.ownAddressType.rawValue <= 3, c.peerAddressType.rawValue <= 1,
               c.filterPolicy.rawValue <= 3, c.sid <= 0x0F else { throw Refusal(.invalidCommandParameters) }
         guard HCIValidation.txPowerRange.contains(c.txPower) || c.txPower == HCIValidation.txPowerNoPreference else {

@@ -5,7 +5,7 @@ extension ControllerCore {
     /// Read Local Version Information (§7.4.1): HCI and LMP version alike, as single-mode LE
     /// controllers report them.
     func readLocalVersionInformation() -> HCIReadLocalVersionInformation.ReturnParameters {
-        .init(hciVersion: configuration.hciVersion, hciRevision: configuration.subversion, lmpVersion: configuration.hciVersion,
+        .init(hciVersion: configuration.hciVersion, hciRevision: configuration.hciRevision ?? configuration.subversion, lmpVersion: configuration.hciVersion,
               manufacturer: configuration.manufacturer, lmpSubversion: configuration.subversion)
     }
 

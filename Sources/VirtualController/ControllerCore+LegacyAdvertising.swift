@@ -24,9 +24,10 @@ extension ControllerCore {
                   c.intervalMin <= c.intervalMax else { throw Refusal(.invalidCommandParameters) }
             // Before 5.0, ADV_SCAN_IND and ADV_NONCONN_IND could not go below 100 ms (Core 4.2
             // Vol 2 Part E §7.8.5); 5.0 lowered the floor to 20 ms for every type.
-            if configuration.hciVersion < .v5_0,
-               c.advertisingType == .scannableUndirected || c.advertisingType == .nonConnectableUndirected,
-               c.intervalMin < AdvertisingInterval.pre5NonConnectableMinimum {
+            // A quirk's floor is a clone's: it claims 5.0 but keeps the 4.x rule (issue 36).
+            let floor = configuration.quirkFloor ?? (configuration.hciVersion < .v5_0 ? AdvertisingInterval.pre5NonConnectableMinimum : nil)
+            if let floor, c.advertisingType == .scannableUndirected || c.advertisingType == .nonConnectableUndirected,
+               c.intervalMin < floor {
                 throw Refusal(.invalidCommandParameters)
             }
         }

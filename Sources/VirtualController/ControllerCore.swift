@@ -93,6 +93,8 @@ struct ControllerCore {
     var airLog: AirLog
     /// H4 event packets waiting for the host, oldest first.
     var outgoing: [[UInt8]] = []
+    /// Command replies waiting out the configured latency, oldest first (see `reply(_:at:)`).
+    var delayedReplies: [(due: Duration, bytes: [UInt8])] = []
     /// The last time advertising was computed up to.
     var computedUntil: Duration = .zero
 

@@ -53,17 +53,21 @@ public final class VirtualController: Sendable {
         let now = clock.now
         return core.withLock { core in
             if let due = core.nextTermination, due < now { core.advance(to: now) }
+            core.releaseReplies(at: now)
             return core.outgoing.isEmpty ? nil : core.outgoing.removeFirst()
         }
     }
 
     /// How long from now until the controller may queue an event of its own accord (an
-    /// advertising set's Duration or event limit reached), on its clock (zero or less: it may
+    /// advertising set's Duration or event limit reached, a command's reply its latency late), on its clock (zero or less: it may
     /// have, ``takeEvent()`` finds out); `nil`: none is due. A host waiting for events need not
     /// look before then, unless ``whenEventQueued(_:)`` says so.
     public var timeUntilOwnEvent: Duration? {
         let now = clock.now
-        return core.withLock { core in core.nextTermination.map { $0 - now } }
+        return core.withLock { core in
+            let due = [core.nextTermination, core.delayedReplies.first?.due].compactMap { $0 }.min()
+            return due.map { $0 - now }
+        }
     }
 
     /// Calls `signal` whenever an event is queued from outside a command: an advertising report
@@ -79,6 +83,7 @@ public final class VirtualController: Sendable {
         let now = clock.now
         return core.withLock { core in
             core.receive(packet, at: now)
+            core.releaseReplies(at: now, all: true)
             defer { core.outgoing.removeAll() }
             return core.outgoing
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 import BeaconCodec
 import HCI
+import KnownControllers
 
 extension VirtualController {
     /// What kind of controller to be: the facts a host learns from the informational commands,
@@ -27,8 +28,22 @@ extension VirtualController {
         /// Company_Identifier of Read Local Version Information; 0xFFFF is the SIG's value for
         /// tests and internal use, so no real maker is impersonated.
         public var manufacturer: UInt16 = 0xFFFF
-        /// HCI_Subversion and LMP_Subversion.
+        /// LMP_Subversion (and HCI_Revision unless ``hciRevision`` differs).
         public var subversion: UInt16 = 0
+        /// HCI_Revision; `nil`: the same as ``subversion``.
+        public var hciRevision: UInt16? = nil
+        /// Num_HCI_Command_Packets in every Command Complete and Command Status: how many
+        /// commands the host may have outstanding (1…255; real USB controllers say 1 or 2).
+        public var commandPackets: UInt8 = 1
+        /// How long each command takes before its reply is given, one command after another as a
+        /// controller takes them (zero: at once). The command acts when it arrives; only its reply
+        /// waits, which is what a host's schedule sees.
+        public var commandLatency: Duration = .zero
+        /// Misbehaviours of real controllers (``ControllerQuirk``): commands listed but refused,
+        /// commands never answered, a floor below the claimed version's.
+        public var quirks: [ControllerQuirk] = []
+        /// The catalogue's model this controller imitates (`model=NAME`), if any.
+        public var model: ControllerModel? = nil
         /// Add the link layer's pseudo-random 0–10 ms advDelay to every advertising interval
         /// (Core Vol 6 Part B §4.4.2.2.1). Off by default so event times are exact multiples;
         /// `AdapterConnection` turns it on (seeded with the process id) for a controller on the
@@ -78,15 +93,21 @@ public enum VirtualControllerConfigurationError: Error, Hashable, Sendable, Cust
 extension VirtualController.Configuration {
     /// The option names `-i virtual:key=value,…` accepts.
     public static let optionNames = [
-        "sets", "version", "extended", "legacy", "address", "manufacturer", "maxdata", "txpower", "advdelay", "seed",
+        "model", "sets", "version", "extended", "legacy", "address", "manufacturer", "subversion", "maxdata", "txpower", "ncmd",
+        "latency", "quirks", "advdelay", "seed",
     ]
 
     /// Parses the options of `-i virtual:sets=4,version=4.2,extended=no,legacy`: a bare key
     /// arrives as `yes` (see `AdapterSpec`).
     ///
+    /// - `model=NAME`: a controller of the catalogue (``ControllerModel/catalogue``): its
+    ///   versions, maker, sets, data length, TX power, address, command packets, latency and
+    ///   quirks; the other options then change what they name.
     /// - `sets=N` (1…240), `version=4.2|5.0|5.4|0x09…` (4.0 or later), `extended=yes|no`,
     ///   `legacy` (= `extended=no`), `address=00:11:22:33:44:55`, `manufacturer=0x000F`,
-    ///   `maxdata=N` (31…1650), `txpower=MIN..MAX` (dBm), `advdelay=yes|no`, `seed=N`.
+    ///   `subversion=0x0C5C`, `maxdata=N` (31…1650), `txpower=MIN..MAX` (dBm), `ncmd=N` (1…255),
+    ///   `latency=MS` (0…100, fractions allowed), `quirks=KIND:ARG+KIND:ARG` (``ControllerQuirk``,
+    ///   joined by `+` as `,` separates options), `advdelay=yes|no`, `seed=N`.
     ///
     /// A version below 5.0 turns extended advertising off unless `extended=yes` asks for it,
     /// which is then an error: Bluetooth 4.x has no extended advertising.
@@ -95,7 +116,18 @@ extension VirtualController.Configuration {
         for key in options.keys.sorted() where !Self.optionNames.contains(key) {
             throw .unknownOption(key, known: Self.optionNames)
         }
-        if let text = options["version"] { hciVersion = try Self.parseVersion(text) }
+        if let name = options["model"] {
+            guard let model = ControllerModel.named(name) else {
+                throw .invalidValue(option: "model", value: name,
+                                    expected: "a controller of the catalogue: " + ControllerModel.catalogue.map(\.id).joined(separator: ", "))
+            }
+            self.init(model: model)
+        }
+        if let text = options["version"] {
+            hciVersion = try Self.parseVersion(text)
+            // A model's listing of bit 12 was for its own version.
+            if options["model"] != nil, hciVersion < .v5_0 { extendedAdvertising = false }
+        }
         var extendedChoice: Bool? = nil
         if let text = options["extended"] { extendedChoice = try Self.parseBool(text, option: "extended") }
         if let text = options["legacy"] {
@@ -137,7 +169,37 @@ extension VirtualController.Configuration {
             }
             manufacturer = id
         }
+        if let text = options["subversion"] {
+            guard let n = Self.parseInteger(text), let value = UInt16(exactly: n) else {
+                throw .invalidValue(option: "subversion", value: text, expected: "an LMP subversion from 0 to 0xFFFF")
+            }
+            subversion = value
+            hciRevision = nil
+        }
         if let text = options["txpower"] { txPowerRange = try Self.parsePowerRange(text) }
+        if let text = options["ncmd"] {
+            guard let n = UInt8(text), n >= 1 else {
+                throw .invalidValue(option: "ncmd", value: text, expected: "a number of command packets from 1 to 255")
+            }
+            commandPackets = n
+        }
+        if let text = options["latency"] {
+            guard let ms = Double(text), ms.isFinite, (0...100).contains(ms) else {
+                throw .invalidValue(option: "latency", value: text, expected: "milliseconds from 0 to 100, such as 1 or 2.5")
+            }
+            commandLatency = .microseconds(Int64((ms * 1000).rounded()))
+        }
+        if let text = options["quirks"] {
+            var parsed: [ControllerQuirk] = []
+            for item in text.split(separator: "+").map(String.init) {
+                do throws(ControllerQuirkError) {
+                    parsed.append(try ControllerQuirk(parsing: item))
+                } catch {
+                    throw .invalidValue(option: "quirks", value: text, expected: "quirks joined by + (\(error))")
+                }
+            }
+            quirks = parsed
+        }
         if let text = options["advdelay"] { advertisingDelay = try Self.parseBool(text, option: "advdelay") }
         if let text = options["seed"] {
             guard let n = UInt64(text) else { throw .invalidValue(option: "seed", value: text, expected: "a non-negative integer") }
@@ -145,6 +207,39 @@ extension VirtualController.Configuration {
         }
         advertisingChannelTxPower = min(max(advertisingChannelTxPower, txPowerRange.lowerBound), txPowerRange.upperBound)
     }
+
+    /// A controller like `model`, as the catalogue has it. Without a public address it reads
+    /// 00:00:00:00:00:00; its TX power range is the catalogue's or, if not reported there, the
+    /// default's (a controller must answer something: a quirk says when it does not).
+    public init(model: ControllerModel) {
+        self.init()
+        hciVersion = model.hciVersion
+        extendedAdvertising = model.extendedAdvertising
+        advertisingSets = model.extendedAdvertising ? max(1, model.advertisingSets) : advertisingSets
+        maximumAdvertisingDataLength = model.extendedAdvertising ? model.maximumAdvertisingDataLength : 31
+        if let range = model.txPowerRange { txPowerRange = range }
+        advertisingChannelTxPower = min(max(advertisingChannelTxPower, txPowerRange.lowerBound), txPowerRange.upperBound)
+        if !model.hasPublicAddress { publicAddress = BluetoothAddress(0) }
+        manufacturer = model.manufacturer
+        subversion = model.lmpSubversion
+        hciRevision = model.hciRevision
+        commandPackets = model.commandPackets
+        commandLatency = model.commandLatency
+        quirks = model.quirks
+        self.model = model
+    }
+
+    /// The interval floor a quirk sets for scannable and non-connectable advertising, if any.
+    var quirkFloor: AdvertisingInterval? {
+        for case let .intervalFloor(ms) in quirks { return AdvertisingInterval(milliseconds: Double(ms)) }
+        return nil
+    }
+
+    /// Whether `opcode` is answered Unknown HCI Command although listed.
+    func refuses(_ opcode: HCIOpcode) -> Bool { quirks.contains(.unknown(opcode)) }
+
+    /// Whether `opcode` goes unanswered.
+    func ignores(_ opcode: HCIOpcode) -> Bool { quirks.contains(.noReply(opcode)) }
 
     /// `4.2`, `5.0`, `5.4` … (the names of Assigned Numbers), or the HCI_Version byte as `0x09`.
     static func parseVersion(_ text: String) throws(VirtualControllerConfigurationError) -> HCIVersion {

@@ -117,6 +117,55 @@ import Glibc
         #expect(legacy.stdout.contains("no (from LE feature bit 12)"), "\(legacy)")
     }
 
+    /// The catalogue of real controllers (issue 36): the Bumble harness reads it from
+    /// Tests/Harness/controllers.json, which must be what beacon prints.
+    @Test func theHarnessCatalogueIsWhatDoctorPrints() throws {
+        let json = try BeaconExecutable.run(["doctor", "--known-controllers", "--json"])
+        #expect(json.status == 0, "\(json)")
+        let file = try String(contentsOf: PackageRoot.url.appendingPathComponent("Tests/Harness/controllers.json"), encoding: .utf8)
+        #expect(file == json.stdout, "Tests/Harness/controllers.json is stale: beacon doctor --known-controllers --json > Tests/Harness/controllers.json")
+        let catalogue = try BeaconExecutable.jsonObject(json.stdout)
+        let ids = (catalogue["controllers"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+        #expect(ids.count >= 10 && ids.contains("csr8510-clone") && ids.contains("broadcom-bcm4345c0"), "\(ids)")
+        let text = try BeaconExecutable.run(["doctor", "--known-controllers"])
+        let doc = try String(contentsOf: PackageRoot.url.appendingPathComponent("docs/CONTROLLERS.md"), encoding: .utf8)
+        #expect(doc.contains("```text\n" + text.stdout), "docs/CONTROLLERS.md's catalogue is stale: paste beacon doctor --known-controllers")
+        #expect(text.stdout.contains("csr8510-clone: CSR8510 clone"), "\(text)")
+        #expect(text.stdout.contains("refuses non-connectable advertising below 100 ms"), "\(text)")
+        let both = try BeaconExecutable.run(["doctor", "--known-controllers", "-i", "virtual"])
+        #expect(both.status == 2 && both.stderr.contains("--known-controllers examines no adapter"), "\(both)")
+    }
+
+    @Test func doctorNamesAKnownControllerAndItsLimits() throws {
+        let clone = try BeaconExecutable.run(["doctor", "-i", "virtual:model=csr8510-clone", "--json"])
+        #expect(clone.status == 0, "\(clone)")
+        let adapter = try #require((try BeaconExecutable.jsonObject(clone.stdout)["adapters"] as? [[String: Any]])?.first)
+        #expect(adapter["model"] as? String == "csr8510-clone")
+        #expect(adapter["lmp_subversion"] as? Int == 0x22BB)
+        #expect((adapter["model_limits"] as? [String])?.contains { $0.contains("below 100 ms") } == true, "\(adapter)")
+        let plain = try BeaconExecutable.run(["doctor", "-i", "virtual"])
+        #expect(plain.stdout.contains("not in the catalogue"), "\(plain)")
+    }
+
+    /// A clone that claims 5.0 but keeps 4.x's floor: the plan says so instead of the version's 20 ms.
+    @Test func theFloorOfARecognisedCloneIsPlannedFor() throws {
+        let profile = try BeaconExecutable.temporaryFile(named: "fast.yaml", contents: "uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0\nmajor: 1\nminor: 1\ninterval: 20\n")
+        let plan = try BeaconExecutable.run(["advertise", profile, "-i", "virtual:model=csr8510-clone", "--plan"])
+        #expect(plan.stdout.contains("although it claims Bluetooth 5.0"), "\(plan)")
+        let honest = try BeaconExecutable.run(["advertise", profile, "-i", "virtual:version=5.0,legacy", "--plan"])
+        #expect(!honest.stdout.contains("below 100 ms"), "\(honest)")
+    }
+
+    /// Intel AX211 firmware that lists extended advertising and refuses its data (bluez issue
+    /// 2270): beacon tries the commands, resets the controller and advertises legacy, and says so.
+    @Test func aDegradedAX211IsResetAndAdvertisesLegacy() throws {
+        let profile = try BeaconExecutable.temporaryFile(named: "one.yaml", contents: "uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0\nmajor: 1\nminor: 1\n")
+        let plan = try BeaconExecutable.run(["advertise", profile, "-i", "virtual:model=intel-ax211-degraded", "--plan"])
+        #expect(plan.status == 0, "\(plan)")
+        #expect(plan.stdout.contains("legacy"), "\(plan)")
+        #expect(plan.stdout.contains("Unknown HCI Command"), "\(plan)")
+    }
+
     @Test(.enabled(if: !kernelHasBluetooth, "this kernel has Bluetooth"))
     func doctorSaysPlainlyThatTheKernelHasNoBluetooth() throws {
         let result = try BeaconExecutable.run(["doctor", "-i", "hci0"])

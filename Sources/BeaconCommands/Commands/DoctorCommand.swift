@@ -3,6 +3,7 @@ import ArgumentParser
 import BeaconAdapters
 import BeaconJSON
 import HCI
+import KnownControllers
 import HCITransport
 
 /// `beacon doctor`: what the controller can do and what on this machine stands in the way.
@@ -21,9 +22,16 @@ struct DoctorCommand: AsyncParsableCommand {
             otherwise). Then advice in words, with the exact setcap line for the least \
             privilege. Exit status 1 when the adapter cannot be used.
 
+            A controller the catalogue of real controllers knows (from its manufacturer, version \
+            and LMP subversion) is named, with its known limits and how beacon copes with them; \
+            --known-controllers lists the catalogue (docs/CONTROLLERS.md) without examining an \
+            adapter, and -i virtual:model=NAME imitates one of its models.
+
             Examples:
               beacon doctor -i virtual
               beacon doctor -i hci0 --json
+              beacon doctor -i virtual:model=csr8510-clone
+              beacon doctor --known-controllers
             """
     )
 
@@ -32,7 +40,24 @@ struct DoctorCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as one JSON object.")
     var json = false
 
+    @Flag(help: "List the real controllers beacon knows (their reports and limits, each from a public source) instead of examining an adapter; with --json, the catalogue the Bumble harness reads.")
+    var knownControllers = false
+
+    mutating func validate() throws {
+        if knownControllers, controller.adapter != nil {
+            throw ValidationError("--known-controllers examines no adapter: leave out -i \(controller.adapter!)")
+        }
+    }
+
     mutating func run() async throws {
+        if knownControllers {
+            if json {
+                LineOutput.out(ControllerModelText.catalogueJSON(ControllerModel.catalogue))
+            } else {
+                for line in ControllerModelText.table(ControllerModel.catalogue) { LineOutput.out(line) }
+            }
+            return
+        }
         var reports: [AdapterExamination] = []
         let host = HostDiagnosis.examine()
         switch AdapterChoice.resolve(controller) {
@@ -67,8 +92,13 @@ struct DoctorCommand: AsyncParsableCommand {
             ("HCI version", versionText(caps.hciVersion)),
             ("LMP version", versionText(caps.lmpVersion)),
             ("manufacturer", caps.manufacturer.map(CompanyNames.describe) ?? "unknown"),
-            ("extended advertising", extendedText(caps)),
+            ("LMP subversion", caps.lmpSubversion.map(ControllerModelText.hex) ?? "unknown"),
+            ("model", caps.model.map { "\($0.title) (\($0.id) in the catalogue)" } ?? "not in the catalogue (beacon doctor --known-controllers)"),
         ]
+        if let model = caps.model {
+            rows += ControllerModelText.limits(model).map { ("known limit", $0) }
+        }
+        rows.append(("extended advertising", extendedText(caps)))
         if caps.hasExtendedAdvertising {
             rows.append(("advertising sets", String(caps.advertisingSets)))
             rows.append(("max advertising data", "\(caps.maximumDataLength) bytes"))
@@ -198,6 +228,9 @@ struct DoctorCommand: AsyncParsableCommand {
                     ("lmp_version", .string(caps.lmpVersion.map { $0.name ?? $0.description })),
                     ("manufacturer", .int(caps.manufacturer)),
                     ("manufacturer_name", .string(caps.manufacturer.flatMap { CompanyNames.known[$0] })),
+                    ("lmp_subversion", .int(caps.lmpSubversion)),
+                    ("model", .string(caps.model?.id)),
+                    ("model_limits", .array(caps.model.map(ControllerModelText.limits)?.map { .string($0) } ?? [])),
                     ("extended_advertising", .bool(caps.leFeatures.contains(.leExtendedAdvertising))),
                     ("extended_advertising_usable", .bool(caps.hasExtendedAdvertising)),
                     ("le_features", .string("0x" + String(caps.leFeatures.rawValue, radix: 16, uppercase: true))),
