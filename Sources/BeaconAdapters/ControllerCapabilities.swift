@@ -73,8 +73,12 @@ public struct ControllerCapabilities: Hashable, Sendable {
         allowsFastLegacyAdvertising ? AdvertisingInterval.legacyRange.lowerBound : AdvertisingInterval.pre5NonConnectableMinimum
     }
 
-    /// The information HCI validation uses.
-    public var hciInfo: HCIControllerInfo { HCIControllerInfo(hciVersion: hciVersion, leFeatures: leFeatures) }
+    /// The information HCI validation uses. A model known to keep 4.x's floor although it claims
+    /// 5.0 (a CSR8510 clone: a 4.0-era link layer, btusb_setup_csr) is validated as the 4.0
+    /// controller it is, so a too-short interval is refused before it is sent.
+    public var hciInfo: HCIControllerInfo {
+        HCIControllerInfo(hciVersion: claimsFastAdvertisingFalsely ? .v4_0 : hciVersion, leFeatures: leFeatures)
+    }
 
     /// An assumed Bluetooth 5 controller with `sets` advertising sets (for `--dry-run`).
     public static func assumedExtended(adapter: AdapterName, sets: Int) -> ControllerCapabilities {

@@ -20,6 +20,7 @@ import asyncio
 import importlib.metadata
 import json
 import logging
+import pathlib
 import signal
 import socket
 import stat
@@ -225,7 +226,8 @@ async def run(args: argparse.Namespace) -> int:
     advertiser = SpecController(
         "A",
         link=link,
-        public_address=ADVERTISER_ADDRESS,
+        # Without a public address (Zephyr's hci_usb) Read BD_ADDR gives 00:00:00:00:00:00.
+        public_address=ADVERTISER_ADDRESS if args.public_address else "00:00:00:00:00:00",
         max_sets=args.max_sets,
         extended=extended,
         hci_version=args.hci_version,
@@ -235,6 +237,12 @@ async def run(args: argparse.Namespace) -> int:
         adv_delay=args.adv_delay,
         honours_max_events=args.max_events,
         quirks=args.quirks,
+        command_packets=args.command_packets,
+        manufacturer=args.manufacturer,
+        hci_revision=args.hci_revision,
+        lmp_subversion=args.lmp_subversion,
+        max_data_length=args.max_data_length,
+        tx_power=args.tx_power,
     )
     server = H4Server(advertiser, emitter, snooper)
 
@@ -328,8 +336,39 @@ def quirks_argument(text: str) -> dict[str, str]:
         raise argparse.ArgumentTypeError(str(error)) from error
 
 
+CATALOGUE = pathlib.Path(__file__).with_name("controllers.json")
+
+
+def load_models() -> dict[str, dict]:
+    """The catalogue of real controllers beacon writes (`beacon doctor --known-controllers --json`)."""
+    return {m["id"]: m for m in json.loads(CATALOGUE.read_text())["controllers"]}
+
+
+def model_defaults(model: dict) -> dict:
+    """What controller A becomes as `model`: every option a model of the catalogue sets."""
+    extended = model["extended_advertising"]
+    return {
+        "max_sets": max(1, model["advertising_sets"]) if extended else 16,
+        "extended": extended,
+        "hci_version": model["hci_version"],
+        "reply_delay": model["command_latency_ms"] / 1000.0,
+        "command_packets": model["command_packets"],
+        "manufacturer": model["manufacturer"],
+        "hci_revision": model["hci_revision"],
+        "lmp_subversion": model["lmp_subversion"],
+        "max_data_length": model["maximum_advertising_data_length"] if extended else 31,
+        "tx_power": None if model["tx_power_min"] is None else (model["tx_power_min"], model["tx_power_max"]),
+        "model_quirks": parse_quirks(",".join(model["quirks"])),
+        "public_address": model["public_address"],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", metavar="NAME",
+                        help="controller A imitates a real controller of Tests/Harness/controllers.json (beacon doctor --known-controllers): "
+                             "its versions, maker, sets, data length, TX power, address, command packets, latency (as --reply-delay) and quirks; "
+                             "other options given change what they name, --quirks adds to the model's")
     parser.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (0: pick a free one)")
     parser.add_argument("--max-sets", type=int, default=16, help="advertising sets controller A supports (1–240)")
     parser.add_argument("--no-extended", dest="extended", action="store_false", help="controller A has no LE Extended Advertising")
@@ -353,7 +392,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=120.0, help="exit after this many seconds (default 120)")
     parser.add_argument("--no-stdin-watch", dest="stdin_watch", action="store_false", help="do not exit on stdin EOF")
     parser.add_argument("--verbose", action="store_true", help="Bumble debug logs on stderr")
+    parser.set_defaults(command_packets=1, manufacturer=None, hci_revision=0, lmp_subversion=0, max_data_length=0x0672,
+                        tx_power=None, model_quirks={}, public_address=True)
+    known, _ = parser.parse_known_args(argv)
+    if known.model is not None:
+        models = load_models()
+        if known.model not in models:
+            parser.error(f"--model {known.model!r}: not in {CATALOGUE.name} (known: {', '.join(models)})")
+        parser.set_defaults(**model_defaults(models[known.model]))
     args = parser.parse_args(argv)
+    args.quirks = {**args.model_quirks, **args.quirks}
     if not 1 <= args.max_sets <= 240:
         parser.error("--max-sets must be 1–240")
 

@@ -366,11 +366,37 @@ async def test_quirks(r: Results) -> None:
     r.check("a misspelt quirk is refused", proc.returncode == 2 and b"no HCI command named" in err, err.decode(errors="replace"))
 
 
+async def test_models(r: Results) -> None:
+    # The catalogue beacon writes (controllers.json): a CSR8510 clone reports what the catalogue
+    # says and keeps 4.x's 100 ms floor although it claims 5.0.
+    async with Harness("--model", "csr8510-clone") as h:
+        reader, writer = await asyncio.open_connection("127.0.0.1", h.port)
+        writer.write(bytes.fromhex("01011000"))  # Read Local Version Information
+        reply = await asyncio.wait_for(reader.readexactly(15), 2)
+        # 04 0E 0C ncmd 01 10 status, version 5.0, revision 0x3120, LMP 5.0, CSR (10), subversion 0x22BB
+        r.check("model: the clone's version information", reply[6:] == bytes.fromhex("00092031090A00BB22"), reply.hex())
+        writer.close()
+        transport, host = await connect_host(h.port)
+        r.check("model: the clone refuses 20 ms non-connectable", await status_of(host, legacy_params(0x03, 0x0020)) == E.INVALID_COMMAND_PARAMETERS_ERROR)
+        r.check("model: the clone takes 100 ms", await status_of(host, legacy_params(0x03, 0x00A0)) == E.SUCCESS)
+        await transport.close()
+    async with Harness("--model", "intel-ax201") as h:
+        reader, writer = await asyncio.open_connection("127.0.0.1", h.port)
+        writer.write(bytes.fromhex("013B2000"))  # LE Read Number of Supported Advertising Sets
+        reply = await asyncio.wait_for(reader.readexactly(8), 2)
+        r.check("model: AX201's 6 sets, Num_HCI_Command_Packets 2", reply[3] == 2 and reply[6:] == bytes.fromhex("0006"), reply.hex())
+        writer.close()
+    proc = await asyncio.create_subprocess_exec(sys.executable, HARNESS, "--model", "intel-ax999",
+                                                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    _, err = await proc.communicate()
+    r.check("an unknown model is refused", proc.returncode == 2 and b"not in controllers.json" in err, err.decode(errors="replace"))
+
+
 async def main() -> int:
     r = Results()
     with tempfile.TemporaryDirectory() as tmp:
         for test in (lambda: test_default(r, os.path.join(tmp, "a.btsnoop")), lambda: test_max_sets(r), lambda: test_no_extended(r),
-                     lambda: test_quirks(r)):
+                     lambda: test_quirks(r), lambda: test_models(r)):
             try:
                 await asyncio.wait_for(test(), 15)
             except Exception as error:  # a crashed scenario is a failure, not a traceback

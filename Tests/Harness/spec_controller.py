@@ -283,7 +283,7 @@ class SpecAdvertisingSet(AdvertisingSet):
 
 
 # --------------------------------------------------------------------------------------------------
-QUIRK_KINDS = ("no-reply", "unknown")
+QUIRK_KINDS = ("no-reply", "unknown", "interval-floor")
 
 
 def quirk_name(command_name: str) -> str:
@@ -297,13 +297,19 @@ def quirk_name(command_name: str) -> str:
 def parse_quirks(text: str) -> dict[str, str]:
     """`no-reply:le-read-transmit-power,unknown:le-set-extended-advertising-data` → command → kind.
     Every name must be a command Bumble knows, so a misspelt quirk is an error, not a quirk that
-    never fires."""
+    never fires. `interval-floor:MS` (a clone that claims 5.0 but refuses scannable and
+    non-connectable advertising below MS, 20–10240) is kept as "interval-floor" → MS."""
     known = {quirk_name(c.name) for c in hci.HCI_Command.command_classes.values()} if hasattr(hci.HCI_Command, "command_classes") else None
     quirks: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         kind, _, command = item.partition(":")
         if kind not in QUIRK_KINDS or not command:
             raise ValueError(f"quirk {item!r}: expected KIND:COMMAND with KIND one of {', '.join(QUIRK_KINDS)}")
+        if kind == "interval-floor":
+            if not command.isdigit() or not 20 <= int(command) <= 10240:
+                raise ValueError(f"quirk {item!r}: the floor is a whole number of milliseconds from 20 to 10240")
+            quirks[kind] = command
+            continue
         if known is not None and command not in known:
             raise ValueError(f"quirk {item!r}: no HCI command named {command!r} (for example le-read-transmit-power)")
         quirks[command] = kind
@@ -351,8 +357,22 @@ class SpecController(Controller):
         honours_max_events: bool = False,
         seed: int = 1,
         quirks: dict[str, str] | None = None,
+        command_packets: int = 1,
+        manufacturer: int | None = None,
+        hci_revision: int = 0,
+        lmp_subversion: int = 0,
+        max_data_length: int = 0x0672,
+        tx_power: tuple[int, int] | None = None,
     ) -> None:
         super().__init__(name, link=link, public_address=public_address)
+        # A real controller's identity and limits (a model of controllers.json, issue 36).
+        self.command_packets = command_packets
+        if manufacturer is not None:
+            self.manufacturer_company_identifier = manufacturer
+        self.hci_revision = hci_revision
+        self.lmp_subversion = lmp_subversion
+        self.max_data_length = max_data_length
+        self.tx_power = tx_power
         self.max_sets = max_sets
         # A real controller's round trip (USB: about 0.5-1 ms): each packet from the host is taken
         # up this long after it arrived, in arrival order, so its reply comes that much later.
@@ -411,7 +431,7 @@ class SpecController(Controller):
     def _complete(self, command: hci.HCI_Command, params: hci.HCI_ReturnParameters) -> None:
         self.send_hci_packet(
             hci.HCI_Command_Complete_Event(
-                num_hci_command_packets=1, command_opcode=command.op_code, return_parameters=params
+                num_hci_command_packets=self.command_packets, command_opcode=command.op_code, return_parameters=params
             )
         )
 
@@ -449,7 +469,7 @@ class SpecController(Controller):
             status = E.UNKNOWN_HCI_COMMAND_ERROR if vendor else E.INVALID_COMMAND_PARAMETERS_ERROR
             self.send_hci_packet(
                 hci.HCI_Command_Complete_Event(
-                    num_hci_command_packets=1, command_opcode=opcode, return_parameters=hci.HCI_StatusReturnParameters(status)
+                    num_hci_command_packets=self.command_packets, command_opcode=opcode, return_parameters=hci.HCI_StatusReturnParameters(status)
                 )
             )
             if self.command_observer:
@@ -521,6 +541,30 @@ class SpecController(Controller):
         self.le_event_mask = 0
         return hci.HCI_StatusReturnParameters(E.SUCCESS)
 
+    def _send_hci_command_status(self, status: int, op_code: int) -> None:
+        self.send_hci_packet(
+            hci.HCI_Command_Status_Event(status=status, num_hci_command_packets=self.command_packets, command_opcode=op_code)
+        )
+
+    def _floor_units(self) -> int:
+        """The lowest interval (0.625 ms units) scannable and non-connectable advertising may use."""
+        if "interval-floor" in self.quirks:
+            return round(int(self.quirks["interval-floor"]) / 0.625)
+        # Before Core 5.0, 100 ms (Core 4.2 Vol 2 Part E §7.8.5); 5.0 lowered it to 20 ms.
+        return 0x00A0 if self.hci_version < hci.HCI_VERSION_BLUETOOTH_CORE_5_0 else 0x0020
+
+    def on_hci_le_read_maximum_advertising_data_length_command(self, _command):
+        return hci.HCI_LE_Read_Maximum_Advertising_Data_Length_ReturnParameters(
+            status=E.SUCCESS, max_advertising_data_length=self.max_data_length
+        )
+
+    def on_hci_le_read_transmit_power_command(self, command):
+        if self.tx_power is None:
+            return super().on_hci_le_read_transmit_power_command(command)
+        return hci.HCI_LE_Read_Transmit_Power_ReturnParameters(
+            status=E.SUCCESS, min_tx_power=self.tx_power[0], max_tx_power=self.tx_power[1]
+        )
+
     def on_hci_read_local_version_information_command(self, command):
         self.lmp_version = self.hci_version
         return super().on_hci_read_local_version_information_command(command)
@@ -551,11 +595,9 @@ class SpecController(Controller):
             invalid = invalid or not (0x0020 <= lo <= hi <= 0x4000)
             # Before Core 5.0, scannable and non-connectable undirected advertising had a 100 ms
             # floor (Core 4.2 Vol 2 Part E §7.8.5); 5.0 lowered it to 20 ms like the other types.
-            if self.hci_version < hci.HCI_VERSION_BLUETOOTH_CORE_5_0 and t in (
-                LegacyType.ADV_SCAN_IND,
-                LegacyType.ADV_NONCONN_IND,
-            ):
-                invalid = invalid or lo < 0x00A0
+            # A clone keeps it whatever it claims (quirk interval-floor).
+            if t in (LegacyType.ADV_SCAN_IND, LegacyType.ADV_NONCONN_IND):
+                invalid = invalid or lo < self._floor_units()
         if invalid:
             return hci.HCI_StatusReturnParameters(E.INVALID_COMMAND_PARAMETERS_ERROR)
         return super().on_hci_le_set_advertising_parameters_command(command)
@@ -621,6 +663,8 @@ class SpecController(Controller):
         invalid = (
             invalid
             or (not high_duty and not 0x20 <= lo <= hi)
+            # A clone's floor (quirk interval-floor) holds for advertising nobody can connect to.
+            or ("interval-floor" in self.quirks and not props & ExtProps.CONNECTABLE_ADVERTISING and lo < self._floor_units())
             or not 0 < command.primary_advertising_channel_map <= 0x07
             or command.own_address_type > 3
             or command.advertising_filter_policy > 3

@@ -73,6 +73,35 @@ extension BumbleIntegration {
             }
         }
 
+        /// A CSR8510 clone (#36, the catalogue's csr8510-clone on Bumble, `--model`): it claims
+        /// Bluetooth 5.0 but keeps 4.x's 100 ms floor. The probe recognises it from what it
+        /// reports, so two 20 ms beacons taking turns go on air at 100 ms; planned from the claimed
+        /// version alone they were sent at 20 ms and refused (Invalid HCI Command Parameters).
+        @Test("a CSR8510 clone claiming 5.0 is recognised and planned at its real 100 ms floor, on air")
+        func aCloneClaimingFiveIsPlannedAtItsRealFloor() async throws {
+            let profiles = try BeaconExpectations.shipped("room-2m.yaml").prefix(2).map { profile in
+                var fast = profile
+                fast.intervalMilliseconds = 20
+                return fast
+            }
+            try await withBumble(["--model", "csr8510-clone"]) { link in
+                let harness = try FleetHarness(link)
+                defer { harness.close() }
+                let fleet = harness.fleet()
+                let plan = try await fleet.start(profiles)
+                let caps = try #require(plan.adapters.first?.capabilities)
+                #expect(caps.model?.id == "csr8510-clone" && caps.hciVersion == .v5_0 && caps.lmpSubversion == 0x22BB)
+                #expect(plan.warnings.contains { $0.description.contains("although it claims Bluetooth 5.0") }, "\(plan.warnings)")
+                // An independent look: the harness's legacy advertiser is on air.
+                #expect(await link.waitFor(timeout: .seconds(10)) { $0.setsLines.last?.legacyEnabled == true }, "\(link.setsLines)")
+                let parameters = link.commands(opcode: LESetAdvertisingParameters.opcode.rawValue)
+                #expect(!parameters.isEmpty && parameters.allSatisfy { $0.status == 0 && UInt16($0.parameters[0]) | UInt16($0.parameters[1]) << 8 >= 0x00A0 },
+                        "\(parameters)")
+                #expect(await fleet.stop().isClean)
+                #expect(try await link.requestSets().isClean)
+            }
+        }
+
         /// Firmware that never answers LE Read Transmit Power (#36): the probe waits only
         /// ControllerProbe.optionalReadOutTimeout for it, leaves the power range unknown, and the
         /// controller, its one command credit given back, takes the run's commands after it.
