@@ -13,7 +13,7 @@ public struct ControllerCapabilities: Hashable, Sendable {
     /// LMP_Subversion of Read Local Version Information: with the maker, what names a model.
     public var lmpSubversion: UInt16?
     /// The catalogue's model the probe recognised from maker, version and LMP subversion
-    /// (``ControllerModel/recognise(manufacturer:hciVersion:lmpSubversion:)``), if any: its
+    /// (`ControllerModel/recognise(manufacturer:hciVersion:lmpSubversion:)`), if any: its
     /// known limits (a clone's 100 ms floor) are planned for.
     public var model: ControllerModel?
     public var address: BluetoothAddress?

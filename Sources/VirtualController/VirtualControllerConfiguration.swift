@@ -39,7 +39,7 @@ extension VirtualController {
         /// controller takes them (zero: at once). The command acts when it arrives; only its reply
         /// waits, which is what a host's schedule sees.
         public var commandLatency: Duration = .zero
-        /// Misbehaviours of real controllers (``ControllerQuirk``): commands listed but refused,
+        /// Misbehaviours of real controllers (`ControllerQuirk`): commands listed but refused,
         /// commands never answered, a floor below the claimed version's.
         public var quirks: [ControllerQuirk] = []
         /// The catalogue's model this controller imitates (`model=NAME`), if any.
@@ -100,13 +100,13 @@ extension VirtualController.Configuration {
     /// Parses the options of `-i virtual:sets=4,version=4.2,extended=no,legacy`: a bare key
     /// arrives as `yes` (see `AdapterSpec`).
     ///
-    /// - `model=NAME`: a controller of the catalogue (``ControllerModel/catalogue``): its
+    /// - `model=NAME`: a controller of the catalogue (`ControllerModel/catalogue`): its
     ///   versions, maker, sets, data length, TX power, address, command packets, latency and
     ///   quirks; the other options then change what they name.
     /// - `sets=N` (1…240), `version=4.2|5.0|5.4|0x09…` (4.0 or later), `extended=yes|no`,
     ///   `legacy` (= `extended=no`), `address=00:11:22:33:44:55`, `manufacturer=0x000F`,
     ///   `subversion=0x0C5C`, `maxdata=N` (31…1650), `txpower=MIN..MAX` (dBm), `ncmd=N` (1…255),
-    ///   `latency=MS` (0…100, fractions allowed), `quirks=KIND:ARG+KIND:ARG` (``ControllerQuirk``,
+    ///   `latency=MS` (0…100, fractions allowed), `quirks=KIND:ARG+KIND:ARG` (`ControllerQuirk`,
     ///   joined by `+` as `,` separates options), `advdelay=yes|no`, `seed=N`.
     ///
     /// A version below 5.0 turns extended advertising off unless `extended=yes` asks for it,
