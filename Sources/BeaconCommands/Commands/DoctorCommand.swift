@@ -28,7 +28,6 @@ struct DoctorCommand: AsyncParsableCommand {
             adapter, and -i virtual:model=NAME imitates one of its models.
 
             Examples:
-              beacon doctor -i virtual
               beacon doctor -i hci0 --json
               beacon doctor -i virtual:model=csr8510-clone
               beacon doctor --known-controllers
