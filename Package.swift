@@ -123,7 +123,7 @@ let package = Package(
         .target(
             name: "BeaconCommands",
             dependencies: ["TextLayout", "BeaconRadio", 
-                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconSystem", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconConsole", "BeaconMaps", "BeaconSite", "BeaconMQTT", "BeaconWeb",
+                "BeaconCodec", "BeaconJSON", "BeaconProfiles", "BeaconSystem", "HCI", "HCITransport", "BeaconAdapters", "BeaconEmulator", "KnownControllers", "VirtualController", "BeaconScanner", "BeaconCapture", "BeaconPositioning", "BeaconScenarios", "LiveView", "BeaconConsole", "BeaconMaps", "BeaconSite", "BeaconMQTT", "BeaconWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
