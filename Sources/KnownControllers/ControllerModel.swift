@@ -91,7 +91,7 @@ public struct ControllerModel: Hashable, Sendable, Identifiable {
     /// The lowest interval the controller really accepts for scannable and non-connectable
     /// advertising: a quirk's floor, else 20 ms from Bluetooth 5.0 on and 100 ms before.
     public var nonConnectableFloor: Duration {
-        for case let .intervalFloor(ms) in quirks { return .milliseconds(ms) }
+        if let ms = quirks.intervalFloorMilliseconds { return .milliseconds(ms) }
         return hciVersion >= .v5_0 ? .milliseconds(20) : .milliseconds(100)
     }
 

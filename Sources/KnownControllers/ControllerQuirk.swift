@@ -70,6 +70,14 @@ public enum ControllerQuirk: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+extension Sequence<ControllerQuirk> {
+    /// The floor an `intervalFloor` quirk sets, in milliseconds, if one is among these.
+    public var intervalFloorMilliseconds: Int? {
+        for case let .intervalFloor(ms) in self { return ms }
+        return nil
+    }
+}
+
 /// A quirk that does not parse, with what would.
 public enum ControllerQuirkError: Error, Hashable, Sendable, CustomStringConvertible {
     case malformed(String)

@@ -231,8 +231,7 @@ extension VirtualController.Configuration {
 
     /// The interval floor a quirk sets for scannable and non-connectable advertising, if any.
     var quirkFloor: AdvertisingInterval? {
-        for case let .intervalFloor(ms) in quirks { return AdvertisingInterval(milliseconds: Double(ms)) }
-        return nil
+        quirks.intervalFloorMilliseconds.map { AdvertisingInterval(milliseconds: Double($0)) }
     }
 
     /// Whether `opcode` is answered Unknown HCI Command although listed.
